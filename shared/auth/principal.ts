@@ -1,0 +1,23 @@
+import type { Feature, Limits, Role } from '../domain/roles';
+
+export type CallerKind = 'anon' | 'session' | 'device' | 'apiKey';
+
+/** Who is calling, with what they may do. `callerId` identifies the rate-limit and upload-limit subject. */
+export interface Principal {
+  kind: CallerKind;
+  userId: string | null;
+  /** `ip:<addr>` for anonymous callers, `user:<id>` for sessions, `dev:<id>` for devices, `key:<hash>` for API keys. */
+  callerId: string;
+  email: string | null;
+  roles: Role[];
+  features: Feature[];
+  limits: Limits;
+  /** Partner accounts may send `via` on uploads (public metadata `partner: true`). */
+  partner: boolean;
+  /** Device id for device callers. */
+  deviceId?: string;
+  /** When the credential stops being valid (session exp, API key cache), for live sockets. */
+  validUntil?: number;
+}
+
+export const hasFeature = (p: Principal, f: Feature): boolean => p.features.includes(f);

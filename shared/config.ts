@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/** The deployment's configuration, parsed once from the environment at cold start; fails loudly when incomplete. */
+const ConfigSchema = z.object({
+  STAGE: z.string().min(1),
+  TABLE_NAME: z.string().min(1),
+  BUCKET_NAME: z.string().min(1),
+  /** Public base of the site and API, ending in `/` (e.g. `https://example.com/`). */
+  PUBLIC_BASE: z.string().url(),
+  /** File host base, ending in `/`. */
+  CDN_BASE: z.string().url(),
+  /** Comma-separated allowed origins of this deployment (besides the dev rules for non-production). */
+  ORIGINS: z.string().default(''),
+  CLERK_PUBLISHABLE_KEY: z.string().default(''),
+  IDP_ISSUER: z.string().min(1),
+  IDP_JWKS_URL: z.string().url(),
+  IDP_API_URL: z.string().url(),
+  IDP_SECRET_KEY: z.string().default(''),
+  CONNECTIONS_ENDPOINT: z.string().url(),
+  VAPID_PUBLIC_KEY: z.string().default(''),
+  VAPID_PRIVATE_KEY: z.string().default(''),
+  VAPID_SUBJECT: z.string().default('mailto:ops@example.com'),
+  /** JSON object of queue name → queue URL (see lib/topology.ts QUEUES). */
+  QUEUE_URLS: z.string().default('{}'),
+  AWS_REGION: z.string().default('us-east-1'),
+  DYNAMODB_ENDPOINT: z.string().optional(),
+  S3_ENDPOINT: z.string().optional(),
+});
+
+export type Env = 'production' | 'dev' | 'preview';
+
+export interface Config {
+  stage: string;
+  env: Env;
+  tableName: string;
+  bucketName: string;
+  publicBase: string;
+  apiBase: string;
+  cdnBase: string;
+  origins: string[];
+  clerkPublishableKey: string;
+  idp: { issuer: string; jwksUrl: string; apiUrl: string; secretKey: string };
+  connectionsEndpoint: string;
+  vapid: { publicKey: string; privateKey: string; subject: string } | null;
+  queueUrls: Record<string, string>;
+  region: string;
+  endpoints: { dynamodb?: string; s3?: string };
+}
+
+const slash = (u: string): string => (u.endsWith('/') ? u : `${u}/`);
+
+export function envOfStage(stage: string): Env {
+  if (stage === 'production') return 'production';
+  if (stage.startsWith('preview')) return 'preview';
+  return 'dev';
+}
+
+/** Parses the configuration from an environment (default `process.env`). */
+export function parseConfig(source: Record<string, string | undefined> = process.env): Config {
+  const e = ConfigSchema.parse(source);
+  const publicBase = slash(e.PUBLIC_BASE);
+  const vapid = e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT } : null;
+  return {
+    stage: e.STAGE,
+    env: envOfStage(e.STAGE),
+    tableName: e.TABLE_NAME,
+    bucketName: e.BUCKET_NAME,
+    publicBase,
+    apiBase: `${publicBase}api/v1/`,
+    cdnBase: slash(e.CDN_BASE),
+    origins: e.ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    clerkPublishableKey: e.CLERK_PUBLISHABLE_KEY,
+    idp: { issuer: e.IDP_ISSUER, jwksUrl: e.IDP_JWKS_URL, apiUrl: e.IDP_API_URL, secretKey: e.IDP_SECRET_KEY },
+    connectionsEndpoint: e.CONNECTIONS_ENDPOINT,
+    vapid,
+    queueUrls: JSON.parse(e.QUEUE_URLS) as Record<string, string>,
+    region: e.AWS_REGION,
+    endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, s3: e.S3_ENDPOINT },
+  };
+}

@@ -1,0 +1,76 @@
+import middy from '@middy/core';
+import { HTTP_ROUTES } from '../../lib/topology';
+import { admit } from '../auth/gate';
+import type { Principal } from '../auth/principal';
+import type { Feature } from '../domain/roles';
+import { ServiceError } from '../errors';
+import { type Services, services } from '../services';
+import { errorResult, fromError } from './respond';
+import { toApiRequest } from './request';
+import { Router } from './router';
+import type { ApiRequest, HttpEvent, HttpResult } from './types';
+
+/**
+ * Who may call a route. `public`: anyone (API keys still need `api.read` on reads unless `keyExempt`);
+ * `signedIn`: 401 for anonymous callers; `feature`: signed-in and holding the feature (403 otherwise).
+ */
+export type Access =
+  | { kind: 'public'; keyExempt?: boolean }
+  | { kind: 'signedIn' }
+  | { kind: 'feature'; feature: Feature; /** reads need only a signed-in caller */ signedInOnly?: boolean };
+
+export interface RouteContext {
+  req: ApiRequest;
+  svc: Services;
+  principal: Principal;
+}
+
+export interface Route {
+  access: Access;
+  handle(ctx: RouteContext): Promise<HttpResult>;
+}
+
+export type RouteTable = Record<string, Route>;
+
+const router = new Router(HTTP_ROUTES);
+
+/** 404 / 405 for paths no route of the API serves; still authenticated and rate limited like any `/api/v1/` request. */
+const FALLBACK: Route = {
+  access: { kind: 'public', keyExempt: true },
+  async handle({ req }) {
+    const m = router.match(req.method, req.path);
+    if (m.kind === 'method_not_allowed') return errorResult('method_not_allowed', `${req.method} is not supported here`, {}, { allow: m.allow.join(', ') });
+    return errorResult('not_found', 'no such route');
+  },
+};
+
+/** Resolves the route of an event: API Gateway's route key, else our own matching (the `$default` route). */
+function resolve(event: HttpEvent, table: RouteTable): { route: Route; params: Record<string, string> } {
+  const direct = table[event.routeKey];
+  if (direct) return { route: direct, params: {} };
+  const m = router.match(event.requestContext.http.method, event.rawPath);
+  if (m.kind === 'route' && table[m.routeKey]) return { route: table[m.routeKey], params: m.params };
+  return { route: FALLBACK, params: {} };
+}
+
+/** The middy stack of an HTTP function: resolve the route, admit the caller, run the route, map errors. */
+export function httpHandler(table: RouteTable) {
+  return middy<HttpEvent, HttpResult>()
+    .use({
+      onError: async (request) => {
+        request.response = fromError(request.error, (msg, e) => services().log('error', msg, { error: e instanceof Error ? e.stack : String(e) }));
+      },
+    })
+    .handler(async (event) => {
+      const svc = services();
+      const { route, params } = resolve(event, table);
+      const req = toApiRequest(event, params);
+      const principal = await admit(req, route.access, svc);
+      const result = await route.handle({ req, svc, principal });
+      return req.method === 'HEAD' ? { ...result, body: '' } : result;
+    });
+}
+
+export const requireFeature = (p: Principal, f: Feature): void => {
+  if (!p.features.includes(f)) throw new ServiceError('forbidden', `needs the ${f} feature`, { feature: f });
+};

@@ -1,0 +1,63 @@
+import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Clock, systemClock } from './clock';
+import { type Config, parseConfig } from './config';
+import { type QueuePort, SqsQueues } from './store/queue';
+
+/**
+ * Everything a handler touches outside its own code: configuration, the clock, SDK clients and ports.
+ * In AWS it is built once per cold start from the environment; the local runtime configures its own
+ * (manual clock, local endpoints, in-process queues) before it invokes any handler.
+ */
+export interface Services {
+  config: Config;
+  clock: Clock;
+  ddb: DynamoDBDocumentClient;
+  s3: S3Client;
+  connections: ApiGatewayManagementApiClient;
+  queues: QueuePort;
+  /** Runs work after the answer where the platform allows it; in AWS it runs inline. */
+  log: (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
+}
+
+let current: Services | undefined;
+
+export function services(): Services {
+  current ??= fromEnvironment();
+  return current;
+}
+
+export function configureServices(s: Services): void {
+  current = s;
+}
+
+/** SDK clients for a configuration (shared by AWS and the local runtime, which passes local endpoints). */
+export function sdkClients(config: Config): Pick<Services, 'ddb' | 's3' | 'connections'> {
+  const local = config.endpoints.dynamodb !== undefined;
+  const credentials = local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined;
+  const ddbRaw = new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb, credentials, maxAttempts: 4 });
+  const ddb = DynamoDBDocumentClient.from(ddbRaw, { marshallOptions: { removeUndefinedValues: true } });
+  const s3 = new S3Client({ region: config.region, endpoint: config.endpoints.s3, forcePathStyle: config.endpoints.s3 !== undefined, credentials });
+  const connections = new ApiGatewayManagementApiClient({ region: config.region, endpoint: config.connectionsEndpoint, credentials });
+  return { ddb, s3, connections };
+}
+
+export const jsonLog: Services['log'] = (level, msg, data) => {
+  const line = JSON.stringify({ level, msg, ...data });
+  if (level === 'error') console.error(line);
+  else console.log(line);
+};
+
+function fromEnvironment(): Services {
+  const config = parseConfig(process.env);
+  return {
+    config,
+    clock: systemClock,
+    ...sdkClients(config),
+    queues: new SqsQueues(new SQSClient({ region: config.region }), config.queueUrls),
+    log: jsonLog,
+  };
+}
