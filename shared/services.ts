@@ -19,8 +19,14 @@ export interface Services {
   s3: S3Client;
   connections: ApiGatewayManagementApiClient;
   queues: QueuePort;
-  /** Runs work after the answer where the platform allows it; in AWS it runs inline. */
   log: (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
+  /** Fault injection points of the local runtime (never set in AWS). */
+  hooks?: LocalHooks;
+}
+
+export interface LocalHooks {
+  /** Called by the merge after its first write; throws when the `merge: "crash-once"` fault is armed. */
+  afterFirstMergeWrite?(): void;
 }
 
 let current: Services | undefined;
@@ -38,9 +44,19 @@ export function configureServices(s: Services): void {
 export function sdkClients(config: Config): Pick<Services, 'ddb' | 's3' | 'connections'> {
   const local = config.endpoints.dynamodb !== undefined;
   const credentials = local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined;
+  // s3rver accepts only its own well-known key pair.
+  const s3Credentials = config.endpoints.s3 !== undefined ? { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } : undefined;
   const ddbRaw = new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb, credentials, maxAttempts: 4 });
   const ddb = DynamoDBDocumentClient.from(ddbRaw, { marshallOptions: { removeUndefinedValues: true } });
-  const s3 = new S3Client({ region: config.region, endpoint: config.endpoints.s3, forcePathStyle: config.endpoints.s3 !== undefined, credentials });
+  // Local S3 servers do not speak the SDK's default flexible checksums (aws-chunked trailers).
+  const s3 = new S3Client({
+    region: config.region,
+    endpoint: config.endpoints.s3,
+    forcePathStyle: config.endpoints.s3 !== undefined,
+    credentials: s3Credentials,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
   const connections = new ApiGatewayManagementApiClient({ region: config.region, endpoint: config.connectionsEndpoint, credentials });
   return { ddb, s3, connections };
 }

@@ -2,6 +2,8 @@ import middy from '@middy/core';
 import { HTTP_ROUTES } from '../../lib/topology';
 import { admit } from '../auth/gate';
 import type { Principal } from '../auth/principal';
+import { parseItemKey } from '../domain/item-key';
+import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
 import { ServiceError } from '../errors';
 import { type Services, services } from '../services';
@@ -66,9 +68,16 @@ export function httpHandler(table: RouteTable) {
       const { route, params } = resolve(event, table);
       const req = toApiRequest(event, params);
       const principal = await admit(req, route.access, svc);
+      checkPathParams(req.params);
       const result = await route.handle({ req, svc, principal });
       return req.method === 'HEAD' ? { ...result, body: '' } : result;
     });
+}
+
+/** Path rules shared by every route, checked after admission (DESIGN: check order): markets and item keys. */
+function checkPathParams(params: Record<string, string>): void {
+  if ('market' in params) parseMarket(params.market);
+  if ('item' in params) parseItemKey(params.item);
 }
 
 export const requireFeature = (p: Principal, f: Feature): void => {

@@ -1,0 +1,86 @@
+/** The local control API (`/_local/...`, local runtime only): health, clock, settle, tick, faults, files. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ListObjectsV2Command, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { ManualClock } from '../../shared/clock';
+import { sendJson } from './http-events';
+import type { Runtime } from './runtime';
+
+const parse = (body: Buffer): Record<string, unknown> | null => {
+  if (body.length === 0) return {};
+  try {
+    const v = JSON.parse(body.toString('utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+};
+
+const bad = (res: ServerResponse, message: string) => sendJson(res, 400, { error: 'bad_request', message });
+
+/** Answers a control route; false when the path is not one. */
+export async function handleControl(rt: Runtime, req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer): Promise<boolean> {
+  const path = url.pathname;
+  const method = req.method ?? 'GET';
+  const input = parse(body);
+  if (path === '/_local/health') {
+    if (method !== 'GET') return sendJson(res, 405, { error: 'method_not_allowed' }), true;
+    sendJson(res, 200, { ok: true, now: rt.clock.now() });
+    return true;
+  }
+  if (method !== 'POST' && ['/_local/clock', '/_local/settle', '/_local/tick', '/_local/faults'].includes(path)) {
+    sendJson(res, 405, { error: 'method_not_allowed' });
+    return true;
+  }
+  if (path === '/_local/clock') {
+    if (!input) return bad(res, 'body must be a JSON object'), true;
+    if (!(rt.clock instanceof ManualClock)) return sendJson(res, 409, { error: 'not_manual', message: 'the clock is the system clock (start with CLOCK=manual)' }), true;
+    const { now, advance } = input as { now?: unknown; advance?: unknown };
+    if (now !== undefined && (typeof now !== 'number' || !Number.isSafeInteger(now))) return bad(res, 'now must be an integer (ms)'), true;
+    if (advance !== undefined && (typeof advance !== 'number' || !Number.isSafeInteger(advance) || advance < 0)) return bad(res, 'advance must be a non-negative integer (ms)'), true;
+    if (typeof now === 'number') rt.clock.set(now);
+    if (typeof advance === 'number') rt.clock.advance(advance);
+    rt.clockMoved();
+    sendJson(res, 200, { now: rt.clock.now() });
+    return true;
+  }
+  if (path === '/_local/settle') {
+    await rt.settle();
+    sendJson(res, 200, { now: rt.clock.now() });
+    return true;
+  }
+  if (path === '/_local/tick') {
+    const ran = await rt.tick();
+    sendJson(res, 200, { ran, now: rt.clock.now() });
+    return true;
+  }
+  if (path === '/_local/faults') {
+    if (!input) return bad(res, 'body must be a JSON object'), true;
+    const { identity, storage, merge } = input as Record<string, unknown>;
+    if (identity !== undefined && identity !== 'up' && identity !== 'down') return bad(res, 'identity is "up" or "down"'), true;
+    if (storage !== undefined && storage !== 'up' && storage !== 'down') return bad(res, 'storage is "up" or "down"'), true;
+    if (merge !== undefined && merge !== 'crash-once' && merge !== 'none') return bad(res, 'merge is "crash-once"'), true;
+    if (identity) rt.faults.identity = identity;
+    if (storage) rt.faults.storage = storage;
+    if (merge) rt.faults.merge = merge;
+    rt.faultsChanged();
+    sendJson(res, 200, { ...rt.faults });
+    return true;
+  }
+  if (path === '/_local/files') {
+    if (method !== 'GET') return sendJson(res, 405, { error: 'method_not_allowed' }), true;
+    const prefix = url.searchParams.get('prefix') ?? '';
+    const keys: Array<{ key: string; size: number; contentType?: string; contentEncoding?: string; cacheControl?: string }> = [];
+    let token: string | undefined;
+    do {
+      const page = await rt.s3.send(new ListObjectsV2Command({ Bucket: rt.bucketName, Prefix: prefix, ContinuationToken: token }));
+      for (const o of page.Contents ?? []) {
+        const head = await rt.s3.send(new HeadObjectCommand({ Bucket: rt.bucketName, Key: o.Key! }));
+        keys.push({ key: o.Key!, size: o.Size ?? 0, contentType: head.ContentType, contentEncoding: head.ContentEncoding, cacheControl: head.CacheControl });
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    sendJson(res, 200, { keys });
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,97 @@
+/** Translates between Node's HTTP messages and API Gateway HTTP API (payload v2) events and results. */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+
+/** The caller's address as CloudFront reports it: the first `X-Forwarded-For` entry, else the socket's. */
+export function viewerAddress(req: IncomingMessage): string {
+  const xff = req.headers['x-forwarded-for'];
+  const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
+  const ip = first || req.socket.remoteAddress?.replace(/^::ffff:/, '') || '127.0.0.1';
+  return `${ip}:${req.socket.remotePort ?? 0}`;
+}
+
+const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded)|text\/)/i;
+
+export function toHttpEvent(req: IncomingMessage, url: URL, body: Buffer, routeKey: string, pathParameters: Record<string, string>): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  let cookies: string[] | undefined;
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    if (k === 'cookie') {
+      cookies = (Array.isArray(v) ? v.join('; ') : v).split(';').map((c) => c.trim()).filter(Boolean);
+      continue;
+    }
+    headers[k] = Array.isArray(v) ? v.join(',') : v;
+  }
+  const viewer = viewerAddress(req);
+  headers['cloudfront-viewer-address'] = viewer;
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const text = body.length === 0 || (!headers['content-encoding'] && TEXT_TYPES.test(headers['content-type'] ?? ''));
+  const now = Date.now();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies,
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: Object.keys(pathParameters).length ? pathParameters : undefined,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: viewer.slice(0, viewer.lastIndexOf(':')),
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: new Date(now).toISOString(),
+      timeEpoch: now,
+    },
+    body: body.length === 0 ? undefined : text ? body.toString('utf8') : body.toString('base64'),
+    isBase64Encoded: body.length > 0 && !text,
+  };
+}
+
+/** Writes a Lambda result as API Gateway does (structured results only). */
+export function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2 | undefined, head: boolean): void {
+  const r = result ?? { statusCode: 500, body: '{"error":"internal"}' };
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = String(v);
+  if (r.cookies?.length) headers['set-cookie'] = r.cookies;
+  const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body, r.isBase64Encoded ? 'base64' : 'utf8');
+  if (!('content-length' in headers)) headers['content-length'] = String(body.length);
+  res.writeHead(r.statusCode ?? 200, headers);
+  res.end(head ? undefined : body);
+}
+
+/** Reads a request body up to `limit` bytes; resolves null when it is larger. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) over = true;
+      else if (!over) chunks.push(c);
+    });
+    req.on('end', () => resolve(over ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const data = Buffer.from(JSON.stringify(body));
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(data.length), 'cache-control': 'no-store', ...headers });
+  res.end(data);
+}

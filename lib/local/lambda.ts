@@ -1,0 +1,49 @@
+/** Loads handler modules named by the manifest and invokes them with a Lambda-like context. */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Context } from 'aws-lambda';
+import { type FunctionName, functionSpec } from '../topology';
+
+type Handler = (event: unknown, context: Context) => Promise<unknown>;
+
+export class LambdaHost {
+  private readonly loaded = new Map<FunctionName, Promise<Handler>>();
+
+  constructor(private readonly root: string) {}
+
+  /** Imports every handler up front, so a broken module fails start-up rather than a request. */
+  async preload(names: readonly FunctionName[]): Promise<void> {
+    await Promise.all(names.map((n) => this.handler(n)));
+  }
+
+  handler(name: FunctionName): Promise<Handler> {
+    let h = this.loaded.get(name);
+    if (!h) {
+      const spec = functionSpec(name);
+      h = import(join(this.root, spec.entry)).then((m: { handler: Handler }) => m.handler);
+      this.loaded.set(name, h);
+    }
+    return h;
+  }
+
+  async invoke<T = unknown>(name: FunctionName, event: unknown): Promise<T> {
+    const spec = functionSpec(name);
+    const handler = await this.handler(name);
+    const started = Date.now();
+    const context: Context = {
+      callbackWaitsForEmptyEventLoop: false,
+      functionName: name,
+      functionVersion: '$LATEST',
+      invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+      memoryLimitInMB: String(spec.memoryMb),
+      awsRequestId: randomUUID(),
+      logGroupName: `/aws/lambda/${name}`,
+      logStreamName: 'local',
+      getRemainingTimeInMillis: () => Math.max(0, spec.timeoutSeconds * 1000 - (Date.now() - started)),
+      done: () => undefined,
+      fail: () => undefined,
+      succeed: () => undefined,
+    };
+    return (await handler(event, context)) as T;
+  }
+}

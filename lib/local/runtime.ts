@@ -1,0 +1,337 @@
+/**
+ * The whole service on one machine: real storage engines, the same handlers as AWS, wired from the
+ * manifest (lib/topology.ts). One HTTP server plays API Gateway (HTTP and WebSocket APIs, `@connections`),
+ * CloudFront (file host at `/cdn/`, viewer address) and hosts the control API (`/_local/...`).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import webpush from 'web-push';
+import { type Clock, ManualClock, systemClock } from '../../shared/clock';
+import { parseConfig } from '../../shared/config';
+import { Router } from '../../shared/http/router';
+import { configureServices, jsonLog, sdkClients } from '../../shared/services';
+import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../topology';
+import { handleControl } from './control';
+import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
+import { FileHost } from './file-host';
+import { readBody, sendJson, toHttpEvent, writeResult } from './http-events';
+import { LocalIdentity } from './identity';
+import { LambdaHost } from './lambda';
+import { LiveGateway } from './live-gateway';
+import { LocalQueues } from './queues';
+import { LocalScheduler } from './scheduler';
+import { ensureBucket, ensureTable, sweepExpired } from './storage';
+import { StreamPoller } from './stream-poller';
+
+export interface RuntimeOptions {
+  port?: number;
+  host?: string;
+  /** Where data lives; `:memory:` keeps nothing. */
+  dataDir: string;
+  clock: 'manual' | 'system';
+  clockStart?: number;
+  /** Use already running engines (tests share one DynamoDB Local and one s3rver per run). */
+  dynamodbEndpoint?: string;
+  s3Endpoint?: string;
+  /** Suffix of the table and bucket names, so several runtimes can share engines. */
+  name?: string;
+  log?: boolean;
+}
+
+export interface Faults {
+  identity: 'up' | 'down';
+  storage: 'up' | 'down';
+  merge: 'none' | 'crash-once';
+}
+
+// The SDK's notice about Node 22 is about future releases; the pinned clients support Node 20.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The local gateway reads bodies up to this size so the handlers can apply the spec's 32 MiB limits exactly. */
+const MAX_LOCAL_BODY = 40 * 1024 * 1024;
+const STAGE = 'local';
+
+export class Runtime {
+  base = '';
+  readonly clock: Clock;
+  readonly faults: Faults = { identity: 'up', storage: 'up', merge: 'none' };
+  readonly tableName: string;
+  readonly bucketName: string;
+  s3!: S3Client;
+  queues!: LocalQueues;
+  identity!: LocalIdentity;
+  private server!: Server;
+  private engines: Engine[] = [];
+  private lambdas = new LambdaHost(ROOT);
+  private live!: LiveGateway;
+  private scheduler!: LocalScheduler;
+  private poller!: StreamPoller;
+  private doc!: DynamoDBDocumentClient;
+  private fileHost!: FileHost;
+  private readonly router = new Router(HTTP_ROUTES);
+  private background: NodeJS.Timeout[] = [];
+  private settling: Promise<void> | null = null;
+  private httpInflight = 0;
+
+  constructor(private readonly opts: RuntimeOptions) {
+    this.clock = opts.clock === 'manual' ? new ManualClock(opts.clockStart ?? Date.now()) : systemClock;
+    const suffix = opts.name ?? 'main';
+    this.tableName = `market-data-${suffix}`;
+    this.bucketName = `market-files-${suffix}`.toLowerCase();
+  }
+
+  private get memory(): boolean {
+    return this.opts.dataDir === ':memory:';
+  }
+
+  private log = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>): void => {
+    if (this.opts.log !== false || level === 'error') jsonLog(level, msg, data);
+  };
+
+  async start(): Promise<string> {
+    const dataDir = this.memory ? null : resolve(this.opts.dataDir);
+    if (dataDir) mkdirSync(dataDir, { recursive: true });
+    // Engines and the server's port in parallel: start-up stays well under 10 s.
+    const [ddbEndpoint, s3Endpoint] = await Promise.all([
+      this.opts.dynamodbEndpoint ?? startDynamoDbLocal(dataDir ? join(dataDir, 'dynamodb') : null).then((e) => this.keep(e)),
+      this.opts.s3Endpoint ?? startS3rver(dataDir ? join(dataDir, 's3') : null).then((e) => this.keep(e)),
+    ]);
+    this.server = createServer((req, res) => this.onRequest(req, res));
+    this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
+    await new Promise<void>((r) => this.server.listen(this.opts.port ?? 8787, this.opts.host ?? '127.0.0.1', r));
+    const address = this.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    this.base = `http://${this.opts.host ?? '127.0.0.1'}:${port}`;
+    const identitySecret = this.secret(dataDir, 'identity-secret.txt', () => `sk_local_${randomBytes(24).toString('base64url')}`);
+    const vapid = JSON.parse(this.secret(dataDir, 'vapid.json', () => JSON.stringify(webpush.generateVAPIDKeys()))) as { publicKey: string; privateKey: string };
+    const config = parseConfig({
+      STAGE: 'dev',
+      TABLE_NAME: this.tableName,
+      BUCKET_NAME: this.bucketName,
+      PUBLIC_BASE: `${this.base}/`,
+      CDN_BASE: `${this.base}/cdn/`,
+      ORIGINS: this.base,
+      CLERK_PUBLISHABLE_KEY: `pk_test_${Buffer.from(`${this.base.replace(/^https?:\/\//, '')}/_local/idp$`).toString('base64')}`,
+      IDP_ISSUER: `${this.base}/_local/idp`,
+      IDP_JWKS_URL: `${this.base}/_local/idp/.well-known/jwks.json`,
+      IDP_API_URL: `${this.base}/_local/idp`,
+      IDP_SECRET_KEY: identitySecret,
+      CONNECTIONS_ENDPOINT: `${this.base}/${STAGE}`,
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      VAPID_SUBJECT: 'mailto:ops@localhost',
+      DYNAMODB_ENDPOINT: ddbEndpoint,
+      S3_ENDPOINT: s3Endpoint,
+      AWS_REGION: 'us-east-1',
+    });
+    const clients = sdkClients(config);
+    this.s3 = clients.s3;
+    this.doc = clients.ddb;
+    // The `storage` fault makes the service's bucket calls fail, upload bodies included.
+    clients.s3.middlewareStack.add(
+      (next) => async (args) => {
+        if (this.faults.storage === 'down') throw Object.assign(new Error('storage fault: the bucket is unreachable'), { name: 'ServiceUnavailable', $fault: 'server' });
+        return next(args);
+      },
+      { step: 'initialize', name: 'localStorageFault' },
+    );
+    const plainS3 = new S3Client({ region: 'us-east-1', endpoint: s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+    const rawDdb = new DynamoDBClient({ region: 'us-east-1', endpoint: ddbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName)]);
+    this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event));
+    configureServices({
+      config,
+      clock: this.clock,
+      ...clients,
+      queues: this.queues,
+      log: this.log,
+      hooks: {
+        afterFirstMergeWrite: () => {
+          if (this.faults.merge !== 'crash-once') return;
+          this.faults.merge = 'none';
+          throw new Error('merge fault: crashed after the first write');
+        },
+      },
+    });
+    this.identity = new LocalIdentity({ dataDir: dataDir ?? ':memory:', issuer: `${this.base}/_local/idp`, clock: this.clock, secretKey: identitySecret });
+    await this.identity.init();
+    this.fileHost = new FileHost(plainS3, this.bucketName, (origin) => this.allowedOrigin(origin));
+    const ws = (key: string) => WS_ROUTES.find((r) => r.routeKey === key)!.function;
+    this.live = new LiveGateway(STAGE, (fn, ev) => this.lambdas.invoke(fn, ev), { connect: ws('$connect'), message: ws('$default'), disconnect: ws('$disconnect') }, (err) => this.log('error', 'live gateway', { error: String(err) }));
+    this.scheduler = new LocalScheduler(SCHEDULES, this.clock, (s) => (ev) => this.lambdas.invoke(s.function, ev), (name, err) => this.log('error', `schedule ${name} failed`, { error: err instanceof Error ? err.stack : String(err) }));
+    this.poller = new StreamPoller(ddbEndpoint, rawDdb, this.tableName, (ev) => this.lambdas.invoke(STREAM_CONSUMER.function, ev), STREAM_CONSUMER.batchSize, (err) => this.log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }));
+    await Promise.all([this.poller.init(this.memory), this.lambdas.preload(FUNCTIONS.map((f) => f.name))]);
+    this.startBackground();
+    return this.base;
+  }
+
+  private keep(e: Engine): string {
+    this.engines.push(e);
+    return e.endpoint;
+  }
+
+  /** A secret kept in the data directory (made on first start), or fresh for an in-memory runtime. */
+  private secret(dataDir: string | null, file: string, make: () => string): string {
+    if (!dataDir) return make();
+    const path = join(dataDir, file);
+    if (existsSync(path)) return readFileSync(path, 'utf8');
+    const value = make();
+    writeFileSync(path, value, { mode: 0o600 });
+    return value;
+  }
+
+  /** The dev deployment's origins: its own, and any `http://localhost[:port]` / `http://127.0.0.1[:port]`. */
+  allowedOrigin(origin: string): boolean {
+    return origin === this.base || /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin);
+  }
+
+  private startBackground(): void {
+    // The stream is always polled (the live `hello` rides on it); schedules run by themselves only on the system clock.
+    const poll = setInterval(() => {
+      if (!this.poller.busy && !this.settling) this.poller.pollOnce().catch(() => undefined);
+      this.queues.poke();
+    }, 50);
+    this.background.push(poll);
+    if (!(this.clock instanceof ManualClock)) {
+      this.background.push(setInterval(() => void this.scheduler.runDue(), 1000));
+      this.background.push(setInterval(() => void sweepExpired(this.doc, this.tableName, this.clock.now()).catch(() => undefined), 60_000));
+    }
+    for (const t of this.background) t.unref();
+  }
+
+  clockMoved(): void {
+    this.queues.poke();
+  }
+
+  faultsChanged(): void {
+    this.identity.setDown(this.faults.identity === 'down');
+  }
+
+  /** Waits until queues, the stream and sockets are idle, then runs due schedules, until nothing is left. */
+  async settle(): Promise<void> {
+    while (this.settling) await this.settling;
+    this.settling = (async () => {
+      for (;;) {
+        await this.quiesce();
+        const ran = await this.scheduler.runDue();
+        if (ran.length === 0) {
+          await this.quiesce();
+          await sweepExpired(this.doc, this.tableName, this.clock.now());
+          if (!this.queues.busy && !this.live.busy) return;
+        }
+      }
+    })();
+    try {
+      await this.settling;
+    } finally {
+      this.settling = null;
+    }
+  }
+
+  private async quiesce(): Promise<void> {
+    for (;;) {
+      await this.queues.drain();
+      await this.live.idle();
+      const records = await this.poller.pollOnce();
+      if (records === 0 && !this.queues.busy && !this.live.busy) return;
+    }
+  }
+
+  /** Runs every schedule due at the service clock, then settles. */
+  async tick(): Promise<string[]> {
+    await this.quiesce();
+    const ran = await this.scheduler.runDue();
+    await this.settle();
+    return ran;
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.httpInflight++;
+    try {
+      const url = new URL(req.url ?? '/', this.base);
+      const path = url.pathname;
+      if (path.startsWith('/_local/')) {
+        const body = (await readBody(req, MAX_LOCAL_BODY)) ?? Buffer.alloc(0);
+        if (path.startsWith('/_local/idp') || path.startsWith('/_local/users') || path.startsWith('/_local/sessions') || path.startsWith('/_local/api-keys')) {
+          if (await this.identity.handle(req, res, url, body)) return;
+        } else if (await handleControl(this, req, res, url, body)) {
+          return;
+        }
+        sendJson(res, 404, { error: 'not_found' });
+        return;
+      }
+      if (path.startsWith('/cdn/')) {
+        await this.fileHost.serve(req, res, path.slice('/cdn/'.length));
+        return;
+      }
+      const conn = path.match(/^\/([^/]+)\/@connections\/([^/]+)$/);
+      if (conn && conn[1] === STAGE) {
+        await this.live.manage(req, res, decodeURIComponent(conn[2]));
+        return;
+      }
+      await this.httpApi(req, res, url);
+    } catch (err) {
+      this.log('error', 'gateway failure', { error: err instanceof Error ? err.stack : String(err) });
+      if (!res.headersSent) sendJson(res, 500, { error: 'internal' });
+      else res.destroy();
+    } finally {
+      this.httpInflight--;
+    }
+  }
+
+  /** The HTTP API: route selection as API Gateway does it, `$default` for everything else. */
+  private async httpApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const body = await readBody(req, MAX_LOCAL_BODY);
+    if (body === null) {
+      sendJson(res, 413, { error: 'too_large', message: 'request body too large' });
+      return;
+    }
+    const m = this.router.match(req.method ?? 'GET', url.pathname);
+    const fn = m.kind === 'route' ? m.route.function : FALLBACK_FUNCTION;
+    const routeKey = m.kind === 'route' ? m.routeKey : '$default';
+    const event = toHttpEvent(req, url, body, routeKey, m.kind === 'route' ? m.params : {});
+    const result = await this.lambdas.invoke<APIGatewayProxyStructuredResultV2>(fn, event);
+    writeResult(res, result, req.method === 'HEAD');
+  }
+
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', this.base);
+    if (url.pathname !== LIVE_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    this.live.upgrade(req, socket, head, url).catch((err) => {
+      this.log('error', 'upgrade failed', { error: String(err) });
+      socket.destroy();
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const t of this.background) clearInterval(t);
+    await this.live?.closeAll();
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    this.server?.closeAllConnections?.();
+    await Promise.all(this.engines.map((e) => e.stop()));
+  }
+}
+
+/** Starts the local runtime and resolves once everything answers. */
+export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const rt = new Runtime(opts);
+  try {
+    await rt.start();
+  } catch (err) {
+    await rt.close().catch(() => undefined);
+    throw err;
+  }
+  return rt;
+}

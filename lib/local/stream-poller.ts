@@ -1,0 +1,99 @@
+/**
+ * DynamoDB Streams → Lambda, as the event source mapping does it: polls DynamoDB Local's stream of the table
+ * and invokes the consumer with `DynamoDBStreamEvent` batches (INSERT / MODIFY / REMOVE with both images).
+ */
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+
+export type StreamConsumer = (event: DynamoDBStreamEvent) => Promise<unknown>;
+
+export class StreamPoller {
+  private readonly streams: DynamoDBStreamsClient;
+  private streamArn = '';
+  private readonly iterators = new Map<string, string | null>();
+  private polling: Promise<number> | null = null;
+
+  constructor(
+    endpoint: string,
+    private readonly ddb: DynamoDBClient,
+    private readonly tableName: string,
+    private readonly consumer: StreamConsumer,
+    private readonly batchSize: number,
+    private readonly onError: (err: unknown) => void,
+  ) {
+    this.streams = new DynamoDBStreamsClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  }
+
+  /** Starts at the stream's end: records written from now on are delivered (a restart does not replay old ones). */
+  async init(fromStart: boolean): Promise<void> {
+    const t = await this.ddb.send(new DescribeTableCommand({ TableName: this.tableName }));
+    this.streamArn = t.Table?.LatestStreamArn ?? '';
+    if (!this.streamArn) throw new Error('the table has no stream');
+    await this.refreshShards(fromStart ? 'TRIM_HORIZON' : 'LATEST');
+  }
+
+  get busy(): boolean {
+    return this.polling !== null;
+  }
+
+  /** Polls every shard once and delivers what it finds; returns the number of records delivered. */
+  async pollOnce(): Promise<number> {
+    while (this.polling) await this.polling;
+    this.polling = this.poll();
+    try {
+      return await this.polling;
+    } finally {
+      this.polling = null;
+    }
+  }
+
+  /** Polls until a full round finds nothing. */
+  async drain(): Promise<void> {
+    while ((await this.pollOnce()) > 0) {
+      // keep going: consumers may have written more records
+    }
+  }
+
+  private async refreshShards(type: 'TRIM_HORIZON' | 'LATEST'): Promise<void> {
+    const d = await this.streams.send(new DescribeStreamCommand({ StreamArn: this.streamArn }));
+    for (const shard of d.StreamDescription?.Shards ?? []) {
+      const id = shard.ShardId!;
+      if (this.iterators.has(id)) continue;
+      // Shards that appear after start are new: read them from their beginning.
+      const it = await this.streams.send(
+        new GetShardIteratorCommand({ StreamArn: this.streamArn, ShardId: id, ShardIteratorType: this.iterators.size === 0 ? type : 'TRIM_HORIZON' }),
+      );
+      this.iterators.set(id, it.ShardIterator ?? null);
+    }
+  }
+
+  private async poll(): Promise<number> {
+    let delivered = 0;
+    try {
+      await this.refreshShards('TRIM_HORIZON');
+      for (const [shard, iterator] of this.iterators) {
+        let it = iterator;
+        while (it) {
+          const out = await this.streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: 1000 }));
+          it = out.NextShardIterator ?? null;
+          const records = (out.Records ?? []) as unknown as DynamoDBRecord[];
+          for (let i = 0; i < records.length; i += this.batchSize) {
+            const batch = records.slice(i, i + this.batchSize).map((r) => ({ ...r, eventSourceARN: this.streamArn }));
+            try {
+              await this.consumer({ Records: batch });
+            } catch (err) {
+              this.onError(err);
+            }
+            delivered += batch.length;
+          }
+          if (records.length === 0) break;
+        }
+        this.iterators.set(shard, it);
+      }
+    } catch (err) {
+      this.onError(err);
+    }
+    return delivered;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * A local runtime for one integration test file: in memory, manual clock, on the run's shared engines,
+ * with small helpers for the control API. Tests talk to it over real HTTP and WebSockets.
+ */
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { startRuntime, type Runtime } from '../../lib/local/runtime';
+
+/** 2026-11-02T00:00:00Z plus a little: a Monday, far from any boundary tests move across. */
+export const DEFAULT_START = Date.UTC(2026, 10, 2, 0, 0, 0) + 1000;
+
+export interface Local {
+  base: string;
+  runtime: Runtime;
+  close(): Promise<void>;
+  now(): Promise<number>;
+  advance(ms: number): Promise<number>;
+  setClock(ms: number): Promise<number>;
+  settle(): Promise<void>;
+  tick(): Promise<string[]>;
+  faults(f: Record<string, string>): Promise<unknown>;
+  /** A user of the local identity provider. */
+  user(input?: Record<string, unknown>): Promise<{ id: string; email: string }>;
+  session(userId: string, extra?: Record<string, unknown>): Promise<string>;
+  apiKey(userId: string, scopes?: string[]): Promise<string>;
+  /** A JSON request; `token` becomes `Authorization: Bearer`. */
+  api(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
+}
+
+export async function startLocal(opts: { clockStart?: number } = {}): Promise<Local> {
+  const runtime = await startRuntime({
+    port: 0,
+    dataDir: ':memory:',
+    clock: 'manual',
+    clockStart: opts.clockStart ?? DEFAULT_START,
+    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    s3Endpoint: inject('s3Endpoint'),
+    name: randomBytes(6).toString('hex'),
+    log: false,
+  });
+  const base = runtime.base;
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json as any;
+  };
+  const local: Local = {
+    base,
+    runtime,
+    close: () => runtime.close(),
+    now: async () => (await (await fetch(`${base}/_local/health`)).json()).now,
+    advance: async (ms) => (await post('/_local/clock', { advance: ms })).now,
+    setClock: async (ms) => (await post('/_local/clock', { now: ms })).now,
+    settle: async () => void (await post('/_local/settle', {})),
+    tick: async () => (await post('/_local/tick', {})).ran,
+    faults: (f) => post('/_local/faults', f),
+    user: (input = {}) => post('/_local/users', input),
+    session: async (userId, extra = {}) => (await post('/_local/sessions', { userId, ...extra })).token,
+    apiKey: async (userId, scopes) => (await post('/_local/api-keys', scopes ? { userId, scopes } : { userId })).key,
+    api: async (method, path, o = {}) => {
+      const headers: Record<string, string> = { ...o.headers };
+      if (o.token) headers.authorization = `Bearer ${o.token}`;
+      let body: string | undefined;
+      if (o.body !== undefined) {
+        body = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      if (method !== 'GET' && method !== 'HEAD' && headers.origin === undefined) headers.origin = base;
+      const res = await fetch(`${base}${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON
+      }
+      return { status: res.status, headers: res.headers, body: parsed };
+    },
+  };
+  return local;
+}
