@@ -18,11 +18,6 @@ const rt = await startRuntime({
   log: process.env.LOG !== 'quiet',
 });
 
-if (process.argv.includes('--demo')) {
-  const { runDemo } = await import('../lib/local/demo');
-  void runDemo(rt);
-}
-
 console.log(`ready ${rt.base}`);
 
 let stopping = false;

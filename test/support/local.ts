@@ -49,7 +49,7 @@ export async function startLocal(opts: { clockStart?: number } = {}): Promise<Lo
     base,
     runtime,
     close: () => runtime.close(),
-    now: async () => (await (await fetch(`${base}/_local/health`)).json()).now,
+    now: async () => ((await (await fetch(`${base}/_local/health`)).json()) as { now: number }).now,
     advance: async (ms) => (await post('/_local/clock', { advance: ms })).now,
     setClock: async (ms) => (await post('/_local/clock', { now: ms })).now,
     settle: async () => void (await post('/_local/settle', {})),
