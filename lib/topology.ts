@@ -57,7 +57,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   fn('merge', 3008, 120, { table: 'write', marketPages: true, bucket: 'write', queues: 'send-push', secrets: ['identity'] }),
   fn('fanout', 1024, 60, { table: 'write', bucket: 'read', connections: true }),
   fn('push', 512, 60, { table: 'write', bucket: 'none', secrets: ['vapid'] }),
-  fn('seal', 2048, 120, { table: 'write', bucket: 'write' }),
+  fn('seal', 2048, 120, { table: 'write', marketPages: true, bucket: 'write' }),
   fn('snapshot', 3008, 300, { table: 'write', bucket: 'write' }),
   fn('retention', 1024, 900, { table: 'write', marketPages: true, bucket: 'write' }),
   fn('items', 1024, 300, { table: 'write', bucket: 'write' }),

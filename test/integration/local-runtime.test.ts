@@ -79,7 +79,7 @@ describe('local runtime: gateway basics and the control API', () => {
     await local.runtime.s3.send(
       new PutObjectCommand({ Bucket: local.runtime.bucketName, Key: key, Body: '{"v":1}', ContentType: 'application/json', CacheControl: 'public, max-age=60' }),
     );
-    const list = await (await fetch(`${local.base}/_local/files?prefix=snap/`)).json();
+    const list = (await (await fetch(`${local.base}/_local/files?prefix=snap/`)).json()) as { keys: unknown[] };
     expect(list.keys).toEqual([{ key, size: 7, contentType: 'application/json', cacheControl: 'public, max-age=60' }]);
     const file = await fetch(`${local.base}/cdn/${key}`, { headers: { origin: 'http://localhost:5173' } });
     expect(file.status).toBe(200);

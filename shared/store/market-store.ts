@@ -1,0 +1,276 @@
+/**
+ * The market data store (DESIGN: packed pages). A market's rows live in ROW_SHARDS key shards; candles of
+ * every period and volume estimates of every day in PAGE_SHARDS key shards (one item per period and shard,
+ * all under one pk so a whole period is one Query); day history is compacted daily into HISTORY_SHARDS fine
+ * shards so one item's 90 days cost a single small read. Adapters return domain types, never raw items.
+ */
+import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Candle, CandlePage, CandleRes } from '../domain/candles';
+import type { RowTable } from '../domain/merge';
+import type { VolumePage } from '../domain/volume-estimate';
+import { candlePk, historyPk, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
+import { type HistoryPage, decodeCandles, decodeHistory, decodeRows, decodeVolume, encodeCandles, encodeHistory, encodeRows, encodeVolume, shardOf, splitShards } from './page-codec';
+
+export const ROW_SHARDS = 16;
+export const PAGE_SHARDS = 16;
+export const HISTORY_SHARDS = 512;
+
+/** The current order book of a market (spec Order books rule 2). */
+export interface CurrentBook {
+  at: number;
+  complete: boolean;
+  auctions: number;
+  entries: number;
+  /** Bucket key of the stored body. */
+  ref: string;
+}
+
+/** A market's state, read by every merge and most reads. */
+export interface MarketMeta {
+  market: string;
+  /** Newest merge sequence number (0 before the first). */
+  seq: number;
+  /** Newest merged scan `at` (null before the first merge). */
+  newestScanAt: number | null;
+  /** Server time of the first merge (sealing writes every period from it on). */
+  firstMergeAt: number | null;
+  currentBook: CurrentBook | null;
+  /** Days up to and including this one are compacted into history pages (null: none yet). */
+  historyThrough: number | null;
+  /** Identity of the newest merged upload, so a redelivered message merges nothing twice. */
+  lastUpload: string | null;
+}
+
+const emptyMeta = (market: string): MarketMeta => ({ market, seq: 0, newestScanAt: null, firstMergeAt: null, currentBook: null, historyThrough: null, lastUpload: null });
+
+/** Sums `ConsumedCapacity` of every call, for the cost benchmark. */
+export class CapacityMeter {
+  read = 0;
+  write = 0;
+  add(units: Array<{ ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }> | { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number } | undefined, kind: 'read' | 'write'): void {
+    for (const u of Array.isArray(units) ? units : units ? [units] : []) {
+      const n = (kind === 'read' ? u.ReadCapacityUnits : u.WriteCapacityUnits) ?? u.CapacityUnits ?? 0;
+      this[kind] += n;
+    }
+  }
+  reset(): void {
+    this.read = 0;
+    this.write = 0;
+  }
+}
+
+type PageItem = { pk: string; sk: string; d: Uint8Array };
+
+export class MarketStore {
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+    readonly meter: CapacityMeter = new CapacityMeter(),
+  ) {}
+
+  // ── meta ──
+
+  async meta(market: string): Promise<MarketMeta> {
+    const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: marketMetaKey(market), ConsistentRead: true, ReturnConsumedCapacity: 'TOTAL' }));
+    this.meter.add(out.ConsumedCapacity, 'read');
+    if (!out.Item) return emptyMeta(market);
+    const { pk: _pk, sk: _sk, ...rest } = out.Item;
+    return { ...emptyMeta(market), ...(rest as Partial<MarketMeta>), market };
+  }
+
+  /**
+   * Commits a merge's new state: succeeds only when the stored seq is still `expectedSeq`, so two merges can
+   * never take the same seq. Returns false when another merge got there first.
+   */
+  async commitMeta(next: MarketMeta, expectedSeq: number): Promise<boolean> {
+    const { market: _m, ...fields } = next;
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':expected': expectedSeq };
+    const sets: string[] = [];
+    for (const [k, v] of Object.entries(fields)) {
+      names[`#${k}`] = k;
+      values[`:${k}`] = v;
+      sets.push(`#${k} = :${k}`);
+    }
+    try {
+      const out = await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: marketMetaKey(next.market),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: expectedSeq === 0 ? 'attribute_not_exists(#seq) OR #seq = :expected' : '#seq = :expected',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.meter.add(out.ConsumedCapacity, 'write');
+      return true;
+    } catch (err) {
+      if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+      throw err;
+    }
+  }
+
+  // ── rows ──
+
+  /** The market's whole table. */
+  async rows(market: string): Promise<RowTable> {
+    const out: RowTable = new Map();
+    for (const item of await this.queryAll(rowsPk(market))) for (const [k, v] of decodeRows(item.d)) out.set(k, v);
+    return out;
+  }
+
+  /** The rows of `keys` (their shards only). */
+  async rowsOf(market: string, keys: readonly number[]): Promise<RowTable> {
+    const shards = [...new Set(keys.map((k) => shardOf(k, ROW_SHARDS)))];
+    const items = await this.batchGet(shards.map((s) => ({ pk: rowsPk(market), sk: shardSk(s) })));
+    const wanted = new Set(keys);
+    const out: RowTable = new Map();
+    for (const item of items) for (const [k, v] of decodeRows(item.d)) if (wanted.has(k)) out.set(k, v);
+    return out;
+  }
+
+  /** Rewrites the row shards that hold `changedKeys`, from the full table. */
+  async writeRows(market: string, rows: RowTable, changedKeys: Iterable<number>): Promise<void> {
+    const touched = new Set<number>();
+    for (const k of changedKeys) touched.add(shardOf(k, ROW_SHARDS));
+    const split = splitShards(rows, ROW_SHARDS);
+    await this.batchPut([...touched].map((s) => ({ pk: rowsPk(market), sk: shardSk(s), d: encodeRows(split[s], ROW_SHARDS) })));
+  }
+
+  // ── candles and volume ──
+
+  /** One whole period's candles (all shards). */
+  async candlePage(market: string, res: CandleRes, period: number): Promise<CandlePage> {
+    const page: CandlePage = new Map();
+    for (const item of await this.queryAll(candlePk(market, res, period))) for (const [k, c] of decodeCandles(item.d).page) page.set(k, c);
+    return page;
+  }
+
+  /** Candles of `keys` over several periods (only their shards are read): period → key → candle. */
+  async candlesOf(market: string, res: CandleRes, periods: readonly number[], keys: readonly number[]): Promise<Map<number, Map<number, Candle>>> {
+    const shards = [...new Set(keys.map((k) => shardOf(k, PAGE_SHARDS)))];
+    const wanted = new Set(keys);
+    const items = await this.batchGet(periods.flatMap((p) => shards.map((s) => ({ pk: candlePk(market, res, p), sk: shardSk(s) }))));
+    const out = new Map<number, Map<number, Candle>>();
+    for (const item of items) {
+      const period = Number(item.pk.slice(item.pk.lastIndexOf('#') + 1));
+      const into = out.get(period) ?? new Map<number, Candle>();
+      for (const [k, c] of decodeCandles(item.d).page) if (wanted.has(k)) into.set(k, c);
+      out.set(period, into);
+    }
+    return out;
+  }
+
+  /** Rewrites the shards of a period's page that hold `changedKeys`. */
+  async writeCandlePage(market: string, res: CandleRes, period: number, start: number, page: CandlePage, changedKeys: Iterable<number>): Promise<void> {
+    const touched = new Set<number>();
+    for (const k of changedKeys) touched.add(shardOf(k, PAGE_SHARDS));
+    const split = splitShards(page, PAGE_SHARDS);
+    await this.batchPut([...touched].map((s) => ({ pk: candlePk(market, res, period), sk: shardSk(s), d: encodeCandles(split[s], start, PAGE_SHARDS) })));
+  }
+
+  async volumePage(market: string, day: number): Promise<VolumePage> {
+    const page: VolumePage = new Map();
+    for (const item of await this.queryAll(volumePk(market, day))) for (const [k, v] of decodeVolume(item.d)) page.set(k, v);
+    return page;
+  }
+
+  async volumeOf(market: string, days: readonly number[], keys: readonly number[]): Promise<Map<number, VolumePage>> {
+    const shards = [...new Set(keys.map((k) => shardOf(k, PAGE_SHARDS)))];
+    const wanted = new Set(keys);
+    const items = await this.batchGet(days.flatMap((d) => shards.map((s) => ({ pk: volumePk(market, d), sk: shardSk(s) }))));
+    const out = new Map<number, VolumePage>();
+    for (const item of items) {
+      const day = Number(item.pk.slice(item.pk.lastIndexOf('#') + 1));
+      const into = out.get(day) ?? new Map();
+      for (const [k, v] of decodeVolume(item.d)) if (wanted.has(k)) into.set(k, v);
+      out.set(day, into);
+    }
+    return out;
+  }
+
+  async writeVolumePage(market: string, day: number, page: VolumePage, changedKeys: Iterable<number>): Promise<void> {
+    const touched = new Set<number>();
+    for (const k of changedKeys) touched.add(shardOf(k, PAGE_SHARDS));
+    const split = splitShards(page, PAGE_SHARDS);
+    await this.batchPut([...touched].map((s) => ({ pk: volumePk(market, day), sk: shardSk(s), d: encodeVolume(split[s], PAGE_SHARDS) })));
+  }
+
+  // ── day history ──
+
+  /** The compacted history page holding `key` (day → candles and volume of its shard). */
+  async historyOf(market: string, key: number): Promise<HistoryPage> {
+    const out = await this.ddb.send(
+      new GetCommand({ TableName: this.table, Key: { pk: historyPk(market), sk: shardSk(shardOf(key, HISTORY_SHARDS)) }, ReturnConsumedCapacity: 'TOTAL' }),
+    );
+    this.meter.add(out.ConsumedCapacity, 'read');
+    return out.Item ? decodeHistory(out.Item.d as Uint8Array) : new Map();
+  }
+
+  /** Every history shard (for compaction and whole-market history reads). */
+  async histories(market: string): Promise<Map<number, HistoryPage>> {
+    const out = new Map<number, HistoryPage>();
+    for (const item of await this.queryAll(historyPk(market))) out.set(Number(item.sk), decodeHistory(item.d));
+    return out;
+  }
+
+  async writeHistories(market: string, pages: ReadonlyMap<number, HistoryPage>): Promise<void> {
+    await this.batchPut([...pages].map(([s, page]) => ({ pk: historyPk(market), sk: shardSk(s), d: encodeHistory(page, HISTORY_SHARDS) })));
+  }
+
+  // ── primitives ──
+
+  /** Every item of a partition (pages are binary under `d`). */
+  async queryAll(pk: string): Promise<PageItem[]> {
+    const items: PageItem[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.ddb.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ExclusiveStartKey: start,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.meter.add(out.ConsumedCapacity, 'read');
+      for (const i of out.Items ?? []) items.push(i as PageItem);
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+
+  async batchGet(keys: Array<{ pk: string; sk: string }>): Promise<PageItem[]> {
+    const items: PageItem[] = [];
+    for (let i = 0; i < keys.length; i += 100) {
+      let request: Record<string, { Keys: Array<Record<string, unknown>> }> | undefined = { [this.table]: { Keys: keys.slice(i, i + 100) } };
+      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+        const out = await this.ddb.send(new BatchGetCommand({ RequestItems: request, ReturnConsumedCapacity: 'TOTAL' }));
+        this.meter.add(out.ConsumedCapacity, 'read');
+        for (const item of out.Responses?.[this.table] ?? []) items.push(item as PageItem);
+        request = out.UnprocessedKeys as typeof request;
+        if (request && Object.keys(request).length > 0) await backoff(attempt);
+      }
+    }
+    return items;
+  }
+
+  async batchPut(items: PageItem[]): Promise<void> {
+    for (let i = 0; i < items.length; i += 25) {
+      let request: Record<string, Array<Record<string, unknown>>> | undefined = {
+        [this.table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
+      };
+      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+        const out = await this.ddb.send(new BatchWriteCommand({ RequestItems: request as never, ReturnConsumedCapacity: 'TOTAL' }));
+        this.meter.add(out.ConsumedCapacity, 'write');
+        request = out.UnprocessedItems as typeof request;
+        if (request && Object.keys(request).length > 0) await backoff(attempt);
+      }
+    }
+  }
+}
+
+const backoff = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
