@@ -1,0 +1,425 @@
+/**
+ * A live client for one market (spec files-and-live: "Live socket", "Events", "Catching up (gap rule)"):
+ * it follows the socket's notices, fetches only the change and checkpoint files it was told of, never one
+ * twice, and keeps the market's table. Used by integration tests and as the reference client.
+ */
+import { EventEmitter } from 'node:events';
+import { gunzipSync } from 'node:zlib';
+import WebSocket from 'ws';
+import type { Caps } from '../files/caps';
+import type { AuctionRow } from '../files/documents';
+import { applyRows, type KnownCheckpoint, nextStep } from './gap-rule';
+
+export type Sealed = { m1: number | null; h1: number | null; d1: number | null };
+
+/** The server's messages (spec: Events). */
+export type HelloMessage = {
+  t: 'hello';
+  market: string;
+  seq: number;
+  at: number | null;
+  checkpoint: KnownCheckpoint | null;
+  changes: [number, string][];
+  sealed: Sealed;
+  caps: Caps;
+  roles: string[];
+  features: string[];
+  now: number;
+};
+export type AhMessage = { t: 'ah'; market: string; seq: number; url?: string; at: number; book?: string };
+export type SealedMessage = { t: 'sealed'; market: string; res: 'm1' | 'h1' | 'd1'; start: number; url: string };
+export type AlertMessage = { t: 'alert'; alert: Record<string, unknown> };
+export type RolesMessage = { t: 'roles'; roles: string[]; features: string[] };
+export type AuthMessage = { t: 'auth'; until: number };
+export type ErrorMessage = { t: 'error'; error: 'bad_message' | 'unauthenticated' | 'unavailable' };
+export type LiveMessage = HelloMessage | AhMessage | SealedMessage | AlertMessage | RolesMessage | AuthMessage | ErrorMessage;
+
+/** The upgrade was refused with an HTTP status (401, 403, 400, 426). */
+export class LiveUpgradeError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`live upgrade refused with ${status}`);
+    this.name = 'LiveUpgradeError';
+  }
+}
+
+export interface LiveClientOptions {
+  /** The service's base URL, e.g. `http://127.0.0.1:8787`. */
+  base: string;
+  market: string;
+  /** A session token, device token or API key. */
+  token: string;
+  /** Send the credential as `Authorization: Bearer` (default) or as `?token=` (browsers). */
+  tokenIn?: 'header' | 'query';
+  /** Keep the table by the gap rule; default: while the caller has `prices.live`. */
+  follow?: boolean;
+  /** A table kept from an earlier socket, and its seq. */
+  table?: Map<number, AuctionRow>;
+  have?: number | null;
+  fetch?: typeof fetch;
+}
+
+/** What the client fetched: change and checkpoint URLs in order, and how often it asked the files and table routes. */
+export type FetchLog = { change: string[]; checkpoint: string[]; files: number; table: number };
+
+type ChangeBody = { v: 1; market: string; seq: number; at: number; rows: AuctionRow[] };
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** Reads a file body: JSON, gunzipped here when the host did not send `Content-Encoding: gzip`. */
+async function readJson(res: Response): Promise<unknown> {
+  const buf = Buffer.from(await res.arrayBuffer());
+  const text = buf[0] === 0x1f && buf[1] === 0x8b ? gunzipSync(buf) : buf;
+  return JSON.parse(text.toString('utf8'));
+}
+
+/** Follows one market's live socket and keeps its table by the gap rule (spec: Catching up). */
+export class LiveClient extends EventEmitter {
+  readonly market: string;
+  readonly table: Map<number, AuctionRow>;
+  have: number | null;
+  target = 0;
+  hello: HelloMessage | null = null;
+  features: string[] = [];
+  roles: string[] = [];
+  caps: Caps = {};
+  sealed: Sealed = { m1: null, h1: null, d1: null };
+  readonly messages: LiveMessage[] = [];
+  readonly fetched: FetchLog = { change: [], checkpoint: [], files: 0, table: 0 };
+  readonly errors: Error[] = [];
+  closed: { code: number; reason: string } | null = null;
+
+  private readonly opts: LiveClientOptions;
+  private readonly fetchFn: typeof fetch;
+  private ws: WebSocket | null = null;
+  private readonly changes = new Map<number, string>();
+  private checkpoint: KnownCheckpoint | null = null;
+  private readonly prefetched = new Map<string, ChangeBody>();
+  private readonly requested = new Set<string>();
+  private filesAskedFor: number | null = null;
+  private tableLoadedFor: number | null = null;
+  private running = false;
+
+  constructor(opts: LiveClientOptions) {
+    super();
+    this.opts = opts;
+    this.market = opts.market;
+    this.table = opts.table ?? new Map();
+    this.have = opts.have ?? null;
+    this.fetchFn = opts.fetch ?? fetch;
+  }
+
+  /** Opens the socket; resolves with `hello`, rejects with LiveUpgradeError when the upgrade is refused. */
+  connect(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<HelloMessage> {
+    const base = this.opts.base.replace(/\/+$/, '').replace(/^http/, 'ws');
+    let url = `${base}/api/v1/live?market=${encodeURIComponent(this.market)}`;
+    const headers: Record<string, string> = {};
+    if (this.opts.tokenIn === 'query') url += `&token=${encodeURIComponent(this.opts.token)}`;
+    else headers.authorization = `Bearer ${this.opts.token}`;
+    const ws = new WebSocket(url, { headers });
+    this.ws = ws;
+    return new Promise<HelloMessage>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no hello in time')), timeoutMs);
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        reject(err);
+      };
+      ws.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => fail(new LiveUpgradeError(res.statusCode ?? 0, body)));
+      });
+      ws.on('error', (err) => {
+        this.errors.push(err);
+        fail(err);
+      });
+      ws.on('close', (code, reason) => {
+        this.closed = { code, reason: reason.toString() };
+        this.emit('close', this.closed);
+        fail(new Error(`socket closed with ${code} before hello`));
+      });
+      ws.on('message', (data) => {
+        let msg: LiveMessage;
+        try {
+          msg = JSON.parse(data.toString()) as LiveMessage;
+        } catch {
+          this.errors.push(new Error('a message that is not JSON'));
+          return;
+        }
+        this.onMessage(msg);
+        if (msg.t === 'hello') {
+          clearTimeout(timer);
+          resolve(msg);
+        }
+      });
+    });
+  }
+
+  /** Sends raw text (tests of `bad_message`). */
+  send(text: string): void {
+    this.ws?.send(text);
+  }
+
+  /** Re-authenticates with `{t: "auth", token}`; resolves with the `auth` answer, rejects on `error`. */
+  async auth(token: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<AuthMessage> {
+    const since = this.messages.length;
+    this.send(JSON.stringify({ t: 'auth', token }));
+    const answer = await this.waitForMessage((m) => m.t === 'auth' || m.t === 'error', { since, timeoutMs });
+    if (answer.t === 'error') throw new Error(`auth refused: ${answer.error}`);
+    return answer as AuthMessage;
+  }
+
+  /** Closes the socket. */
+  close(code = 1000): void {
+    this.ws?.close(code);
+  }
+
+  /** Resolves once a message received at or after index `since` (default 0) matches. */
+  waitForMessage(match: (m: LiveMessage) => boolean, { since = 0, timeoutMs = DEFAULT_TIMEOUT_MS } = {}): Promise<LiveMessage> {
+    const found = this.messages.slice(since).find(match);
+    if (found) return Promise.resolve(found);
+    return this.waitFor('message', match, timeoutMs, 'message');
+  }
+
+  /** Resolves once the table's seq is at least `seq` and catching up has stopped. */
+  waitForSeq(seq: number, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+    const done = () => this.have !== null && this.have >= seq && !this.running;
+    if (done()) return Promise.resolve();
+    return this.waitFor('idle', done, timeoutMs, `seq ${seq}`).then(() => undefined);
+  }
+
+  /** Resolves once catching up has stopped. */
+  idle(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return this.waitFor('idle', () => true, timeoutMs, 'idle').then(() => undefined);
+  }
+
+  /** Resolves with the close code and reason. */
+  waitForClose(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<{ code: number; reason: string }> {
+    if (this.closed) return Promise.resolve(this.closed);
+    return this.waitFor('close', () => true, timeoutMs, 'close') as Promise<{ code: number; reason: string }>;
+  }
+
+  private waitFor<T>(event: string, match: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const listener = (value: T) => {
+        if (!match(value)) return;
+        clearTimeout(timer);
+        this.off(event, listener);
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        this.off(event, listener);
+        reject(new Error(`timed out waiting for ${what} (have ${this.have}, target ${this.target})`));
+      }, timeoutMs);
+      this.on(event, listener);
+    });
+  }
+
+  private get following(): boolean {
+    return this.opts.follow ?? this.features.includes('prices.live');
+  }
+
+  private onMessage(msg: LiveMessage): void {
+    this.messages.push(msg);
+    switch (msg.t) {
+      case 'hello':
+        this.hello = msg;
+        this.roles = msg.roles;
+        this.features = msg.features;
+        this.caps = msg.caps;
+        this.sealed = msg.sealed;
+        for (const [seq, url] of msg.changes) this.learnChange(seq, url);
+        this.learnCheckpoint(msg.checkpoint);
+        this.learnTarget(msg.seq);
+        break;
+      case 'ah':
+        if (msg.url) this.learnChange(msg.seq, msg.url);
+        this.learnTarget(msg.seq);
+        break;
+      case 'sealed':
+        this.sealed = { ...this.sealed, [msg.res]: msg.start };
+        break;
+      case 'roles':
+        this.roles = msg.roles;
+        this.features = msg.features;
+        break;
+      default:
+        break;
+    }
+    this.emit('message', msg);
+    this.kick();
+  }
+
+  private learnChange(seq: number, url: string): void {
+    if (this.have === null || seq > this.have) this.changes.set(seq, url);
+  }
+
+  private learnCheckpoint(cp: KnownCheckpoint | null | undefined): void {
+    if (cp && (!this.checkpoint || cp.seq > this.checkpoint.seq)) this.checkpoint = { seq: cp.seq, url: cp.url };
+  }
+
+  private learnTarget(seq: number): void {
+    if (seq > this.target) this.target = seq;
+  }
+
+  private kick(): void {
+    if (this.running || !this.following) return;
+    this.running = true;
+    this.catchUp()
+      .catch((err: Error) => this.errors.push(err))
+      .finally(() => {
+        this.running = false;
+        this.emit('idle', undefined);
+      });
+  }
+
+  /** Runs the gap rule until nothing is left to do, or until only a fresh notice can help. */
+  private async catchUp(): Promise<void> {
+    while (this.following && !this.closedByClient()) {
+      const step = nextStep({
+        have: this.have,
+        target: this.target,
+        changes: this.changes,
+        checkpoint: this.checkpoint,
+        filesAsked: this.filesAskedFor === this.target,
+      });
+      if (step.kind === 'none') return;
+      if (step.kind === 'changes') {
+        await this.applyChanges(step.seqs, step.urls);
+      } else if (step.kind === 'checkpoint') {
+        await this.applyCheckpoint(step.checkpoint, step.seqs, step.urls);
+      } else if (step.kind === 'files') {
+        this.filesAskedFor = this.target;
+        await this.askFiles();
+      } else {
+        if (this.tableLoadedFor === this.target) return;
+        this.tableLoadedFor = this.target;
+        await this.loadTable();
+      }
+    }
+  }
+
+  private closedByClient(): boolean {
+    return this.ws === null || this.ws.readyState === WebSocket.CLOSED;
+  }
+
+  /** Fetches change files in parallel, each URL at most once; bodies not applied yet are kept. */
+  private async fetchChanges(seqs: number[], urls: string[]): Promise<(ChangeBody | null)[]> {
+    return Promise.all(
+      urls.map(async (url, i) => {
+        const kept = this.prefetched.get(url);
+        if (kept) return kept;
+        const body = await this.fetchFile(url, 'change', seqs[i]);
+        if (body) this.prefetched.set(url, body);
+        return body;
+      }),
+    );
+  }
+
+  private async applyChanges(seqs: number[], urls: string[]): Promise<void> {
+    this.applyInOrder(seqs, urls, await this.fetchChanges(seqs, urls));
+  }
+
+  private async applyCheckpoint(cp: KnownCheckpoint, seqs: number[], urls: string[]): Promise<void> {
+    const [body, changes] = await Promise.all([this.fetchFile(cp.url, 'checkpoint', cp.seq), this.fetchChanges(seqs, urls)]);
+    if (this.checkpoint?.url === cp.url) this.checkpoint = null;
+    if (!body) return;
+    this.resetTo(cp.seq, body.rows);
+    this.applyInOrder(seqs, urls, changes);
+  }
+
+  /** Applies fetched changes in seq order, stopping at the first one missing. */
+  private applyInOrder(seqs: number[], urls: string[], bodies: (ChangeBody | null)[]): void {
+    for (let i = 0; i < bodies.length; i++) {
+      const body = bodies[i];
+      if (!body || this.have === null || seqs[i] !== this.have + 1) {
+        this.forgetChange(seqs[i]);
+        return;
+      }
+      applyRows(this.table, body.rows);
+      this.prefetched.delete(urls[i]);
+      this.advance(seqs[i]);
+    }
+  }
+
+  /** The table becomes a checkpoint's or the table route's rows as of `seq`. */
+  private resetTo(seq: number, rows: AuctionRow[]): void {
+    this.table.clear();
+    applyRows(this.table, rows);
+    this.advance(seq);
+  }
+
+  private advance(seq: number): void {
+    this.have = seq;
+    for (const s of this.changes.keys()) if (s <= seq) this.changes.delete(s);
+    this.emit('seq', seq);
+  }
+
+  /** A change that could not be read is dropped, so the rule goes on through a checkpoint, the files route or the table. */
+  private forgetChange(seq: number): void {
+    if (this.have === null || seq > this.have) this.changes.delete(seq);
+  }
+
+  private async fetchFile(url: string, kind: 'change' | 'checkpoint', seq: number): Promise<ChangeBody | null> {
+    if (this.requested.has(url)) {
+      this.errors.push(new Error(`refused to fetch ${url} twice`));
+      return null;
+    }
+    this.requested.add(url);
+    this.fetched[kind].push(url);
+    try {
+      const res = await this.fetchFn(url);
+      if (!res.ok) throw new Error(`${kind} ${seq}: HTTP ${res.status}`);
+      const body = (await readJson(res)) as ChangeBody;
+      if (body?.v !== 1 || body.market !== this.market || body.seq !== seq || !Array.isArray(body.rows)) {
+        throw new Error(`${kind} ${seq}: not the expected file`);
+      }
+      return body;
+    } catch (err) {
+      this.errors.push(err as Error);
+      return null;
+    }
+  }
+
+  private api(path: string): Promise<Response> {
+    const base = this.opts.base.replace(/\/+$/, '');
+    return this.fetchFn(`${base}/api/v1/ah/${encodeURIComponent(this.market)}${path}`, { headers: { authorization: `Bearer ${this.opts.token}` } });
+  }
+
+  private async askFiles(): Promise<void> {
+    this.fetched.files++;
+    try {
+      const res = await this.api('/files');
+      if (!res.ok) throw new Error(`files route: HTTP ${res.status}`);
+      const body = (await res.json()) as { live?: { seq: number; checkpoint: KnownCheckpoint | null; changes: [number, string][] } };
+      if (!body.live) return;
+      for (const [seq, url] of body.live.changes) this.learnChange(seq, url);
+      this.learnCheckpoint(body.live.checkpoint);
+      this.learnTarget(body.live.seq);
+      this.filesAskedFor = this.target;
+    } catch (err) {
+      this.errors.push(err as Error);
+    }
+  }
+
+  private async loadTable(): Promise<void> {
+    this.fetched.table++;
+    try {
+      const res = await this.api('');
+      if (!res.ok) throw new Error(`table route: HTTP ${res.status}`);
+      const body = (await res.json()) as { rows: AuctionRow[]; seq: number };
+      if (!Array.isArray(body.rows) || typeof body.seq !== 'number') throw new Error('table route: no rows and seq');
+      if (this.have !== null && body.seq < this.have) return;
+      this.learnTarget(body.seq);
+      this.resetTo(body.seq, body.rows);
+    } catch (err) {
+      this.errors.push(err as Error);
+    }
+  }
+}
