@@ -1,0 +1,90 @@
+/**
+ * The merge log: one record per merge seq, written by the merge as its last step before the seq commit. The
+ * table stream turns each new record into live `ah` messages; the files route and `hello` read it to list the
+ * newest checkpoint and the change files after it. Records expire with the `live/` files (72 h).
+ */
+import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { mergePk, mergeSk } from './keys';
+
+export const MERGE_RECORD_TTL_MS = 72 * 3_600_000;
+
+export interface MergeRecord {
+  market: string;
+  seq: number;
+  /** The market's newest scan `at` after this merge (spec change file `at`). */
+  at: number;
+  /** Server time of the merge. */
+  mergedAt: number;
+  /** Bucket path of the change file `live/v1/<market>/<seq>-<cap>.json.gz`. */
+  changePath: string;
+  /** Bucket path of the checkpoint written after this merge (seq 1 and every 50th), if any. */
+  checkpointPath?: string;
+  /** Bucket path of the book file when the merge was a book (`books/v1/<market>/<at>-<cap>.json.gz`). */
+  bookPath?: string;
+  /** The merged book's own `at`. */
+  bookAt?: number;
+}
+
+/** True when a stream record's keys are those of a merge record. */
+export const isMergeRecordKey = (pk: string, sk: string): boolean => /^MKT#[^#]+#seq$/.test(pk) && /^\d{12}$/.test(sk);
+
+export class MergeLog {
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** Writes a merge record; a redelivered merge writes the same record again (same key, same content). */
+  async put(record: MergeRecord): Promise<void> {
+    await this.ddb.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { pk: mergePk(record.market), sk: mergeSk(record.seq), ...record, ttl: Math.ceil((record.mergedAt + MERGE_RECORD_TTL_MS) / 1000) },
+      }),
+    );
+  }
+
+  /** Records with seq greater than `afterSeq`, ascending (expired ones, whose ttl passed at `now`, left out). */
+  async after(market: string, afterSeq: number, now: number): Promise<MergeRecord[]> {
+    const out: MergeRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.ddb.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND sk > :sk',
+          ExpressionAttributeValues: { ':pk': mergePk(market), ':sk': mergeSk(afterSeq) },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) if (typeof item.ttl !== 'number' || item.ttl * 1000 > now) out.push(strip(item));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  /** The newest record that carries a checkpoint (null when none is retained). */
+  async newestCheckpoint(market: string, now: number): Promise<MergeRecord | null> {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.ddb.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          FilterExpression: 'attribute_exists(checkpointPath)',
+          ExpressionAttributeValues: { ':pk': mergePk(market) },
+          ScanIndexForward: false,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) if (typeof item.ttl !== 'number' || item.ttl * 1000 > now) return strip(item);
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return null;
+  }
+}
+
+function strip(item: Record<string, unknown>): MergeRecord {
+  const { pk: _pk, sk: _sk, ttl: _ttl, ...rest } = item;
+  return rest as unknown as MergeRecord;
+}
