@@ -18,6 +18,8 @@ export interface Principal {
   deviceId?: string;
   /** When the credential stops being valid (session exp, API key cache), for live sockets. */
   validUntil?: number;
+  /** The contributor window end the credential carries (session claim, or stored window / claim for devices and keys). */
+  contributorUntil?: number | null;
 }
 
 export const hasFeature = (p: Principal, f: Feature): boolean => p.features.includes(f);

@@ -54,6 +54,47 @@ export const scanLogSk = (at: number, id: string): string => `${pad(at, 15)}#${i
 export const bookLogPk = (market: string): string => `MKT#${market}#books`;
 export const bookLogSk = (at: number): string => pad(at, 15);
 
+// ── Item data and catalogue ──────────────────────────────────────────────────────────────
+
+/** Published item builds (`sk` BUILD#<build>) and the current one (`sk` CURRENT). */
+export const ITEMS_PK = 'ITEMS';
+export const ITEMS_CURRENT_SK = 'CURRENT';
+export const itemBuildSk = (build: string): string => `BUILD#${build}`;
+/** Catalogue entries in CATALOGUE_SHARDS partitions (a rebuild reads them all), one item per key. */
+export const CATALOGUE_SHARDS = 32;
+export const catalogueEntryKey = (key: number) => ({ pk: `CAT#${pad(key % CATALOGUE_SHARDS, 2)}`, sk: pad(key, 16) });
+export const catalogueShardPk = (shard: number): string => `CAT#${pad(shard, 2)}`;
+/** Each account's latest report of a key (account as an opaque hash), under the key so writes spread. */
+export const catalogueReportKey = (key: number, accountHash: string) => ({ pk: `CATREP#${key}`, sk: accountHash });
+/** When an accepted name last changed (drives the merged files' rebuild). */
+export const CATALOGUE_META_KEY = { pk: 'CATALOGUE', sk: 'META' } as const;
+
 // ── Files, capabilities and live sockets ─────────────────────────────────────────────────
 
 // ── Settings (watchlist, alerts, boards, push) ───────────────────────────────────────────
+// Account documents live in the account's partition (`userPk`); alerts live in their market's partition so
+// the merge reads a market's alerts with one query (no index needed).
+
+/** The watchlist and the boards document: one item each under `userPk`. */
+export const WATCHLIST_SK = 'WATCH';
+export const BOARDS_SK = 'BOARDS';
+/** The account's alert count, kept beside its alerts so a conditional write enforces `limit(alerts)`. */
+export const ALERT_COUNT_SK = 'ALERTCOUNT';
+/** An alert: in its market's partition, sorted by owner then id (`begins_with(sk, "<userId>#")` lists an owner's). */
+export const alertsPk = (market: string): string => `ALERTS#${market}`;
+export const alertSk = (userId: string, alertId: string): string => `${userId}#${alertId}`;
+/**
+ * A fired alert, written once per firing for the live fan-out (stream INSERT → `{t: "alert", alert}` to the
+ * owner's sockets on that market); expires after a day.
+ */
+export const ALERT_FIRED_PK_PREFIX = 'ALERTFIRED#';
+export const alertFiredPk = (market: string): string => `${ALERT_FIRED_PK_PREFIX}${market}`;
+export const alertFiredSk = (at: number, userId: string, alertId: string): string => `${String(at).padStart(15, '0')}#${userId}#${alertId}`;
+/** A push subscription under `userPk`, by the SHA-256 (hex) of its endpoint. */
+export const PUSH_SUB_SK_PREFIX = 'PUSHSUB#';
+export const pushSubSk = (endpointHash: string): string => `${PUSH_SUB_SK_PREFIX}${endpointHash}`;
+/** Which account an endpoint belongs to (another account subscribing it takes it over). */
+export const pushEndpointPk = (endpointHash: string): string => `PUSHEP#${endpointHash}`;
+export const PUSH_ENDPOINT_SK = 'OWNER';
+/** The account's push window: last send, alerts waiting for the 30 s window, the pending flush. */
+export const PUSH_STATE_SK = 'PUSHSTATE';

@@ -1,0 +1,334 @@
+/**
+ * The local identity provider: a Clerk-compatible subset (JWKS, session tokens, the Backend API's API key
+ * verification, user reads and metadata merges) and the local control routes that make users, sessions
+ * and API keys (DESIGN: "Local control API"). Time comes from the runtime's clock, so tokens follow it.
+ */
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { exportJWK, importPKCS8, type JWK, SignJWT } from 'jose';
+
+export interface LocalIdentityOptions {
+  dataDir: string | ':memory:';
+  /** `${base}/_local/idp`: the tokens' `iss`; its origin is the default `azp`. */
+  issuer: string;
+  clock: { now(): number };
+  /** The Backend API's bearer secret (the service's `IDP_SECRET_KEY`). */
+  secretKey: string;
+}
+
+interface LocalUser {
+  id: string;
+  email: string;
+  created: number;
+  /** Public metadata: `plan`, `contributorUntil`, `grants`, `withhold`, `partner` and whatever else was merged. */
+  meta: Record<string, unknown>;
+}
+
+interface LocalApiKey {
+  id: string;
+  subject: string;
+  scopes: string[];
+  revoked: boolean;
+  created: number;
+}
+
+interface State {
+  privateKeyPem: string;
+  kid: string;
+  users: Record<string, LocalUser>;
+  /** By SHA-256 of the key: the key itself is shown once and never kept. */
+  apiKeys: Record<string, LocalApiKey>;
+}
+
+type Json = Record<string, unknown>;
+
+const STATE_FILE = 'identity.json';
+const USER_FIELDS = ['plan', 'grants', 'partner', 'contributorUntil', 'withhold'] as const;
+
+const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+const randomId = (prefix: string): string => `${prefix}${randomBytes(12).toString('hex')}`;
+
+class BadRequest extends Error {}
+
+export class LocalIdentity {
+  private state!: State;
+  private signingKey!: Awaited<ReturnType<typeof importPKCS8>>;
+  private publicJwk!: JWK;
+  private saving: Promise<void> = Promise.resolve();
+  private isDown = false;
+
+  constructor(private readonly opts: LocalIdentityOptions) {}
+
+  get down(): boolean {
+    return this.isDown;
+  }
+
+  /** Loads the key pair and users from the data directory, or makes them (kept there unless `:memory:`). */
+  async init(): Promise<void> {
+    const file = this.file();
+    if (file && existsSync(file)) {
+      this.state = JSON.parse(await readFile(file, 'utf8')) as State;
+    } else {
+      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      this.state = { privateKeyPem: pem, kid: `ins_${randomBytes(8).toString('hex')}`, users: {}, apiKeys: {} };
+      await this.save();
+    }
+    this.signingKey = await importPKCS8(this.state.privateKeyPem, 'RS256', { extractable: true });
+    const jwk = await exportJWK(this.signingKey);
+    this.publicJwk = { kty: jwk.kty, n: jwk.n, e: jwk.e, kid: this.state.kid, alg: 'RS256', use: 'sig' };
+  }
+
+  /** The `identity` fault: while down, the provider's endpoints are unreachable (connections dropped). */
+  setDown(down: boolean): void {
+    this.isDown = down;
+  }
+
+  /** Serves `/_local/idp/**` and the identity control routes; false when the path is not one of them. */
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer): Promise<boolean> {
+    const path = url.pathname;
+    const method = (req.method ?? 'GET').toUpperCase();
+    try {
+      if (path === '/_local/idp' || path.startsWith('/_local/idp/')) {
+        if (this.isDown) {
+          req.socket.destroy();
+          return true;
+        }
+        return await this.provider(method, path.slice('/_local/idp'.length), req, res, body);
+      }
+      return await this.control(method, path, res, body);
+    } catch (err) {
+      if (err instanceof BadRequest) return send(res, 400, { error: 'bad_request', message: err.message });
+      throw err;
+    }
+  }
+
+  // ── The provider (what Clerk answers) ──────────────────────────────────────────────────
+
+  private async provider(method: string, path: string, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean> {
+    if (method === 'GET' && path === '/.well-known/jwks.json') return send(res, 200, { keys: [this.publicJwk] });
+    if (!path.startsWith('/v1/')) return send(res, 404, clerkError('resource_not_found', 'not found'));
+    if (req.headers.authorization !== `Bearer ${this.opts.secretKey}`) return send(res, 401, clerkError('authentication_invalid', 'invalid secret key'));
+    if (method === 'POST' && path === '/v1/api_keys/verify') {
+      const secret = parse(body).secret;
+      const key = typeof secret === 'string' ? this.state.apiKeys[sha256(secret)] : undefined;
+      if (!key) return send(res, 404, clerkError('resource_not_found', 'API key not found'));
+      return send(res, 200, this.keyView(key));
+    }
+    const user = /^\/v1\/users\/([^/]+)(\/metadata)?$/.exec(path);
+    if (user) {
+      const u = this.state.users[decodeURIComponent(user[1])];
+      if (!u) return send(res, 404, clerkError('resource_not_found', 'user not found'));
+      if (method === 'GET' && !user[2]) return send(res, 200, this.userView(u));
+      if (method === 'PATCH' && user[2]) {
+        const meta = parse(body).public_metadata;
+        if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) throw new BadRequest('public_metadata must be an object');
+        u.meta = deepMerge(u.meta, (meta ?? {}) as Json);
+        await this.save();
+        return send(res, 200, this.userView(u));
+      }
+      return send(res, 405, clerkError('method_not_allowed', 'method not allowed'));
+    }
+    return send(res, 404, clerkError('resource_not_found', 'not found'));
+  }
+
+  private userView(u: LocalUser): Json {
+    const emailId = `idn_${u.id.slice('user_'.length)}`;
+    return {
+      object: 'user',
+      id: u.id,
+      primary_email_address_id: emailId,
+      email_addresses: [{ id: emailId, object: 'email_address', email_address: u.email }],
+      public_metadata: u.meta,
+      private_metadata: {},
+      unsafe_metadata: {},
+      created_at: u.created,
+      updated_at: this.opts.clock.now(),
+    };
+  }
+
+  private keyView(k: LocalApiKey): Json {
+    return {
+      object: 'api_key',
+      id: k.id,
+      type: 'api_key',
+      subject: k.subject,
+      scopes: k.scopes,
+      claims: null,
+      revoked: k.revoked,
+      revocation_reason: k.revoked ? 'revoked locally' : null,
+      expired: false,
+      expiration: null,
+      created_at: k.created,
+      updated_at: k.created,
+    };
+  }
+
+  // ── Control routes (local runtime only) ─────────────────────────────────────────────────
+
+  private async control(method: string, path: string, res: ServerResponse, body: Buffer): Promise<boolean> {
+    if (path === '/_local/users' && method === 'POST') {
+      const input = parse(body);
+      const id = randomId('user_');
+      const email = input.email === undefined ? `${id}@example.test` : input.email;
+      if (typeof email !== 'string' || !email.includes('@')) throw new BadRequest('email must be an address');
+      const u: LocalUser = { id, email, created: this.opts.clock.now(), meta: userMeta({}, input) };
+      this.state.users[id] = u;
+      await this.save();
+      return send(res, 200, { id, email });
+    }
+    const user = /^\/_local\/users\/([^/]+)$/.exec(path);
+    if (user) {
+      const u = this.state.users[decodeURIComponent(user[1])];
+      if (!u) return send(res, 404, { error: 'not_found', message: 'no such user' });
+      if (method === 'GET') return send(res, 200, { id: u.id, email: u.email, publicMetadata: u.meta });
+      if (method !== 'PATCH') return send(res, 405, { error: 'method_not_allowed' });
+      const input = parse(body);
+      if (input.email !== undefined) {
+        if (typeof input.email !== 'string' || !input.email.includes('@')) throw new BadRequest('email must be an address');
+        u.email = input.email;
+      }
+      u.meta = userMeta(u.meta, input);
+      await this.save();
+      return send(res, 200, { id: u.id, email: u.email, publicMetadata: u.meta });
+    }
+    if (path === '/_local/sessions' && method === 'POST') return send(res, 200, { token: await this.session(parse(body)) }, true);
+    if (path === '/_local/api-keys' && method === 'POST') return this.createKey(parse(body), res);
+    const key = /^\/_local\/api-keys\/([^/]+)$/.exec(path);
+    if (key && method === 'DELETE') {
+      const k = this.state.apiKeys[sha256(decodeURIComponent(key[1]))];
+      if (!k) return send(res, 404, { error: 'not_found', message: 'no such API key' });
+      k.revoked = true;
+      await this.save();
+      return send(res, 200, { revoked: true });
+    }
+    return false;
+  }
+
+  /** A session JWT carrying the user's claims as they are now; `iss`, `azp`, `notBefore` can be bent to mint refusable tokens. */
+  private async session(input: Json): Promise<string> {
+    const u = typeof input.userId === 'string' ? this.state.users[input.userId] : undefined;
+    if (!u) throw new BadRequest('userId must name a user');
+    const expiresIn = optNumber(input.expiresIn, 'expiresIn') ?? 3600;
+    const notBefore = optNumber(input.notBefore, 'notBefore') ?? 0;
+    const iss = input.iss === undefined ? this.opts.issuer : input.iss;
+    const azp = input.azp === undefined ? new URL(this.opts.issuer).origin : input.azp;
+    if (typeof iss !== 'string' || typeof azp !== 'string') throw new BadRequest('iss and azp must be strings');
+    const iat = Math.floor(this.opts.clock.now() / 1000);
+    const m = u.meta;
+    const meta: Json = {
+      contributorUntil: typeof m.contributorUntil === 'number' ? m.contributorUntil : null,
+      grants: Array.isArray(m.grants) ? m.grants : [],
+      withhold: Array.isArray(m.withhold) ? m.withhold : [],
+    };
+    if (m.partner === true) meta.partner = true;
+    return new SignJWT({ azp, sid: randomId('sess_'), pla: `u:${typeof m.plan === 'string' ? m.plan : 'free'}`, meta, email: u.email, v: 2 })
+      .setProtectedHeader({ alg: 'RS256', kid: this.state.kid, typ: 'JWT' })
+      .setSubject(u.id)
+      .setIssuer(iss)
+      .setIssuedAt(iat)
+      .setNotBefore(iat + notBefore)
+      .setExpirationTime(iat + expiresIn)
+      .sign(this.signingKey);
+  }
+
+  private async createKey(input: Json, res: ServerResponse): Promise<boolean> {
+    let subject: string;
+    if (typeof input.orgId === 'string') {
+      subject = input.orgId.startsWith('org_') ? input.orgId : `org_${input.orgId}`;
+    } else if (typeof input.userId === 'string' && this.state.users[input.userId]) {
+      subject = input.userId;
+    } else {
+      return send(res, 404, { error: 'not_found', message: 'userId must name a user (or give orgId)' });
+    }
+    const scopes = input.scopes === undefined ? [] : input.scopes;
+    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) throw new BadRequest('scopes must be strings');
+    const key = `ak_${randomBytes(24).toString('base64url')}`;
+    const record: LocalApiKey = { id: randomId('ak_id_'), subject, scopes: scopes as string[], revoked: false, created: this.opts.clock.now() };
+    this.state.apiKeys[sha256(key)] = record;
+    await this.save();
+    return send(res, 200, { key, id: record.id }, true);
+  }
+
+  // ── Persistence ────────────────────────────────────────────────────────────────────────
+
+  private file(): string | null {
+    return this.opts.dataDir === ':memory:' ? null : join(this.opts.dataDir, STATE_FILE);
+  }
+
+  /** Writes the state atomically (temp file + rename), one write at a time. */
+  private save(): Promise<void> {
+    const file = this.file();
+    if (!file) return Promise.resolve();
+    const text = JSON.stringify(this.state);
+    this.saving = this.saving.then(async () => {
+      await mkdir(this.opts.dataDir, { recursive: true });
+      await writeFile(`${file}.tmp`, text, { mode: 0o600 });
+      await rename(`${file}.tmp`, file);
+    });
+    return this.saving;
+  }
+}
+
+/** Applies the control API's user fields to public metadata; `null` removes a field. */
+function userMeta(current: Json, input: Json): Json {
+  const meta = { ...current };
+  for (const f of USER_FIELDS) {
+    const v = input[f];
+    if (v === undefined) continue;
+    if (v === null) {
+      delete meta[f];
+      continue;
+    }
+    const ok =
+      (f === 'plan' && (v === 'free' || v === 'premium')) ||
+      (f === 'partner' && typeof v === 'boolean') ||
+      (f === 'contributorUntil' && typeof v === 'number' && Number.isFinite(v)) ||
+      ((f === 'grants' || f === 'withhold') && Array.isArray(v) && v.every((x) => typeof x === 'string'));
+    if (!ok) throw new BadRequest(`bad ${f}`);
+    meta[f] = v;
+  }
+  return meta;
+}
+
+/** Clerk's metadata merge: objects merge recursively, `null` deletes a key, anything else replaces. */
+function deepMerge(target: Json, patch: Json): Json {
+  const out: Json = { ...target };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else if (typeof v === 'object' && !Array.isArray(v) && typeof out[k] === 'object' && out[k] !== null && !Array.isArray(out[k])) out[k] = deepMerge(out[k] as Json, v as Json);
+    else out[k] = v;
+  }
+  return out;
+}
+
+function parse(body: Buffer): Json {
+  if (body.length === 0) return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new BadRequest('the body is not JSON');
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new BadRequest('the body must be a JSON object');
+  return v as Json;
+}
+
+function optNumber(v: unknown, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new BadRequest(`${name} must be a number of seconds`);
+  return Math.trunc(v);
+}
+
+const clerkError = (code: string, message: string): Json => ({ errors: [{ code, message, long_message: message }] });
+
+function send(res: ServerResponse, status: number, body: unknown, secret = false): true {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  if (secret) headers['cache-control'] = 'no-store';
+  res.writeHead(status, headers);
+  res.end(JSON.stringify(body));
+  return true;
+}

@@ -1,0 +1,122 @@
+/** Account routes (spec: Account endpoints): `/me`, contributions and device pairing. */
+import { requireSession, requireSignedIn } from '../auth/gate';
+import { contributionsFrom, contributorUntil } from '../domain/contributor';
+import { deviceName } from '../domain/pairing';
+import { accountClaims } from '../auth/profile';
+import { listContributions, scans7d, storedContributorUntil } from '../auth/contributor';
+import { accountDevices, confirmPairing, openPairing, pollPairing, removeDevice } from '../auth/devices';
+import type { Principal } from '../auth/principal';
+import { ServiceError } from '../errors';
+import type { Route } from '../http/handler';
+import { ok } from '../http/respond';
+import type { ApiRequest } from '../http/types';
+import type { Services } from '../services';
+
+/** A JSON object body; an empty body is `{}`; anything else is 400 `bad_request`. */
+function objectBody(req: ApiRequest): Record<string, unknown> {
+  if (req.body.length === 0) return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(req.body.toString('utf8'));
+  } catch {
+    throw new ServiceError('bad_request', 'the body is not JSON');
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ServiceError('bad_request', 'the body must be a JSON object');
+  return v as Record<string, unknown>;
+}
+
+/** The account's email: the credential's, else the provider's record (best effort: /me answers without it). */
+async function emailOf(svc: Services, p: Principal & { userId: string }, now: number): Promise<string | null> {
+  if (p.email) return p.email;
+  try {
+    return (await accountClaims(svc, p.userId, now)).email;
+  } catch {
+    return null;
+  }
+}
+
+/** GET /api/v1/me: who the caller is, with roles, features, limits and the contributor window (stored end is the truth). */
+export const getMe: Route = {
+  access: { kind: 'public' },
+  async handle({ svc, principal: p }) {
+    const now = svc.clock.now();
+    const { roles, features, limits } = p;
+    if (p.kind === 'anon' || !p.userId) return ok({ user: null, roles, features, limits, contributor: { until: null, scans7d: 0 }, now });
+    const signedIn = p as Principal & { userId: string };
+    const [email, stored, scans] = await Promise.all([emailOf(svc, signedIn, now), storedContributorUntil(svc, signedIn.userId), scans7d(svc, signedIn.userId, now)]);
+    const until = contributorUntil(stored, p.contributorUntil);
+    return ok({ user: { id: p.userId, email }, roles, features, limits, contributor: { until, scans7d: scans }, now });
+  },
+};
+
+/** GET /api/v1/contributions?from: the caller's own uploads since `from` (default and clamp: 30 days), newest first. */
+export const getContributions: Route = {
+  access: { kind: 'signedIn' },
+  async handle({ req, svc, principal: p }) {
+    requireSignedIn(p);
+    const now = svc.clock.now();
+    const from = contributionsFrom(req.query.from, now);
+    if (from === null) throw new ServiceError('bad_query', '`from` must be a non-negative integer (Unix ms)');
+    const [scans, stored] = await Promise.all([listContributions(svc, p.userId, from, now), storedContributorUntil(svc, p.userId)]);
+    return ok({ scans, until: contributorUntil(stored, p.contributorUntil), now });
+  },
+};
+
+/** POST /api/v1/devices/pair {name}: an app opens a pairing. */
+export const postPair: Route = {
+  access: { kind: 'public' },
+  async handle({ req, svc }) {
+    const name = deviceName(objectBody(req).name);
+    if (name === null) throw new ServiceError('bad_request', '`name` must be a string of at most 100 characters');
+    return ok(await openPairing(svc, name));
+  },
+};
+
+/** POST /api/v1/devices/confirm {code}: a website session binds a code to its account. */
+export const postConfirm: Route = {
+  access: { kind: 'signedIn' },
+  async handle({ req, svc, principal: p }) {
+    requireSession(p);
+    requireSignedIn(p);
+    const code = objectBody(req).code;
+    if (typeof code !== 'string') throw new ServiceError('bad_request', '`code` is required');
+    return ok({ device: await confirmPairing(svc, p.userId, code) });
+  },
+};
+
+/** GET /api/v1/devices/pair/:pairId: the app's poll. */
+export const getPair: Route = {
+  access: { kind: 'public' },
+  async handle({ req, svc }) {
+    return ok(await pollPairing(svc, req.params.pairId ?? ''));
+  },
+};
+
+/** GET /api/v1/devices: the account's devices, newest first. */
+export const getDevices: Route = {
+  access: { kind: 'signedIn' },
+  async handle({ svc, principal: p }) {
+    requireSignedIn(p);
+    return ok({ devices: await accountDevices(svc, p.userId) });
+  },
+};
+
+/** DELETE /api/v1/devices/:id: removes a device; its token stops working at once. */
+export const deleteDeviceRoute: Route = {
+  access: { kind: 'signedIn' },
+  async handle({ req, svc, principal: p }) {
+    requireSignedIn(p);
+    return ok({ deleted: await removeDevice(svc, p.userId, req.params.id ?? '') });
+  },
+};
+
+/** The account routes by route key (lib/topology.ts). */
+export const accountRoutes = {
+  'GET /api/v1/me': getMe,
+  'GET /api/v1/contributions': getContributions,
+  'POST /api/v1/devices/pair': postPair,
+  'POST /api/v1/devices/confirm': postConfirm,
+  'GET /api/v1/devices/pair/{pairId}': getPair,
+  'GET /api/v1/devices': getDevices,
+  'DELETE /api/v1/devices/{id}': deleteDeviceRoute,
+} satisfies Record<string, Route>;

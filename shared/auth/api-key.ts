@@ -1,0 +1,44 @@
+/**
+ * API key verification (spec: Authentication rule 4): asked of the identity provider, the verdict cached
+ * 5 minutes (a refusal 60 s) in DynamoDB and in memory. Organization keys are refused.
+ */
+import { MINUTE_MS } from '../clock';
+import { ServiceError } from '../errors';
+import type { Services } from '../services';
+import { getKeyVerdict, type KeyVerdict, putKeyVerdict } from '../store/identity-api-keys';
+import { verifyApiKey } from './idp';
+import { Memo } from './memo';
+
+export const API_KEY_PREFIX = 'ak_';
+export const KEY_CACHE_MS = 5 * MINUTE_MS;
+export const KEY_REFUSAL_CACHE_MS = MINUTE_MS;
+
+const memo = new Memo<KeyVerdict>();
+
+export interface VerifiedKey {
+  userId: string;
+  /** The key's scopes (features); null: all of the user's features. */
+  scopes: string[] | null;
+  /** When the cached verdict lapses and the key is asked about again. */
+  until: number;
+}
+
+/** The key's user and scopes; 401 for a refused or organization key, 503 when the provider cannot be asked. */
+export async function resolveApiKey(svc: Services, key: string, keyHash: string, now: number): Promise<VerifiedKey> {
+  // Several deployments (tests, local runtimes) can share one process: the provider URL scopes the entry.
+  const memoKey = `${svc.config.idp.apiUrl}|${keyHash}`;
+  let verdict = memo.get(memoKey, now) ?? (await getKeyVerdict(svc, keyHash, now));
+  if (!verdict) {
+    verdict = await ask(svc, key, now);
+    await putKeyVerdict(svc, keyHash, verdict);
+  }
+  memo.set(memoKey, verdict, verdict.until);
+  if (!verdict.ok) throw new ServiceError('unauthenticated', 'the API key is not valid');
+  return { userId: verdict.userId, scopes: verdict.scopes, until: verdict.until };
+}
+
+async function ask(svc: Services, key: string, now: number): Promise<KeyVerdict> {
+  const check = await verifyApiKey(svc, key);
+  if (!check.ok || !check.subject.startsWith('user_')) return { ok: false, until: now + KEY_REFUSAL_CACHE_MS };
+  return { ok: true, userId: check.subject, scopes: check.scopes, until: now + KEY_CACHE_MS };
+}

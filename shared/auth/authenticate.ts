@@ -1,0 +1,122 @@
+/**
+ * Who is calling (spec: Authentication). The credential comes from `Authorization: Bearer` (which decides
+ * when a cookie is sent too), else `?token=` where allowed (live sockets), else the `__session` cookie. A bad
+ * credential in the header or query is 401 and never anonymous; a bad cookie counts as no credential.
+ */
+import { entitlementsOf } from '../domain/roles';
+import { isDeviceTokenShape, lastSeenDue, LAST_SEEN_EVERY_MS, DEVICE_TOKEN_PREFIX } from '../domain/pairing';
+import { ServiceError } from '../errors';
+import type { ApiRequest } from '../http/types';
+import type { Services } from '../services';
+import { deviceByToken, touchDevice } from '../store/identity-devices';
+import { API_KEY_PREFIX, resolveApiKey } from './api-key';
+import { isAllowedOrigin } from './origins';
+import type { Principal } from './principal';
+import { accountClaims } from './profile';
+import { remoteKeys, type Session, verifySessionToken } from './session';
+import { hashSecret } from './tokens';
+
+/** The parts of a request authentication reads (an HTTP request, or a WebSocket `$connect`). */
+export type AuthRequest = Pick<ApiRequest, 'headers' | 'cookies' | 'query' | 'ip'>;
+
+export interface AuthOptions {
+  /** Accept `?token=` (browsers cannot set headers on a WebSocket). */
+  queryToken?: boolean;
+}
+
+export const SESSION_COOKIE = '__session';
+
+const unauthenticated = (message: string): ServiceError => new ServiceError('unauthenticated', message);
+
+/** Resolves the caller's principal; 401 for a bad header/query credential, 503 when the provider is needed and unreachable. */
+export async function authenticate(req: AuthRequest, svc: Services, opts: AuthOptions = {}): Promise<Principal> {
+  const now = svc.clock.now();
+  const header = req.headers.authorization?.trim();
+  if (header) {
+    const m = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!m) throw unauthenticated('send the credential as Authorization: Bearer <token>');
+    return fromBearer(m[1], svc, now);
+  }
+  if (opts.queryToken && req.query.token) return fromBearer(req.query.token, svc, now);
+  const cookie = req.cookies[SESSION_COOKIE];
+  if (cookie) {
+    const session = await verifySession(cookie, svc, now);
+    if (session) return sessionPrincipal(session, now);
+  }
+  return anonymousPrincipal(req.ip, now);
+}
+
+/** The principal of a caller without a credential. */
+export function anonymousPrincipal(ip: string, now: number): Principal {
+  return { kind: 'anon', userId: null, callerId: `ip:${ip}`, email: null, partner: false, contributorUntil: null, ...entitlementsOf(null, now) };
+}
+
+async function fromBearer(token: string, svc: Services, now: number): Promise<Principal> {
+  if (token.startsWith(DEVICE_TOKEN_PREFIX)) return devicePrincipal(token, svc, now);
+  if (token.startsWith(API_KEY_PREFIX)) return apiKeyPrincipal(token, svc, now);
+  const session = await verifySession(token, svc, now);
+  if (!session) throw unauthenticated('the session token is invalid or expired');
+  return sessionPrincipal(session, now);
+}
+
+function verifySession(token: string, svc: Services, now: number): Promise<Session | null> {
+  const { config } = svc;
+  return verifySessionToken(token, {
+    keys: remoteKeys(config.idp.jwksUrl),
+    issuer: config.idp.issuer,
+    now,
+    isAllowedAzp: (azp) => isAllowedOrigin(azp, config),
+  });
+}
+
+function sessionPrincipal(s: Session, now: number): Principal {
+  return {
+    kind: 'session',
+    userId: s.userId,
+    callerId: `user:${s.userId}`,
+    email: s.email,
+    partner: s.partner,
+    validUntil: s.expires,
+    contributorUntil: s.claims.contributorUntil ?? null,
+    ...entitlementsOf(s.claims, now),
+  };
+}
+
+async function devicePrincipal(token: string, svc: Services, now: number): Promise<Principal> {
+  if (!isDeviceTokenShape(token)) throw unauthenticated('the device token is not valid');
+  const tokenHash = hashSecret(token);
+  const device = await deviceByToken(svc, tokenHash);
+  if (!device) throw unauthenticated('the device token is not valid');
+  if (lastSeenDue(device.seen ?? undefined, now)) await touchDevice(svc, device, tokenHash, now, now - LAST_SEEN_EVERY_MS);
+  const account = await accountClaims(svc, device.userId, now);
+  return {
+    kind: 'device',
+    userId: device.userId,
+    callerId: `dev:${device.deviceId}`,
+    deviceId: device.deviceId,
+    email: account.email,
+    partner: account.partner,
+    contributorUntil: account.claims.contributorUntil ?? null,
+    ...entitlementsOf(account.claims, now),
+  };
+}
+
+async function apiKeyPrincipal(token: string, svc: Services, now: number): Promise<Principal> {
+  const keyHash = hashSecret(token);
+  const key = await resolveApiKey(svc, token, keyHash, now);
+  const account = await accountClaims(svc, key.userId, now);
+  const ent = entitlementsOf(account.claims, now);
+  // A scoped key has only those of its user's features.
+  const features = key.scopes ? ent.features.filter((f) => key.scopes?.includes(f)) : ent.features;
+  return {
+    kind: 'apiKey',
+    userId: key.userId,
+    callerId: `key:${keyHash.slice(0, 32)}`,
+    email: account.email,
+    partner: account.partner,
+    validUntil: key.until,
+    contributorUntil: account.claims.contributorUntil ?? null,
+    ...ent,
+    features,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The contributor window (spec: "Contributor window") and the account's contribution records
+ * (`GET /api/v1/contributions`, `scans7d` of `/me`). Called by the upload path on every accepted upload.
+ */
+import { CLAIM_EVERY_MS, CONTRIBUTIONS_MAX, type ContributionRecord, SCANS_WINDOW_MS, windowEnd } from '../domain/contributor';
+import type { Services } from '../services';
+import { countCredited, putContribution, queryContributions } from '../store/identity-contributions';
+import { getProfile, raiseWindow, releaseClaimSlot, takeClaimSlot } from '../store/identity-profile';
+import { mergePublicMetadata } from './idp';
+
+export type { ContributionRecord } from '../domain/contributor';
+
+/**
+ * Extends the account's window after a credited upload: end = max(current, now + 14 days). On the first
+ * credit, or when the last claim write is at least an hour old, the end is merged into the provider's public
+ * metadata as `contributorUntil`. A failed claim write is logged and retried on the next credit; the stored
+ * window stays the truth. `claimWritten` tells the caller to tell the account's live sockets.
+ */
+export async function extendContributorWindow(svc: Services, userId: string, now: number): Promise<{ until: number; claimWritten: boolean }> {
+  const current = (await getProfile(svc, userId)).windowUntil;
+  const until = await raiseWindow(svc, userId, windowEnd(current, now));
+  const slot = await takeClaimSlot(svc, userId, now, now - CLAIM_EVERY_MS);
+  if (!slot.won) return { until, claimWritten: false };
+  try {
+    await mergePublicMetadata(svc, userId, { contributorUntil: until });
+    return { until, claimWritten: true };
+  } catch (err) {
+    svc.log('warn', 'contributor claim write failed; retried on the next credit', { error: err instanceof Error ? err.message : String(err) });
+    await releaseClaimSlot(svc, userId, now, slot.previous);
+    return { until, claimWritten: false };
+  }
+}
+
+/** The stored window end, or null before the first credit. */
+export async function storedContributorUntil(svc: Services, userId: string): Promise<number | null> {
+  return (await getProfile(svc, userId)).windowUntil;
+}
+
+/**
+ * Records one of the account's uploads as received now. Pass a stable `id` (e.g. the upload's idempotency
+ * key) so a retried upload at the same instant is not listed twice.
+ */
+export async function recordContribution(svc: Services, userId: string, record: ContributionRecord, id?: string): Promise<void> {
+  await putContribution(svc, userId, record, svc.clock.now(), id);
+}
+
+/** The account's uploads received at or after `from` (already clamped by the caller), newest first, at most 1000. */
+export function listContributions(svc: Services, userId: string, from: number, now: number): Promise<ContributionRecord[]> {
+  return queryContributions(svc, userId, from, now, CONTRIBUTIONS_MAX);
+}
+
+/** Credited uploads of the account in the last 7 days. */
+export function scans7d(svc: Services, userId: string, now: number): Promise<number> {
+  return countCredited(svc, userId, now - SCANS_WINDOW_MS, now);
+}

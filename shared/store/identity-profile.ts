@@ -1,0 +1,121 @@
+/** DynamoDB adapter of an account's profile item: the identity provider's claims (cached) and the contributor window. */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Services } from '../services';
+import { isConditionFailure, num, str, strings } from './identity-items';
+import { PROFILE_SK, userPk } from './keys';
+
+/** The user's claims as the identity provider last told them. */
+export interface StoredClaims {
+  email: string | null;
+  plan: string | null;
+  contributorUntil: number | null;
+  grants: string[];
+  withhold: string[];
+  partner: boolean;
+  /** When they were read from the provider (service clock). */
+  fetchedAt: number;
+}
+
+export interface Profile {
+  claims: StoredClaims | null;
+  /** The contributor window end (the truth; the provider's claim may lag). */
+  windowUntil: number | null;
+  /** When the window end was last written to the provider. */
+  claimAt: number | null;
+}
+
+const key = (userId: string) => ({ pk: userPk(userId), sk: PROFILE_SK });
+
+/** Reads an account's profile (empty when none was stored). */
+export async function getProfile(svc: Services, userId: string): Promise<Profile> {
+  const out = await svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: key(userId), ConsistentRead: true }));
+  const item = out.Item;
+  return { claims: parseClaims(item?.claims), windowUntil: num(item?.windowUntil) ?? null, claimAt: num(item?.claimAt) ?? null };
+}
+
+function parseClaims(v: unknown): StoredClaims | null {
+  if (!v || typeof v !== 'object') return null;
+  const c = v as Record<string, unknown>;
+  const fetchedAt = num(c.fetchedAt);
+  if (fetchedAt === undefined) return null;
+  return {
+    email: str(c.email) ?? null,
+    plan: str(c.plan) ?? null,
+    contributorUntil: num(c.contributorUntil) ?? null,
+    grants: strings(c.grants),
+    withhold: strings(c.withhold),
+    partner: c.partner === true,
+    fetchedAt,
+  };
+}
+
+/** Stores freshly read claims; the window attributes are untouched (other writers own them). */
+export async function putClaims(svc: Services, userId: string, claims: StoredClaims): Promise<void> {
+  await svc.ddb.send(
+    new UpdateCommand({
+      TableName: svc.config.tableName,
+      Key: key(userId),
+      UpdateExpression: 'SET claims = :c',
+      ExpressionAttributeValues: { ':c': claims },
+    }),
+  );
+}
+
+/** Raises the window end to `until` unless it is already later; answers the stored end. */
+export async function raiseWindow(svc: Services, userId: string, until: number): Promise<number> {
+  try {
+    await svc.ddb.send(
+      new UpdateCommand({
+        TableName: svc.config.tableName,
+        Key: key(userId),
+        UpdateExpression: 'SET windowUntil = :u',
+        ConditionExpression: 'attribute_not_exists(windowUntil) OR windowUntil < :u',
+        ExpressionAttributeValues: { ':u': until },
+      }),
+    );
+    return until;
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    return (await getProfile(svc, userId)).windowUntil ?? until;
+  }
+}
+
+/**
+ * Takes the right to write the claim now (first write, or the last one at or before `cutoff`); exactly one
+ * concurrent caller wins. Answers the previous write time to give the slot back when the write fails.
+ */
+export async function takeClaimSlot(svc: Services, userId: string, now: number, cutoff: number): Promise<{ won: boolean; previous: number | null }> {
+  try {
+    const out = await svc.ddb.send(
+      new UpdateCommand({
+        TableName: svc.config.tableName,
+        Key: key(userId),
+        UpdateExpression: 'SET claimAt = :now',
+        ConditionExpression: 'attribute_not_exists(claimAt) OR claimAt <= :cutoff',
+        ExpressionAttributeValues: { ':now': now, ':cutoff': cutoff },
+        ReturnValues: 'UPDATED_OLD',
+      }),
+    );
+    return { won: true, previous: num(out.Attributes?.claimAt) ?? null };
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    return { won: false, previous: null };
+  }
+}
+
+/** Gives a claim slot back after a failed write, so the next credit tries again. */
+export async function releaseClaimSlot(svc: Services, userId: string, taken: number, previous: number | null): Promise<void> {
+  try {
+    await svc.ddb.send(
+      new UpdateCommand({
+        TableName: svc.config.tableName,
+        Key: key(userId),
+        UpdateExpression: previous === null ? 'REMOVE claimAt' : 'SET claimAt = :prev',
+        ConditionExpression: 'claimAt = :taken',
+        ExpressionAttributeValues: previous === null ? { ':taken': taken } : { ':taken': taken, ':prev': previous },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+}

@@ -1,0 +1,23 @@
+/** DynamoDB adapter of per-caller request counters (one item per caller and minute, gone after the minute). */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { MINUTE_MS, minuteOf } from '../clock';
+import type { Services } from '../services';
+import { ttlAt } from './identity-items';
+import { ratePk, rateSk } from './keys';
+
+/** Counts one request of a caller in the current minute, atomically; answers the minute's count so far. */
+export async function countRequest(svc: Services, callerId: string, now: number): Promise<number> {
+  const minute = minuteOf(now);
+  const out = await svc.ddb.send(
+    new UpdateCommand({
+      TableName: svc.config.tableName,
+      Key: { pk: ratePk(callerId), sk: rateSk(minute) },
+      UpdateExpression: 'ADD n :one SET #ttl = if_not_exists(#ttl, :ttl)',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      // Kept a minute past its end: the item is keyed by minute, so a stale one is never read again.
+      ExpressionAttributeValues: { ':one': 1, ':ttl': ttlAt((minute + 2) * MINUTE_MS) },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(out.Attributes?.n ?? 1);
+}

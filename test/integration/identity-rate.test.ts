@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Local, startLocal } from '../support/local';
+
+const MINUTE = 60_000;
+
+/** Integration: `apiPerMinute` per API key, device, session user or anonymous IP, across all /api/v1/ routes. */
+describe('rate limits', () => {
+  let local: Local;
+  let ipSeq = 0;
+  const freshIp = () => `100.64.0.${++ipSeq}`;
+
+  /** Sends `n` requests at once (the counter is atomic); answers the statuses. */
+  const burst = async (n: number, path: string, headers: Record<string, string>) =>
+    Promise.all(Array.from({ length: n }, async () => (await fetch(`${local.base}${path}`, { headers })).status));
+  const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+  /** Starts each test at the top of a fresh minute, so no counter is shared with another test. */
+  const nextMinute = async () => {
+    const now = await local.now();
+    await local.setClock((Math.floor(now / MINUTE) + 1) * MINUTE);
+  };
+  const pairDevice = async (session: string) => {
+    const ip = freshIp();
+    const p = (await local.api('POST', '/api/v1/devices/pair', { body: { name: 'd' }, headers: { 'x-forwarded-for': ip } })).body;
+    await local.api('POST', '/api/v1/devices/confirm', { token: session, body: { code: p.code } });
+    return (await local.api('GET', `/api/v1/devices/pair/${p.pairId}`, { headers: { 'x-forwarded-for': ip } })).body.token as string;
+  };
+
+  beforeAll(async () => {
+    local = await startLocal();
+  });
+  afterAll(() => local.close());
+
+  it('limits an anonymous IP to 60 a minute, then 429 rate_limited with Retry-After: 60', async () => {
+    await nextMinute();
+    const ip = freshIp();
+    const statuses = await burst(65, '/api/v1/me', { 'x-forwarded-for': ip });
+    expect(count(statuses, 200)).toBe(60);
+    expect(count(statuses, 429)).toBe(5);
+    const res = await fetch(`${local.base}/api/v1/me`, { headers: { 'x-forwarded-for': ip } });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('60');
+    expect(await res.json()).toMatchObject({ error: 'rate_limited' });
+    expect((await fetch(`${local.base}/api/v1/me`, { headers: { 'x-forwarded-for': freshIp() } })).status).toBe(200);
+    await local.advance(MINUTE);
+    expect((await fetch(`${local.base}/api/v1/me`, { headers: { 'x-forwarded-for': ip } })).status).toBe(200);
+  });
+
+  it('counts every /api/v1/ request, unknown paths too, and answers 401 before 429', async () => {
+    await nextMinute();
+    const ip = freshIp();
+    expect(count(await burst(60, '/api/v1/no-such-route', { 'x-forwarded-for': ip }), 404)).toBe(60);
+    expect((await fetch(`${local.base}/api/v1/me`, { headers: { 'x-forwarded-for': ip } })).status).toBe(429);
+    expect((await fetch(`${local.base}/api/v1/devices`, { headers: { 'x-forwarded-for': ip } })).status).toBe(401);
+  });
+
+  it('limits a session user (free: 120) across all of their sessions, not other users', async () => {
+    await nextMinute();
+    const u = await local.user();
+    const [a, b] = [await local.session(u.id), await local.session(u.id)];
+    const statuses = [...(await burst(60, '/api/v1/me', { authorization: `Bearer ${a}` })), ...(await burst(62, '/api/v1/me', { authorization: `Bearer ${b}` }))];
+    expect(count(statuses, 200)).toBe(120);
+    expect(count(statuses, 429)).toBe(2);
+    const other = await local.user();
+    expect((await local.api('GET', '/api/v1/me', { token: await local.session(other.id) })).status).toBe(200);
+  });
+
+  it('follows the role: a premium user gets 600', async () => {
+    await nextMinute();
+    const u = await local.user({ plan: 'premium' });
+    const statuses = await burst(130, '/api/v1/me', { authorization: `Bearer ${await local.session(u.id)}` });
+    expect(count(statuses, 200)).toBe(130);
+  });
+
+  it('limits each device on its own: two devices of one account do not limit each other', async () => {
+    const u = await local.user();
+    const session = await local.session(u.id, { expiresIn: 86_400 });
+    const [d1, d2] = [await pairDevice(session), await pairDevice(session)];
+    await nextMinute();
+    const statuses = await burst(125, '/api/v1/me', { authorization: `Bearer ${d1}` });
+    expect(count(statuses, 200)).toBe(120);
+    expect(count(statuses, 429)).toBe(5);
+    expect((await local.api('GET', '/api/v1/me', { token: d2 })).status).toBe(200);
+  });
+
+  it('limits each API key on its own', async () => {
+    const u = await local.user();
+    const [k1, k2] = [await local.apiKey(u.id), await local.apiKey(u.id)];
+    await nextMinute();
+    const statuses = await burst(125, '/api/v1/me', { authorization: `Bearer ${k1}` });
+    expect(count(statuses, 200)).toBe(120);
+    expect(count(statuses, 429)).toBe(5);
+    expect((await local.api('GET', '/api/v1/me', { token: k2 })).status).toBe(200);
+  });
+});
