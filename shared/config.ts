@@ -20,6 +20,11 @@ const ConfigSchema = z.object({
   VAPID_PUBLIC_KEY: z.string().default(''),
   VAPID_PRIVATE_KEY: z.string().default(''),
   VAPID_SUBJECT: z.string().default('mailto:ops@example.com'),
+  /** In AWS: Secrets Manager ARNs read once per cold start (identity secret key; VAPID pair as JSON `{publicKey, privateKey}`). */
+  IDP_SECRET_ARN: z.string().optional(),
+  VAPID_SECRET_ARN: z.string().optional(),
+  /** Key prefix of this stage's files in the bucket ('' or, for previews sharing the dev host, `preview-<name>/`). */
+  FILES_PREFIX: z.string().default(''),
   /** JSON object of queue name → queue URL (see lib/topology.ts QUEUES). */
   QUEUE_URLS: z.string().default('{}'),
   AWS_REGION: z.string().default('us-east-1'),
@@ -34,6 +39,7 @@ export interface Config {
   env: Env;
   tableName: string;
   bucketName: string;
+  filesPrefix: string;
   publicBase: string;
   apiBase: string;
   cdnBase: string;
@@ -43,6 +49,7 @@ export interface Config {
   connectionsEndpoint: string;
   vapid: { publicKey: string; privateKey: string; subject: string } | null;
   queueUrls: Record<string, string>;
+  secretArns: { idp?: string; vapid?: string };
   region: string;
   endpoints: { dynamodb?: string; s3?: string };
 }
@@ -65,6 +72,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     env: envOfStage(e.STAGE),
     tableName: e.TABLE_NAME,
     bucketName: e.BUCKET_NAME,
+    filesPrefix: e.FILES_PREFIX,
     publicBase,
     apiBase: `${publicBase}api/v1/`,
     cdnBase: slash(e.CDN_BASE),
@@ -74,6 +82,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     connectionsEndpoint: e.CONNECTIONS_ENDPOINT,
     vapid,
     queueUrls: JSON.parse(e.QUEUE_URLS) as Record<string, string>,
+    secretArns: { idp: e.IDP_SECRET_ARN, vapid: e.VAPID_SECRET_ARN },
     region: e.AWS_REGION,
     endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, s3: e.S3_ENDPOINT },
   };

@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+/**
+ * The CDK app: one stack for the stage named by `-c stage=production|dev|preview-<name>` (default dev).
+ * The only place that reads CDK context. AWS Solutions checks run on every synth, so an unsuppressed
+ * finding fails `cdk synth` and `cdk deploy`.
+ */
+import { App, Aspects } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { MarketDataStack } from '../lib/stack';
+import { type IdentityInstance, stackName, stageConfig } from '../lib/stages';
+
+const app = new App();
+const stage = String(app.node.tryGetContext('stage') ?? 'dev');
+// A preview may bring its own identity instance: -c identity='{"issuer":…,"jwksUrl":…,"apiUrl":…,"publishableKey":…}'.
+const identityContext: unknown = app.node.tryGetContext('identity');
+const identity = typeof identityContext === 'string' ? (JSON.parse(identityContext) as IdentityInstance) : (identityContext as IdentityInstance | undefined);
+const config = stageConfig(stage, identity);
+
+new MarketDataStack(app, stackName(config.stage), {
+  config,
+  description: `Market data service (${config.stage})`,
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});
+Aspects.of(app).add(new AwsSolutionsChecks());

@@ -1,0 +1,76 @@
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import type { StageConfig } from '../stages';
+import type { ManifestQueue } from './queues';
+
+/** A merge waiting longer than this means a market's queue is stuck (a merge takes seconds). */
+const MERGE_AGE_LIMIT = Duration.minutes(15);
+
+/** 5xx answers per five minutes tolerated before paging: a single cold-start timeout should not wake anyone. */
+const SERVER_ERROR_LIMIT = 5;
+
+const PERIOD = Duration.minutes(5);
+
+/** Props of {@link ServiceAlarms}. */
+export interface ServiceAlarmsProps {
+  stage: StageConfig;
+  queues: readonly ManifestQueue[];
+  mergeQueues: readonly ManifestQueue[];
+  serverErrors: IMetric;
+}
+
+/** Alarms on every dead-letter queue holding a message, on stuck merge queues and on API server errors. */
+export class ServiceAlarms extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: ServiceAlarmsProps) {
+    super(scope, id);
+    const { stage } = props;
+    this.topic = new Topic(this, 'Topic', { displayName: `Market data alarms (${stage.stage})`, enforceSSL: true });
+    if (stage.alarmEmail) this.topic.addSubscription(new EmailSubscription(stage.alarmEmail));
+    NagSuppressions.addResourceSuppressions(this.topic, [
+      {
+        id: 'AwsSolutions-SNS2',
+        reason: 'Alarm notifications carry only alarm names and states; CloudWatch cannot publish to a topic under the AWS managed SNS key, and a customer key would cost more than the data is worth.',
+      },
+    ]);
+    for (const q of props.queues) {
+      this.alarm(`${q.spec.name}-dead-letters`, {
+        description: `Messages of ${q.spec.name} failed ${q.spec.maxReceives} times and wait in its dead-letter queue`,
+        metric: q.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+        threshold: 0,
+      });
+    }
+    for (const q of props.mergeQueues) {
+      this.alarm(`${q.spec.name}-age`, {
+        description: `The oldest ${q.spec.name} message waits longer than ${MERGE_AGE_LIMIT.toMinutes()} minutes`,
+        metric: q.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
+        threshold: MERGE_AGE_LIMIT.toSeconds(),
+      });
+    }
+    this.alarm('http-5xx', {
+      description: `More than ${SERVER_ERROR_LIMIT} server errors in five minutes`,
+      metric: props.serverErrors,
+      threshold: SERVER_ERROR_LIMIT,
+    });
+  }
+
+  private alarm(id: string, props: { description: string; metric: IMetric; threshold: number }): void {
+    const alarm = new Alarm(this, id, {
+      alarmDescription: props.description,
+      metric: props.metric,
+      threshold: props.threshold,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(new SnsAction(this.topic));
+    this.alarms.push(alarm);
+  }
+}

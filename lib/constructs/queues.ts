@@ -1,0 +1,71 @@
+import { Duration } from 'aws-cdk-lib';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { QueueSpec } from '../topology';
+import type { ServiceFunction } from './service-function';
+
+/** Dead letters wait the SQS maximum so an operator can inspect and redrive them after a weekend. */
+const DEAD_LETTER_RETENTION = Duration.days(14);
+
+/** Props of a {@link ManifestQueue}. */
+export interface ManifestQueueProps {
+  spec: QueueSpec;
+}
+
+/**
+ * One queue of the manifest with its own dead-letter queue (FIFO for a FIFO queue, as SQS requires).
+ * Deduplication is explicit: producers set `MessageDeduplicationId` from the book's identity, because two
+ * different books can have identical bodies.
+ */
+export class ManifestQueue extends Construct {
+  readonly spec: QueueSpec;
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+
+  constructor(scope: Construct, id: string, props: ManifestQueueProps) {
+    super(scope, id);
+    const { spec } = props;
+    this.spec = spec;
+    const fifo = spec.fifo ? { fifo: true, contentBasedDeduplication: false } : {};
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      ...fifo,
+      retentionPeriod: DEAD_LETTER_RETENTION,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new Queue(this, 'Queue', {
+      ...fifo,
+      visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: spec.maxReceives },
+    });
+  }
+
+  /** Delivers the queue to its consumer in manifest-sized batches; failed messages are retried one by one. */
+  feed(consumer: ServiceFunction): void {
+    if (consumer.spec.timeoutSeconds > this.spec.visibilityTimeoutSeconds) {
+      throw new Error(`queue ${this.spec.name}: visibility timeout is shorter than ${consumer.spec.name}'s timeout`);
+    }
+    consumer.addEventSource(new SqsEventSource(this.queue, { batchSize: this.spec.batchSize, reportBatchItemFailures: true }));
+  }
+}
+
+/** Props of {@link MergeQueues}. */
+export interface MergeQueuesProps {
+  specs: readonly QueueSpec[];
+}
+
+/** One FIFO queue per market (MessageGroupId = market), so each market merges one batch at a time. */
+export class MergeQueues extends Construct {
+  readonly queues: ManifestQueue[];
+
+  constructor(scope: Construct, id: string, props: MergeQueuesProps) {
+    super(scope, id);
+    this.queues = props.specs.map((spec) => {
+      if (!spec.fifo) throw new Error(`merge queue ${spec.name} must be FIFO`);
+      return new ManifestQueue(this, spec.name, { spec });
+    });
+  }
+}

@@ -1,0 +1,130 @@
+import { fileURLToPath } from 'node:url';
+import { Duration } from 'aws-cdk-lib';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { NagSuppressions } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { MARKET_PK_PREFIX } from '../../shared/store/keys';
+import type { FunctionSpec } from '../topology';
+import type { StageConfig } from '../stages';
+import type { DataTable } from './data-table';
+
+/** The project root: handler entries in the manifest are relative to it. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Writes that carry the items' partition keys, so `dynamodb:LeadingKeys` can restrict them. */
+const KEYED_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+/** PartiQL writes: `dynamodb:LeadingKeys` is not a reliable guard for them, and no handler uses PartiQL. */
+const PARTIQL_WRITES = ['dynamodb:PartiQLInsert', 'dynamodb:PartiQLUpdate', 'dynamodb:PartiQLDelete'];
+
+/**
+ * CommonJS dependencies (web-push, parts of Powertools) call `require` inside the ESM bundle; give them
+ * one. The alias keeps the banner's import from colliding with bundled names.
+ */
+const ESM_REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+/** Props of a {@link ServiceFunction}. */
+export interface ServiceFunctionProps {
+  spec: FunctionSpec;
+  stage: StageConfig;
+  /** Variables every function gets (shared/config.ts); bind helpers add their own. */
+  environment: Record<string, string>;
+}
+
+/**
+ * A handler of the manifest as a Lambda function: Node 22 on arm64, ESM bundle with source maps, its own
+ * log group with the stage's retention, and a role that starts with nothing but writing that log group.
+ */
+export class ServiceFunction extends NodejsFunction {
+  readonly spec: FunctionSpec;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    const { spec, stage } = props;
+    // Created beside the function because the function needs both at construction time.
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs the ${spec.name} function (${stage.stage})`,
+    });
+    logGroup.grantWrite(role);
+    super(scope, id, {
+      entry: `${PROJECT_ROOT}${spec.entry}`,
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: spec.memoryMb,
+      timeout: Duration.seconds(spec.timeoutSeconds),
+      description: `${spec.name} (${stage.stage})`,
+      role,
+      logGroup,
+      environment: {
+        ...props.environment,
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: spec.name,
+        POWERTOOLS_METRICS_NAMESPACE: 'MarketData',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        // Prefer ESM builds of dependencies so tree shaking works; fall back to CommonJS.
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_SHIM,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // The Node 22 runtime ships AWS SDK v3; bundling it would only grow every cold start.
+        externalModules: ['@aws-sdk/*'],
+      },
+    });
+    this.spec = spec;
+    NagSuppressions.addResourceSuppressions(this, [
+      {
+        id: 'AwsSolutions-L1',
+        reason: 'Node.js 22 is the runtime the design pins (LTS, matched by the esbuild target and the local runtime); moving to a newer runtime is a deliberate upgrade, not a drift.',
+      },
+    ]);
+  }
+
+  /**
+   * Gives the function the table name and exactly the table access its spec asks for. Writers without
+   * `marketPages` are denied writes to items whose partition key is a market page, so only the merge
+   * (and retention) code can change market data, whatever other code runs in their process.
+   */
+  bindTable(table: DataTable): void {
+    this.addEnvironment('TABLE_NAME', table.tableName);
+    const { table: access, marketPages } = this.spec.access;
+    if (access === 'read') table.grantReadData(this);
+    if (access !== 'write') return;
+    table.grantReadWriteData(this);
+    if (marketPages) return;
+    this.addToRolePolicy(
+      new PolicyStatement({
+        sid: 'DenyMarketPageWrites',
+        effect: Effect.DENY,
+        actions: KEYED_WRITES,
+        resources: [table.tableArn],
+        conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`${MARKET_PK_PREFIX}*`] } },
+      }),
+    );
+    this.addToRolePolicy(new PolicyStatement({ sid: 'DenyPartiQLWrites', effect: Effect.DENY, actions: PARTIQL_WRITES, resources: [table.tableArn] }));
+  }
+
+  /**
+   * Gives the function the bucket name and the bucket access its spec asks for, limited to `prefix`
+   * (previews share the dev bucket under their own prefix).
+   */
+  bindBucket(bucket: IBucket, prefix = ''): void {
+    this.addEnvironment('BUCKET_NAME', bucket.bucketName);
+    this.addEnvironment('FILES_PREFIX', prefix);
+    const keys = `${prefix}*`;
+    if (this.spec.access.bucket === 'read') bucket.grantRead(this, keys);
+    // Read-write includes s3:DeleteObject*, which retention needs.
+    if (this.spec.access.bucket === 'write') bucket.grantReadWrite(this, keys);
+  }
+}

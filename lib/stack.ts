@@ -1,0 +1,86 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { AccessLogsBucket } from './constructs/access-logs-bucket';
+import { ServiceAlarms } from './constructs/alarms';
+import { DataTable } from './constructs/data-table';
+import { DevExports, DevImports, type FileHost } from './constructs/dev-link';
+import { FilesBucket, fileHostCorsOrigins } from './constructs/files-bucket';
+import { HttpApi } from './constructs/http-api';
+import { LiveApi } from './constructs/live-api';
+import { PublicDistribution } from './constructs/public-distribution';
+import { ManifestQueue, MergeQueues } from './constructs/queues';
+import { Schedules } from './constructs/schedules';
+import { ServiceSecrets } from './constructs/secrets';
+import { ServiceFunctions } from './constructs/service-functions';
+import type { StageConfig } from './stages';
+import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from './topology';
+
+/** Props of a {@link MarketDataStack}. */
+export interface MarketDataStackProps extends StackProps {
+  config: StageConfig;
+}
+
+/** One stage of the service, composed from the constructs and wired entirely from the manifest. */
+export class MarketDataStack extends Stack {
+  constructor(scope: Construct, id: string, props: MarketDataStackProps) {
+    super(scope, id, props);
+    const stage = props.config;
+    const logsBucket = new AccessLogsBucket(this, 'AccessLogs', { stage });
+    const table = new DataTable(this, 'Table', { stage });
+    const secrets = new ServiceSecrets(this, 'Secrets', { stage });
+    const merge = new MergeQueues(this, 'MergeQueues', { specs: MERGE_QUEUES });
+    const push = new ManifestQueue(this, 'PushQueue', { spec: PUSH_QUEUE });
+    const httpApi = new HttpApi(this, 'HttpApi', { stage });
+    const liveApi = new LiveApi(this, 'LiveApi', { stage });
+    const site = new PublicDistribution(this, 'Site', { stage, httpApi, liveApi, logsBucket });
+
+    const dev = stage.sharedFileHost ? new DevImports(this, 'Dev', { prefix: stage.sharedFileHost.prefix }) : undefined;
+    const origins = [site.origin, ...(dev ? [dev.devOrigin] : []), ...stage.extraOrigins];
+    let files: FileHost;
+    if (dev) {
+      files = dev.files;
+    } else {
+      const own = new FilesBucket(this, 'Files', { stage, corsOrigins: fileHostCorsOrigins(origins, stage.localPorts), logsBucket });
+      files = { bucket: own.bucket, prefix: '', cdnBase: own.cdnBase };
+    }
+    if (stage.stage === 'dev') new DevExports(this, 'DevExports', { files, publicOrigin: site.origin });
+
+    const functions = new ServiceFunctions(this, 'Functions', {
+      stage,
+      specs: FUNCTIONS,
+      environment: {
+        STAGE: stage.stage,
+        PUBLIC_BASE: `${site.origin}/`,
+        CDN_BASE: files.cdnBase,
+        ORIGINS: origins.join(','),
+        CLERK_PUBLISHABLE_KEY: stage.identity.publishableKey,
+        IDP_ISSUER: stage.identity.issuer,
+        IDP_JWKS_URL: stage.identity.jwksUrl,
+        IDP_API_URL: stage.identity.apiUrl,
+        // Every function gets it because the config requires it; only `connections` functions may use it.
+        CONNECTIONS_ENDPOINT: liveApi.connectionsEndpoint,
+        VAPID_SUBJECT: stage.vapidSubject,
+      },
+      table,
+      files,
+      mergeQueues: merge.queues,
+      pushQueue: push,
+      liveApi,
+      secrets,
+    });
+    const fn = functions.get.bind(functions);
+
+    httpApi.addRoutes(HTTP_ROUTES, fn(FALLBACK_FUNCTION), fn);
+    liveApi.addRoutes(WS_ROUTES, fn);
+    for (const q of [...merge.queues, push]) q.feed(fn(q.spec.consumer));
+    table.streamTo(fn(STREAM_CONSUMER.function), STREAM_CONSUMER.batchSize);
+    new Schedules(this, 'Schedules', { specs: SCHEDULES, functionOf: fn });
+    new ServiceAlarms(this, 'Alarms', { stage, queues: [...merge.queues, push], mergeQueues: merge.queues, serverErrors: httpApi.metricServerErrors() });
+
+    new CfnOutput(this, 'PublicBase', { value: `${site.origin}/` });
+    new CfnOutput(this, 'CdnBase', { value: files.cdnBase });
+    new CfnOutput(this, 'ConnectionsEndpoint', { value: liveApi.connectionsEndpoint });
+    new CfnOutput(this, 'IdentitySecretArn', { value: secrets.secrets.identity.secretArn });
+    new CfnOutput(this, 'VapidSecretArn', { value: secrets.secrets.vapid.secretArn });
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Stages as data: each deployment's domains, browser origins, identity instance and durability settings.
+ * Only `bin/` reads CDK context; everything here is plain values so tests can build any stage directly.
+ */
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+
+/** A deployment: production, the shared dev stage, or a short-lived preview derived from dev. */
+export type Stage = 'production' | 'dev' | `preview-${string}`;
+
+/** The stage family the service reports as `env` (shared/config.ts `envOfStage` agrees). */
+export type StageEnv = 'production' | 'dev' | 'preview';
+
+/** The Clerk-compatible identity instance a stage trusts; all values are public configuration. */
+export interface IdentityInstance {
+  /** Session token `iss` (the instance's frontend API). */
+  issuer: string;
+  jwksUrl: string;
+  /** Backend API base URL (API key verification, user metadata). */
+  apiUrl: string;
+  publishableKey: string;
+}
+
+/** Custom host names; without them the stage answers on CloudFront's generated domain names. */
+export interface CustomDomains {
+  /** Site and API host, e.g. `market.example.com`. */
+  public: string;
+  /** File host, e.g. `files.market.example.com`. */
+  files: string;
+  /** ACM certificate in us-east-1 covering both hosts (CloudFront only takes certificates from there). */
+  certificateArn: string;
+}
+
+/** Everything that differs between deployments. */
+export interface StageConfig {
+  stage: Stage;
+  env: StageEnv;
+  domains?: CustomDomains;
+  /**
+   * Browser origins allowed besides the stage's own (and, for previews, the dev origin): none in
+   * production; `http://localhost`, `http://127.0.0.1` and the dev worker URLs elsewhere.
+   */
+  extraOrigins: string[];
+  /**
+   * Local ports the file host's CORS policy lists for localhost and 127.0.0.1. CloudFront matches origins
+   * exactly (no port wildcard), while the API itself accepts any port for non-production stages.
+   */
+  localPorts: number[];
+  /** Previews publish files under this key prefix of the dev stage's bucket and file host. */
+  sharedFileHost?: { stage: 'dev'; prefix: string };
+  identity: IdentityInstance;
+  /** `mailto:` or URL identifying the push sender (RFC 8292 `sub`). */
+  vapidSubject: string;
+  /** Where alarm notifications go; no subscription when absent. */
+  alarmEmail?: string;
+  removalPolicy: RemovalPolicy;
+  pointInTimeRecovery: boolean;
+  logRetention: RetentionDays;
+}
+
+const DEV_IDENTITY: IdentityInstance = {
+  issuer: 'https://dev-market.clerk.accounts.dev',
+  jwksUrl: 'https://dev-market.clerk.accounts.dev/.well-known/jwks.json',
+  apiUrl: 'https://api.clerk.com',
+  publishableKey: 'pk_test_ZGV2LW1hcmtldC5jbGVyay5hY2NvdW50cy5kZXYk',
+};
+
+const LOCAL_ORIGINS = ['http://localhost', 'http://127.0.0.1'];
+
+/** Dev worker URLs that may call dev and preview deployments from a browser. */
+const DEV_URLS = ['https://market-dev.example.workers.dev'];
+
+/** The two long-lived stages; previews derive from `dev` through `stageConfig`. */
+export const STAGES: Record<'production' | 'dev', StageConfig> = {
+  production: {
+    stage: 'production',
+    env: 'production',
+    extraOrigins: [],
+    localPorts: [],
+    identity: {
+      issuer: 'https://clerk.market.example.com',
+      jwksUrl: 'https://clerk.market.example.com/.well-known/jwks.json',
+      apiUrl: 'https://api.clerk.com',
+      publishableKey: 'pk_live_Y2xlcmsubWFya2V0LmV4YW1wbGUuY29tJA',
+    },
+    vapidSubject: 'mailto:ops@example.com',
+    removalPolicy: RemovalPolicy.RETAIN,
+    pointInTimeRecovery: true,
+    logRetention: RetentionDays.THREE_MONTHS,
+  },
+  dev: {
+    stage: 'dev',
+    env: 'dev',
+    extraOrigins: [...LOCAL_ORIGINS, ...DEV_URLS],
+    // The desktop app's dev server (1420), common front-end dev servers and the local runtime.
+    localPorts: [1420, 3000, 5173, 8080],
+    identity: DEV_IDENTITY,
+    vapidSubject: 'mailto:ops@example.com',
+    removalPolicy: RemovalPolicy.DESTROY,
+    pointInTimeRecovery: false,
+    logRetention: RetentionDays.TWO_WEEKS,
+  },
+};
+
+const PREVIEW_NAME = /^[a-z0-9][a-z0-9-]{0,19}$/;
+
+/** The configuration of `production`, `dev` or `preview-<name>`; previews take dev's settings under their own names. */
+export function stageConfig(stage: string, previewIdentity?: IdentityInstance): StageConfig {
+  if (stage === 'production' || stage === 'dev') return STAGES[stage];
+  const name = stage.startsWith('preview-') ? stage.slice('preview-'.length) : '';
+  if (!PREVIEW_NAME.test(name)) {
+    throw new Error(`unknown stage "${stage}": use production, dev or preview-<name> (lower-case letters, digits, dashes; at most 20)`);
+  }
+  const preview: Stage = `preview-${name}`;
+  return {
+    ...STAGES.dev,
+    stage: preview,
+    env: 'preview',
+    // A preview has no custom host of its own; its files live under a prefix of the dev host.
+    domains: undefined,
+    sharedFileHost: { stage: 'dev', prefix: `${preview}/` },
+    identity: previewIdentity ?? STAGES.dev.identity,
+  };
+}
+
+/** The CloudFormation stack name of a stage (resources inside keep generated names). */
+export const stackName = (stage: Stage): string => `MarketData-${stage}`;
+
+/** Export names through which previews find the dev stage's file host and origin. */
+export const devExports = {
+  filesBucketName: `${stackName('dev')}-FilesBucketName`,
+  cdnBase: `${stackName('dev')}-CdnBase`,
+  publicOrigin: `${stackName('dev')}-PublicOrigin`,
+} as const;

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../shared/config';
+import { FUNCTIONS, MERGE_QUEUES, PUSH_QUEUE, QUEUES } from '../../lib/topology';
+import { environmentOf, flatten, synth } from './synth';
+
+const resolvedEnvironment = (stage: string, name: (typeof FUNCTIONS)[number]['name']): Record<string, string> =>
+  Object.fromEntries(Object.entries(environmentOf(synth(stage), name)).map(([k, v]) => [k, flatten(v)]));
+
+describe('function environment', () => {
+  it('satisfies the service config schema for every function of every stage', () => {
+    for (const stage of ['production', 'dev', 'preview-abc']) {
+      for (const spec of FUNCTIONS) {
+        const config = parseConfig(resolvedEnvironment(stage, spec.name));
+        expect(config.stage).toBe(stage);
+        expect(config.env).toBe(stage.startsWith('preview') ? 'preview' : stage);
+      }
+    }
+  });
+
+  it('hands each function the URLs of exactly the queues it may send to', () => {
+    const urls = (name: (typeof FUNCTIONS)[number]['name']) => Object.keys(parseConfig(resolvedEnvironment('dev', name)).queueUrls).sort();
+    expect(urls('api')).toEqual(QUEUES.map((q) => q.name).sort());
+    expect(urls('upload')).toEqual(MERGE_QUEUES.map((q) => q.name).sort());
+    expect(urls('merge')).toEqual([PUSH_QUEUE.name]);
+    expect(urls('pages')).toEqual([]);
+  });
+
+  it('passes secret ARNs only to the functions whose access lists the secret', () => {
+    const s = synth('dev');
+    for (const spec of FUNCTIONS) {
+      const env = environmentOf(s, spec.name);
+      expect('IDP_SECRET_ARN' in env, spec.name).toBe(spec.access.secrets?.includes('identity') ?? false);
+      expect('VAPID_SECRET_ARN' in env, spec.name).toBe(spec.access.secrets?.includes('vapid') ?? false);
+    }
+  });
+
+  it('allows only its own origin in production and the dev origins elsewhere', () => {
+    const origins = (stage: string) => resolvedEnvironment(stage, 'api').ORIGINS.split(',');
+    expect(origins('production')).toEqual(['https://resolved']);
+    expect(origins('dev')).toEqual(expect.arrayContaining(['http://localhost', 'http://127.0.0.1', 'https://market-dev.example.workers.dev']));
+    // A preview: its own origin, the dev origin (imported from the dev stack), then the local ones.
+    expect(origins('preview-abc')).toEqual(['https://resolved', 'https://dev.example', ...origins('dev').slice(1)]);
+  });
+
+  it('publishes a preview under its prefix of the dev file host and bucket', () => {
+    const s = synth('preview-abc');
+    const env = environmentOf(s, 'snapshot');
+    expect(env.FILES_PREFIX).toBe('preview-abc/');
+    expect(flatten(env.BUCKET_NAME)).toBe('dev-files-bucket');
+    expect(flatten(env.CDN_BASE)).toBe('https://files.dev.example/preview-abc/');
+    // Only the access-log bucket is the preview's own.
+    expect(Object.values(s.resources).filter((r) => r.Type === 'AWS::S3::Bucket')).toHaveLength(1);
+  });
+
+  it('exports the dev file host for previews', () => {
+    const outputs = synth('dev').template.toJSON().Outputs as Record<string, { Export?: { Name: string } }>;
+    const exported = Object.values(outputs).flatMap((o) => (o.Export ? [o.Export.Name] : []));
+    expect(exported.sort()).toEqual(['MarketData-dev-CdnBase', 'MarketData-dev-FilesBucketName', 'MarketData-dev-PublicOrigin']);
+  });
+});

@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { FUNCTIONS, FALLBACK_FUNCTION, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../lib/topology';
+import { type CfnResource, functionId, mentions, ofType, synth } from './synth';
+
+const dev = () => synth('dev');
+const production = () => synth('production');
+
+/** The function an API Gateway v2 route's target integration invokes. */
+function routeFunction(resources: Record<string, CfnResource>, route: CfnResource): string {
+  const target = route.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] };
+  const integration = resources[target['Fn::Join'][1][1].Ref];
+  return JSON.stringify(integration.Properties.IntegrationUri).match(/"Fn::GetAtt":\["([^"]+)","Arn"\]/)?.[1] ?? '';
+}
+
+/** Minutes of an EventBridge `rate(...)` expression. */
+function rateMinutes(expression: string): number {
+  const [, n, unit] = expression.match(/^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/) ?? [];
+  const per = unit.startsWith('minute') ? 1 : unit.startsWith('hour') ? 60 : 1440;
+  return Number(n) * per;
+}
+
+describe('stack built from the manifest', () => {
+  it('skips bundling in tests, so no esbuild runs', () => {
+    expect(dev().stack.bundlingRequired).toBe(false);
+  });
+
+  it('creates one function per manifest entry, plus only the auto-delete provider outside production', () => {
+    expect(ofType(production(), 'AWS::Lambda::Function')).toHaveLength(FUNCTIONS.length);
+    const devFunctions = ofType(dev(), 'AWS::Lambda::Function');
+    expect(devFunctions).toHaveLength(FUNCTIONS.length + 1);
+    expect(devFunctions.filter(([id]) => id.startsWith('CustomS3AutoDeleteObjects'))).toHaveLength(1);
+  });
+
+  it('runs every function on Node 22 arm64 with the manifest memory and timeout', () => {
+    const s = dev();
+    for (const spec of FUNCTIONS) {
+      const props = s.resources[functionId(s, spec.name)].Properties;
+      expect(props).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: spec.memoryMb, Timeout: spec.timeoutSeconds, Handler: 'index.handler' });
+    }
+  });
+
+  it('keeps one table with pk/sk strings, on demand, a NEW_AND_OLD_IMAGES stream and TTL on ttl', () => {
+    const tables = ofType(dev(), 'AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(1);
+    expect(tables[0][1].Properties).toMatchObject({
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: [
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+    });
+  });
+
+  it('turns point-in-time recovery and retention on in production only', () => {
+    const [[, prodTable]] = ofType(production(), 'AWS::DynamoDB::Table');
+    const [[, devTable]] = ofType(dev(), 'AWS::DynamoDB::Table');
+    expect(prodTable.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(devTable.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
+    expect(prodTable.DeletionPolicy).toBe('Retain');
+    expect(devTable.DeletionPolicy).toBe('Delete');
+  });
+
+  it('feeds the table stream to the stream consumer from LATEST, bisecting failed batches', () => {
+    const s = dev();
+    const [[tableId]] = ofType(s, 'AWS::DynamoDB::Table');
+    const mappings = ofType(s, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => mentions(m.Properties.EventSourceArn, tableId));
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0][1].Properties).toMatchObject({
+      FunctionName: { Ref: functionId(s, STREAM_CONSUMER.function) },
+      StartingPosition: 'LATEST',
+      BatchSize: STREAM_CONSUMER.batchSize,
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(mappings[0][1].Properties.MaximumRetryAttempts).toBeGreaterThan(0);
+  });
+
+  it('gives each of the 7 queues its own dead-letter queue of the same kind after 3 receives', () => {
+    const s = dev();
+    const queues = ofType(s, 'AWS::SQS::Queue');
+    expect(queues).toHaveLength(QUEUES.length * 2);
+    const main = queues.filter(([, q]) => q.Properties.RedrivePolicy);
+    expect(main).toHaveLength(QUEUES.length);
+    for (const [, q] of main) {
+      const redrive = q.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] }; maxReceiveCount: number };
+      expect(redrive.maxReceiveCount).toBe(3);
+      const dlq = s.resources[redrive.deadLetterTargetArn['Fn::GetAtt'][0]];
+      expect(dlq.Properties.RedrivePolicy).toBeUndefined();
+      expect(dlq.Properties.FifoQueue).toBe(q.Properties.FifoQueue);
+    }
+    const fifo = main.filter(([, q]) => q.Properties.FifoQueue === true);
+    expect(fifo).toHaveLength(MERGE_QUEUES.length);
+    for (const [, q] of fifo) expect(q.Properties.ContentBasedDeduplication).toBe(false);
+  });
+
+  it('delivers every queue to its consumer in manifest batches with partial batch failures', () => {
+    const s = dev();
+    const mappings = ofType(s, 'AWS::Lambda::EventSourceMapping');
+    const main = ofType(s, 'AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy);
+    for (const [queueId, queue] of main) {
+      const spec = queue.Properties.FifoQueue ? MERGE_QUEUES[0] : PUSH_QUEUE;
+      const mine = mappings.filter(([, m]) => mentions(m.Properties.EventSourceArn, queueId));
+      expect(mine, queueId).toHaveLength(1);
+      expect(mine[0][1].Properties).toMatchObject({
+        FunctionName: { Ref: functionId(s, spec.consumer) },
+        BatchSize: spec.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      expect(queue.Properties.VisibilityTimeout).toBe(spec.visibilityTimeoutSeconds);
+    }
+  });
+
+  it('routes every HTTP_ROUTES entry to its function and everything else to the fallback', () => {
+    const s = dev();
+    const [[httpApiId]] = ofType(s, 'AWS::ApiGatewayV2::Api').filter(([, a]) => a.Properties.ProtocolType === 'HTTP');
+    const routes = ofType(s, 'AWS::ApiGatewayV2::Route').filter(([, r]) => mentions(r.Properties.ApiId, httpApiId));
+    expect(routes).toHaveLength(HTTP_ROUTES.length + 1);
+    const byKey = new Map(routes.map(([, r]) => [r.Properties.RouteKey as string, r]));
+    for (const route of HTTP_ROUTES) {
+      const found = byKey.get(`${route.method} ${route.path}`);
+      expect(found, `${route.method} ${route.path}`).toBeDefined();
+      expect(routeFunction(s.resources, found as CfnResource)).toBe(functionId(s, route.function));
+    }
+    expect(routeFunction(s.resources, byKey.get('$default') as CfnResource)).toBe(functionId(s, FALLBACK_FUNCTION));
+  });
+
+  it('routes the WebSocket $connect, $default and $disconnect to their functions', () => {
+    const s = dev();
+    const [[wsApiId]] = ofType(s, 'AWS::ApiGatewayV2::Api').filter(([, a]) => a.Properties.ProtocolType === 'WEBSOCKET');
+    const routes = ofType(s, 'AWS::ApiGatewayV2::Route').filter(([, r]) => mentions(r.Properties.ApiId, wsApiId));
+    expect(routes.map(([, r]) => r.Properties.RouteKey).sort()).toEqual(WS_ROUTES.map((r) => r.routeKey).sort());
+    for (const spec of WS_ROUTES) {
+      const [, route] = routes.find(([, r]) => r.Properties.RouteKey === spec.routeKey) as [string, CfnResource];
+      const target = route.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] };
+      expect(mentions(s.resources[target['Fn::Join'][1][1].Ref].Properties.IntegrationUri, functionId(s, spec.function))).toBe(true);
+    }
+  });
+
+  it('runs every schedule at its manifest rate against its function', () => {
+    const s = dev();
+    const rules = ofType(s, 'AWS::Events::Rule');
+    expect(rules).toHaveLength(SCHEDULES.length);
+    for (const spec of SCHEDULES) {
+      const fnId = functionId(s, spec.function);
+      const mine = rules.filter(([, r]) => mentions(r.Properties.Targets, fnId));
+      expect(mine, spec.name).toHaveLength(1);
+      expect(rateMinutes(mine[0][1].Properties.ScheduleExpression as string)).toBe(spec.everyMinutes);
+    }
+  });
+
+  it('alarms on every dead-letter queue, every merge queue age and HTTP 5xx', () => {
+    const alarms = ofType(dev(), 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties.MetricName);
+    expect(alarms.filter((m) => m === 'ApproximateNumberOfMessagesVisible')).toHaveLength(QUEUES.length);
+    expect(alarms.filter((m) => m === 'ApproximateAgeOfOldestMessage')).toHaveLength(MERGE_QUEUES.length);
+    expect(alarms.filter((m) => m === '5xx')).toHaveLength(1);
+  });
+
+  it('puts the live path behind CloudFront with a function that rewrites upgrades to the stage', () => {
+    const s = dev();
+    const [[, fn]] = ofType(s, 'AWS::CloudFront::Function');
+    const code = fn.Properties.FunctionCode as string;
+    expect(code).toContain("request.uri = '/live'");
+    expect(code).toContain("cf.selectRequestOriginById('http-api')");
+    const site = ofType(s, 'AWS::CloudFront::Distribution').find(([id]) => id.startsWith('Site')) as [string, CfnResource];
+    const config = site[1].Properties.DistributionConfig as { CacheBehaviors: Array<{ PathPattern: string; FunctionAssociations: unknown[] }> };
+    const live = config.CacheBehaviors.find((b) => b.PathPattern === '/api/v1/live');
+    expect(live?.FunctionAssociations).toHaveLength(1);
+  });
+
+  it('serves files only through CloudFront with origin access control and CORS for the stage origins', () => {
+    const s = production();
+    const buckets = ofType(s, 'AWS::S3::Bucket');
+    for (const [, b] of buckets) {
+      expect(b.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    }
+    expect(ofType(s, 'AWS::CloudFront::OriginAccessControl')).toHaveLength(1);
+    const [[, policy]] = ofType(s, 'AWS::CloudFront::ResponseHeadersPolicy');
+    const cors = (policy.Properties.ResponseHeadersPolicyConfig as { CorsConfig: { AccessControlAllowOrigins: { Items: unknown[] } } }).CorsConfig;
+    // Production: its own origin only.
+    expect(cors.AccessControlAllowOrigins.Items).toHaveLength(1);
+    expect(mentions(cors.AccessControlAllowOrigins.Items[0], ofType(s, 'AWS::CloudFront::Distribution').find(([id]) => id.startsWith('Site'))?.[0] ?? '')).toBe(true);
+  });
+
+  it('lets dev file readers on localhost ports through CORS', () => {
+    const [[, policy]] = ofType(dev(), 'AWS::CloudFront::ResponseHeadersPolicy');
+    const items = (policy.Properties.ResponseHeadersPolicyConfig as { CorsConfig: { AccessControlAllowOrigins: { Items: unknown[] } } }).CorsConfig.AccessControlAllowOrigins.Items;
+    expect(items).toEqual(expect.arrayContaining(['http://localhost', 'http://127.0.0.1', 'http://localhost:5173', 'http://127.0.0.1:1420']));
+  });
+});

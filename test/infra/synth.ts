@@ -1,0 +1,110 @@
+/**
+ * Builds a stage's stack for assertions without bundling (`aws:cdk:bundling-stacks` = [] skips esbuild)
+ * and without the built-in CloudFormation validation (`npm run synth` runs both). One template per stage
+ * and process, because synthesis is the slow part.
+ */
+import { App, Aspects } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { MarketDataStack } from '../../lib/stack';
+import { stackName, stageConfig } from '../../lib/stages';
+import type { FunctionName } from '../../lib/topology';
+
+/** A synthesized stage: its stack, assertion template and resources by logical id. */
+export interface Synthesized {
+  stage: string;
+  stack: MarketDataStack;
+  template: Template;
+  resources: Record<string, CfnResource>;
+}
+
+/** One resource of a template. */
+export interface CfnResource {
+  Type: string;
+  /** Always present (empty when the template omits it). */
+  Properties: Record<string, unknown>;
+  DeletionPolicy?: string;
+  Metadata?: Record<string, unknown>;
+}
+
+/** One IAM policy statement. */
+export interface Statement {
+  Effect: 'Allow' | 'Deny';
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+  Sid?: string;
+}
+
+const cache = new Map<string, Synthesized>();
+
+/** The synthesized stack of `stage`, with AWS Solutions checks applied when `nag` is set. */
+export function synth(stage: string, options: { nag?: boolean } = {}): Synthesized {
+  const key = `${stage}:${options.nag === true}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
+  const config = stageConfig(stage);
+  const stack = new MarketDataStack(app, stackName(config.stage), { config, env: { account: '111111111111', region: 'eu-west-1' } });
+  if (options.nag) Aspects.of(stack).add(new AwsSolutionsChecks());
+  const template = Template.fromStack(stack);
+  const raw = template.toJSON().Resources as Record<string, Omit<CfnResource, 'Properties'> & { Properties?: Record<string, unknown> }>;
+  const resources = Object.fromEntries(Object.entries(raw).map(([id, r]) => [id, { ...r, Properties: r.Properties ?? {} }]));
+  const built = { stage: config.stage, stack, template, resources };
+  cache.set(key, built);
+  return built;
+}
+
+/** Resources of one CloudFormation type, by logical id. */
+export function ofType(s: Synthesized, type: string): Array<[string, CfnResource]> {
+  return Object.entries(s.resources).filter(([, r]) => r.Type === type);
+}
+
+/** The logical id of a manifest function (found by the description ServiceFunction gives it). */
+export function functionId(s: Synthesized, name: FunctionName): string {
+  const found = ofType(s, 'AWS::Lambda::Function').filter(([, r]) => r.Properties.Description === `${name} (${s.stage})`);
+  if (found.length !== 1) throw new Error(`expected one function ${name}, found ${found.length}`);
+  return found[0][0];
+}
+
+/** The environment variables of a manifest function, unresolved. */
+export function environmentOf(s: Synthesized, name: FunctionName): Record<string, unknown> {
+  const props = s.resources[functionId(s, name)].Properties as { Environment: { Variables: Record<string, unknown> } };
+  return props.Environment.Variables;
+}
+
+/** Every IAM statement attached to a manifest function's role. */
+export function statementsOf(s: Synthesized, name: FunctionName): Statement[] {
+  const role = (s.resources[functionId(s, name)].Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return ofType(s, 'AWS::IAM::Policy')
+    .filter(([, p]) => (p.Properties.Roles as Array<{ Ref: string }>).some((r) => r.Ref === role))
+    .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+/** Actions of a statement as a list. */
+export const actionsOf = (st: Statement): string[] => (Array.isArray(st.Action) ? st.Action : [st.Action]);
+
+/** Whether `value` (a resolved-or-intrinsic CloudFormation value) mentions the logical id `id`. */
+export const mentions = (value: unknown, id: string): boolean => JSON.stringify(value).includes(`"${id}"`);
+
+/** What the dev stack exports, as a deployed dev stage would resolve them. */
+export const DEV_EXPORT_VALUES: Record<string, string> = {
+  'MarketData-dev-FilesBucketName': 'dev-files-bucket',
+  'MarketData-dev-CdnBase': 'https://files.dev.example/',
+  'MarketData-dev-PublicOrigin': 'https://dev.example',
+};
+
+/**
+ * Replaces intrinsic functions with plausible values so an environment can be fed to the real config
+ * parser: references become `resolved`, dev exports their deployed values, joins are concatenated.
+ */
+export function flatten(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object') {
+    const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+    if (join) return join[1].map(flatten).join(join[0]);
+    const imported = (value as { 'Fn::ImportValue'?: string })['Fn::ImportValue'];
+    if (imported !== undefined) return DEV_EXPORT_VALUES[imported] ?? 'unknown-export';
+  }
+  return 'resolved';
+}
