@@ -67,8 +67,33 @@ export const jsonLog: Services['log'] = (level, msg, data) => {
   else console.log(line);
 };
 
+/**
+ * Secrets named by the stack (identity provider secret key, VAPID key pair), read once per cold start from
+ * Secrets Manager into the variables the config schema reads. Locally no ARN is set and nothing is fetched.
+ */
+async function loadSecrets(env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
+  if (!env.IDP_SECRET_ARN && !env.VAPID_SECRET_ARN) return {};
+  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+  const client = new SecretsManagerClient({});
+  const read = async (arn: string) => (await client.send(new GetSecretValueCommand({ SecretId: arn }))).SecretString ?? '';
+  const out: Record<string, string> = {};
+  if (env.IDP_SECRET_ARN) out.IDP_SECRET_KEY = await read(env.IDP_SECRET_ARN);
+  if (env.VAPID_SECRET_ARN) {
+    const raw = await read(env.VAPID_SECRET_ARN);
+    try {
+      const pair = JSON.parse(raw) as { publicKey?: string; privateKey?: string };
+      if (pair.publicKey && pair.privateKey) Object.assign(out, { VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: pair.privateKey });
+    } catch {
+      // not set up yet: push stays off (503 push_unconfigured)
+    }
+  }
+  return out;
+}
+
+const secretEnv = await loadSecrets(process.env);
+
 function fromEnvironment(): Services {
-  const config = parseConfig(process.env);
+  const config = parseConfig({ ...process.env, ...secretEnv });
   return {
     config,
     clock: systemClock,

@@ -59,12 +59,13 @@ describe('local runtime: gateway basics and the control API', () => {
     expect(await local.tick()).toEqual(expect.arrayContaining(['seal', 'live-sweep', 'snapshot', 'items']));
   });
 
-  it('settles only once a failing message has used its receives and landed in the dead-letter store', async () => {
-    const before = local.runtime.queues.deadLetters.length;
-    await local.runtime.queues.send('push', [{ body: '{"probe":true}' }]);
+  it('settles once every runnable message is consumed, leaving delayed ones for the clock', async () => {
+    await local.runtime.queues.send('push', [{ body: '{"probe":"later"}', delaySeconds: 30 }, { body: '{"probe":"now"}' }]);
     await local.settle();
-    expect(local.runtime.queues.deadLetters.length).toBe(before + 1);
-    expect(local.runtime.queues.deadLetters.at(-1)).toMatchObject({ queue: 'push', receives: 3 });
+    expect(local.runtime.queues.depth('push')).toBe(1);
+    await local.advance(30_000);
+    await local.settle();
+    expect(local.runtime.queues.depth('push')).toBe(0);
   });
 
   it('sets and reports faults', async () => {
