@@ -7,13 +7,14 @@ import { ServiceError } from '../errors';
 import type { Services } from '../services';
 import { getKeyVerdict, type KeyVerdict, putKeyVerdict } from '../store/identity-api-keys';
 import { verifyApiKey } from './idp';
-import { Memo } from './memo';
+import { Memo, SingleFlight } from './memo';
 
 export const API_KEY_PREFIX = 'ak_';
 export const KEY_CACHE_MS = 5 * MINUTE_MS;
 export const KEY_REFUSAL_CACHE_MS = MINUTE_MS;
 
 const memo = new Memo<KeyVerdict>();
+const lookups = new SingleFlight<KeyVerdict>();
 
 export interface VerifiedKey {
   userId: string;
@@ -27,12 +28,17 @@ export interface VerifiedKey {
 export async function resolveApiKey(svc: Services, key: string, keyHash: string, now: number): Promise<VerifiedKey> {
   // Several deployments (tests, local runtimes) can share one process: the provider URL scopes the entry.
   const memoKey = `${svc.config.idp.apiUrl}|${keyHash}`;
-  let verdict = memo.get(memoKey, now) ?? (await getKeyVerdict(svc, keyHash, now));
+  let verdict = memo.get(memoKey, now);
   if (!verdict) {
-    verdict = await ask(svc, key, now);
-    await putKeyVerdict(svc, keyHash, verdict);
+    verdict = await lookups.run(memoKey, async () => {
+      const stored = await getKeyVerdict(svc, keyHash, now);
+      if (stored) return stored;
+      const fresh = await ask(svc, key, now);
+      await putKeyVerdict(svc, keyHash, fresh);
+      return fresh;
+    });
+    memo.set(memoKey, verdict, verdict.until);
   }
-  memo.set(memoKey, verdict, verdict.until);
   if (!verdict.ok) throw new ServiceError('unauthenticated', 'the API key is not valid');
   return { userId: verdict.userId, scopes: verdict.scopes, until: verdict.until };
 }

@@ -27,3 +27,16 @@ export class Memo<V> {
     this.entries.delete(key);
   }
 }
+
+/** Shares one in-flight lookup per key: a burst of requests with one credential asks the provider once. */
+export class SingleFlight<V> {
+  private readonly inflight = new Map<string, Promise<V>>();
+
+  run(key: string, lookup: () => Promise<V>): Promise<V> {
+    const pending = this.inflight.get(key);
+    if (pending) return pending;
+    const p = lookup().finally(() => this.inflight.delete(key));
+    this.inflight.set(key, p);
+    return p;
+  }
+}

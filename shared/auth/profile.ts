@@ -6,6 +6,7 @@ import { ServiceError } from '../errors';
 import type { Services } from '../services';
 import { getProfile, putClaims, type StoredClaims } from '../store/identity-profile';
 import { getUser } from './idp';
+import { SingleFlight } from './memo';
 
 export const CLAIMS_REFRESH_MS = 10 * MINUTE_MS;
 
@@ -17,12 +18,14 @@ export interface AccountClaims {
 }
 
 /** The account's claims as of at most 10 minutes ago; stale ones serve while the provider cannot be asked. */
+const refreshes = new SingleFlight<StoredClaims>();
+
 export async function accountClaims(svc: Services, userId: string, now: number): Promise<AccountClaims> {
   const profile = await getProfile(svc, userId);
   let stored = profile.claims;
   if (!stored || now - stored.fetchedAt >= CLAIMS_REFRESH_MS) {
     try {
-      stored = await refresh(svc, userId, now);
+      stored = await refreshes.run(`${svc.config.idp.apiUrl}|${userId}`, () => refresh(svc, userId, now));
     } catch (err) {
       const cannotAsk = err instanceof ServiceError && err.code === 'unavailable';
       if (!cannotAsk || !stored) throw err;
