@@ -1,4 +1,27 @@
-/** Placeholder until its issue lands: the push function. */
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('push: not implemented yet');
-};
+import middy from '@middy/core';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { handlePushMessage, parsePushMessage } from '../../shared/push/dispatch';
+import { type Services, services } from '../../shared/services';
+
+/** One record: false when it must be received again (storage failed); malformed records are dropped. */
+async function processRecord(svc: Services, record: SQSRecord): Promise<boolean> {
+  const msg = parsePushMessage(record.body);
+  if (!msg) {
+    svc.log('warn', 'push: malformed message dropped', { messageId: record.messageId });
+    return true;
+  }
+  try {
+    await handlePushMessage(svc, msg);
+    return true;
+  } catch (err) {
+    svc.log('error', 'push: message failed', { messageId: record.messageId, error: err instanceof Error ? err.message : String(err) });
+    return false;
+  }
+}
+
+/** The push queue's consumer: each message is one account's push round (see shared/push/dispatch.ts). */
+export const handler = middy<SQSEvent, SQSBatchResponse>().handler(async (event) => {
+  const svc = services();
+  const done = await Promise.all(event.Records.map((r) => processRecord(svc, r)));
+  return { batchItemFailures: event.Records.filter((_, i) => !done[i]).map((r) => ({ itemIdentifier: r.messageId })) };
+});

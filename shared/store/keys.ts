@@ -35,6 +35,8 @@ export const MARKET_PK_PREFIX = 'MKT#';
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 /** The market's state: seq, newest scan, current book, history compaction mark. */
 export const marketMetaKey = (market: string) => ({ pk: `MKT#${market}`, sk: 'META' });
+/** How far day history is compacted (`through` day), apart from META so merges' conditional seq writes never race it. */
+export const historyMarkKey = (market: string) => ({ pk: `MKT#${market}`, sk: 'HIST' });
 /** One key shard of the market's table of rows. */
 export const rowsPk = (market: string): string => `MKT#${market}#ROWS`;
 export const shardSk = (shard: number): string => pad(shard, 5);
@@ -47,12 +49,38 @@ export const historyPk = (market: string): string => `MKT#${market}#hist`;
 /** One merge, by seq: what the live fan-out announces (`ah`) and the catch-up index of change files. */
 export const mergePk = (market: string): string => `MKT#${market}#seq`;
 export const mergeSk = (seq: number): string => pad(seq, 12);
-/** The scan log (never answered): one entry per merged or quarantined upload, by observation time. */
+/** The scan log (never answered): one entry per merged upload, by observation time. */
 export const scanLogPk = (market: string): string => `MKT#${market}#scans`;
 export const scanLogSk = (at: number, id: string): string => `${pad(at, 15)}#${id}`;
 /** Stored books (snapshots kept 30 days), by observation time. */
 export const bookLogPk = (market: string): string => `MKT#${market}#books`;
 export const bookLogSk = (at: number): string => pad(at, 15);
+
+// ── Read cache (hourly view) ─────────────────────────────────────────────────────────────
+// Not market pages (no `MKT#`): the API function, which may not write market pages, keeps them. All expire.
+
+export const VIEW_PK_PREFIX = 'VIEW#';
+/** A reused hourly answer (spec Freshness), by a hash of hour, path, query and caller restriction; `sk` orders its chunks. */
+export const viewAnswerPk = (hash: string): string => `${VIEW_PK_PREFIX}${hash}`;
+/** A market's day so far before an hour's cut (hour candles folded from the day start), one item per key shard. */
+export const daySoFarPk = (market: string, hour: number): string => `${VIEW_PK_PREFIX}${market}#day#${hour}`;
+
+/** What retention last did to the market (its marks per page kind), so it never scans the table. */
+export const marketRetentionKey = (market: string) => ({ pk: `MKT#${market}`, sk: 'RETENTION' });
+
+// ── Uploads (admission records; not `MKT#`, so the upload function may write them) ────────
+
+/** The 5-minute limit of one caller (or partner `via`) on one market: the last accepted book. */
+export const uploadLimitKey = (subject: string, market: string) => ({ pk: `UPL#LIMIT#${subject}`, sk: market });
+/** The claim on a market's `at`: the first caller to store a book with it (the duplicate rule). */
+export const uploadClaimKey = (market: string, at: number) => ({ pk: `UPL#CLAIM#${market}`, sk: pad(at, 15) });
+/** The first answer to an upload, by the hash of (account, caller, market, kind, at): retries get it again. */
+export const uploadRetryKey = (retryHash: string) => ({ pk: `UPL#RETRY#${retryHash}`, sk: 'ANSWER' });
+/** An account's last credited upload of a market (credit interval), under the account. */
+export const creditIntervalSk = (market: string): string => `CREDIT#${market}`;
+/** A quarantined upload (`disagrees`), by receipt time: the body's private path, kept 7 days. */
+export const quarantinePk = (market: string): string => `UPL#QUAR#${market}`;
+export const quarantineSk = (received: number, id: string): string => `${pad(received, 15)}#${id}`;
 
 // ── Item data and catalogue ──────────────────────────────────────────────────────────────
 
@@ -70,6 +98,28 @@ export const catalogueReportKey = (key: number, accountHash: string) => ({ pk: `
 export const CATALOGUE_META_KEY = { pk: 'CATALOGUE', sk: 'META' } as const;
 
 // ── Files, capabilities and live sockets ─────────────────────────────────────────────────
+// None of these pks starts `MKT#`: the api, fanout and live functions read and write them too.
+
+/**
+ * A market's file state: newest sealed period per resolution, newest day, full-day and volume file paths,
+ * newest snapshot hour. Its stream MODIFY is the fan-out's `sealed` notice.
+ */
+export const filesStateKey = (market: string) => ({ pk: `FILES#${market}`, sk: 'STATE' });
+export const FILES_STATE_PK_PREFIX = 'FILES#';
+/** Capabilities of a market, one item per scope (`<kind>#<seq | day | at>`). */
+export const capPk = (market: string): string => `CAP#${market}`;
+export const capSk = (kind: string, n: number): string => `${kind}#${pad(n, 15)}`;
+/** A market's live hubs: one counter item per hub (`sk` HUB#<n>) holding its socket count. */
+export const liveHubsPk = (market: string): string => `LIVE#${market}`;
+export const liveHubSk = (hub: number): string => `HUB#${pad(hub, 4)}`;
+/** The sockets of one hub (at most 2000), `sk` = connection id. */
+export const LIVE_CONN_PK_PREFIX = 'LIVEC#';
+export const liveConnPk = (market: string, hub: number): string => `${LIVE_CONN_PK_PREFIX}${market}#${pad(hub, 4)}`;
+/** Where a connection id lives (`$default` and `$disconnect` know only the id). */
+export const connPointerKey = (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'CONN' });
+/** An account's sockets, under `userPk`, so role changes and device deletion find them with one query. */
+export const LIVE_USER_SK_PREFIX = 'LIVE#';
+export const liveUserSk = (connectionId: string): string => `${LIVE_USER_SK_PREFIX}${connectionId}`;
 
 // ── Settings (watchlist, alerts, boards, push) ───────────────────────────────────────────
 // Account documents live in the account's partition (`userPk`); alerts live in their market's partition so

@@ -1,0 +1,72 @@
+/**
+ * Web Push routes (spec: "Web Push (signed in)"). Writes answer 503 `push_unconfigured` before any other
+ * check of theirs when no VAPID key pair is configured (DESIGN: check order).
+ */
+import { requireSignedIn } from '../auth/gate';
+import { ServiceError } from '../errors';
+import type { Route } from '../http/handler';
+import { ok } from '../http/respond';
+import { parsePrefs, parseSubscription, SUBSCRIPTIONS_MAX } from '../push/subscription';
+import type { Services } from '../services';
+import { deleteSubscription, listSubscriptions, putSubscription } from '../store/settings-push';
+import { jsonBody } from './settings';
+
+const requirePush = (svc: Services): void => {
+  if (!svc.config.vapid) throw new ServiceError('push_unconfigured', 'push is not set up on this deployment');
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** GET /api/v1/push/key: the VAPID public key, or null when push is off. */
+export const getPushKey: Route = {
+  access: { kind: 'signedIn' },
+  async handle({ svc }) {
+    return ok({ publicKey: svc.config.vapid?.publicKey ?? null });
+  },
+};
+
+/** GET /api/v1/push/subscription: the caller's own subscriptions. */
+export const getPushSubscriptions: Route = {
+  access: { kind: 'signedIn' },
+  async handle({ svc, principal: p }) {
+    requireSignedIn(p);
+    const subs = await listSubscriptions(svc, p.userId);
+    return ok({ subscriptions: subs.map(({ endpoint, prefs, created }) => ({ endpoint, prefs, created })) });
+  },
+};
+
+/** PUT /api/v1/push/subscription {subscription, prefs?}: subscribes (taking the endpoint over) or replaces prefs; 10 per account. */
+export const putPushSubscription: Route = {
+  access: { kind: 'signedIn' },
+  async handle({ req, svc, principal: p }) {
+    requireSignedIn(p);
+    requirePush(svc);
+    const body = jsonBody(req);
+    if (!isObject(body)) throw new ServiceError('bad_request', 'the body must be {subscription, prefs?}');
+    const sub = parseSubscription(body.subscription, svc.config.env === 'production');
+    const prefs = body.prefs === undefined ? undefined : parsePrefs(body.prefs);
+    const stored = await putSubscription(svc, p.userId, sub, prefs, svc.clock.now(), SUBSCRIPTIONS_MAX);
+    return ok({ subscription: { endpoint: stored.endpoint, prefs: stored.prefs, created: stored.created } });
+  },
+};
+
+/** DELETE /api/v1/push/subscription {endpoint}: `{deleted}` (own subscriptions only). */
+export const deletePushSubscription: Route = {
+  access: { kind: 'signedIn' },
+  async handle({ req, svc, principal: p }) {
+    requireSignedIn(p);
+    requirePush(svc);
+    const body = jsonBody(req);
+    const endpoint = isObject(body) ? body.endpoint : undefined;
+    if (typeof endpoint !== 'string' || endpoint === '') throw new ServiceError('bad_request', 'the body must be {endpoint}');
+    return ok({ deleted: await deleteSubscription(svc, p.userId, endpoint) });
+  },
+};
+
+/** The push routes by route key (lib/topology.ts). */
+export const pushRoutes = {
+  'GET /api/v1/push/key': getPushKey,
+  'GET /api/v1/push/subscription': getPushSubscriptions,
+  'PUT /api/v1/push/subscription': putPushSubscription,
+  'DELETE /api/v1/push/subscription': deletePushSubscription,
+} satisfies Record<string, Route>;

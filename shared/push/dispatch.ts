@@ -1,0 +1,67 @@
+/**
+ * The push function's work for one queue message: apply the account's 30 s window, then deliver to every
+ * subscription that wants `market` and is outside its quiet hours (held pushes are dropped, not queued).
+ * A 404 / 410 from the push service deletes the subscription; any other failure is dropped.
+ */
+import { notificationFor } from '../domain/push-message';
+import type { Services } from '../services';
+import { deleteSubscription, getPushState, listSubscriptions, putPushState } from '../store/settings-push';
+import { type DeliveryOutcome, deliver } from './deliver';
+import { inQuietHours, wantsMarket } from './subscription';
+import { type PushMessage, planPush } from './window';
+
+export const PUSH_QUEUE_NAME = 'push';
+/** SQS delays are at most 15 minutes. */
+const MAX_DELAY_SECONDS = 900;
+const STATE_ATTEMPTS = 5;
+
+/** Queues a push message (the merge's alerts of one account, or a flush after `delayMs`). */
+export async function enqueuePush(svc: Services, messages: PushMessage[], delayMs = 0): Promise<void> {
+  if (messages.length === 0) return;
+  const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delayMs / 1000)));
+  await svc.queues.send(
+    PUSH_QUEUE_NAME,
+    messages.map((m) => ({ body: JSON.stringify(m), delaySeconds })),
+  );
+}
+
+/** Parses a queue body; null for anything that is not a push message (logged and dropped by the caller). */
+export function parsePushMessage(body: string): PushMessage | null {
+  try {
+    const m = JSON.parse(body) as Partial<PushMessage> & { alerts?: unknown };
+    if (typeof m.userId !== 'string' || m.userId === '') return null;
+    if (m.t === 'flush') return { t: 'flush', userId: m.userId };
+    if (m.t === 'alerts' && Array.isArray(m.alerts)) return { t: 'alerts', userId: m.userId, alerts: m.alerts };
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+/** Handles one push message; throws only when storage fails (the queue retries). */
+export async function handlePushMessage(svc: Services, msg: PushMessage, send: typeof fetch = fetch): Promise<DeliveryOutcome[]> {
+  const vapid = svc.config.vapid;
+  if (!vapid) return [];
+  const wanting = (await listSubscriptions(svc, msg.userId)).filter((s) => wantsMarket(s.prefs));
+  // An account nobody would hear opens no window (a flush still runs, to clear what waited).
+  if (wanting.length === 0 && msg.t === 'alerts') return [];
+  for (let attempt = 0; attempt < STATE_ATTEMPTS; attempt++) {
+    const now = svc.clock.now();
+    const state = await getPushState(svc, msg.userId);
+    const plan = planPush(state, msg, now);
+    if (plan.next && !(await putPushState(svc, msg.userId, { ...plan.next, rev: state.rev }, now))) continue;
+    if (plan.flushInMs !== null) await enqueuePush(svc, [{ t: 'flush', userId: msg.userId }], plan.flushInMs);
+    if (!plan.send) return [];
+    const payload = notificationFor(plan.send.alerts, plan.send.count, plan.send.waited, now);
+    const subs = wanting.filter((s) => !inQuietHours(s.prefs, now));
+    const outcomes = await Promise.all(subs.map((s) => deliver(s, payload, vapid, send)));
+    await Promise.all(
+      outcomes.map(async (o, i) => {
+        if (o.kind === 'gone') await deleteSubscription(svc, msg.userId, subs[i].endpoint);
+        else if (o.kind === 'failed') svc.log('warn', 'push dropped', { reason: o.reason });
+      }),
+    );
+    return outcomes;
+  }
+  throw new Error('push window state kept changing under this delivery');
+}
