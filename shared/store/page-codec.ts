@@ -1,0 +1,414 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { DAY_MS } from '../clock';
+import type { Candle, CandlePage } from '../domain/candles';
+import type { Row, RowTable } from '../domain/merge';
+import type { Volume, VolumePage } from '../domain/volume-estimate';
+import {
+  Reader,
+  Writer,
+  checkShards,
+  pick,
+  readDictColumn,
+  readKeys,
+  readRle,
+  readSortedInts,
+  readUvars,
+  sortedKeys,
+  writeDictColumn,
+  writeKeys,
+  writeRle,
+  writeSortedInts,
+} from './page-columns';
+
+/**
+ * Packed pages (DESIGN: Storage of market data): the binary encoding of a rows shard, a candle page, a volume
+ * page and a compacted day-history page. Every write unit is 1 KB, so the layout is column-oriented: keys as
+ * ascending deltas (with the shard's residue divided out), times as small per-page dictionaries whose indexes
+ * are run-length coded (one merge gives most keys the same `at`), candle extremes as non-negative offsets from
+ * the close behind a flag. The payload is raw-deflated when that makes it smaller.
+ *
+ * Layout: byte 0 = VERSION << 4 | kind, byte 1 = flags (bit 0: deflated), then the payload:
+ * shard bits, residue, count, key deltas, then the kind's columns. A history page is a list of day sections
+ * (the union of the day's candle and volume keys once, a presence column, then both column sets).
+ */
+
+/**
+ * Key shards per page type, as measured by `npx tsx test/bench/engine.ts`. Pages every merge rewrites (rows,
+ * the scan's minute/hour/day candles, the day's volume) are coarse, so a complete book costs few write units;
+ * a finished day is copied once into fine `history` shards, so one item's 90 days are a small Query.
+ */
+export const SHARD_LAYOUT = { rows: 16, m1: 16, h1: 16, d1: 16, volume: 16, history: 512 } as const;
+
+const VERSION = 1;
+const Kind = { Rows: 1, Candles: 2, Volume: 3, History: 4 } as const;
+type Kind = (typeof Kind)[keyof typeof Kind];
+const DEFLATED = 1;
+/** Payloads smaller than this are left raw: deflate's framing would eat the gain. */
+const DEFLATE_FROM = 64;
+
+/** A day of a compacted history page: the day candles (day points) and the volume estimates of that day. */
+export interface HistoryDay {
+  candles: CandlePage;
+  volume: VolumePage;
+}
+
+/** Compacted day history of one key shard: day number → that day's pages. */
+export type HistoryPage = Map<number, HistoryDay>;
+
+/**
+ * The key shard of an item key: `key mod shards`, shards a power of two (1..65536). Because 2^31 is a multiple
+ * of every such count, all variants of one item id share a shard, and within a shard keys differ by multiples
+ * of `shards`, which the codec divides out. The mapping is part of the stored format: never change it.
+ */
+export function shardOf(key: number, shards: number): number {
+  return key % shards;
+}
+
+/** Splits a keyed map into `shards` maps by `shardOf`, index = shard. */
+export function splitShards<T>(map: ReadonlyMap<number, T>, shards: number): Map<number, T>[] {
+  checkShards(shards);
+  const out: Map<number, T>[] = Array.from({ length: shards }, () => new Map<number, T>());
+  for (const [key, value] of map) out[key % shards].set(key, value);
+  return out;
+}
+
+/** The shards a set of changed keys touches, ascending: the pages a merge must rewrite. */
+export function shardsTouched(keys: Iterable<number>, shards: number): number[] {
+  checkShards(shards);
+  const seen = new Set<number>();
+  for (const key of keys) seen.add(key % shards);
+  return [...seen].sort((a, b) => a - b);
+}
+
+/** Encodes a rows shard: key, price or null, quantity, at, changedAt, reader. `shards` is the shard count used. */
+export function encodeRows(rows: ReadonlyMap<number, Row>, shards = 1): Uint8Array {
+  return rowsPage(rows, sortedKeys(rows), shards);
+}
+
+/**
+ * Encodes a market's table as its row shards in one pass (no per-shard maps): shard → page, for every shard
+ * that has rows, or only for `only` (e.g. `shardsTouched(merge.changed, shards)`).
+ */
+export function encodeRowShards(rows: ReadonlyMap<number, Row>, shards: number, only?: Iterable<number>): Map<number, Uint8Array> {
+  return mapShards(shardKeys(rows, shards, only), (keys) => rowsPage(rows, keys, shards));
+}
+
+/** Decodes a rows shard, into `into` when given (to gather a table from its shards without copying). */
+export function decodeRows(buf: Uint8Array, into: RowTable = new Map()): RowTable {
+  const r = open(buf, Kind.Rows);
+  const keys = readKeys(r);
+  const n = keys.length;
+  const prices = readUvars(r, n);
+  const quantities = readUvars(r, n);
+  const ats = readDictColumn(r, n);
+  const changed = readDictColumn(r, n);
+  const readers: string[] = [];
+  for (let i = r.uvar(); i > 0; i--) readers.push(r.str());
+  const readerIdx = readRle(r, n);
+  r.end();
+  for (let i = 0; i < n; i++) {
+    into.set(keys[i], {
+      price: prices[i] === 0 ? null : prices[i] - 1,
+      quantity: quantities[i],
+      at: ats[i],
+      reader: pick(readers, readerIdx[i]),
+      changedAt: changed[i],
+    });
+  }
+  return into;
+}
+
+/** Encodes one period's candle page; `start` is the period start in ms (every `at` in the page is >= it). */
+export function encodeCandles(page: CandlePage, start: number, shards = 1): Uint8Array {
+  return candlePage(page, sortedKeys(page), start, shards);
+}
+
+/** Encodes one period's candles as shard pages in one pass: shard → page (all non-empty shards, or `only`). */
+export function encodeCandleShards(page: CandlePage, start: number, shards: number, only?: Iterable<number>): Map<number, Uint8Array> {
+  return mapShards(shardKeys(page, shards, only), (keys) => candlePage(page, keys, start, shards));
+}
+
+/** Decodes a candle page, into `into` when given. */
+export function decodeCandles(buf: Uint8Array, into: CandlePage = new Map()): { start: number; page: CandlePage } {
+  const r = open(buf, Kind.Candles);
+  const start = r.uvar();
+  const keys = readKeys(r);
+  const list = readCandleColumns(r, keys.length, start);
+  r.end();
+  for (let i = 0; i < keys.length; i++) into.set(keys[i], list[i]);
+  return { start, page: into };
+}
+
+/** Encodes one day's volume estimates. */
+export function encodeVolume(page: VolumePage, shards = 1): Uint8Array {
+  return volumePage(page, sortedKeys(page), shards);
+}
+
+/** Encodes one day's volume estimates as shard pages in one pass: shard → page (all non-empty, or `only`). */
+export function encodeVolumeShards(page: VolumePage, shards: number, only?: Iterable<number>): Map<number, Uint8Array> {
+  return mapShards(shardKeys(page, shards, only), (keys) => volumePage(page, keys, shards));
+}
+
+/** Decodes a volume page, into `into` when given. */
+export function decodeVolume(buf: Uint8Array, into: VolumePage = new Map()): VolumePage {
+  const r = open(buf, Kind.Volume);
+  const keys = readKeys(r);
+  const list = readVolumeColumns(r, keys.length);
+  r.end();
+  for (let i = 0; i < keys.length; i++) into.set(keys[i], list[i]);
+  return into;
+}
+
+/** Encodes a compacted history page (days ascending; each a candle and a volume section). */
+export function encodeHistory(page: HistoryPage, shards = 1): Uint8Array {
+  const days = [...page.keys()].sort((a, b) => a - b);
+  const w = new Writer(64 + days.length * 1024);
+  w.uvar(days.length);
+  let prev = 0;
+  for (const day of days) {
+    const d = page.get(day) as HistoryDay;
+    w.uvar(day - prev);
+    prev = day;
+    writeDaySection(w, d, day * DAY_MS, shards);
+  }
+  return seal(Kind.History, w);
+}
+
+/** Decodes a compacted history page. */
+export function decodeHistory(buf: Uint8Array): HistoryPage {
+  const r = open(buf, Kind.History);
+  const out: HistoryPage = new Map();
+  let day = 0;
+  for (let i = r.uvar(); i > 0; i--) {
+    day += r.uvar();
+    out.set(day, readDaySection(r, day * DAY_MS));
+  }
+  r.end();
+  return out;
+}
+
+/**
+ * Compaction (DESIGN hint: day history in fine shards): folds a finished day's candles and volume into a
+ * history page and drops days before `firstKeptDay` (spec Retention: days before today - 90). Returns a new
+ * page; the input is not changed.
+ */
+export function compactHistory(history: HistoryPage, day: number, candles: CandlePage, volume: VolumePage, firstKeptDay: number): HistoryPage {
+  const out: HistoryPage = new Map();
+  for (const [d, v] of history) if (d >= firstKeptDay && d !== day) out.set(d, v);
+  if (day >= firstKeptDay && (candles.size > 0 || volume.size > 0)) out.set(day, { candles, volume });
+  return out;
+}
+
+// ── sections ────────────────────────────────────────────────────────────────────────────
+
+function rowsPage(rows: ReadonlyMap<number, Row>, keys: readonly number[], shards: number): Uint8Array {
+  const w = new Writer(16 + keys.length * 12);
+  writeKeys(w, keys, shards);
+  const list = keys.map((k) => rows.get(k) as Row);
+  for (const r of list) w.uvar(r.price === null ? 0 : r.price + 1);
+  for (const r of list) w.uvar(r.quantity);
+  writeDictColumn(
+    w,
+    list.map((r) => r.at),
+  );
+  writeDictColumn(
+    w,
+    list.map((r) => r.changedAt),
+  );
+  const readers = [...new Set(list.map((r) => r.reader))].sort();
+  const readerIndex = new Map(readers.map((s, i) => [s, i]));
+  w.uvar(readers.length);
+  for (const s of readers) w.str(s);
+  writeRle(
+    w,
+    list.map((r) => readerIndex.get(r.reader) as number),
+  );
+  return seal(Kind.Rows, w);
+}
+
+function candlePage(page: CandlePage, keys: readonly number[], start: number, shards: number): Uint8Array {
+  const w = new Writer(16 + keys.length * 10);
+  w.uvar(start);
+  writeKeys(w, keys, shards);
+  writeCandleColumns(
+    w,
+    keys.map((k) => page.get(k) as Candle),
+    start,
+  );
+  return seal(Kind.Candles, w);
+}
+
+function volumePage(page: VolumePage, keys: readonly number[], shards: number): Uint8Array {
+  const w = new Writer(16 + keys.length * 6);
+  writeKeys(w, keys, shards);
+  writeVolumeColumns(
+    w,
+    keys.map((k) => page.get(k) as Volume),
+  );
+  return seal(Kind.Volume, w);
+}
+
+/** Keys per shard, each list ascending; only the shards in `only` when given. */
+function shardKeys(map: ReadonlyMap<number, unknown>, shards: number, only?: Iterable<number>): Map<number, number[]> {
+  checkShards(shards);
+  const wanted = only === undefined ? undefined : new Set(only);
+  const lists = new Map<number, number[]>();
+  for (const key of map.keys()) {
+    const shard = key % shards;
+    if (wanted !== undefined && !wanted.has(shard)) continue;
+    const list = lists.get(shard);
+    if (list === undefined) lists.set(shard, [key]);
+    else list.push(key);
+  }
+  // A shard asked for but left empty still gets its (empty) page, so the store can overwrite the old one.
+  if (wanted !== undefined) for (const shard of wanted) if (!lists.has(shard)) lists.set(shard, []);
+  for (const [shard, list] of lists) lists.set(shard, Array.from(Float64Array.from(list).sort()));
+  return lists;
+}
+
+function mapShards(lists: Map<number, number[]>, encode: (keys: number[]) => Uint8Array): Map<number, Uint8Array> {
+  const out = new Map<number, Uint8Array>();
+  for (const shard of [...lists.keys()].sort((a, b) => a - b)) out.set(shard, encode(lists.get(shard) as number[]));
+  return out;
+}
+
+/** A history day: the union of its candle and volume keys once, a presence column, then both column sets. */
+function writeDaySection(w: Writer, day: HistoryDay, start: number, shards: number): void {
+  const union = new Map<number, number>();
+  for (const k of day.candles.keys()) union.set(k, 1);
+  for (const k of day.volume.keys()) union.set(k, (union.get(k) ?? 0) | 2);
+  const keys = sortedKeys(union);
+  writeKeys(w, keys, shards);
+  writeRle(
+    w,
+    keys.map((k) => union.get(k) as number),
+  );
+  const candles: Candle[] = [];
+  const volumes: Volume[] = [];
+  for (const k of keys) {
+    const c = day.candles.get(k);
+    if (c) candles.push(c);
+    const v = day.volume.get(k);
+    if (v) volumes.push(v);
+  }
+  w.uvar(candles.length);
+  writeCandleColumns(w, candles, start);
+  writeVolumeColumns(w, volumes);
+}
+
+function readDaySection(r: Reader, start: number): HistoryDay {
+  const keys = readKeys(r);
+  const presence = readRle(r, keys.length);
+  const candleList = readCandleColumns(r, r.uvar(), start);
+  const volumeList = readVolumeColumns(r, keys.length - presence.filter((p) => p === 1).length);
+  const candles: CandlePage = new Map();
+  const volume: VolumePage = new Map();
+  let c = 0;
+  let v = 0;
+  for (let i = 0; i < keys.length; i++) {
+    if (presence[i] & 1) candles.set(keys[i], pick(candleList, c++));
+    if (presence[i] & 2) volume.set(keys[i], pick(volumeList, v++));
+  }
+  if (c !== candleList.length || v !== volumeList.length) throw new RangeError('corrupt page: presence');
+  return { candles, volume };
+}
+
+const OPEN = 1;
+const HIGH = 2;
+const LOW = 4;
+const SPAN = 8;
+
+function writeCandleColumns(w: Writer, list: readonly Candle[], start: number): void {
+  const flags = list.map((c) => (c.open !== c.close ? OPEN : 0) | (c.high !== c.close ? HIGH : 0) | (c.low !== c.close ? LOW : 0) | (c.openAt !== c.lastAt ? SPAN : 0));
+  for (const c of list) w.uvar(c.close);
+  for (const c of list) w.uvar(c.quantity);
+  writeRle(w, flags);
+  for (let i = 0; i < list.length; i++) if (flags[i] & LOW) w.uvar(list[i].close - list[i].low);
+  for (let i = 0; i < list.length; i++) if (flags[i] & HIGH) w.uvar(list[i].high - list[i].close);
+  for (let i = 0; i < list.length; i++) if (flags[i] & OPEN) w.uvar(list[i].open - list[i].low);
+  // One dictionary of offsets from the period start serves both times: a page sees few distinct scans.
+  const offsets = new Set<number>();
+  for (const c of list) {
+    if (c.openAt < start || c.lastAt < start) throw new RangeError('candle time before its page start');
+    offsets.add(c.lastAt - start);
+    offsets.add(c.openAt - start);
+  }
+  const dict = [...offsets].sort((a, b) => a - b);
+  const index = new Map(dict.map((v, i) => [v, i]));
+  writeSortedInts(w, dict);
+  writeRle(
+    w,
+    list.map((c) => index.get(c.lastAt - start) as number),
+  );
+  writeRle(
+    w,
+    list.filter((_, i) => flags[i] & SPAN).map((c) => index.get(c.openAt - start) as number),
+  );
+}
+
+function readCandleColumns(r: Reader, n: number, start: number): Candle[] {
+  if (n > r.remaining()) throw new RangeError('corrupt page: candle count');
+  const close = readUvars(r, n);
+  const quantity = readUvars(r, n);
+  const flags = readRle(r, n);
+  const lowD = new Float64Array(n);
+  const highD = new Float64Array(n);
+  const openD = new Float64Array(n);
+  let spans = 0;
+  for (let i = 0; i < n; i++) if (flags[i] & LOW) lowD[i] = r.uvar();
+  for (let i = 0; i < n; i++) if (flags[i] & HIGH) highD[i] = r.uvar();
+  for (let i = 0; i < n; i++) if (flags[i] & OPEN) openD[i] = r.uvar();
+  for (let i = 0; i < n; i++) if (flags[i] & SPAN) spans++;
+  const dict = readSortedInts(r);
+  const last = readRle(r, n);
+  const opened = readRle(r, spans);
+  const out = new Array<Candle>(n);
+  for (let i = 0, s = 0; i < n; i++) {
+    const low = close[i] - lowD[i];
+    const lastAt = start + pick(dict, last[i]);
+    out[i] = {
+      open: flags[i] & OPEN ? low + openD[i] : close[i],
+      high: close[i] + highD[i],
+      low,
+      close: close[i],
+      quantity: quantity[i],
+      openAt: flags[i] & SPAN ? start + pick(dict, opened[s++]) : lastAt,
+      lastAt,
+    };
+  }
+  return out;
+}
+
+function writeVolumeColumns(w: Writer, list: readonly Volume[]): void {
+  for (let c = 0; c < 3; c++) for (const v of list) w.uvar(v[c]);
+}
+
+function readVolumeColumns(r: Reader, n: number): Volume[] {
+  const listed = readUvars(r, n);
+  const sold = readUvars(r, n);
+  const expired = readUvars(r, n);
+  const out = new Array<Volume>(n);
+  for (let i = 0; i < n; i++) out[i] = [listed[i], sold[i], expired[i]];
+  return out;
+}
+
+// ── framing ─────────────────────────────────────────────────────────────────────────────
+
+function seal(kind: Kind, w: Writer): Uint8Array {
+  const payload = w.bytes();
+  const packed = payload.length >= DEFLATE_FROM ? deflateRawSync(payload) : undefined;
+  const useDeflate = packed !== undefined && packed.length < payload.length;
+  const body = useDeflate ? packed : payload;
+  const out = new Uint8Array(2 + body.length);
+  out[0] = (VERSION << 4) | kind;
+  out[1] = useDeflate ? DEFLATED : 0;
+  out.set(body, 2);
+  return out;
+}
+
+function open(buf: Uint8Array, kind: Kind): Reader {
+  if (buf.length < 2 || buf[0] !== ((VERSION << 4) | kind)) throw new RangeError('not a page of the expected kind or version');
+  const body = buf.subarray(2);
+  return new Reader(buf[1] & DEFLATED ? new Uint8Array(inflateRawSync(body)) : body);
+}
+
