@@ -1,6 +1,11 @@
 import { accountRoutes } from '../../shared/api/account';
+import { postAdminSnapshot } from '../../shared/api/admin-snapshot';
 import { getConfig, retiredScans } from '../../shared/api/environment';
 import { itemRoutes } from '../../shared/api/items';
+import { getLiveWithoutUpgrade } from '../../shared/api/live-upgrade';
+import { marketBookRoutes } from '../../shared/api/market-books';
+import { getMarketFiles } from '../../shared/api/market-files';
+import { marketReadRoutes } from '../../shared/api/market-reads';
 import { pushRoutes } from '../../shared/api/push';
 import { settingsRoutes } from '../../shared/api/settings';
 import { updateRoutes } from '../../shared/api/updates';
@@ -12,7 +17,12 @@ export const routes: RouteTable = {
   'ANY /api/v1/ah/scans': retiredScans,
   ...accountRoutes,
   ...itemRoutes,
+  ...marketReadRoutes,
+  ...marketBookRoutes,
   ...updateRoutes,
   ...settingsRoutes,
   ...pushRoutes,
+  'GET /api/v1/ah/{market}/files': getMarketFiles,
+  'GET /api/v1/live': getLiveWithoutUpgrade,
+  'POST /api/v1/admin/snapshot': postAdminSnapshot,
 };

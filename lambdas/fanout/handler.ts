@@ -1,4 +1,7 @@
-/** Placeholder until its issue lands: the fanout function. */
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('fanout: not implemented yet');
-};
+import middy from '@middy/core';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { fanout } from '../../shared/live/fanout';
+import { services } from '../../shared/services';
+
+/** The table stream's consumer: `hello`, `ah`, `sealed`, `alert`, `roles` and device closes (see shared/live/fanout.ts). */
+export const handler = middy<DynamoDBStreamEvent, void>().handler(async (event) => fanout(services(), event));

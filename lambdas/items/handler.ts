@@ -1,4 +1,7 @@
-/** Placeholder until its issue lands: the items function. */
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('items: not implemented yet');
-};
+import middy from '@middy/core';
+import type { ScheduledEvent } from 'aws-lambda';
+import { rebuildCurrentItems } from '../../shared/items/publish';
+import { services } from '../../shared/services';
+
+/** The items schedule (every 10 minutes): rebuilds the current build's merged item files when due. */
+export const handler = middy<ScheduledEvent, { build: string | null; hash: string | null }>().handler(async () => rebuildCurrentItems(services()));

@@ -1,4 +1,7 @@
-/** Placeholder until its issue lands: the live-sweep function. */
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('live-sweep: not implemented yet');
-};
+import middy from '@middy/core';
+import type { ScheduledEvent } from 'aws-lambda';
+import { sweepSockets } from '../../shared/live/socket';
+import { services } from '../../shared/services';
+
+/** The live sweep (every minute): closes sockets whose credential expired (4401) or that lost `live` (4403). */
+export const handler = middy<ScheduledEvent, Awaited<ReturnType<typeof sweepSockets>>>().handler(async () => sweepSockets(services()));

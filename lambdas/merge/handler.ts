@@ -1,4 +1,7 @@
-/** Placeholder until its issue lands: the merge function. */
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('merge: not implemented yet');
-};
+import middy from '@middy/core';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { mergeBatch } from '../../shared/market/merge-batch';
+import { services } from '../../shared/services';
+
+/** The merge queues' consumer: each market's FIFO batch merges in order; failures are reported per message. */
+export const handler = middy<SQSEvent, SQSBatchResponse>().handler((event) => mergeBatch(services(), event.Records));

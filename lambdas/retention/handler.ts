@@ -1,4 +1,11 @@
-/** Placeholder until its issue lands: the retention function. */
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('retention: not implemented yet');
-};
+import middy from '@middy/core';
+import type { ScheduledEvent } from 'aws-lambda';
+import { runRetention } from '../../shared/market/market-retention';
+import { services } from '../../shared/services';
+
+/** Every 6 hours: spec Retention for every market (each market runs at most every 6 hours). */
+export const handler = middy<ScheduledEvent, void>().handler(async () => {
+  const svc = services();
+  const results = await runRetention(svc);
+  svc.log('info', 'retention', { markets: results.filter((r) => r.ran) });
+});

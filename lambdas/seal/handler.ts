@@ -1,4 +1,7 @@
-/** Placeholder until its issue lands: the seal function. */
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('seal: not implemented yet');
-};
+import middy from '@middy/core';
+import type { ScheduledEvent } from 'aws-lambda';
+import { type SealOutcome, sealAll } from '../../shared/files/seal';
+import { services } from '../../shared/services';
+
+/** The seal schedule (every minute): writes every due candle file of every market once. */
+export const handler = middy<ScheduledEvent, SealOutcome[]>().handler(async () => sealAll(services()));

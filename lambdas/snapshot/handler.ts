@@ -1,4 +1,7 @@
-/** Placeholder until its issue lands: the snapshot function. */
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('snapshot: not implemented yet');
-};
+import middy from '@middy/core';
+import type { ScheduledEvent } from 'aws-lambda';
+import { type WrittenSnapshot, writeAllSnapshots } from '../../shared/files/snapshot-files';
+import { services } from '../../shared/services';
+
+/** The snapshot schedule (hourly): the current hour's snapshot and recent-changes files and their pointers. */
+export const handler = middy<ScheduledEvent, WrittenSnapshot[]>().handler(async () => writeAllSnapshots(services()));

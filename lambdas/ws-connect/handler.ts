@@ -1,4 +1,8 @@
-/** Placeholder until its issue lands: the ws-connect function. */
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('ws-connect: not implemented yet');
-};
+import middy from '@middy/core';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { connectSocket } from '../../shared/live/socket';
+import { connectRequest, type WsConnectEvent } from '../../shared/live/ws-events';
+import { services } from '../../shared/services';
+
+/** `$connect` of the live socket: 401 / 403 / 400 before the upgrade, else the socket is stored (its record drives `hello`). */
+export const handler = middy<WsConnectEvent, APIGatewayProxyResult>().handler(async (event) => connectSocket(services(), connectRequest(event)));

@@ -1,4 +1,10 @@
-/** Placeholder until its issue lands: the ws-disconnect function. */
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('ws-disconnect: not implemented yet');
-};
+import middy from '@middy/core';
+import { disconnectSocket } from '../../shared/live/socket';
+import type { WsEvent } from '../../shared/live/ws-events';
+import { services } from '../../shared/services';
+
+/** `$disconnect` of the live socket: the socket is forgotten and its hub's place given back. */
+export const handler = middy<WsEvent, { statusCode: number }>().handler(async (event) => {
+  await disconnectSocket(services(), event.requestContext.connectionId);
+  return { statusCode: 200 };
+});

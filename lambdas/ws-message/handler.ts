@@ -1,4 +1,10 @@
-/** Placeholder until its issue lands: the ws-message function. */
-export const handler = async (_event: unknown): Promise<void> => {
-  throw new Error('ws-message: not implemented yet');
-};
+import middy from '@middy/core';
+import { socketMessage } from '../../shared/live/socket';
+import { sourceIpOf, type WsEvent } from '../../shared/live/ws-events';
+import { services } from '../../shared/services';
+
+/** `$default` of the live socket: `{t: "auth", token}` renewals; anything else is `bad_message`. */
+export const handler = middy<WsEvent, { statusCode: number }>().handler(async (event) => {
+  await socketMessage(services(), event.requestContext.connectionId, event.body, sourceIpOf(event));
+  return { statusCode: 200 };
+});

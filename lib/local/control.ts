@@ -2,6 +2,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ListObjectsV2Command, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { ManualClock } from '../../shared/clock';
+import { ServiceError } from '../../shared/errors';
+import { publishGeneratedItems } from '../../shared/items/publish';
+import { services } from '../../shared/services';
 import { sendJson } from './http-events';
 import type { Runtime } from './runtime';
 
@@ -64,6 +67,20 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     if (merge) rt.faults.merge = merge;
     rt.faultsChanged();
     sendJson(res, 200, { ...rt.faults });
+    return true;
+  }
+  if (path === '/_local/items') {
+    if (method !== 'POST') sendJson(res, 405, { error: 'method_not_allowed' });
+    else if (!input) bad(res, 'body must be a generated item file (a JSON object)');
+    else {
+      try {
+        const { build } = await publishGeneratedItems(services(), input);
+        sendJson(res, 200, { build });
+      } catch (err) {
+        if (!(err instanceof ServiceError)) throw err;
+        sendJson(res, 400, { error: err.code, message: err.message });
+      }
+    }
     return true;
   }
   if (path === '/_local/files') {

@@ -34,6 +34,7 @@ export async function admit(req: ApiRequest, access: Access, svc: Services): Pro
   }
   if (principal.kind === 'apiKey' && read && !(access.kind === 'public' && access.keyExempt)) requireFeature(principal, 'api.read');
   if (access.kind === 'feature' && !(access.signedInOnly && read)) requireFeature(principal, access.feature);
+  if (access.kind === 'public' && access.feature) requireFeature(principal, access.feature);
   return principal;
 }
 

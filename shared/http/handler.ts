@@ -17,7 +17,7 @@ import type { ApiRequest, HttpEvent, HttpResult } from './types';
  * `signedIn`: 401 for anonymous callers; `feature`: signed-in and holding the feature (403 otherwise).
  */
 export type Access =
-  | { kind: 'public'; keyExempt?: boolean }
+  | { kind: 'public'; keyExempt?: boolean; /** anyone holding it, anonymous callers included (403 otherwise, never 401) */ feature?: Feature }
   | { kind: 'signedIn' }
   | { kind: 'feature'; feature: Feature; /** reads need only a signed-in caller */ signedInOnly?: boolean };
 

@@ -7,9 +7,23 @@
 import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { RowTable } from '../domain/merge';
+import { periodExpiresAt } from '../domain/retention';
 import type { VolumePage } from '../domain/volume-estimate';
 import { candlePk, historyPk, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
-import { type HistoryPage, decodeCandles, decodeHistory, decodeRows, decodeVolume, encodeCandles, encodeHistory, encodeRows, encodeVolume, shardOf, splitShards } from './page-codec';
+import {
+  type HistoryPage,
+  decodeCandles,
+  decodeHistory,
+  decodeRows,
+  decodeVolume,
+  encodeCandleShards,
+  encodeHistory,
+  encodeRowShards,
+  encodeVolume,
+  shardOf,
+  shardsTouched,
+  splitShards,
+} from './page-codec';
 
 export const ROW_SHARDS = 16;
 export const PAGE_SHARDS = 16;
@@ -39,6 +53,24 @@ export interface MarketMeta {
   historyThrough: number | null;
   /** Identity of the newest merged upload, so a redelivered message merges nothing twice. */
   lastUpload: string | null;
+  /** The merge under way (written first, cleared by its commit), so a redelivery reuses its caps and time. */
+  pending?: PendingMerge | null;
+}
+
+/** What a merge fixes before its first page write: a redelivered message repeats it exactly. */
+export interface PendingMerge {
+  uploadId: string;
+  seq: number;
+  /** Server time of the merge (rows' `changedAt`, `mergedAt`). */
+  now: number;
+  changeCap: string;
+  checkpointCap?: string;
+}
+
+/** One key shard of a day's volume page and the newest book whose estimates it holds (volume is additive). */
+export interface VolumeShard {
+  page: VolumePage;
+  bookAt: number | null;
 }
 
 const emptyMeta = (market: string): MarketMeta => ({ market, seq: 0, newestScanAt: null, firstMergeAt: null, currentBook: null, historyThrough: null, lastUpload: null });
@@ -59,13 +91,18 @@ export class CapacityMeter {
   }
 }
 
-type PageItem = { pk: string; sk: string; d: Uint8Array };
+type PageItem = { pk: string; sk: string; d: Uint8Array; ttl?: number; b?: number };
+
+/** The `ttl` (seconds) of a period's page: retention deletes it then; DynamoDB's TTL is the free backstop. */
+const pageTtl = (res: CandleRes, period: number): number => Math.ceil(periodExpiresAt(res, period) / 1000);
 
 export class MarketStore {
   constructor(
     private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
     readonly meter: CapacityMeter = new CapacityMeter(),
+    /** Strongly consistent page reads: the merge reads what the previous merge just wrote. */
+    private readonly consistent = false,
   ) {}
 
   // ── meta ──
@@ -112,12 +149,37 @@ export class MarketStore {
     }
   }
 
+  /**
+   * Records the merge about to take seq `pending.seq`, before any page is written; holds only while the
+   * stored seq is still the one before it. False when another merge got there first.
+   */
+  async markPending(market: string, pending: PendingMerge): Promise<boolean> {
+    try {
+      const out = await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: marketMetaKey(market),
+          UpdateExpression: 'SET #pending = :pending',
+          ConditionExpression: pending.seq === 1 ? 'attribute_not_exists(#seq) OR #seq = :before' : '#seq = :before',
+          ExpressionAttributeNames: { '#pending': 'pending', '#seq': 'seq' },
+          ExpressionAttributeValues: { ':pending': pending, ':before': pending.seq - 1 },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.meter.add(out.ConsumedCapacity, 'write');
+      return true;
+    } catch (err) {
+      if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+      throw err;
+    }
+  }
+
   // ── rows ──
 
   /** The market's whole table. */
   async rows(market: string): Promise<RowTable> {
     const out: RowTable = new Map();
-    for (const item of await this.queryAll(rowsPk(market))) for (const [k, v] of decodeRows(item.d)) out.set(k, v);
+    for (const item of await this.queryAll(rowsPk(market))) decodeRows(item.d, out);
     return out;
   }
 
@@ -133,10 +195,8 @@ export class MarketStore {
 
   /** Rewrites the row shards that hold `changedKeys`, from the full table. */
   async writeRows(market: string, rows: RowTable, changedKeys: Iterable<number>): Promise<void> {
-    const touched = new Set<number>();
-    for (const k of changedKeys) touched.add(shardOf(k, ROW_SHARDS));
-    const split = splitShards(rows, ROW_SHARDS);
-    await this.batchPut([...touched].map((s) => ({ pk: rowsPk(market), sk: shardSk(s), d: encodeRows(split[s], ROW_SHARDS) })));
+    const pages = encodeRowShards(rows, ROW_SHARDS, shardsTouched(changedKeys, ROW_SHARDS));
+    await this.batchPut([...pages].map(([s, d]) => ({ pk: rowsPk(market), sk: shardSk(s), d })));
   }
 
   // ── candles and volume ──
@@ -144,7 +204,7 @@ export class MarketStore {
   /** One whole period's candles (all shards). */
   async candlePage(market: string, res: CandleRes, period: number): Promise<CandlePage> {
     const page: CandlePage = new Map();
-    for (const item of await this.queryAll(candlePk(market, res, period))) for (const [k, c] of decodeCandles(item.d).page) page.set(k, c);
+    for (const item of await this.queryAll(candlePk(market, res, period))) decodeCandles(item.d, page);
     return page;
   }
 
@@ -165,10 +225,9 @@ export class MarketStore {
 
   /** Rewrites the shards of a period's page that hold `changedKeys`. */
   async writeCandlePage(market: string, res: CandleRes, period: number, start: number, page: CandlePage, changedKeys: Iterable<number>): Promise<void> {
-    const touched = new Set<number>();
-    for (const k of changedKeys) touched.add(shardOf(k, PAGE_SHARDS));
-    const split = splitShards(page, PAGE_SHARDS);
-    await this.batchPut([...touched].map((s) => ({ pk: candlePk(market, res, period), sk: shardSk(s), d: encodeCandles(split[s], start, PAGE_SHARDS) })));
+    const ttl = pageTtl(res, period);
+    const pages = encodeCandleShards(page, start, PAGE_SHARDS, shardsTouched(changedKeys, PAGE_SHARDS));
+    await this.batchPut([...pages].map(([s, d]) => ({ pk: candlePk(market, res, period), sk: shardSk(s), d, ttl })));
   }
 
   async volumePage(market: string, day: number): Promise<VolumePage> {
@@ -195,7 +254,23 @@ export class MarketStore {
     const touched = new Set<number>();
     for (const k of changedKeys) touched.add(shardOf(k, PAGE_SHARDS));
     const split = splitShards(page, PAGE_SHARDS);
-    await this.batchPut([...touched].map((s) => ({ pk: volumePk(market, day), sk: shardSk(s), d: encodeVolume(split[s], PAGE_SHARDS) })));
+    const ttl = pageTtl('d1', day);
+    await this.batchPut([...touched].map((s) => ({ pk: volumePk(market, day), sk: shardSk(s), d: encodeVolume(split[s], PAGE_SHARDS), ttl })));
+  }
+
+  /** A day's volume page by key shard, with the newest book each shard already holds. */
+  async volumeShards(market: string, day: number): Promise<Map<number, VolumeShard>> {
+    const out = new Map<number, VolumeShard>();
+    for (const item of await this.queryAll(volumePk(market, day))) out.set(Number(item.sk), { page: decodeVolume(item.d), bookAt: typeof item.b === 'number' ? item.b : null });
+    return out;
+  }
+
+  /** Writes whole volume shards with their book marks (a redelivered merge skips shards already holding its book). */
+  async writeVolumeShards(market: string, day: number, shards: ReadonlyMap<number, VolumeShard>): Promise<void> {
+    const ttl = pageTtl('d1', day);
+    await this.batchPut(
+      [...shards].map(([s, v]) => ({ pk: volumePk(market, day), sk: shardSk(s), d: encodeVolume(v.page, PAGE_SHARDS), ttl, ...(v.bookAt === null ? {} : { b: v.bookAt }) })),
+    );
   }
 
   // ── day history ──
@@ -232,6 +307,7 @@ export class MarketStore {
           TableName: this.table,
           KeyConditionExpression: 'pk = :pk',
           ExpressionAttributeValues: { ':pk': pk },
+          ConsistentRead: this.consistent,
           ExclusiveStartKey: start,
           ReturnConsumedCapacity: 'TOTAL',
         }),
@@ -246,7 +322,9 @@ export class MarketStore {
   async batchGet(keys: Array<{ pk: string; sk: string }>): Promise<PageItem[]> {
     const items: PageItem[] = [];
     for (let i = 0; i < keys.length; i += 100) {
-      let request: Record<string, { Keys: Array<Record<string, unknown>> }> | undefined = { [this.table]: { Keys: keys.slice(i, i + 100) } };
+      let request: Record<string, { Keys: Array<Record<string, unknown>>; ConsistentRead?: boolean }> | undefined = {
+        [this.table]: { Keys: keys.slice(i, i + 100), ConsistentRead: this.consistent },
+      };
       for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
         const out = await this.ddb.send(new BatchGetCommand({ RequestItems: request, ReturnConsumedCapacity: 'TOTAL' }));
         this.meter.add(out.ConsumedCapacity, 'read');

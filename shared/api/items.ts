@@ -1,0 +1,82 @@
+/** Item data routes (spec api.md: Item data): merged item data, search index, one key, unknown keys. */
+import { gunzipSync } from 'node:zlib';
+import { parseItemKey } from '../domain/item-key';
+import { itemOfKey, unknownKeys } from '../domain/items';
+import type { Route } from '../http/handler';
+import { binary, json } from '../http/respond';
+import type { ApiRequest, HttpResult } from '../http/types';
+import { keysWithRows } from '../items/market-keys';
+import { type ItemFilesRef, currentItemFiles, itemFileObject, itemFileOf, resolveItemFiles } from '../items/read';
+import type { StoredObject } from '../items/bucket';
+
+/** Item data changes at most every 10 minutes (spec: `Cache-Control: public, max-age=600`). */
+const ITEMS_CACHE = 'public, max-age=600';
+const PUBLIC = { kind: 'public', keyExempt: true } as const;
+
+/** Whether `Accept-Encoding` accepts gzip (named or `*`, with a quality above 0). */
+export function acceptsGzip(req: ApiRequest): boolean {
+  for (const part of (req.headers['accept-encoding'] ?? '').split(',')) {
+    const [name, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    if (name !== 'gzip' && name !== 'x-gzip' && name !== '*') continue;
+    const q = params.find((p) => p.startsWith('q='));
+    if (!q || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}
+
+/** A stored JSON file passed through: still gzip when the caller accepts it (a Lambda answer is at most 6 MB), else plain. */
+function fileAnswer(req: ApiRequest, obj: StoredObject, ref: ItemFilesRef): HttpResult {
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': ITEMS_CACHE, 'x-service-build': ref.build, vary: 'Accept-Encoding' };
+  const gz = obj.contentEncoding === 'gzip';
+  if (gz && acceptsGzip(req)) return binary(200, obj.data, { ...headers, 'content-encoding': 'gzip' });
+  return { statusCode: 200, headers, body: (gz ? gunzipSync(obj.data) : obj.data).toString('utf8') };
+}
+
+/** GET /api/v1/items?build: merged item data of the current or the named build; `X-Service-Build` names it. */
+export const getItems: Route = {
+  access: PUBLIC,
+  async handle({ req, svc }) {
+    const ref = await resolveItemFiles(svc, req.query.build);
+    return fileAnswer(req, await itemFileObject(svc, ref, 'items'), ref);
+  },
+};
+
+/** GET /api/v1/items/search-index?build: the merged search index. */
+export const getSearchIndex: Route = {
+  access: PUBLIC,
+  async handle({ req, svc }) {
+    const ref = await resolveItemFiles(svc, req.query.build);
+    return fileAnswer(req, await itemFileObject(svc, ref, 'search'), ref);
+  },
+};
+
+/** GET /api/v1/items/:key: `{build, key, item, variant?, now}` from the current merged data. */
+export const getItem: Route = {
+  access: PUBLIC,
+  async handle({ req, svc }) {
+    const key = parseItemKey(req.params.key);
+    const ref = await resolveItemFiles(svc, undefined);
+    const file = await itemFileOf(svc, ref);
+    const { item, variant } = itemOfKey(file, key);
+    const body = variant ? { build: ref.build, key, item, variant, now: svc.clock.now() } : { build: ref.build, key, item, now: svc.clock.now() };
+    return json(200, body, { 'cache-control': ITEMS_CACHE, 'x-service-build': ref.build });
+  },
+};
+
+/** GET /api/v1/items/unknown: `{items, now}`, keys with a row in any market and no name, ascending. */
+export const getUnknownItems: Route = {
+  access: PUBLIC,
+  async handle({ svc }) {
+    const ref = await currentItemFiles(svc);
+    const [file, keys] = await Promise.all([ref ? itemFileOf(svc, ref) : null, keysWithRows(svc)]);
+    return json(200, { items: unknownKeys(file, keys), now: svc.clock.now() }, { 'cache-control': ITEMS_CACHE });
+  },
+};
+
+/** The routes of this module, keyed as in lib/topology.ts. */
+export const itemRoutes: Record<string, Route> = {
+  'GET /api/v1/items': getItems,
+  'GET /api/v1/items/search-index': getSearchIndex,
+  'GET /api/v1/items/unknown': getUnknownItems,
+  'GET /api/v1/items/{key}': getItem,
+};

@@ -1,0 +1,15 @@
+/**
+ * GET /api/v1/live without a WebSocket upgrade (api.md Live socket; DESIGN check order): 401 anonymous, 403
+ * without `live`, 400 `bad_market` for a missing or unknown market, then 426 `upgrade_required`.
+ */
+import { parseMarket } from '../domain/market';
+import { ServiceError } from '../errors';
+import type { Route } from '../http/handler';
+
+export const getLiveWithoutUpgrade: Route = {
+  access: { kind: 'feature', feature: 'live' },
+  async handle({ req }) {
+    parseMarket(req.query.market);
+    throw new ServiceError('upgrade_required', 'open a WebSocket: send Upgrade: websocket');
+  },
+};

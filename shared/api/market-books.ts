@@ -1,0 +1,89 @@
+/**
+ * Book and snapshot file reads (spec Market reads: item book, books list, book file, hourly snapshot).
+ * Books need `books`; the snapshot is public and always hourly. Stored gzip bodies pass through when the
+ * caller accepts gzip, else they are decompressed.
+ */
+import { gunzipSync } from 'node:zlib';
+import { secondsToNextHour } from '../clock';
+import { parseItemKey } from '../domain/item-key';
+import { ServiceError } from '../errors';
+import { snapshotLatestPath } from '../files/paths';
+import type { Route } from '../http/handler';
+import { binary } from '../http/respond';
+import type { HttpResult } from '../http/types';
+import { getObject } from '../items/bucket';
+import { liveHeaders } from '../market/answer-cache';
+import { acceptsGzip, bookSummary, itemBookEntries, readBookFile } from '../market/book-read';
+import { bookRange } from '../market/query-rules';
+import { readSources } from '../market/sources';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A stored file's bytes as the caller accepts them: gzip passed through, or decompressed. */
+function fileAnswer(raw: Buffer, gzip: boolean, acceptEncoding: string | undefined, cacheControl: string): HttpResult {
+  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'cache-control': cacheControl, vary: 'Accept-Encoding' };
+  if (gzip && acceptsGzip(acceptEncoding)) return binary(200, raw, { ...headers, 'content-encoding': 'gzip' });
+  return binary(200, gzip ? gunzipSync(raw) : raw, headers);
+}
+
+/** GET /api/v1/ah/:market/:item/book: `{market, item, at, entries: [price, stack, band, n][], now}` from the current book. */
+export const getItemBook: Route = {
+  access: { kind: 'public', feature: 'books' },
+  async handle({ req, svc }) {
+    const market = req.params.market;
+    const key = parseItemKey(req.params.item);
+    const meta = await readSources(svc).store.meta(market);
+    const book = meta.currentBook;
+    const entries = book ? await itemBookEntries(svc, market, book.ref, key) : [];
+    const body = { market, item: key, at: book ? book.at : null, entries, now: svc.clock.now() };
+    return { statusCode: 200, headers: liveHeaders(), body: JSON.stringify(body) };
+  },
+};
+
+/** GET /api/v1/ah/:market/books?from&to: `{market, books: [{at, complete, auctions, entries, url}], now}`, newest first. */
+export const getBooks: Route = {
+  access: { kind: 'public', feature: 'books' },
+  async handle({ req, svc }) {
+    const now = svc.clock.now();
+    const { from, to } = bookRange(now, req.query);
+    const market = req.params.market;
+    const list = await readSources(svc).books.between(market, from, to);
+    const books = list.map((b) => bookSummary(svc.config.cdnBase, b, b.path));
+    return { statusCode: 200, headers: liveHeaders(), body: JSON.stringify({ market, books, now }) };
+  },
+};
+
+/** GET /api/v1/ah/:market/books/:at: the stored book body; `Cache-Control: private, max-age=86400`; 404 `unknown_book`. */
+export const getBookFile: Route = {
+  access: { kind: 'public', feature: 'books' },
+  async handle({ req, svc }) {
+    const text = req.params.at ?? '';
+    const at = /^(0|[1-9][0-9]{0,15})$/.test(text) ? Number(text) : Number.NaN;
+    const entry = Number.isSafeInteger(at) ? await readSources(svc).books.get(req.params.market, at) : null;
+    const file = entry ? await readBookFile(svc, entry.path) : null;
+    if (!file) throw new ServiceError('unknown_book', 'no stored book was observed at that time');
+    return fileAnswer(file.raw, file.gzip, req.headers['accept-encoding'], 'private, max-age=86400');
+  },
+};
+
+/** GET /api/v1/ah/:market/snapshot: the newest hourly snapshot file, for everyone; 404 before the first. */
+export const getSnapshot: Route = {
+  access: { kind: 'public', keyExempt: true },
+  async handle({ req, svc }) {
+    const pointer = await getObject(svc, snapshotLatestPath(req.params.market));
+    const path = pointer ? (JSON.parse(pointer.data.toString('utf8')) as { path?: unknown }).path : undefined;
+    const file = typeof path === 'string' ? await getObject(svc, path) : null;
+    if (!file) throw new ServiceError('not_found', 'no hourly snapshot has been written yet');
+    const gzip = file.contentEncoding === 'gzip' || (file.data[0] === 0x1f && file.data[1] === 0x8b);
+    // The pointer is rewritten shortly after the hour: two minutes of slack keep edges from caching the old one.
+    return fileAnswer(file.data, gzip, req.headers['accept-encoding'], `public, max-age=${secondsToNextHour(svc.clock.now()) + 120}`);
+  },
+};
+
+/** Route keys of the book and snapshot file reads (lib/topology.ts). */
+export const marketBookRoutes: Record<string, Route> = {
+  'GET /api/v1/ah/{market}/{item}/book': getItemBook,
+  'GET /api/v1/ah/{market}/books': getBooks,
+  'GET /api/v1/ah/{market}/books/{at}': getBookFile,
+  'GET /api/v1/ah/{market}/snapshot': getSnapshot,
+};

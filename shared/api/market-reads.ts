@@ -1,0 +1,199 @@
+/**
+ * Market reads (spec Market reads; Freshness; Chart windows and depth): markets, the live table, one item,
+ * item and batch candles, intraday and history. Routes marked snapshot answer callers without `prices.live`
+ * from the hourly view, reusing the hour's first answer; live callers get `live: true` and no caching.
+ * Volume estimates only with `depth`, books only with `books`; no answer names an uploader.
+ */
+import { gunzipSync } from 'node:zlib';
+import { dayOf, hourOf } from '../clock';
+import type { HourlySnapshot } from '../files/documents';
+import { snapshotPath } from '../files/paths';
+import { getObject } from '../items/bucket';
+import type { Services } from '../services';
+import { MARKETS } from '../domain/market';
+import { parseItemKey } from '../domain/item-key';
+import { toAuctionRow, rowsChangedSince } from '../domain/merge';
+import { hasFeature, type Principal } from '../auth/principal';
+import { requireFeature } from '../auth/gate';
+import type { Route, RouteContext } from '../http/handler';
+import type { HttpResult } from '../http/types';
+import { type AnswerKey, liveHeaders, reuseHourly } from '../market/answer-cache';
+import { candlesInWindow, wireVolume } from '../market/candle-read';
+import { itemAsOf } from '../market/hourly-view';
+import { itemDays } from '../market/item-read';
+import { marketHistory, marketIntraday } from '../market/market-read';
+import { candleWindow, historyFrom, intParam, intradayFrom, itemsParam, resParam } from '../market/query-rules';
+import { readSources } from '../market/sources';
+import { hourlySummary, liveSummary, type MarketSummary, type SnapshotSource } from '../market/summary-read';
+import { cutOf, dayPoints, firstWindowDay, restrictionOf } from '../market/view-rules';
+
+/** Spec Freshness: callers with `prices.live` read live, everyone else the hourly view. */
+export const readsLive = (p: Principal): boolean => hasFeature(p, 'prices.live');
+
+const answerKey = ({ req, principal: p }: RouteContext): AnswerKey => ({ path: req.path, query: req.query, restriction: restrictionOf(p.features, p.limits.historyDays) });
+
+const live = (body: unknown): HttpResult => ({ statusCode: 200, headers: liveHeaders(), body: JSON.stringify(body) });
+
+/** A snapshot route's answer: live for `prices.live` callers, else the hour's reused answer. */
+async function snapshotAnswer(ctx: RouteContext, compute: (isLive: boolean) => Promise<unknown>): Promise<HttpResult> {
+  if (readsLive(ctx.principal)) return live(await compute(true));
+  return reuseHourly(ctx.svc, answerKey(ctx), () => compute(false));
+}
+
+/** The hour's snapshot file of a market (written once per hour by the snapshot job), read back. */
+const snapshotFile =
+  (svc: Services): SnapshotSource =>
+  async (market, cut) => {
+    const file = await getObject(svc, snapshotPath(market, hourOf(cut)));
+    if (!file) return null;
+    const gzip = file.contentEncoding === 'gzip' || (file.data[0] === 0x1f && file.data[1] === 0x8b);
+    return JSON.parse((gzip ? gunzipSync(file.data) : file.data).toString('utf8')) as HourlySnapshot;
+  };
+
+/** GET /api/v1/ah: `{markets, now, live}`, every market with data, newest scan first; `book` only for `books` callers. */
+export const getMarkets: Route = {
+  access: { kind: 'public' },
+  handle: (ctx) =>
+    snapshotAnswer(ctx, async (isLive) => {
+      const { svc, principal: p } = ctx;
+      const src = readSources(svc);
+      const now = svc.clock.now();
+      const withBook = hasFeature(p, 'books');
+      const cdn = svc.config.cdnBase;
+      const snapshot = snapshotFile(svc);
+      const all = await Promise.all(MARKETS.map((m) => (isLive ? liveSummary(src, m, cdn, withBook) : hourlySummary(src, m, cutOf(now), cdn, withBook, snapshot))));
+      const markets = all.filter((m): m is MarketSummary => m !== null).sort((a, b) => b.at - a.at || (a.market < b.market ? -1 : 1));
+      return { markets, now, live: isLive };
+    }),
+};
+
+/** GET /api/v1/ah/:market?since: the live table answer `{market, rows, seq, now, live}`, rows changed at or after `since`. */
+export const getTable: Route = {
+  access: { kind: 'public', feature: 'prices.live' },
+  async handle({ req, svc }) {
+    const since = intParam(req.query, 'since') ?? 0;
+    const src = readSources(svc);
+    const market = req.params.market;
+    const now = svc.clock.now();
+    const [meta, rows] = await Promise.all([src.store.meta(market), src.store.rows(market)]);
+    return live({ market, rows: rowsChangedSince(rows, since), seq: meta.seq, now, live: true });
+  },
+};
+
+/** GET /api/v1/ah/:market/:item: `{market, item, row, days, volume, now, live}`; days within `historyDays`, volume with `depth`. */
+export const getItem: Route = {
+  access: { kind: 'public' },
+  handle: (ctx) =>
+    snapshotAnswer(ctx, async (isLive) => {
+      const { req, svc, principal: p } = ctx;
+      const src = readSources(svc);
+      const market = req.params.market;
+      const key = parseItemKey(req.params.item);
+      const now = svc.clock.now();
+      const depth = hasFeature(p, 'depth');
+      const first = firstWindowDay(now, p.limits.historyDays);
+      const today = dayOf(now);
+      if (isLive) {
+        const [rows, days] = await Promise.all([src.store.rowsOf(market, [key]), itemDays(src, market, key, first, today, depth)]);
+        const row = rows.get(key);
+        return {
+          market,
+          item: key,
+          row: row ? toAuctionRow(key, row) : null,
+          days: dayPoints(days.candles, first, today),
+          volume: depth ? wireVolume(days.volume, first, today) : [],
+          now,
+          live: true,
+        };
+      }
+      const view = await itemAsOf(src, market, key, cutOf(now), first, depth);
+      return {
+        market,
+        item: key,
+        row: view.row,
+        days: dayPoints(view.days.candles, first, today),
+        volume: depth ? wireVolume(view.days.volume, first, today - 1) : [],
+        now,
+        live: false,
+      };
+    }),
+};
+
+/** GET /api/v1/ah/:market/:item/candles?res&from: `{market, item, res, candles, volume, now, live}`. */
+export const getItemCandles: Route = {
+  access: { kind: 'public', feature: 'candles.daily' },
+  async handle(ctx) {
+    const { req, svc, principal: p } = ctx;
+    const res = resParam(req.query);
+    if (res === 'h1') requireFeature(p, 'candles.hourly');
+    if (res === 'm1') requireFeature(p, 'candles.minute');
+    const from = intParam(req.query, 'from');
+    const key = parseItemKey(req.params.item);
+    const market = req.params.market;
+    const depth = hasFeature(p, 'depth');
+    const compute = async (isLive: boolean) => {
+      const now = svc.clock.now();
+      const w = candleWindow(res, now, p.limits.historyDays, from, !isLive && res === 'h1');
+      const read = await candlesInWindow(readSources(svc), market, [key], w, { cut: isLive ? undefined : cutOf(now), withVolume: depth });
+      return { market, item: key, res, candles: read.candles.get(key) ?? [], volume: depth ? (read.volume.get(key) ?? []) : [], now, live: isLive };
+    };
+    // Minute candles are never part of the hourly view (spec: snapshot for d1 and h1 only).
+    if (res === 'm1' || readsLive(p)) return live(await compute(true));
+    return reuseHourly(svc, answerKey(ctx), () => compute(false));
+  },
+};
+
+/** GET /api/v1/ah/:market/candles?items&res&from: `{market, res, items: [item, candles][], now}`, one entry per key in request order. */
+export const getBatchCandles: Route = {
+  access: { kind: 'public', feature: 'prices.live' },
+  async handle({ req, svc, principal: p }) {
+    const res = resParam(req.query);
+    if (res === 'h1') requireFeature(p, 'candles.hourly');
+    if (res === 'm1') requireFeature(p, 'candles.minute');
+    const keys = itemsParam(req.query);
+    const from = intParam(req.query, 'from');
+    const market = req.params.market;
+    const now = svc.clock.now();
+    const read = await candlesInWindow(readSources(svc), market, keys, candleWindow(res, now, p.limits.historyDays, from));
+    return live({ market, res, items: keys.map((k) => [k, read.candles.get(k) ?? []]), now });
+  },
+};
+
+/** GET /api/v1/ah/:market/intraday?from: `{market, from, items: [item, [hour, close, quantity][]][], now}`. */
+export const getIntraday: Route = {
+  access: { kind: 'public', feature: 'prices.live' },
+  async handle({ req, svc }) {
+    const now = svc.clock.now();
+    const from = intradayFrom(now, intParam(req.query, 'from'));
+    const market = req.params.market;
+    const items = await marketIntraday(readSources(svc), market, from, hourOf(now));
+    return live({ market, from, items, now });
+  },
+};
+
+/** GET /api/v1/ah/:market/history?from: `{market, from, items, now, live}`; `from` clamped and reported; volume with `depth`. */
+export const getHistory: Route = {
+  access: { kind: 'public' },
+  async handle(ctx) {
+    const { req, svc, principal: p } = ctx;
+    const asked = intParam(req.query, 'from');
+    return snapshotAnswer(ctx, async (isLive) => {
+      const now = svc.clock.now();
+      const from = historyFrom(now, p.limits.historyDays, asked);
+      const market = req.params.market;
+      const items = await marketHistory(readSources(svc), market, from, now, { cut: isLive ? undefined : cutOf(now), withVolume: hasFeature(p, 'depth') });
+      return { market, from, items, now, live: isLive };
+    });
+  },
+};
+
+/** Route keys of the market reads (lib/topology.ts). */
+export const marketReadRoutes: Record<string, Route> = {
+  'GET /api/v1/ah': getMarkets,
+  'GET /api/v1/ah/{market}': getTable,
+  'GET /api/v1/ah/{market}/{item}': getItem,
+  'GET /api/v1/ah/{market}/{item}/candles': getItemCandles,
+  'GET /api/v1/ah/{market}/candles': getBatchCandles,
+  'GET /api/v1/ah/{market}/intraday': getIntraday,
+  'GET /api/v1/ah/{market}/history': getHistory,
+};

@@ -1,0 +1,144 @@
+/**
+ * The item catalogue (spec api.md: Catalogue upload rules): the upload body, each account's latest report per
+ * key, and the naming rule's tallies kept on the key's catalogue entry. Pure: `now` is passed in.
+ */
+import { ServiceError } from '../errors';
+import { isItemKey } from './item-key';
+import type { CatalogueLeader } from './items';
+
+/** Spec Limits: catalogue upload. */
+export const CATALOGUE_MAX_ENTRIES = 5000;
+export const CATALOGUE_MAX_BYTES = 4 * 1024 * 1024;
+export const CATALOGUE_NAME_MAX = 200;
+
+/** One account's report of a key: `[key, name, quality, iconFileID, flags]` as uploaded (`fi` 0 = none). */
+export interface CatalogueReport {
+  n: string;
+  q: number;
+  fi: number;
+  fl: number;
+}
+
+/** A stored report: the account's latest, with when it was made. */
+export interface StoredReport extends CatalogueReport {
+  at: number;
+}
+
+/** How many accounts' latest reports give one name, when it was first seen, and its newest upload's fields. */
+export interface NameTally {
+  n: string;
+  accounts: number;
+  first: number;
+  q: number;
+  fi: number;
+  fl: number;
+  /** Time of the newest upload of this name. */
+  at: number;
+}
+
+/** Spec Item data: the catalogue entry kept per key (name, quality, icon file id and flags are the leader's). */
+export interface CatalogueEntry {
+  key: number;
+  names: NameTally[];
+  accounts: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+export interface CatalogueUpload {
+  build?: string;
+  /** Key → report; a key given twice keeps its last entry. */
+  items: Map<number, CatalogueReport>;
+}
+
+const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
+const codePoints = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+/**
+ * Spec POST /api/v1/items/seen body `{build?, items: [[key, name, quality, iconFileID, flags]]}`: at most 5000
+ * entries, name 1..200 characters once trimmed, quality 0..10, icon file id 0 (none) or more, flags 0..7; a
+ * key given twice counts once (the last). Anything else is 400 `bad_request`.
+ */
+export function parseCatalogueUpload(body: unknown): CatalogueUpload {
+  const bad = (message: string): never => {
+    throw new ServiceError('bad_request', message);
+  };
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return bad('the body must be a JSON object');
+  const { build, items } = body as Record<string, unknown>;
+  if (build !== undefined && (typeof build !== 'string' || build.length > 200)) bad('build must be a string of at most 200 characters');
+  if (!Array.isArray(items)) return bad('items must be an array');
+  if (items.length > CATALOGUE_MAX_ENTRIES) bad(`at most ${CATALOGUE_MAX_ENTRIES} entries per upload`);
+  const out = new Map<number, CatalogueReport>();
+  for (const [i, e] of items.entries()) {
+    if (!Array.isArray(e) || e.length !== 5) bad(`items[${i}] must be [key, name, quality, iconFileID, flags]`);
+    const [key, name, q, fi, fl] = e as unknown[];
+    if (!isItemKey(key)) bad(`items[${i}]: invalid item key`);
+    const n = typeof name === 'string' ? name.trim() : '';
+    if (n.length === 0 || codePoints(n) > CATALOGUE_NAME_MAX) bad(`items[${i}]: name must be 1..${CATALOGUE_NAME_MAX} characters`);
+    if (!isInt(q, 0, 10)) bad(`items[${i}]: quality must be an integer 0..10`);
+    if (!isInt(fi, 0, Number.MAX_SAFE_INTEGER)) bad(`items[${i}]: iconFileID must be a non-negative integer`);
+    if (!isInt(fl, 0, 7)) bad(`items[${i}]: flags must be an integer 0..7`);
+    // Delete first so a repeated key takes the position of its last entry too.
+    out.delete(key as number);
+    out.set(key as number, { n, q: q as number, fi: fi as number, fl: fl as number });
+  }
+  return build === undefined ? { items: out } : { build: build as string, items: out };
+}
+
+export const sameReport = (a: CatalogueReport | null, b: CatalogueReport): boolean => a !== null && a.n === b.n && a.q === b.q && a.fi === b.fi && a.fl === b.fl;
+
+/** Spec naming: the name given by most accounts, tie: the one seen first (then the lower name, for determinism). */
+export function leadingTally(names: readonly NameTally[]): NameTally | null {
+  let best: NameTally | null = null;
+  for (const t of names) {
+    if (t.accounts < 1) continue;
+    if (!best || t.accounts > best.accounts || (t.accounts === best.accounts && (t.first < best.first || (t.first === best.first && t.n < best.n)))) best = t;
+  }
+  return best;
+}
+
+/** The entry's leader in the shape the merge takes, or null when no account names the key. */
+export function leaderOf(entry: CatalogueEntry): CatalogueLeader | null {
+  const t = leadingTally(entry.names);
+  return t ? { key: entry.key, n: t.n, accounts: t.accounts, q: t.q, fi: t.fi, fl: t.fl } : null;
+}
+
+export interface ReportOutcome {
+  entry: CatalogueEntry;
+  /** The key was new to the catalogue. */
+  added: boolean;
+  /** The leading name, or whether it has two accounts (the threshold of acceptance), changed. */
+  nameChanged: boolean;
+}
+
+/**
+ * Applies one account's report of a key to its entry: the account's previous report (`previous`) stops
+ * counting for its name, the new one counts for its name, and the name's quality, icon and flags become those
+ * of this newest upload. `nameChanged` says whether an accepted name may have changed.
+ */
+export function applyReport(entry: CatalogueEntry | null, key: number, previous: CatalogueReport | null, report: CatalogueReport, now: number): ReportOutcome {
+  const base: CatalogueEntry = entry ? { ...entry, names: entry.names.map((t) => ({ ...t })) } : { key, names: [], accounts: 0, firstSeen: now, lastSeen: now };
+  const lead = leadingTally(base.names);
+  // Copied: the tallies are updated in place below.
+  const before = lead ? { n: lead.n, accounts: lead.accounts } : null;
+  let names = base.names;
+  if (previous && previous.n !== report.n) {
+    names = names.map((t) => (t.n === previous.n ? { ...t, accounts: t.accounts - 1 } : t)).filter((t) => t.accounts > 0);
+  }
+  const counts = !previous || previous.n !== report.n;
+  const tally = names.find((t) => t.n === report.n);
+  if (tally) {
+    if (counts) tally.accounts++;
+    Object.assign(tally, { q: report.q, fi: report.fi, fl: report.fl, at: now });
+  } else {
+    names.push({ n: report.n, accounts: 1, first: now, q: report.q, fi: report.fi, fl: report.fl, at: now });
+  }
+  const next: CatalogueEntry = { ...base, names, accounts: base.accounts + (previous ? 0 : 1), lastSeen: Math.max(base.lastSeen, now) };
+  const after = leadingTally(names);
+  const nameChanged = before?.n !== after?.n || (before?.accounts ?? 0) >= 2 !== (after?.accounts ?? 0) >= 2;
+  return { entry: next, added: entry === null, nameChanged };
+}

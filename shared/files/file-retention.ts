@@ -1,0 +1,50 @@
+/**
+ * Retention of published files (spec files-and-live Limits "Retention of …"; DESIGN: snapshot files 7 days,
+ * recent files 8): deletes by prefix and age. A file whose path names its time (candle periods, snapshots,
+ * books) ages from it; live change and checkpoint files age from their write time. Pointers, item data and
+ * icons are kept. Called by the retention schedule (every 6 hours).
+ */
+import type { Services } from '../services';
+import { deleteFiles, listFiles, writtenAt } from './file-store';
+import { expiredFiles, fileTime, parseFilePath, RETENTION, type StoredFile } from './paths';
+
+const PARALLEL = 16;
+
+export interface FileRetentionResult {
+  /** Files looked at and deleted per prefix. */
+  prefixes: Array<{ prefix: string; files: number; deleted: number }>;
+}
+
+/**
+ * The write time of files whose path names no time. In AWS the bucket's `LastModified` is the service clock;
+ * locally the S3 server stamps wall-clock time, so the service-clock time the writer stored is asked for.
+ */
+async function writeTimes(svc: Services, files: Array<{ path: string; lastModified?: number }>): Promise<StoredFile[]> {
+  const local = svc.config.endpoints.s3 !== undefined;
+  const out: StoredFile[] = new Array(files.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const i = next++;
+      const f = files[i];
+      const ref = parseFilePath(f.path);
+      const needsTime = ref !== null && fileTime(ref) === null;
+      out[i] = { key: f.path, lastModified: needsTime && local ? await writtenAt(svc, f.path) : f.lastModified };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, files.length) }, worker));
+  return out;
+}
+
+/** Deletes every published file past its prefix's retention at the service clock's now. */
+export async function retainFiles(svc: Services): Promise<FileRetentionResult> {
+  const now = svc.clock.now();
+  const prefixes: FileRetentionResult['prefixes'] = [];
+  for (const rule of RETENTION) {
+    const listed = await listFiles(svc, rule.prefix);
+    const expired = expiredFiles(await writeTimes(svc, listed), now);
+    if (expired.length > 0) await deleteFiles(svc, expired);
+    prefixes.push({ prefix: rule.prefix, files: listed.length, deleted: expired.length });
+  }
+  return { prefixes };
+}

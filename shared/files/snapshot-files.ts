@@ -1,0 +1,163 @@
+/**
+ * The hourly files (spec files-and-live: Public files): `snap/v1/<market>/<hour>.json.gz` (the hourly snapshot
+ * as of the hour's start, immutable), `recent/v1/<market>/<hour>.json.gz` (recent changes and index series,
+ * immutable) and their `latest.json` pointers (60 s), rewritten on every run so they never point at a file
+ * retention deleted. Written for markets with data; a run writes the current hour only (catching up means
+ * the current hour, never the missed ones).
+ */
+import { HOUR_MS, dayOf } from '../clock';
+import type { CandlePage } from '../domain/candles';
+import { MARKETS } from '../domain/market';
+import { RETAINED_HOURS } from '../domain/retention';
+import { currentItemFiles, itemFileOf } from '../items/read';
+import { buildHourlySnapshot } from '../market/hourly-view';
+import type { Services } from '../services';
+import { MarketStore } from '../store/market-store';
+import { type HourlySnapshot, latestPointerDoc } from './documents';
+import { fileSize, getObjectBytes, putJsonFile, putWorkObject } from './file-store';
+import { recordSnapshotHour } from './files-state';
+import { type HourSeries, type HourCloses, decodeSeries, emptySeries, encodeSeries, foldDays, foldHours } from './hour-series';
+import { recentLatestPath, recentPath, snapshotLatestPath, snapshotPath } from './paths';
+import { type ItemClass, recentChangesDoc } from './recent-changes';
+
+/** Hours the recent file reads before H: the 168-hour index window and its 72-hour carry. */
+export const SERIES_HOURS = 240;
+/** The newest periods are read again on every run: a late book can still change them. */
+const REFOLD_HOURS = 2;
+const REFOLD_DAYS = 1;
+/** A cold series reads at most this many day pages to find each item's newest 7 day closes. */
+const COLD_DAYS = 30;
+const PARALLEL = 8;
+
+/** Where the folded series lives: an internal object beside the published files (never announced). */
+export const seriesPath = (market: string): string => `work/v1/${market}/recent-series.bin`;
+
+export interface WrittenSnapshot {
+  market: string;
+  /** The hour's start. */
+  at: number;
+  /** Stored size of the snapshot file. */
+  bytes: number;
+}
+
+async function inParallel<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
+  return out;
+}
+
+const range = (first: number, last: number): number[] => (first > last ? [] : Array.from({ length: last - first + 1 }, (_, i) => first + i));
+
+const hourCloses = (page: CandlePage): HourCloses => {
+  const out = new Map<number, [number, number]>();
+  for (const [key, c] of page) out.set(key, [c.close, c.quantity]);
+  return out;
+};
+
+/** The series folded up to hour H-1 and day D-1 (H = `hour`, D its day), stored back when it moved. */
+export async function seriesFor(svc: Services, store: MarketStore, market: string, hour: number, firstMergeAt: number): Promise<HourSeries> {
+  const stored = await getObjectBytes(svc, seriesPath(market));
+  let series = emptySeries();
+  if (stored) {
+    try {
+      series = decodeSeries(stored);
+    } catch (err) {
+      svc.log('warn', 'recent series unreadable; rebuilt', { market, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  const firstHour = Math.max(Math.floor(firstMergeAt / HOUR_MS), hour - RETAINED_HOURS);
+  const hoursFrom = series.hourThrough === null ? firstHour : Math.max(firstHour, Math.min(series.hourThrough + 1, hour - REFOLD_HOURS));
+  const hours = range(hoursFrom, hour - 1);
+  const day = dayOf(hour * HOUR_MS);
+  const firstDay = Math.max(dayOf(firstMergeAt), day - COLD_DAYS);
+  const daysFrom = series.dayThrough === null ? firstDay : Math.max(firstDay, Math.min(series.dayThrough + 1, day - REFOLD_DAYS));
+  const days = range(daysFrom, day - 1);
+  const [hourPages, dayPages] = await Promise.all([
+    inParallel(hours, async (h) => [h, hourCloses(await store.candlePage(market, 'h1', h))] as const),
+    inParallel(days, async (d) => {
+      const [candles, volume] = await Promise.all([store.candlePage(market, 'd1', d), store.volumePage(market, d)]);
+      const closes = new Map<number, number>();
+      for (const [key, c] of candles) closes.set(key, c.close);
+      const sold = new Map<number, number>();
+      for (const [key, v] of volume) sold.set(key, v[1]);
+      return [d, closes, sold] as const;
+    }),
+  ]);
+  foldHours(series, hourPages, hour - SERIES_HOURS, hour - RETAINED_HOURS);
+  foldDays(series, dayPages, day - 7);
+  if (hours.length > 0 || days.length > 0) await putWorkObject(svc, seriesPath(market), encodeSeries(series));
+  return series;
+}
+
+/** Class and subclass per item id from the current item data (none before item data is published). */
+async function itemClasses(svc: Services): Promise<(itemId: number) => ItemClass | undefined> {
+  try {
+    const ref = await currentItemFiles(svc);
+    if (!ref) return () => undefined;
+    const file = await itemFileOf(svc, ref);
+    return (id) => {
+      const item = file.items[String(id)];
+      return item && typeof item.c === 'number' && typeof item.sc === 'number' ? { c: item.c, sc: item.sc } : undefined;
+    };
+  } catch (err) {
+    svc.log('warn', 'item data unreadable; the index has no categories this hour', { error: err instanceof Error ? err.message : String(err) });
+    return () => undefined;
+  }
+}
+
+/** Builds and writes the recent-changes file of `hour` from the snapshot's rows (unless written already). */
+async function writeRecentFile(svc: Services, store: MarketStore, snapshot: HourlySnapshot, hour: number, firstMergeAt: number): Promise<void> {
+  const market = snapshot.market;
+  const [series, classOf] = await Promise.all([seriesFor(svc, store, market, hour, firstMergeAt), itemClasses(svc)]);
+  const volume = new Map<number, [number, number, number, number][]>();
+  for (const [key, list] of series.sold) volume.set(key, list.map(([d, sold]) => [d, 0, sold, 0]));
+  const doc = recentChangesDoc({ market, hour, rows: snapshot.rows, hours: series.hours, dayCloses: series.days, volume, classOf });
+  await putJsonFile(svc, recentPath(market, hour), doc);
+}
+
+/**
+ * Writes one market's snapshot and recent-changes files of `hour` (immutable files only once) and both
+ * pointers; null for a market without data. Answers the snapshot file and its stored size.
+ */
+export async function writeSnapshotFiles(svc: Services, market: string, hour: number, store = new MarketStore(svc.ddb, svc.config.tableName)): Promise<WrittenSnapshot | null> {
+  const meta = await store.meta(market);
+  if (meta.firstMergeAt === null) return null;
+  const path = snapshotPath(market, hour);
+  const recent = recentPath(market, hour);
+  let [bytes, recentBytes] = await Promise.all([fileSize(svc, path), fileSize(svc, recent)]);
+  if (bytes === null || recentBytes === null) {
+    const snapshot = await buildHourlySnapshot(svc, market, hour);
+    await Promise.all([
+      bytes === null ? putJsonFile(svc, path, snapshot).then((n) => (bytes = n)) : null,
+      recentBytes === null ? writeRecentFile(svc, store, snapshot, hour, meta.firstMergeAt) : null,
+    ]);
+  }
+  await Promise.all([
+    putJsonFile(svc, snapshotLatestPath(market), latestPointerDoc(market, hour, path)),
+    putJsonFile(svc, recentLatestPath(market), latestPointerDoc(market, hour, recent)),
+  ]);
+  await recordSnapshotHour(svc, market, hour);
+  return { market, at: hour * HOUR_MS, bytes: bytes ?? 0 };
+}
+
+/** The snapshot schedule and the admin route: every market with data, the current hour. */
+export async function writeAllSnapshots(svc: Services): Promise<WrittenSnapshot[]> {
+  const hour = Math.floor(svc.clock.now() / HOUR_MS);
+  const written: WrittenSnapshot[] = [];
+  for (const market of MARKETS) {
+    try {
+      const w = await writeSnapshotFiles(svc, market, hour);
+      if (w) written.push(w);
+    } catch (err) {
+      svc.log('error', 'snapshot files failed for a market', { market, error: err instanceof Error ? err.stack : String(err) });
+    }
+  }
+  return written;
+}

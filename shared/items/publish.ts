@@ -1,0 +1,101 @@
+/**
+ * Publishing item data (spec files-and-live: `items/v1/…` files and the `items/v1/current.json` pointer;
+ * api.md: Catalogue upload rules, merge and rebuild). Generated files go to `items/v1/<build>/`, files merged
+ * with the catalogue to the immutable `items/v1/<build>-<hash>/`, and the pointer names the current pair.
+ */
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { type GeneratedItemFile, buildSearchIndex, mergeItems, needsRebuild, parseGeneratedItemFile } from '../domain/items';
+import { itemsCurrentDoc } from '../files/documents';
+import { ITEMS_CURRENT_PATH, itemFilePaths } from '../files/paths';
+import type { Services } from '../services';
+import { type NameRevision, catalogueLeaders, nameRevision } from '../store/catalogue';
+import { type BuildRecord, type CurrentBuild, getBuild, getCurrent, putPublishedBuild, recordMerged, setCurrent, updateCurrentFiles } from '../store/item-builds';
+import { getObject, objectExists, putJsonFile } from './bucket';
+
+/** Spec: `hash` = first 16 hex digits of SHA-256 of the merged items text. */
+export const mergedHash = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+
+/** Writes `items/v1/current.json` `{v: 1, build, hash, items, search, at}` (paths relative to `cdnBase`). */
+async function writePointer(svc: Services, current: CurrentBuild): Promise<void> {
+  const pointer = itemsCurrentDoc(current.build, current.hash, itemFilePaths(current.build, current.hash), current.at);
+  await putJsonFile(svc, ITEMS_CURRENT_PATH, JSON.stringify(pointer));
+}
+
+/** The generated item file of a published build. */
+export async function readGeneratedFile(svc: Services, build: string): Promise<GeneratedItemFile> {
+  const obj = await getObject(svc, itemFilePaths(build).items);
+  if (!obj) throw new Error(`generated item file of build ${build} is missing`);
+  const text = (obj.contentEncoding === 'gzip' ? gunzipSync(obj.data) : obj.data).toString('utf8');
+  return JSON.parse(text) as GeneratedItemFile;
+}
+
+/**
+ * Merges a build's generated data with the catalogue's accepted names and writes the immutable merged files
+ * (skipped when files of the same hash exist); records them and, for the current build, moves the pointer.
+ */
+async function mergeBuild(svc: Services, rec: BuildRecord, rev: NameRevision, generated?: GeneratedItemFile): Promise<BuildRecord> {
+  const [file, leaders] = await Promise.all([generated ?? readGeneratedFile(svc, rec.build), catalogueLeaders(svc)]);
+  const merged = mergeItems(file, leaders, rev.changedAt);
+  const text = JSON.stringify(merged);
+  const hash = mergedHash(text);
+  const paths = itemFilePaths(rec.build, hash);
+  // The items file is written last, so its presence means the pair is complete.
+  if (!(await objectExists(svc, paths.items))) {
+    await putJsonFile(svc, paths.search, JSON.stringify(buildSearchIndex(merged)));
+    await putJsonFile(svc, paths.items, text);
+  }
+  const now = svc.clock.now();
+  const outcome = { hash, mergedAt: now, revision: rev.revision, changedAt: rev.changedAt };
+  if (!(await recordMerged(svc, rec, outcome))) return (await getBuild(svc, rec.build)) ?? rec;
+  const current = await getCurrent(svc);
+  if (current?.build === rec.build) await pointCurrentAt(svc, { build: rec.build, hash, at: now });
+  svc.log('info', 'item files merged', { build: rec.build, hash, named: merged.catalogue.named });
+  return { ...rec, ...outcome };
+}
+
+async function pointCurrentAt(svc: Services, current: CurrentBuild): Promise<void> {
+  if (await updateCurrentFiles(svc, current)) await writePointer(svc, current);
+}
+
+/**
+ * The local control API's `POST /_local/items` (DESIGN): validates a generated item file, publishes it as its
+ * build (generated files, then merged files) and makes that build current.
+ */
+export async function publishGeneratedItems(svc: Services, value: unknown): Promise<{ build: string; hash: string | null }> {
+  const file = parseGeneratedItemFile(value);
+  const now = svc.clock.now();
+  const paths = itemFilePaths(file.build);
+  await putJsonFile(svc, paths.search, JSON.stringify(buildSearchIndex(file)));
+  await putJsonFile(svc, paths.items, JSON.stringify(file));
+  const rec = await putPublishedBuild(svc, file.build, file.source, now);
+  const current: CurrentBuild = { build: file.build, hash: null, at: now };
+  await setCurrent(svc, current);
+  await writePointer(svc, current);
+  const merged = await mergeBuild(svc, rec, await nameRevision(svc), file);
+  return { build: file.build, hash: merged.hash };
+}
+
+/**
+ * Spec Catalogue upload rules: a build's merged files, rebuilt first when missing or when an accepted name
+ * changed since they were built and they are at least 10 minutes old. Null for a build never published.
+ */
+export async function ensureMerged(svc: Services, build: string): Promise<BuildRecord | null> {
+  const [rec, rev] = await Promise.all([getBuild(svc, build), nameRevision(svc)]);
+  if (!rec) return null;
+  if (!needsRebuild(rec, rev.revision, svc.clock.now())) return rec;
+  return mergeBuild(svc, rec, rev);
+}
+
+/**
+ * The items schedule (every 10 minutes): rebuilds the current build's merged files when due, and re-points
+ * the pointer when it lags its build's record (a run that stopped between the two writes).
+ */
+export async function rebuildCurrentItems(svc: Services): Promise<{ build: string | null; hash: string | null }> {
+  const before = await getCurrent(svc);
+  if (!before) return { build: null, hash: null };
+  const rec = await ensureMerged(svc, before.build);
+  const current = await getCurrent(svc);
+  if (rec?.hash && current?.build === rec.build && current.hash !== rec.hash) await pointCurrentAt(svc, { build: rec.build, hash: rec.hash, at: svc.clock.now() });
+  return { build: before.build, hash: rec?.hash ?? null };
+}

@@ -1,0 +1,74 @@
+/**
+ * Reading published item data (spec api.md: Item data endpoints, item pages): which build answers a request,
+ * its files as stored, and the parsed items file, kept in memory per immutable version.
+ */
+import { gunzipSync } from 'node:zlib';
+import { type ItemFile, isBuildName } from '../domain/items';
+import { ServiceError } from '../errors';
+import { itemFilePaths } from '../files/paths';
+import type { Services } from '../services';
+import { type BuildRecord, getBuild, getCurrent } from '../store/item-builds';
+import { type StoredObject, getObject } from './bucket';
+import { ensureMerged } from './publish';
+
+/** A build's files as one request sees them: merged (`hash`) or, until merged, generated only. */
+export interface ItemFilesRef {
+  build: string;
+  hash: string | null;
+  /** Identifies the file's content: its hash, or the generated files' publication time. */
+  version: string;
+}
+
+const refOf = (rec: BuildRecord): ItemFilesRef => ({ build: rec.build, hash: rec.hash, version: rec.hash ?? `p${rec.publishedAt}` });
+
+/**
+ * Spec GET /api/v1/items?build: the named build (400 `bad_build` when malformed or never published) or the
+ * current one (404 `not_found` before anything is published), its merged files rebuilt on request when due.
+ */
+export async function resolveItemFiles(svc: Services, build: string | undefined): Promise<ItemFilesRef> {
+  if (build !== undefined && !isBuildName(build)) throw new ServiceError('bad_build', 'unknown build');
+  const name = build ?? (await getCurrent(svc))?.build;
+  if (name === undefined) throw new ServiceError('not_found', 'no item data is published');
+  const rec = await ensureMerged(svc, name);
+  if (!rec) throw build === undefined ? new ServiceError('not_found', 'no item data is published') : new ServiceError('bad_build', 'unknown build');
+  return refOf(rec);
+}
+
+/** The current build's files as they are now, never rebuilding (read-only callers such as pages); null before any. */
+export async function currentItemFiles(svc: Services): Promise<ItemFilesRef | null> {
+  const current = await getCurrent(svc);
+  if (!current) return null;
+  if (current.hash) return { build: current.build, hash: current.hash, version: current.hash };
+  const rec = await getBuild(svc, current.build);
+  return rec ? refOf({ ...rec, hash: null }) : null;
+}
+
+/** A build's `items` or `search` file as stored (gzip). */
+export async function itemFileObject(svc: Services, ref: ItemFilesRef, file: 'items' | 'search'): Promise<StoredObject> {
+  const obj = await getObject(svc, itemFilePaths(ref.build, ref.hash)[file]);
+  if (!obj) throw new Error(`item file ${file} of ${ref.build}-${ref.hash} is missing`);
+  return obj;
+}
+
+/** Decompressed text of a stored file. */
+export const objectText = (obj: StoredObject): string => (obj.contentEncoding === 'gzip' ? gunzipSync(obj.data) : obj.data).toString('utf8');
+
+// Parsed files are large (~100k items): a warm function keeps the last few, keyed by immutable version.
+const PARSED_KEEP = 3;
+const parsed = new Map<string, Promise<ItemFile>>();
+
+/** The parsed items file of a build's files. */
+export function itemFileOf(svc: Services, ref: ItemFilesRef): Promise<ItemFile> {
+  const id = `${svc.config.bucketName}/${svc.config.filesPrefix}${ref.build}/${ref.version}`;
+  let hit = parsed.get(id);
+  if (hit) {
+    parsed.delete(id);
+    parsed.set(id, hit);
+    return hit;
+  }
+  hit = itemFileObject(svc, ref, 'items').then((obj) => JSON.parse(objectText(obj)) as ItemFile);
+  hit.catch(() => parsed.delete(id));
+  parsed.set(id, hit);
+  while (parsed.size > PARSED_KEEP) parsed.delete(parsed.keys().next().value as string);
+  return hit;
+}

@@ -1,0 +1,59 @@
+/**
+ * How long a live socket's credential holds and what the caller may do on it (spec files-and-live:
+ * Authentication, live socket credential rules): a session until its token's `exp` plus 10 minutes, an API
+ * key for 5 minutes (renewed by `{t: "auth", token}` of the same user and kind), a device until it is deleted.
+ * Features are recomputed from the socket's claims as time passes (a contributor window ends). Pure.
+ */
+import { MINUTE_MS } from '../clock';
+import type { CallerKind, Principal } from '../auth/principal';
+import { type Claims, type Entitlements, type Feature, entitlementsOf, ROLE_FEATURES, type Role } from '../domain/roles';
+
+export const SESSION_GRACE_MS = 10 * MINUTE_MS;
+export const API_KEY_SOCKET_MS = 5 * MINUTE_MS;
+
+export type SocketKind = Exclude<CallerKind, 'anon'>;
+
+/** When the credential of a socket stops being valid (null: a device's, until it is deleted). */
+export function credentialUntil(p: Pick<Principal, 'kind' | 'validUntil'>, now: number): number | null {
+  if (p.kind === 'session') return (p.validUntil ?? now) + SESSION_GRACE_MS;
+  if (p.kind === 'apiKey') return now + API_KEY_SOCKET_MS;
+  return null;
+}
+
+/** Whether a credential stopped being valid at `now` (close 4401). */
+export const credentialExpired = (validUntil: number | null, now: number): boolean => validUntil !== null && validUntil <= now;
+
+/**
+ * Claims that give a principal's features back through `entitlementsOf`: the plan from its roles, grants and
+ * withheld features as the difference to its roles' features. Sessions carry their claims in the token only;
+ * this keeps them with the socket so time (the contributor window) can be applied later.
+ */
+export function claimsOf(p: Pick<Principal, 'roles' | 'features' | 'contributorUntil'>): Claims {
+  const fromRoles = new Set<Feature>();
+  for (const r of p.roles) for (const f of ROLE_FEATURES[r as Role] ?? []) fromRoles.add(f);
+  const has = new Set(p.features);
+  return {
+    plan: p.roles.includes('premium') ? 'premium' : null,
+    contributorUntil: p.contributorUntil ?? null,
+    grants: p.features.filter((f) => !fromRoles.has(f)),
+    withhold: [...fromRoles].filter((f) => !has.has(f)),
+  };
+}
+
+/** A socket's entitlements at `now` from its claims; an API key's features stay within its scopes. */
+export function socketEntitlements(claims: Claims, scopes: readonly string[] | null, now: number): Entitlements {
+  const ent = entitlementsOf(claims, now);
+  return scopes ? { ...ent, features: ent.features.filter((f) => scopes.includes(f)) } : ent;
+}
+
+/** Raises the claims' contributor window to a stored end (spec: "live sockets of the account hear the new window at once"). */
+export function withWindow(claims: Claims, windowUntil: number | null): Claims {
+  if (windowUntil === null || (claims.contributorUntil ?? 0) >= windowUntil) return claims;
+  return { ...claims, contributorUntil: windowUntil };
+}
+
+export const sameFeatures = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((f, i) => f === b[i]);
+
+/** Whether a fresh credential may renew a socket: the same user and the same kind (spec: `{t: "auth", token}`). */
+export const mayRenew = (socket: { userId: string; kind: SocketKind }, fresh: Pick<Principal, 'userId' | 'kind'>): boolean =>
+  fresh.userId === socket.userId && fresh.kind === socket.kind;

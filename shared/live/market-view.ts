@@ -1,0 +1,47 @@
+/**
+ * Reads one market's view for `hello` and the files route: newest seq and scan, the newest retained
+ * checkpoint and the change files after it (from the merge log), the file state (sealed periods, newest
+ * day, volume and snapshot files) and the day caps that exist, today's made on first need.
+ */
+import { dayOf } from '../clock';
+import { DynamoCapStore } from '../files/cap-store';
+import { capDays } from '../files/caps';
+import { getFilesState } from '../files/files-state';
+import type { Services } from '../services';
+import { MarketStore } from '../store/market-store';
+import { MergeLog } from '../store/merge-log';
+import type { MarketView } from './messages';
+
+export async function loadMarketView(svc: Services, market: string): Promise<MarketView> {
+  const now = svc.clock.now();
+  const today = dayOf(now);
+  const log = new MergeLog(svc.ddb, svc.config.tableName);
+  const caps = new DynamoCapStore(svc);
+  const days = capDays(today);
+  const [meta, checkpoint, files, m1, h1] = await Promise.all([
+    new MarketStore(svc.ddb, svc.config.tableName).meta(market),
+    log.newestCheckpoint(market, now),
+    getFilesState(svc, market),
+    caps.dayCaps(market, 'm1', days.m1[0], today),
+    caps.dayCaps(market, 'h1', days.h1[0], today),
+  ]);
+  if (!m1.has(today) || !h1.has(today)) {
+    const made = await caps.ensureDay(market, today);
+    m1.set(today, made.m1);
+    h1.set(today, made.h1);
+  }
+  const records = await log.after(market, checkpoint?.seq ?? 0, now);
+  // A merge leaves its record just before it commits its seq: the record's files exist, so it counts.
+  const newest = records.length > 0 ? records[records.length - 1] : checkpoint;
+  const ahead = newest !== null && newest.seq > meta.seq;
+  return {
+    market,
+    seq: ahead ? newest.seq : meta.seq,
+    at: ahead ? newest.at : meta.newestScanAt,
+    checkpoint: checkpoint?.checkpointPath ? { seq: checkpoint.seq, path: checkpoint.checkpointPath } : null,
+    changes: records.map((r) => ({ seq: r.seq, path: r.changePath })),
+    files,
+    m1DayCaps: m1,
+    h1DayCaps: h1,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Keeping a socket's roles true (spec Events `roles`; live socket credential rules): recompute its features
+ * from its claims at `now`, tell it when they change, close it with 4403 when it loses `live` and with
+ * 4401 when its credential stopped being valid. Used by the fan-out (profile changes, device deletion) and by
+ * the live sweep (every minute).
+ */
+import { type AccountClaims, accountClaims } from '../auth/profile';
+import { contributorUntil } from '../domain/contributor';
+import type { Claims, Entitlements } from '../domain/roles';
+import type { Services } from '../services';
+import { getDevice } from '../store/identity-devices';
+import { type LiveConnection, updateConnection } from './connection-store';
+import { credentialExpired, sameFeatures, socketEntitlements } from './credentials';
+import { errorMessage, rolesMessage } from './messages';
+import { CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, closeConnection, send } from './sender';
+
+export type SocketOutcome = 'kept' | 'roles' | 'closed4401' | 'closed4403' | 'gone';
+
+const audienceOf = (e: Entitlements) => ({ roles: e.roles, features: e.features, historyDays: e.limits.historyDays });
+
+/** Closes a socket whose credential stopped being valid (4401). */
+export async function closeUnauthenticated(svc: Services, c: LiveConnection): Promise<SocketOutcome> {
+  await closeConnection(svc, c, CLOSE_UNAUTHENTICATED, JSON.stringify(errorMessage('unauthenticated')));
+  return 'closed4401';
+}
+
+/** Applies new claims to a socket: closes it without `live` (4403), else sends `roles` when its features changed. */
+export async function applyClaims(svc: Services, c: LiveConnection, claims: Claims, now: number): Promise<SocketOutcome> {
+  const ent = socketEntitlements(claims, c.scopes, now);
+  if (!ent.features.includes('live')) {
+    await closeConnection(svc, c, CLOSE_FORBIDDEN, JSON.stringify(rolesMessage(audienceOf(ent))));
+    return 'closed4403';
+  }
+  const changed = !sameFeatures(ent.features, c.features) || !sameFeatures(ent.roles, c.roles) || ent.limits.historyDays !== c.historyDays;
+  const claimsMoved = JSON.stringify(claims) !== JSON.stringify(c.claims);
+  if (!changed && !claimsMoved) return 'kept';
+  const stored = await updateConnection(svc, c, { claims, roles: ent.roles, features: ent.features, historyDays: ent.limits.historyDays });
+  if (!stored) return 'gone';
+  if (!changed) return 'kept';
+  Object.assign(c, { claims, roles: ent.roles, features: ent.features, historyDays: ent.limits.historyDays });
+  return (await send(svc, c, JSON.stringify(rolesMessage(audienceOf(ent))))) ? 'roles' : 'gone';
+}
+
+/** The claims of an account as stored (devices and API keys carry none of their own). */
+export const storedClaims = (a: AccountClaims): Claims => a.claims;
+
+/** Claims from a profile item's image (the fan-out's view of a profile change), or null when it holds none yet. */
+export function profileClaims(image: Record<string, unknown> | undefined): { claims: Claims | null; windowUntil: number | null } {
+  const windowUntil = typeof image?.windowUntil === 'number' ? image.windowUntil : null;
+  const c = image?.claims as Record<string, unknown> | undefined;
+  if (!c || typeof c !== 'object') return { claims: null, windowUntil };
+  const strs = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  return {
+    windowUntil,
+    claims: {
+      plan: typeof c.plan === 'string' ? c.plan : null,
+      contributorUntil: contributorUntil(windowUntil, typeof c.contributorUntil === 'number' ? c.contributorUntil : null),
+      grants: strs(c.grants),
+      withhold: strs(c.withhold),
+    },
+  };
+}
+
+/**
+ * One socket at the live sweep: 4401 once its credential expired (or its device is gone), else its
+ * features at `now` (sessions from their own claims, devices and API keys from the account's stored claims,
+ * refreshed from the identity provider at most every 10 minutes).
+ */
+export async function sweepSocket(svc: Services, c: LiveConnection, now: number, claimsOf: (userId: string) => Promise<AccountClaims | null>): Promise<SocketOutcome> {
+  if (credentialExpired(c.validUntil, now)) return closeUnauthenticated(svc, c);
+  if (c.kind === 'device' && c.deviceId && !(await getDevice(svc, c.userId, c.deviceId, now))) return closeUnauthenticated(svc, c);
+  if (c.kind === 'session') return applyClaims(svc, c, c.claims, now);
+  const account = await claimsOf(c.userId);
+  return account ? applyClaims(svc, c, storedClaims(account), now) : 'kept';
+}
+
+/** A per-sweep cache of account claims; an account whose claims cannot be read keeps its sockets as they are. */
+export function accountClaimsCache(svc: Services, now: number): (userId: string) => Promise<AccountClaims | null> {
+  const cache = new Map<string, Promise<AccountClaims | null>>();
+  return (userId) => {
+    let hit = cache.get(userId);
+    if (!hit) {
+      hit = accountClaims(svc, userId, now).catch((err) => {
+        svc.log('warn', 'live sweep: account claims unavailable', { error: err instanceof Error ? err.message : String(err) });
+        return null;
+      });
+      cache.set(userId, hit);
+    }
+    return hit;
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * The live socket's lifecycle (spec api.md "Live socket", files-and-live "Authentication"):
+ * `$connect` admits with 401 (anonymous or bad credential), 403 (no `live`), 400 `bad_market` (missing or
+ * unknown market), in that order, and stores the socket (its INSERT makes the fan-out send `hello`);
+ * `$default` answers `{t: "auth", token}` renewals; `$disconnect` forgets the socket; the sweep (every
+ * minute) closes sockets whose credential expired (4401) or that lost `live` (4403).
+ */
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { resolveApiKey } from '../auth/api-key';
+import { type AuthRequest, authenticate } from '../auth/authenticate';
+import type { Principal } from '../auth/principal';
+import { hashSecret } from '../auth/tokens';
+import { isMarket, MARKETS } from '../domain/market';
+import { type ErrorCode, ERROR_STATUS, ServiceError } from '../errors';
+import type { Services } from '../services';
+import { addConnection, getConnection, marketConnections, removeConnectionById, updateConnection } from './connection-store';
+import { claimsOf, credentialUntil, mayRenew, sameFeatures, type SocketKind } from './credentials';
+import { authMessage, errorMessage, rolesMessage } from './messages';
+import { accountClaimsCache, type SocketOutcome, sweepSocket } from './roles-watch';
+import { CLOSE_FORBIDDEN, closeConnection, send } from './sender';
+
+/** What `$connect` sees of the upgrade request. */
+export interface ConnectRequest extends AuthRequest {
+  connectionId: string;
+}
+
+const refuse = (code: ErrorCode, message: string, extra: Record<string, unknown> = {}): APIGatewayProxyResult => ({
+  statusCode: ERROR_STATUS[code],
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: JSON.stringify({ error: code, message, ...extra }),
+});
+
+/** The credential as sent: `Authorization: Bearer`, else `?token=` (API keys need it again for their scopes). */
+function bearerOf(req: AuthRequest): string | null {
+  const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization?.trim() ?? '');
+  return m ? m[1] : (req.query.token ?? null);
+}
+
+async function scopesOf(svc: Services, req: AuthRequest, p: Principal): Promise<string[] | null> {
+  if (p.kind !== 'apiKey') return null;
+  const token = bearerOf(req);
+  if (!token) return null;
+  return (await resolveApiKey(svc, token, hashSecret(token), svc.clock.now())).scopes;
+}
+
+/** `$connect`: the upgrade's answer (2xx admits it). */
+export async function connectSocket(svc: Services, req: ConnectRequest): Promise<APIGatewayProxyResult> {
+  let principal: Principal;
+  try {
+    principal = await authenticate(req, svc, { queryToken: true });
+  } catch (err) {
+    if (err instanceof ServiceError) return refuse(err.code, err.message || err.code);
+    throw err;
+  }
+  if (principal.kind === 'anon' || !principal.userId) return refuse('unauthenticated', 'sign in first');
+  if (!principal.features.includes('live')) return refuse('forbidden', 'needs the live feature', { feature: 'live' });
+  const market = req.query.market;
+  if (!isMarket(market)) return refuse('bad_market', market ? 'unknown market' : 'market is required');
+  const now = svc.clock.now();
+  await addConnection(svc, {
+    connectionId: req.connectionId,
+    market,
+    userId: principal.userId,
+    kind: principal.kind as SocketKind,
+    deviceId: principal.deviceId,
+    claims: claimsOf(principal),
+    scopes: await scopesOf(svc, req, principal),
+    roles: principal.roles,
+    features: principal.features,
+    historyDays: principal.limits.historyDays,
+    validUntil: credentialUntil(principal, now),
+    connectedAt: now,
+  });
+  return { statusCode: 200, body: '' };
+}
+
+type ClientMessage = { t: 'auth'; token: string };
+
+function parseClientMessage(body: string | null | undefined): ClientMessage | null {
+  try {
+    const v = JSON.parse(body ?? '') as Record<string, unknown> | null;
+    if (v && typeof v === 'object' && v.t === 'auth' && typeof v.token === 'string' && v.token !== '') return { t: 'auth', token: v.token };
+  } catch {
+    // not JSON: a bad message
+  }
+  return null;
+}
+
+/**
+ * `$default`: `{t: "auth", token}` with a fresh credential of the same user and kind renews the socket
+ * (`{t: "auth", until}`); a refused credential is `unauthenticated`, an unreachable identity provider
+ * `unavailable`; anything else `bad_message`.
+ */
+export async function socketMessage(svc: Services, connectionId: string, body: string | null | undefined, ip: string): Promise<void> {
+  const c = await getConnection(svc, connectionId);
+  if (!c) return;
+  const msg = parseClientMessage(body);
+  if (!msg) {
+    await send(svc, c, JSON.stringify(errorMessage('bad_message')));
+    return;
+  }
+  let fresh: Principal;
+  try {
+    fresh = await authenticate({ headers: { authorization: `Bearer ${msg.token}` }, cookies: {}, query: {}, ip }, svc);
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    await send(svc, c, JSON.stringify(errorMessage(err.code === 'unavailable' ? 'unavailable' : 'unauthenticated')));
+    return;
+  }
+  if (fresh.kind === 'anon' || !mayRenew(c, fresh)) {
+    await send(svc, c, JSON.stringify(errorMessage('unauthenticated')));
+    return;
+  }
+  const now = svc.clock.now();
+  const until = credentialUntil(fresh, now);
+  const scopes = fresh.kind === 'apiKey' ? (await resolveApiKey(svc, msg.token, hashSecret(msg.token), now)).scopes : c.scopes;
+  const changed = !sameFeatures(fresh.features, c.features) || !sameFeatures(fresh.roles, c.roles);
+  const stored = await updateConnection(svc, { ...c }, {
+    validUntil: until,
+    claims: claimsOf(fresh),
+    roles: fresh.roles,
+    features: fresh.features,
+    historyDays: fresh.limits.historyDays,
+    deviceId: fresh.deviceId,
+  });
+  if (!stored) return;
+  Object.assign(c, { scopes, validUntil: until, roles: fresh.roles, features: fresh.features, historyDays: fresh.limits.historyDays });
+  await send(svc, c, JSON.stringify(authMessage(until)));
+  const audience = { roles: fresh.roles, features: fresh.features, historyDays: fresh.limits.historyDays };
+  if (!fresh.features.includes('live')) await closeConnection(svc, c, CLOSE_FORBIDDEN, JSON.stringify(rolesMessage(audience)));
+  else if (changed) await send(svc, c, JSON.stringify(rolesMessage(audience)));
+}
+
+/** `$disconnect`: the socket is forgotten. */
+export const disconnectSocket = (svc: Services, connectionId: string): Promise<boolean> => removeConnectionById(svc, connectionId);
+
+/** API Gateway ends every connection after 2 hours; a record older than that lost its `$disconnect`. */
+const MAX_CONNECTION_MS = 2 * 3_600_000 + 10 * 60_000;
+
+/** The live sweep: every socket of every market checked at the service clock's now. */
+export async function sweepSockets(svc: Services): Promise<Record<SocketOutcome, number>> {
+  const now = svc.clock.now();
+  const counts: Record<SocketOutcome, number> = { kept: 0, roles: 0, closed4401: 0, closed4403: 0, gone: 0 };
+  const claimsOf = accountClaimsCache(svc, now);
+  // The local gateway keeps sockets open as long as the client does.
+  const aws = svc.config.endpoints.dynamodb === undefined;
+  for (const market of MARKETS) {
+    for (const c of await marketConnections(svc, market)) {
+      try {
+        if (aws && now - c.connectedAt > MAX_CONNECTION_MS) {
+          await removeConnectionById(svc, c.connectionId);
+          counts.gone++;
+          continue;
+        }
+        counts[await sweepSocket(svc, c, now, claimsOf)]++;
+      } catch (err) {
+        svc.log('warn', 'live sweep: a socket could not be checked', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+  return counts;
+}

@@ -1,0 +1,94 @@
+/**
+ * Day data of a few items, read cheaply (issue target: a single-item answer within 30 read units): compacted
+ * days from each item's history shard (one small read for 90 days), later days from the items' shards of
+ * each day candle and volume page. The recent days are read in the same round trip as the compaction mark,
+ * guessing the mark is recent (compaction runs daily); older uncompacted days follow in a second one.
+ */
+import type { Candle } from '../domain/candles';
+import type { Volume } from '../domain/volume-estimate';
+import { HISTORY_SHARDS } from '../store/market-store';
+import { type HistoryPage, shardOf } from '../store/page-codec';
+import { historyMark } from './history-compaction';
+import type { ReadSources } from './sources';
+
+/** Days read from day pages without waiting for the mark: today and the three days before. */
+const RECENT_DAYS = 4;
+
+export interface ItemDays {
+  candles: Map<number, Candle>;
+  volume: Map<number, Volume>;
+}
+
+/** The day candles (and, with `withVolume`, volume estimates) of `key` for days `first..last`. */
+export async function itemDays(src: ReadSources, market: string, key: number, first: number, last: number, withVolume: boolean): Promise<ItemDays> {
+  return (await itemsDays(src, market, [key], first, last, withVolume)).get(key) as ItemDays;
+}
+
+/** Day data of `keys` for days `first..last`, one entry per key. */
+export async function itemsDays(src: ReadSources, market: string, keys: readonly number[], first: number, last: number, withVolume: boolean): Promise<Map<number, ItemDays>> {
+  const out = new Map<number, ItemDays>(keys.map((k) => [k, emptyDays()]));
+  if (first > last || keys.length === 0) return out;
+  const recentFirst = Math.max(first, last - RECENT_DAYS + 1);
+  const [mark, histories, recent] = await Promise.all([
+    historyMark(src, market),
+    // A window that lies wholly in the recent days never needs the history shards.
+    first < recentFirst ? historiesOf(src, market, keys) : Promise.resolve(new Map<number, HistoryPage>()),
+    pagesOf(src, market, keys, range(recentFirst, last), withVolume),
+  ]);
+  const compactedThrough = mark ?? first - 1;
+  const older = range(Math.max(first, compactedThrough + 1), recentFirst - 1);
+  const more = older.length > 0 ? await pagesOf(src, market, keys, older, withVolume) : new Map<number, ItemDays>();
+  for (const key of keys) {
+    const into = out.get(key) as ItemDays;
+    const history = histories.get(shardOf(key, HISTORY_SHARDS));
+    const pages = [recent.get(key), more.get(key)];
+    for (let day = first; day <= last; day++) {
+      const fromHistory = day <= compactedThrough;
+      const c = fromHistory ? history?.get(day)?.candles.get(key) : (pages[0]?.candles.get(day) ?? pages[1]?.candles.get(day));
+      if (c) into.candles.set(day, c);
+      if (!withVolume) continue;
+      const v = fromHistory ? history?.get(day)?.volume.get(key) : (pages[0]?.volume.get(day) ?? pages[1]?.volume.get(day));
+      if (v) into.volume.set(day, v);
+    }
+  }
+  return out;
+}
+
+/** The history shards holding `keys`, by shard. */
+async function historiesOf(src: ReadSources, market: string, keys: readonly number[]): Promise<Map<number, HistoryPage>> {
+  const byShard = new Map<number, number>();
+  for (const k of keys) byShard.set(shardOf(k, HISTORY_SHARDS), k);
+  const shards = [...byShard];
+  const pages = await Promise.all(shards.map(([, key]) => src.store.historyOf(market, key)));
+  return new Map(shards.map(([s], i) => [s, pages[i]]));
+}
+
+/** The keys' entries of the day candle and volume pages of `days`. */
+async function pagesOf(src: ReadSources, market: string, keys: readonly number[], days: number[], withVolume: boolean): Promise<Map<number, ItemDays>> {
+  const out = new Map<number, ItemDays>();
+  if (days.length === 0) return out;
+  const [candles, volume] = await Promise.all([
+    src.store.candlesOf(market, 'd1', days, keys),
+    withVolume ? src.store.volumeOf(market, days, keys) : Promise.resolve(new Map<number, Map<number, Volume>>()),
+  ]);
+  const of = (key: number): ItemDays => {
+    let d = out.get(key);
+    if (!d) {
+      d = emptyDays();
+      out.set(key, d);
+    }
+    return d;
+  };
+  for (const [day, page] of candles) for (const [key, c] of page) of(key).candles.set(day, c);
+  for (const [day, page] of volume) for (const [key, v] of page) of(key).volume.set(day, v);
+  return out;
+}
+
+const emptyDays = (): ItemDays => ({ candles: new Map(), volume: new Map() });
+
+/** Integers `a..b` ascending (empty when a > b). */
+export function range(a: number, b: number): number[] {
+  const out: number[] = [];
+  for (let i = a; i <= b; i++) out.push(i);
+  return out;
+}

@@ -1,0 +1,129 @@
+/**
+ * Spec Retention (checked at most every 6 hours), per market: rows whose reading is older than 30 days; day
+ * candles (day points) and volume of days before day - 90; hour candles before hour - 336; minute candles
+ * before minute - 4320; compacted history days before day - 90; quarantined bodies after 7 days. Book
+ * and scan log entries expire by their `ttl` (reads treat a passed ttl as absent); book files are the files
+ * bucket's retention. Periods are found from a per-market mark and the scan log, never by scanning the table.
+ */
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../clock';
+import { BOOK_WINDOW_BEHIND_MS } from '../domain/book';
+import { MARKETS } from '../domain/market';
+import { RETENTION_EVERY_MS, type RetentionCutoffs, pruneRows, retentionCutoffs } from '../domain/retention';
+import type { Services } from '../services';
+import { candlePk, volumePk } from '../store/keys';
+import { type MarketMeta, MarketStore } from '../store/market-store';
+import { type RetentionMark, RetentionStore } from '../store/market-retention';
+import type { HistoryPage } from '../store/page-codec';
+import { ScanLog } from '../store/scan-log';
+import { deleteQuarantine, quarantinedBefore } from '../store/upload-quarantine';
+import { deleteStored } from '../upload/book-storage';
+
+export interface MarketRetention {
+  market: string;
+  ran: boolean;
+  rowsDeleted: number;
+  /** Page items deleted (candles and volume). */
+  pagesDeleted: number;
+  historyDaysDropped: number;
+  quarantineDeleted: number;
+  /** False when a merge intervened and rows wait for the next run. */
+  rowsWritten: boolean;
+}
+
+/** Runs retention for every market at server time `now`. */
+export async function runRetention(svc: Services, now = svc.clock.now()): Promise<MarketRetention[]> {
+  return Promise.all(MARKETS.map((m) => retainMarket(svc, m, now)));
+}
+
+/** Spec Retention for one market; does nothing when the market's last run is less than 6 hours old. */
+export async function retainMarket(svc: Services, market: string, now: number): Promise<MarketRetention> {
+  const out: MarketRetention = { market, ran: false, rowsDeleted: 0, pagesDeleted: 0, historyDaysDropped: 0, quarantineDeleted: 0, rowsWritten: true };
+  const marks = new RetentionStore(svc.ddb, svc.config.tableName);
+  const last = await marks.mark(market);
+  if (last && now - last.ranAt < RETENTION_EVERY_MS) return out;
+  out.ran = true;
+  const cut = retentionCutoffs(now);
+  const store = new MarketStore(svc.ddb, svc.config.tableName, undefined, true);
+  const meta = await store.meta(market);
+  out.quarantineDeleted = await dropQuarantined(svc, market, cut.quarantineAt);
+  if (meta.firstMergeAt === null) {
+    await marks.putMark(market, { ranAt: now, minute: cut.minute, hour: cut.hour, day: cut.day });
+    return out;
+  }
+  const from = last ?? firstMark(meta);
+  const rows = await store.rows(market);
+  const deleted = pruneRows(rows, now);
+  out.rowsDeleted = deleted.length;
+  if (deleted.length > 0) out.rowsWritten = await marks.rewriteRowsIfUnchanged(market, rows, deleted, meta.seq);
+  out.pagesDeleted = await dropPages(svc, marks, market, from, cut);
+  if (from.day < cut.day) out.historyDaysDropped = await trimHistory(store, meta, cut.day);
+  await marks.putMark(market, { ranAt: now, minute: Math.max(from.minute, cut.minute), hour: Math.max(from.hour, cut.hour), day: Math.max(from.day, cut.day) });
+  return out;
+}
+
+/** Before a first run: the earliest periods a merge may have written (a book's `at` is at most 24 h old). */
+function firstMark(meta: MarketMeta): RetentionMark {
+  const earliest = (meta.firstMergeAt as number) - BOOK_WINDOW_BEHIND_MS;
+  return { ranAt: 0, minute: Math.floor(earliest / MINUTE_MS), hour: Math.floor(earliest / HOUR_MS), day: Math.floor(earliest / DAY_MS) };
+}
+
+/**
+ * Deletes candle and volume pages of periods in [mark, cutoff). Minute and hour pages exist only for the
+ * minutes and hours of merged scans, which the scan log lists (it outlives both); days are few and walked.
+ * Pages older than the scan log (a retention stalled for 30 days) go by their own `ttl`.
+ */
+async function dropPages(svc: Services, marks: RetentionStore, market: string, from: RetentionMark, cut: RetentionCutoffs): Promise<number> {
+  const pks: string[] = [];
+  if (from.minute < cut.minute || from.hour < cut.hour) {
+    const scans = await new ScanLog(svc.ddb, svc.config.tableName, svc.clock).between(market, Math.min(from.minute * MINUTE_MS, from.hour * HOUR_MS), cut.hour * HOUR_MS);
+    const minutes = new Set<number>();
+    const hours = new Set<number>();
+    for (const s of scans) {
+      const minute = Math.floor(s.at / MINUTE_MS);
+      const hour = Math.floor(s.at / HOUR_MS);
+      if (minute >= from.minute && minute < cut.minute) minutes.add(minute);
+      if (hour >= from.hour && hour < cut.hour) hours.add(hour);
+    }
+    for (const m of minutes) pks.push(candlePk(market, 'm1', m));
+    for (const h of hours) pks.push(candlePk(market, 'h1', h));
+  }
+  for (let d = from.day; d < cut.day; d++) pks.push(candlePk(market, 'd1', d), volumePk(market, d));
+  let deleted = 0;
+  for (let i = 0; i < pks.length; i += 8) {
+    const counts = await Promise.all(pks.slice(i, i + 8).map((pk) => marks.deletePartition(pk)));
+    deleted += counts.reduce((a, b) => a + b, 0);
+  }
+  return deleted;
+}
+
+/** Drops compacted history days before `firstKeptDay` (the day cutoff moved since the last run). */
+async function trimHistory(store: MarketStore, meta: MarketMeta, firstKeptDay: number): Promise<number> {
+  if (meta.historyThrough === null) return 0;
+  const pages = await store.histories(meta.market);
+  const changed = new Map<number, HistoryPage>();
+  const dropped = new Set<number>();
+  for (const [shard, page] of pages) {
+    let touched = false;
+    for (const day of [...page.keys()]) {
+      if (day < firstKeptDay) {
+        page.delete(day);
+        dropped.add(day);
+        touched = true;
+      }
+    }
+    if (touched) changed.set(shard, page);
+  }
+  if (changed.size > 0) await store.writeHistories(meta.market, changed);
+  return dropped.size;
+}
+
+/** Deletes quarantined bodies received before `before`, then their records. */
+async function dropQuarantined(svc: Services, market: string, before: number): Promise<number> {
+  let n = 0;
+  for (const rec of await quarantinedBefore(svc, market, before)) {
+    if (!(await deleteStored(svc, rec.path))) continue;
+    await deleteQuarantine(svc, market, rec.sk);
+    n++;
+  }
+  return n;
+}

@@ -1,0 +1,140 @@
+/**
+ * The merge of one accepted book into its market (DESIGN "Uploads and merges" step 2; spec Market rules:
+ * Merge, Candles, Order books; files: Sequence numbers). Runs one message at a time per market (FIFO group).
+ *
+ * Redelivery changes nothing twice: a merged upload is recognised by `meta.lastUpload`; an interrupted one
+ * left its `pending` record (seq, caps, server time) as its first write, so the repeat publishes the same
+ * files at the same time, candle readings re-apply to the same values, and volume shards carry the newest
+ * book they hold. The seq commit is the last write and is conditional on the seq before it.
+ */
+import { randomBytes } from 'node:crypto';
+import { dayOf } from '../clock';
+import { bookTransition } from '../domain/book-current';
+import { RESOLUTIONS, applyScanToCandles, periodOf, periodStart } from '../domain/candles';
+import { type Scan, deriveScan } from '../domain/derived-scan';
+import { type RowTable, mergeScan } from '../domain/merge';
+import { type Volume, addVolume, estimateVolume } from '../domain/volume-estimate';
+import { newCap } from '../files/caps';
+import type { BookFile } from '../files/documents';
+import { isCheckpointSeq } from '../files/documents';
+import type { Services } from '../services';
+import { BookLog } from '../store/book-log';
+import { type CurrentBook, type MarketMeta, MarketStore, PAGE_SHARDS, type PendingMerge, type VolumeShard } from '../store/market-store';
+import { MergeLog } from '../store/merge-log';
+import { shardOf } from '../store/page-codec';
+import { ScanLog } from '../store/scan-log';
+import type { MergeMessage } from '../upload/merge-message';
+import { afterMerge } from './after-merge';
+import { loadBookFile } from './book-file';
+import { writeMergeFiles } from './merge-files';
+
+export type MergeOutcome = { merged: true; seq: number } | { merged: false; reason: 'already_merged' };
+
+/** Merges one accepted book; throws when it must be received again (storage failure, lost seq race). */
+export async function mergeBook(svc: Services, msg: MergeMessage): Promise<MergeOutcome> {
+  const store = new MarketStore(svc.ddb, svc.config.tableName, undefined, true);
+  const meta = await store.meta(msg.market);
+  if (meta.lastUpload === msg.uploadId) return { merged: false, reason: 'already_merged' };
+  const book = await loadBookFile(svc, msg.bookPath);
+  const scan = deriveScan(book);
+  const { pending, repeated } = await begin(svc, store, meta, msg.uploadId);
+  const now = pending.now;
+
+  const rows = await store.rows(msg.market);
+  const changed = mergeRows(rows, scan, msg.uploader, now, repeated);
+  const transition = bookTransition(meta.currentBook, book);
+  await Promise.all([
+    changed.length > 0 ? store.writeRows(msg.market, rows, changed) : undefined,
+    writeCandles(store, msg.market, scan),
+    transition.volume && meta.currentBook ? writeVolume(svc, store, msg.market, meta.currentBook, book) : undefined,
+  ]);
+
+  const at = Math.max(meta.newestScanAt ?? scan.at, scan.at);
+  const files = await writeMergeFiles(svc, msg.market, pending, at, rows, changed);
+  const table = svc.config.tableName;
+  await new MergeLog(svc.ddb, table).put({ market: msg.market, seq: pending.seq, at, mergedAt: now, ...files, bookPath: msg.bookPath, bookAt: book.at });
+  await Promise.all([
+    new ScanLog(svc.ddb, table, svc.clock).put(
+      { market: msg.market, at: scan.at, items: scan.items.length, complete: scan.complete, credited: msg.credited, uploader: msg.uploader, mergedAt: now },
+      msg.uploadId,
+    ),
+    new BookLog(svc.ddb, table, svc.clock).put({ market: msg.market, at: book.at, complete: book.complete, auctions: book.auctions, entries: book.entries.length, path: msg.bookPath, mergedAt: now }),
+  ]);
+  const currentBook: CurrentBook | null = transition.replaces
+    ? { at: book.at, complete: book.complete, auctions: book.auctions, entries: book.entries.length, ref: msg.bookPath }
+    : meta.currentBook;
+  const next: MarketMeta = { ...meta, seq: pending.seq, newestScanAt: at, firstMergeAt: meta.firstMergeAt ?? now, currentBook, lastUpload: msg.uploadId, pending: null };
+  if (!(await store.commitMeta(next, meta.seq))) throw new Error(`merge ${msg.market}: seq ${pending.seq} was taken by another merge`);
+
+  await afterMerge(svc, store, next, scan, rows);
+  return { merged: true, seq: pending.seq };
+}
+
+/**
+ * Fixes the merge's seq, caps and time as its first write, or takes them back from the interrupted attempt
+ * of the same upload. The local `merge: crash-once` fault throws right after this write.
+ */
+async function begin(svc: Services, store: MarketStore, meta: MarketMeta, uploadId: string): Promise<{ pending: PendingMerge; repeated: boolean }> {
+  const seq = meta.seq + 1;
+  const earlier = meta.pending;
+  if (earlier && earlier.uploadId === uploadId && earlier.seq === seq) return { pending: earlier, repeated: true };
+  const pending: PendingMerge = { uploadId, seq, now: svc.clock.now(), changeCap: newCap(randomBytes) };
+  if (isCheckpointSeq(seq)) pending.checkpointCap = newCap(randomBytes);
+  if (!(await store.markPending(meta.market, pending))) throw new Error(`merge ${meta.market}: seq ${seq} was taken by another merge`);
+  svc.hooks?.afterFirstMergeWrite?.();
+  return { pending, repeated: false };
+}
+
+/**
+ * Spec Merge rules 1-2 on the table; returns the changed keys, ascending. A book's `at` is unique in its
+ * market (duplicate rule), so on a repeat the rows an earlier attempt already marked gone at T are this
+ * merge's own and belong in its change file, as in a merge that ran once.
+ */
+function mergeRows(rows: RowTable, scan: Scan, reader: string, now: number, repeated: boolean): number[] {
+  const { changed } = mergeScan(rows, scan, reader, now);
+  if (!repeated || !scan.complete || scan.items.length === 0) return changed;
+  const seen = new Set(changed);
+  const extra: number[] = [];
+  for (const [key, row] of rows) if (row.at === scan.at && row.price === null && !seen.has(key)) extra.push(key);
+  return extra.length === 0 ? changed : [...changed, ...extra].sort((a, b) => a - b);
+}
+
+/** Spec Merge rule 3 and Candles: the scan's minute, hour and day pages (day points are the day candles). */
+async function writeCandles(store: MarketStore, market: string, scan: Scan): Promise<void> {
+  if (scan.items.length === 0) return;
+  const keys = scan.items.map((i) => i[0]);
+  await Promise.all(
+    RESOLUTIONS.map(async (res) => {
+      const period = periodOf(res, scan.at);
+      const page = await store.candlePage(market, res, period);
+      applyScanToCandles(page, scan);
+      await store.writeCandlePage(market, res, period, periodStart(res, period), page, keys);
+    }),
+  );
+}
+
+/**
+ * Spec Order books rule 4: estimates against the replaced book, added to the new book's UTC day. Each shard
+ * remembers the newest book it holds, so a repeated merge never adds the same book twice.
+ */
+async function writeVolume(svc: Services, store: MarketStore, market: string, previous: CurrentBook, book: BookFile): Promise<void> {
+  const prev = await loadBookFile(svc, previous.ref);
+  const day = dayOf(book.at);
+  const byShard = new Map<number, [number, Volume][]>();
+  for (const est of estimateVolume(prev.entries, book.entries)) {
+    const s = shardOf(est[0], PAGE_SHARDS);
+    const list = byShard.get(s);
+    if (list) list.push(est);
+    else byShard.set(s, [est]);
+  }
+  if (byShard.size === 0) return;
+  const shards = await store.volumeShards(market, day);
+  const touched = new Map<number, VolumeShard>();
+  for (const [s, estimates] of byShard) {
+    const shard = shards.get(s) ?? { page: new Map(), bookAt: null };
+    if (shard.bookAt !== null && shard.bookAt >= book.at) continue;
+    addVolume(shard.page, estimates);
+    touched.set(s, { page: shard.page, bookAt: book.at });
+  }
+  await store.writeVolumeShards(market, day, touched);
+}

@@ -1,0 +1,33 @@
+/**
+ * The files a merge publishes (spec files: Capability files, Sequence numbers): the change file of every
+ * merge and the checkpoint after merge 1 and every 50th, each under its own cap, gzip and immutable.
+ */
+import { type AuctionRow, type RowTable, pickRows } from '../domain/merge';
+import { changeDoc, checkpointDoc } from '../files/documents';
+import { changePath, checkpointPath } from '../files/paths';
+import { putJsonFile } from '../items/bucket';
+import type { Services } from '../services';
+import type { PendingMerge } from '../store/market-store';
+
+export interface MergeFiles {
+  changePath: string;
+  checkpointPath?: string;
+}
+
+/** Writes seq's change file (the rows the merge changed) and, when due, its checkpoint (the whole table). */
+export async function writeMergeFiles(svc: Services, market: string, pending: PendingMerge, at: number, rows: RowTable, changed: readonly number[]): Promise<MergeFiles> {
+  const seq = pending.seq;
+  const files: MergeFiles = { changePath: changePath(market, seq, pending.changeCap) };
+  const writes = [putJsonFile(svc, files.changePath, JSON.stringify(changeDoc(market, seq, at, pickRows(rows, changed))))];
+  if (pending.checkpointCap) {
+    files.checkpointPath = checkpointPath(market, seq, pending.checkpointCap);
+    writes.push(putJsonFile(svc, files.checkpointPath, JSON.stringify(checkpointDoc(market, seq, at, wholeTable(rows)))));
+  }
+  await Promise.all(writes);
+  return files;
+}
+
+function wholeTable(rows: RowTable): AuctionRow[] {
+  const keys = [...rows.keys()].sort((a, b) => a - b);
+  return pickRows(rows, keys);
+}

@@ -1,0 +1,166 @@
+/**
+ * `/openapi.json` (spec api.md Conventions): OpenAPI 3.1 description of the integration subset: public market
+ * summaries, item metadata, item prices, daily candles and book uploads. Pure: the document for a base URL.
+ */
+import { MARKETS } from '../domain/market';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const int = (description?: string, extra: Record<string, unknown> = {}) => ({ type: 'integer', ...(description ? { description } : {}), ...extra });
+const arr = (items: unknown, description?: string) => ({ type: 'array', items, ...(description ? { description } : {}) });
+const tuple = (description: string, prefixItems: unknown[]) => ({ type: 'array', description, prefixItems, minItems: prefixItems.length, maxItems: prefixItems.length });
+const obj = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: 'object', properties, required });
+const nullable = (schema: Record<string, unknown>) => ({ oneOf: [schema, { type: 'null' }] });
+const json = (schema: unknown, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
+const error = (description: string) => json(ref('Error'), description);
+
+const SCHEMAS = {
+  Error: obj({ error: { type: 'string' }, message: { type: 'string' }, feature: { type: 'string' }, limit: int() }, ['error']),
+  Market: { type: 'string', enum: [...MARKETS] },
+  ItemKey: int('item + 2147483648 * v (v: 0 plain, 2s / 2|s|-1 for suffix s, 65536 + species for caged pets)', { minimum: 1, maximum: 9007199254740991 }),
+  AuctionRow: tuple('[id, price or null, quantity, at]', [ref('ItemKey'), nullable(int('lowest unit price in copper')), int('quantity listed'), int('Unix ms of the scan')]),
+  DayPoint: tuple('[day, low, last, quantity]', [int('day number (floor(ms / 86400000))'), int(), int(), int()]),
+  Candle: tuple('[t, open, high, low, close, quantity]', [int('start in Unix ms'), int(), int(), int(), int(), int()]),
+  VolumeEstimate: tuple('[day, listed, sold, expired]', [int(), int(), int(), int()]),
+  MarketSummary: obj(
+    {
+      market: ref('Market'),
+      at: int('newest scan, Unix ms'),
+      items: int('keys with a row'),
+      listed: int('keys with a quantity'),
+      scans: int('scans in the preceding 24 hours'),
+      contributors7d: int(),
+      book: obj({ at: int(), complete: { type: 'boolean' }, auctions: int(), entries: int(), url: { type: 'string' } }),
+    },
+    ['market', 'at', 'items', 'listed', 'scans', 'contributors7d'],
+  ),
+  ItemRecord: obj(
+    {
+      n: { type: 'string', description: 'name' },
+      q: int('quality'),
+      il: int('item level'),
+      c: int('class'),
+      sc: int('subclass'),
+      ic: { type: 'string', description: 'icon name (GET /icons/<ic>.webp)' },
+      fi: int('icon file id (GET /icons/id/<fi>.webp)'),
+      sell: int('vendor sell price, copper'),
+      buy: int('vendor buy price, copper'),
+      st: int('max stack'),
+      rs: { type: 'boolean', description: 'rolls a suffix' },
+      bt: arr(int(), 'bonus tree ids'),
+      fl: int('flags: bit 0 commodity, bit 1 equipment, bit 2 pet'),
+    },
+    ['n', 'q'],
+  ),
+  BookEntry: tuple('[key, price, stack, band, n]', [ref('ItemKey'), int('buyout per unit, copper; 0 = bid only'), int('units per auction', { minimum: 1 }), int('time-left band 0..4', { minimum: 0, maximum: 4 }), int('identical auctions', { minimum: 1 })]),
+  Book: obj(
+    {
+      market: ref('Market'),
+      at: int('observation time, Unix ms (24 h behind to 5 min ahead of the server clock)'),
+      complete: { type: 'boolean', description: 'true only after an unfiltered whole-market read' },
+      auctions: int('sum of n over all entries', { minimum: 0 }),
+      entries: arr(ref('BookEntry'), 'unique, ascending by (key, price, stack, band); at most 200000'),
+      via: { type: 'string', description: 'partners only' },
+    },
+    ['market', 'at', 'complete', 'auctions', 'entries'],
+  ),
+};
+
+const marketParam = { name: 'market', in: 'path', required: true, schema: ref('Market') };
+const itemParam = { name: 'item', in: 'path', required: true, schema: ref('ItemKey') };
+const hourly = 'Callers without `prices.live` get the market as of the top of the hour (`live: false`).';
+
+/** The OpenAPI 3.1 document for a deployment's public base URL. */
+export function openApiDocument(publicBase: string): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Market Data Service API (integration subset)',
+      version: '1',
+      description: `Prices, candles and item data of six auction-house markets. The complete endpoint directory is at ${publicBase}docs/api/reference.`,
+    },
+    servers: [{ url: publicBase.replace(/\/$/, '') }],
+    externalDocs: { url: `${publicBase}docs/api/reference`, description: 'Endpoint directory' },
+    security: [{}, { bearer: [] }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (`ak_…`), device token or session JWT' } },
+      schemas: SCHEMAS,
+    },
+    paths: {
+      '/api/v1/ah': {
+        get: {
+          operationId: 'listMarkets',
+          summary: 'Public market summaries',
+          description: hourly,
+          responses: { 200: json(obj({ markets: arr(ref('MarketSummary')), now: int(), live: { type: 'boolean' } })), 429: error('Rate limited') },
+        },
+      },
+      '/api/v1/items': {
+        get: {
+          operationId: 'getItems',
+          summary: 'Item metadata (generated data merged with the catalogue)',
+          parameters: [{ name: 'build', in: 'query', required: false, schema: { type: 'string' } }],
+          responses: {
+            200: json(obj({ v: { const: 1 }, build: { type: 'string' }, items: { type: 'object', additionalProperties: ref('ItemRecord') } }, ['v', 'build', 'items'])),
+            400: error('bad_build'),
+            404: error('No item data is published'),
+          },
+        },
+      },
+      '/api/v1/items/{key}': {
+        get: {
+          operationId: 'getItem',
+          summary: "One key's item metadata",
+          parameters: [{ name: 'key', in: 'path', required: true, schema: ref('ItemKey') }],
+          responses: {
+            200: json(obj({ build: { type: 'string' }, key: ref('ItemKey'), item: nullable(ref('ItemRecord')), variant: obj({ n: { type: 'string' }, q: int(), fi: int() }, ['n', 'q']), now: int() }, ['build', 'key', 'item', 'now'])),
+            400: error('bad_item'),
+            404: error('No item data is published'),
+          },
+        },
+      },
+      '/api/v1/ah/{market}/{item}': {
+        get: {
+          operationId: 'getItemPrice',
+          summary: "One item's price row and day points",
+          description: `${hourly} \`days\` is limited to the caller's history days; \`volume\` needs \`depth\`.`,
+          parameters: [marketParam, itemParam],
+          responses: {
+            200: json(obj({ market: ref('Market'), item: ref('ItemKey'), row: nullable(ref('AuctionRow')), days: arr(ref('DayPoint')), volume: arr(ref('VolumeEstimate')), now: int(), live: { type: 'boolean' } })),
+            400: error('bad_market or bad_item'),
+          },
+        },
+      },
+      '/api/v1/ah/{market}/{item}/candles': {
+        get: {
+          operationId: 'getItemCandles',
+          summary: 'Daily candles of one item',
+          description: '`res=d1` (default) needs `candles.daily`; `h1` and `m1` need more features.',
+          parameters: [marketParam, itemParam, { name: 'res', in: 'query', schema: { type: 'string', enum: ['d1', 'h1', 'm1'], default: 'd1' } }, { name: 'from', in: 'query', schema: int('Unix ms') }],
+          responses: {
+            200: json(obj({ market: ref('Market'), item: ref('ItemKey'), res: { type: 'string' }, candles: arr(ref('Candle')), volume: arr(ref('VolumeEstimate')), now: int(), live: { type: 'boolean' } })),
+            400: error('bad_market, bad_item or bad_query'),
+            403: error('Missing feature'),
+          },
+        },
+      },
+      '/api/v1/ah/books': {
+        post: {
+          operationId: 'uploadBook',
+          summary: 'Upload an order book',
+          description: 'Devices need `upload.device`, API keys `api.upload`; a browser session is 403 `devices_only`. Body may be gzip (`Content-Encoding: gzip`), at most 32 MiB.',
+          security: [{ bearer: [] }],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('Book') } } },
+          responses: {
+            200: json(obj({ at: int(), credited: { type: 'boolean' }, reason: { type: 'string' } }, ['at', 'credited'])),
+            400: error('bad_book, bad_market or bad_via'),
+            401: error('unauthenticated'),
+            403: error('forbidden, devices_only or not_partner'),
+            409: error('too_soon'),
+            413: error('too_large'),
+            503: error('storage_failed or no_storage'),
+          },
+        },
+      },
+    },
+  };
+}

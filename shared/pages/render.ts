@@ -1,0 +1,102 @@
+/**
+ * Rendering public content pages (spec api.md Conventions): one HTML shell, Markdown answers, `Vary: Accept`
+ * on both, and error pages whose Markdown links to discovery and docs.
+ */
+import { ERROR_STATUS, type ErrorCode } from '../errors';
+import type { HttpResult } from '../http/types';
+import type { PageFormat } from './negotiate';
+
+export const HTML_TYPE = 'text/html; charset=utf-8';
+export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
+/** Discovery documents change only with a deployment. */
+export const DOCS_CACHE = 'public, max-age=3600';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+/** JSON safe inside `<script>`: no `</script>`, `<!--` or line separators can end or confuse the element. */
+export const scriptJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** Markdown text with the characters that would start markup escaped. */
+export const escapeMarkdown = (s: string): string => s.replace(/([\\`*_[\]<>|#])/g, '\\$1');
+
+export interface HtmlPage {
+  title: string;
+  description: string;
+  /** Absolute URL of the page. */
+  url: string;
+  /** Absolute URL of its Markdown twin. */
+  markdownUrl?: string;
+  body: string;
+  /** Extra `<head>` content (already escaped). */
+  head?: string;
+}
+
+/** The one HTML shell of every page: title, description and `og:` meta, canonical and Markdown links. */
+export function htmlDocument(p: HtmlPage): string {
+  const t = escapeHtml(p.title);
+  const d = escapeHtml(p.description);
+  const u = escapeHtml(p.url);
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${t}</title>`,
+    `<meta name="description" content="${d}">`,
+    `<meta property="og:title" content="${t}">`,
+    `<meta property="og:description" content="${d}">`,
+    '<meta property="og:type" content="website">',
+    `<meta property="og:url" content="${u}">`,
+    `<link rel="canonical" href="${u}">`,
+    p.markdownUrl ? `<link rel="alternate" type="text/markdown" href="${escapeHtml(p.markdownUrl)}">` : '',
+    p.head ?? '',
+    '</head>',
+    '<body>',
+    p.body,
+    '</body>',
+    '</html>',
+    '',
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
+}
+
+/** A page answer in the negotiated format; both carry `Vary: Accept` so caches keep them apart. */
+export function pageResult(format: PageFormat, content: { html: string; markdown: string }, cacheControl: string, status = 200, headers: Record<string, string> = {}): HttpResult {
+  return {
+    statusCode: status,
+    headers: { 'content-type': format === 'markdown' ? MARKDOWN_TYPE : HTML_TYPE, 'cache-control': cacheControl, vary: 'Accept', ...headers },
+    body: format === 'markdown' ? content.markdown : content.html,
+  };
+}
+
+/** A text document that does not negotiate (llms.txt, AGENTS.md, sitemap, JSON documents). */
+export function textResult(contentType: string, body: string, cacheControl = DOCS_CACHE): HttpResult {
+  return { statusCode: 200, headers: { 'content-type': contentType, 'cache-control': cacheControl }, body };
+}
+
+/** An error page: the spec's status; Markdown links to the discovery documents and the API reference. */
+export function pageError(format: PageFormat, publicBase: string, code: ErrorCode, message: string): HttpResult {
+  const status = ERROR_STATUS[code];
+  const heading = status === 404 ? 'Not found' : status === 400 ? 'Bad request' : 'Error';
+  const links: Array<[string, string]> = [
+    ['API reference', `${publicBase}docs/api/reference.md`],
+    ['OpenAPI description', `${publicBase}openapi.json`],
+    ['API catalog', `${publicBase}.well-known/api-catalog`],
+    ['llms.txt', `${publicBase}llms.txt`],
+    ['Home', publicBase],
+  ];
+  const markdown = [`# ${heading} (${status})`, '', `${escapeMarkdown(message)} (\`${code}\`)`, '', 'Where to go instead:', '', ...links.map(([t, u]) => `- [${t}](${u})`), ''].join('\n');
+  const html = htmlDocument({
+    title: `${heading} (${status})`,
+    description: message,
+    url: publicBase,
+    body: [`<main>`, `<h1>${heading} (${status})</h1>`, `<p>${escapeHtml(message)}</p>`, '<ul>', ...links.map(([t, u]) => `<li><a href="${escapeHtml(u)}">${escapeHtml(t)}</a></li>`), '</ul>', '</main>'].join('\n'),
+    head: '<meta name="robots" content="noindex">',
+  });
+  return pageResult(format, { html, markdown }, 'no-store', status);
+}

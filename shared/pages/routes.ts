@@ -1,0 +1,118 @@
+/**
+ * The routes of the `pages` function (spec api.md Conventions, Item pages and downloads): item pages, the
+ * home page, discovery documents and icons. Pages answer GET and HEAD (the handler drops HEAD bodies).
+ */
+import { secondsToNextHour } from '../clock';
+import { itemOfKey, nameOfKey } from '../domain/items';
+import { DEFAULT_MARKET, isMarket } from '../domain/market';
+import type { Route } from '../http/handler';
+import type { ApiRequest, HttpResult } from '../http/types';
+import { currentItemFiles, itemFileOf } from '../items/read';
+import type { Services } from '../services';
+import { LINKSET_TYPE, SITEMAP_ITEMS, agentsMd, apiCatalog, homePage, llmsFullTxt, llmsTxt, sitemapXml } from './discovery';
+import { getIcon, getIconById } from './icons';
+import { type ItemPageData, itemPageHtml, itemPageMarkdown, itemPageUrls, parseItemPath } from './item-page';
+import { type PageFormat, negotiatePage } from './negotiate';
+import { openApiDocument } from './openapi';
+import { referenceHtml, referenceMarkdown } from './reference';
+import { DOCS_CACHE, pageError, pageResult, textResult } from './render';
+import { itemSnapshotView } from './snapshot-view';
+
+const PUBLIC = { kind: 'public', keyExempt: true } as const;
+const formatOf = (req: ApiRequest): PageFormat => negotiatePage(req.headers.accept);
+
+/** The data of an item page: the current item record, the anonymous hourly view, `now`. */
+async function itemPageData(svc: Services, market: string, key: number): Promise<ItemPageData> {
+  const ref = await currentItemFiles(svc);
+  const [file, view] = await Promise.all([ref ? itemFileOf(svc, ref) : null, itemSnapshotView(svc, market, key)]);
+  const { item, variant } = file ? itemOfKey(file, key) : { item: null, variant: undefined };
+  const data: ItemPageData = { market, key, item, row: view?.row ?? null, days: view?.days ?? [], now: svc.clock.now() };
+  return variant ? { ...data, variant } : data;
+}
+
+/**
+ * GET/HEAD `/item/<key>`, `/item/<key>/<slug>`, `/item/<key>.md` `?m=<market>`: malformed path 404, invalid
+ * market 400, otherwise the page (also for keys never observed), cached until the next hour.
+ */
+async function itemPage(req: ApiRequest, svc: Services): Promise<HttpResult> {
+  const path = parseItemPath(req.params.key, req.params.slug !== undefined);
+  const negotiated = formatOf(req);
+  const base = svc.config.publicBase;
+  if (!path) return pageError(negotiated, base, 'not_found', 'No such page: an item page is /item/<key> with a valid item key.');
+  const format: PageFormat = path.markdown ? 'markdown' : negotiated;
+  const market = req.query.m === undefined ? DEFAULT_MARKET : req.query.m;
+  if (!isMarket(market)) return pageError(format, base, 'bad_market', 'Unknown market: m is forever.<normal|pvp|rp>.<alliance|horde>.us.');
+  const data = await itemPageData(svc, market, path.key);
+  const urls = itemPageUrls(base, market, path.key);
+  return pageResult(format, { html: itemPageHtml(data, urls), markdown: itemPageMarkdown(data, urls) }, `public, max-age=${secondsToNextHour(data.now)}`);
+}
+
+const itemRoute: Route = { access: PUBLIC, handle: ({ req, svc }) => itemPage(req, svc) };
+
+const home: Route = {
+  access: PUBLIC,
+  async handle({ req, svc }) {
+    const base = svc.config.publicBase;
+    return pageResult(formatOf(req), homePage(base), DOCS_CACHE, 200, { link: `<${base}.well-known/api-catalog>; rel="api-catalog"` });
+  },
+};
+
+const reference: Route = {
+  access: PUBLIC,
+  async handle({ req, svc }) {
+    const base = svc.config.publicBase;
+    return pageResult(formatOf(req), { html: referenceHtml(base), markdown: referenceMarkdown(base) }, DOCS_CACHE);
+  },
+};
+
+const referenceMd: Route = {
+  access: PUBLIC,
+  async handle({ svc }) {
+    const base = svc.config.publicBase;
+    return pageResult('markdown', { html: '', markdown: referenceMarkdown(base) }, DOCS_CACHE);
+  },
+};
+
+const text = (type: string, render: (base: string) => string): Route => ({
+  access: PUBLIC,
+  async handle({ svc }) {
+    return textResult(type, render(svc.config.publicBase));
+  },
+});
+
+const sitemap: Route = {
+  access: PUBLIC,
+  async handle({ svc }) {
+    const ref = await currentItemFiles(svc);
+    const file = ref ? await itemFileOf(svc, ref) : null;
+    const keys = file
+      ? Object.keys(file.items)
+          .map(Number)
+          .filter((k) => nameOfKey(file, k) !== null)
+          .slice(0, SITEMAP_ITEMS)
+      : [];
+    return textResult('application/xml; charset=utf-8', sitemapXml(svc.config.publicBase, keys));
+  },
+};
+
+/** Route key (as in lib/topology.ts) → route; HEAD shares GET's route. */
+export const pageRoutes: Record<string, Route> = Object.fromEntries(
+  Object.entries({
+    '/': home,
+    '/item/{key}': itemRoute,
+    '/item/{key}/{slug}': itemRoute,
+    '/openapi.json': text('application/json; charset=utf-8', (b) => JSON.stringify(openApiDocument(b))),
+    '/docs/api/reference': reference,
+    '/docs/api/reference.md': referenceMd,
+    '/.well-known/api-catalog': text(LINKSET_TYPE, (b) => JSON.stringify(apiCatalog(b))),
+    '/llms.txt': text('text/plain; charset=utf-8', llmsTxt),
+    '/llms-full.txt': text('text/plain; charset=utf-8', llmsFullTxt),
+    '/sitemap.xml': sitemap,
+    '/AGENTS.md': text('text/markdown; charset=utf-8', agentsMd),
+    '/icons/{icon}': getIcon,
+    '/icons/id/{fileId}': getIconById,
+  }).flatMap(([path, route]) => [
+    [`GET ${path}`, route],
+    [`HEAD ${path}`, route],
+  ]),
+);

@@ -1,0 +1,89 @@
+/**
+ * DynamoDB side of market retention (spec Retention): the per-market retention mark (so a run never scans
+ * the table), deleting a period's page items, and rewriting row shards only while no merge intervened.
+ */
+import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { RowTable } from '../domain/merge';
+import { marketMetaKey, marketRetentionKey, rowsPk, shardSk } from './keys';
+import { ROW_SHARDS } from './market-store';
+import { encodeRows, shardsTouched, splitShards } from './page-codec';
+
+/** Where the last run left a market: periods before these are gone. */
+export interface RetentionMark {
+  /** Server time of the last run (runs at most every 6 hours). */
+  ranAt: number;
+  minute: number;
+  hour: number;
+  day: number;
+}
+
+export class RetentionStore {
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async mark(market: string): Promise<RetentionMark | null> {
+    const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: marketRetentionKey(market), ConsistentRead: true }));
+    const i = out.Item;
+    return i ? { ranAt: Number(i.ranAt), minute: Number(i.minute), hour: Number(i.hour), day: Number(i.day) } : null;
+  }
+
+  async putMark(market: string, mark: RetentionMark): Promise<void> {
+    await this.ddb.send(new PutCommand({ TableName: this.table, Item: { ...marketRetentionKey(market), ...mark } }));
+  }
+
+  /** Deletes every item of a partition (one period's page shards); answers how many there were. */
+  async deletePartition(pk: string): Promise<number> {
+    const keys: Array<{ pk: string; sk: string }> = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.ddb.send(
+        new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk, sk', ExclusiveStartKey: start }),
+      );
+      for (const item of page.Items ?? []) keys.push({ pk: String(item.pk), sk: String(item.sk) });
+      start = page.LastEvaluatedKey;
+    } while (start);
+    for (let i = 0; i < keys.length; i += 25) {
+      let request: Record<string, unknown[]> | undefined = { [this.table]: keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) };
+      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+        const out = await this.ddb.send(new BatchWriteCommand({ RequestItems: request as never }));
+        request = out.UnprocessedItems as typeof request;
+        if (request && Object.keys(request).length > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
+      }
+    }
+    return keys.length;
+  }
+
+  /**
+   * Rewrites the row shards holding `deletedKeys` from `rows`, in one transaction that holds only while the
+   * market's seq is still `seq` and no merge is under way: a merge in between wins, and the next run retries.
+   */
+  async rewriteRowsIfUnchanged(market: string, rows: RowTable, deletedKeys: readonly number[], seq: number): Promise<boolean> {
+    const split = splitShards(rows, ROW_SHARDS);
+    const puts = shardsTouched(deletedKeys, ROW_SHARDS).map((s) => ({ Put: { TableName: this.table, Item: { pk: rowsPk(market), sk: shardSk(s), d: encodeRows(split[s], ROW_SHARDS) } } }));
+    try {
+      await this.ddb.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              ConditionCheck: {
+                TableName: this.table,
+                Key: marketMetaKey(market),
+                ConditionExpression: '#seq = :seq AND (attribute_not_exists(#pending) OR #pending = :null)',
+                ExpressionAttributeNames: { '#seq': 'seq', '#pending': 'pending' },
+                ExpressionAttributeValues: { ':seq': seq, ':null': null },
+              },
+            },
+            ...puts,
+          ],
+        }),
+      );
+      return true;
+    } catch (err) {
+      const name = (err as { name?: string }).name;
+      if (name === 'TransactionCanceledException' || name === 'ConditionalCheckFailedException') return false;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Quarantined uploads (spec credit rule 1, `disagrees`): not merged, the body kept 7 days under a private,
+ * unguessable bucket path for review, then deleted by retention. The record points at the body; its `ttl`
+ * (a day after the quarantine ends) only backs up retention, which deletes body and record together.
+ */
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DAY_MS } from '../clock';
+import type { Services } from '../services';
+import { ttlAt } from './identity-items';
+import { quarantinePk, quarantineSk } from './keys';
+
+export interface QuarantineRecord {
+  market: string;
+  at: number;
+  /** Server time of receipt: the 7 days count from it. */
+  received: number;
+  /** Bucket path of the gzip body (`quarantine/<market>/<at>-<random>.json.gz`). */
+  path: string;
+  /** Opaque uploader hash (never the account id). */
+  uploader: string;
+  items: number;
+  complete: boolean;
+}
+
+export async function putQuarantine(svc: Services, rec: QuarantineRecord, id: string, keepMs: number): Promise<void> {
+  await svc.ddb.send(
+    new PutCommand({
+      TableName: svc.config.tableName,
+      Item: { pk: quarantinePk(rec.market), sk: quarantineSk(rec.received, id), ...rec, ttl: ttlAt(rec.received + keepMs + DAY_MS) },
+    }),
+  );
+}
+
+/** Records received before `before` (oldest first), with their sort keys for deletion. */
+export async function quarantinedBefore(svc: Services, market: string, before: number): Promise<Array<QuarantineRecord & { sk: string }>> {
+  const out: Array<QuarantineRecord & { sk: string }> = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await svc.ddb.send(
+      new QueryCommand({
+        TableName: svc.config.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk < :before',
+        ExpressionAttributeValues: { ':pk': quarantinePk(market), ':before': quarantineSk(before, '') },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      out.push({
+        sk: String(item.sk),
+        market,
+        at: Number(item.at),
+        received: Number(item.received),
+        path: String(item.path),
+        uploader: String(item.uploader),
+        items: Number(item.items),
+        complete: item.complete === true,
+      });
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+export async function deleteQuarantine(svc: Services, market: string, sk: string): Promise<void> {
+  await svc.ddb.send(new DeleteCommand({ TableName: svc.config.tableName, Key: { pk: quarantinePk(market), sk } }));
+}

@@ -1,0 +1,168 @@
+/**
+ * Admission of a book upload (spec Uploads and credit rules; DESIGN "Uploads and merges" step 1): validate,
+ * answer retries with their first answer, hold the 5-minute limit and the market's `at` with conditional
+ * writes, judge credit, store the body, enqueue the merge, then credit the account. A storage failure rolls
+ * back every record written so far (503 `storage_failed`, nothing half-written).
+ */
+import { randomBytes } from 'node:crypto';
+import { extendContributorWindow, recordContribution } from '../auth/contributor';
+import type { Principal } from '../auth/principal';
+import { BOOK_WINDOW_BEHIND_MS, type Book, decodeBookJson, validateBook, viaField } from '../domain/book';
+import { CREDIT_EVERY_MS, type CreditOutcome, QUARANTINE_MS, judgeUpload, listedInLastDay } from '../domain/credit';
+import { type Scan, deriveScan } from '../domain/derived-scan';
+import { ServiceError } from '../errors';
+import { BODY_LIMIT, readBody } from '../http/body';
+import type { Services } from '../services';
+import { MarketStore } from '../store/market-store';
+import { putQuarantine } from '../store/upload-quarantine';
+import {
+  type UploadAnswer,
+  claimBookAt,
+  firstAnswer,
+  keepAnswer,
+  lastCreditedAt,
+  releaseBookAt,
+  releaseCreditInterval,
+  releaseUploadLimit,
+  takeCreditInterval,
+  takeUploadLimit,
+} from '../store/upload-records';
+import { deleteStored, storeBookFile, storeQuarantined } from './book-storage';
+import { mergeMessage } from './merge-message';
+import { type Uploader, requireUploader, requireViaAllowed, retryIdentity, uploaderOf } from './uploader';
+
+/** Spec Limits: one accepted book per caller per market every 5 minutes. */
+export const UPLOAD_EVERY_MS = 300_000;
+/** Claims and first answers outlive the `at` window (24 h behind the clock, plus slack): later the book is refused anyway. */
+const KEEP_AFTER_AT_MS = BOOK_WINDOW_BEHIND_MS + 3_600_000;
+
+export interface RawUpload {
+  body: Buffer;
+  contentEncoding?: string;
+}
+
+/** POST /api/v1/ah/books: checks in the DESIGN's order (403 → 413 → 400 → 409), then admits the book. */
+export async function admitBook(svc: Services, principal: Principal, raw: RawUpload): Promise<UploadAnswer> {
+  requireUploader(principal);
+  const value = decodeBookJson(readBody(raw.body, raw.contentEncoding, BODY_LIMIT, 'bad_book'));
+  requireViaAllowed(principal, viaField(value));
+  const now = svc.clock.now();
+  const book = validateBook(value, now);
+  const who = uploaderOf(principal, book.via);
+  const retryId = retryIdentity(who, book.market, 'book', book.at);
+  const first = await firstAnswer(svc, retryId, now);
+  if (first) return first;
+  return new Admission(svc, book, who, retryId, now).run();
+}
+
+/** One upload's way through the state rules; `undo` collects what to release if storing fails. */
+class Admission {
+  private readonly uploadId = randomBytes(12).toString('base64url');
+  private readonly undo: Array<() => Promise<unknown>> = [];
+  private readonly scan: Scan;
+  private readonly store: MarketStore;
+
+  constructor(
+    private readonly svc: Services,
+    private readonly book: Book,
+    private readonly who: Uploader,
+    private readonly retryId: string,
+    private readonly now: number,
+  ) {
+    this.scan = deriveScan(book);
+    this.store = new MarketStore(svc.ddb, svc.config.tableName);
+  }
+
+  async run(): Promise<UploadAnswer> {
+    const { svc, book, who, now } = this;
+    const limit = await takeUploadLimit(svc, who.caller, book.market, now, UPLOAD_EVERY_MS, this.uploadId);
+    if (!limit.won) throw new ServiceError('too_soon', 'one book per caller and market every 5 minutes');
+    this.undo.push(() => releaseUploadLimit(svc, who.caller, book.market, this.uploadId, limit.previous, UPLOAD_EVERY_MS));
+    try {
+      if (!(await claimBookAt(svc, book.market, book.at, this.retryId, this.uploadId, book.at + KEEP_AFTER_AT_MS))) {
+        // Nothing is stored for a duplicate, so it is no accepted book either: the limit goes back.
+        await this.rollback();
+        return this.finish({ credited: false, reason: 'duplicate' }, false);
+      }
+      this.undo.push(() => releaseBookAt(svc, book.market, book.at, this.uploadId));
+      const judged = await this.judge();
+      const outcome = judged.merge ? await this.accept(judged) : await this.quarantine(judged);
+      return await this.finish(outcome, outcome.credited);
+    } catch (err) {
+      await this.rollback();
+      if (err instanceof ServiceError) throw err;
+      svc.log('error', 'upload: admission failed', { error: err instanceof Error ? err.stack : String(err) });
+      throw new ServiceError('storage_failed', 'the upload could not be stored; try again');
+    }
+  }
+
+  /** Spec credit rules 1-4 on the derived scan against the market's rows (readers are account hashes). */
+  private async judge(): Promise<CreditOutcome> {
+    const { svc, book, who, now } = this;
+    const [rows, lastCredit] = await Promise.all([this.store.rows(book.market), lastCreditedAt(svc, who.userId, book.market)]);
+    return judgeUpload({ scan: this.scan, account: who.accountHash, rows, listedLastDay: listedInLastDay(rows.values(), now), lastCreditedAt: lastCredit, now });
+  }
+
+  /** `disagrees`: kept 7 days for review under a private path, never merged. */
+  private async quarantine(outcome: CreditOutcome): Promise<CreditOutcome> {
+    const { svc, book, who, now } = this;
+    const path = await storeQuarantined(svc, book);
+    this.undo.push(() => deleteStored(svc, path));
+    const rec = { market: book.market, at: book.at, received: now, path, uploader: who.accountHash, items: this.scan.items.length, complete: book.complete };
+    await putQuarantine(svc, rec, this.uploadId, QUARANTINE_MS);
+    return outcome;
+  }
+
+  /**
+   * Stores the book file, takes the account's credit interval when credited (rule 4 again, now atomic: a
+   * concurrent credited upload of the same account may have taken it since `judge`), and enqueues the merge.
+   */
+  private async accept(judged: CreditOutcome): Promise<CreditOutcome> {
+    const { svc, book, who, now } = this;
+    const bookPath = await storeBookFile(svc, book);
+    this.undo.push(() => deleteStored(svc, bookPath));
+    let outcome = judged;
+    if (judged.credited) {
+      const slot = await takeCreditInterval(svc, who.userId, book.market, now, CREDIT_EVERY_MS, this.uploadId);
+      if (slot.won) this.undo.push(() => releaseCreditInterval(svc, who.userId, book.market, this.uploadId, slot.previous, CREDIT_EVERY_MS));
+      else outcome = { merge: true, credited: false, reason: 'too_soon_credit' };
+    }
+    const { queue, message } = mergeMessage({
+      v: 1,
+      kind: 'book',
+      market: book.market,
+      uploadId: this.uploadId,
+      bookPath,
+      at: book.at,
+      uploader: who.accountHash,
+      credited: outcome.credited,
+      ...(outcome.reason ? { reason: outcome.reason } : {}),
+    });
+    await svc.queues.send(queue, [message]);
+    return outcome;
+  }
+
+  /** The answer (kept for retries), then the account's contribution record and, when credited, its window. */
+  private async finish(outcome: { credited: boolean; reason?: string }, credited: boolean): Promise<UploadAnswer> {
+    const { svc, book, who, now } = this;
+    const meta = await this.store.meta(book.market);
+    const answer: UploadAnswer = { at: Math.max(meta.newestScanAt ?? book.at, book.at), credited };
+    if (outcome.reason) answer.reason = outcome.reason;
+    await keepAnswer(svc, this.retryId, answer, book.at + KEEP_AFTER_AT_MS);
+    try {
+      if (credited) await extendContributorWindow(svc, who.userId, now);
+      const record = { market: book.market, at: book.at, kind: 'book' as const, items: this.scan.items.length, complete: book.complete, credited, ...(answer.reason ? { reason: answer.reason } : {}) };
+      await recordContribution(svc, who.userId, record, this.uploadId);
+    } catch (err) {
+      // The upload is accepted and queued; a lost contribution record must not turn it into an error.
+      svc.log('error', 'upload: contribution bookkeeping failed', { error: err instanceof Error ? err.message : String(err) });
+    }
+    return answer;
+  }
+
+  private async rollback(): Promise<void> {
+    for (const step of this.undo.splice(0).reverse()) {
+      await step().catch((err) => this.svc.log('error', 'upload: rollback step failed', { error: err instanceof Error ? err.message : String(err) }));
+    }
+  }
+}

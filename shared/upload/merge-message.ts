@@ -1,0 +1,39 @@
+/**
+ * The merge queue's message (DESIGN "Uploads and merges"): a pointer to the stored book, never the book
+ * itself (ten bodies would pass the Lambda payload limit). Grouped by market, deduplicated by upload id.
+ */
+import { z } from 'zod';
+import { mergeQueueName } from '../../lib/topology';
+import type { QueueMessage } from '../store/queue';
+
+const MergeMessageSchema = z.object({
+  v: z.literal(1),
+  kind: z.literal('book'),
+  market: z.string().min(1),
+  /** Identity of the accepted upload: the merge is keyed by it, so a redelivery merges nothing twice. */
+  uploadId: z.string().min(1),
+  /** Bucket path of the stored book file (`books/v1/<market>/<at>-<cap>.json.gz`). */
+  bookPath: z.string().min(1),
+  at: z.number().int(),
+  /** Opaque hash of the uploading account (the partner's for `via`), the rows' `reader`. */
+  uploader: z.string().min(1),
+  credited: z.boolean(),
+  reason: z.string().optional(),
+});
+
+export type MergeMessage = z.infer<typeof MergeMessageSchema>;
+
+/** The queue and SQS FIFO message of an accepted upload: MessageGroupId = market, dedup id = upload id. */
+export function mergeMessage(m: MergeMessage): { queue: string; message: QueueMessage } {
+  return { queue: mergeQueueName(m.market), message: { body: JSON.stringify(m), groupId: m.market, dedupId: m.uploadId } };
+}
+
+/** A message body as the merge receives it, or null when it is not one (dropped, never retried). */
+export function parseMergeMessage(body: string): MergeMessage | null {
+  try {
+    const out = MergeMessageSchema.safeParse(JSON.parse(body));
+    return out.success ? out.data : null;
+  } catch {
+    return null;
+  }
+}
