@@ -20,6 +20,11 @@ const rt = await startRuntime({
 
 console.log(`ready ${rt.base}`);
 
+if (process.argv.includes('--demo')) {
+  const { runDemo } = await import('../lib/local/demo');
+  await runDemo(rt);
+}
+
 let stopping = false;
 const stop = async () => {
   if (stopping) return;

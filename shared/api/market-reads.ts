@@ -17,7 +17,7 @@ import { hasFeature, type Principal } from '../auth/principal';
 import { requireFeature } from '../auth/gate';
 import type { Route, RouteContext } from '../http/handler';
 import type { HttpResult } from '../http/types';
-import { type AnswerKey, liveHeaders, reuseHourly } from '../market/answer-cache';
+import { type AnswerKey, JsonText, bodyText, liveHeaders, reuseHourly } from '../market/answer-cache';
 import { candlesInWindow, wireVolume } from '../market/candle-read';
 import { itemAsOf } from '../market/hourly-view';
 import { itemDays } from '../market/item-read';
@@ -32,7 +32,7 @@ export const readsLive = (p: Principal): boolean => hasFeature(p, 'prices.live')
 
 const answerKey = ({ req, principal: p }: RouteContext): AnswerKey => ({ path: req.path, query: req.query, restriction: restrictionOf(p.features, p.limits.historyDays) });
 
-const live = (body: unknown): HttpResult => ({ statusCode: 200, headers: liveHeaders(), body: JSON.stringify(body) });
+const live = (body: unknown): HttpResult => ({ statusCode: 200, headers: liveHeaders(), body: bodyText(body) });
 
 /** A snapshot route's answer: live for `prices.live` callers, else the hour's reused answer. */
 async function snapshotAnswer(ctx: RouteContext, compute: (isLive: boolean) => Promise<unknown>): Promise<HttpResult> {
@@ -182,7 +182,7 @@ export const getHistory: Route = {
       const from = historyFrom(now, p.limits.historyDays, asked);
       const market = req.params.market;
       const items = await marketHistory(readSources(svc), market, from, now, { cut: isLive ? undefined : cutOf(now), withVolume: hasFeature(p, 'depth') });
-      return { market, from, items, now, live: isLive };
+      return new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now},"live":${isLive}}`);
     });
   },
 };

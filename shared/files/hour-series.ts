@@ -4,20 +4,26 @@
  * sold volume; reading 240 whole-market hour pages every hour costs seconds, so the snapshot job keeps them
  * in one compact series and folds in only the periods since its last run:
  *
- * - `hours`: `[hour, close, quantity]` per key for hours H-240 … H-1, plus each key's newest older point
- *   still inside hour-candle retention (it answers `ch7d` and the first spark windows exactly);
- * - `days`: each key's newest 7 day closes;
- * - `sold`: `[day, sold]` per key for the 7 days before the current one.
+ * - hour points `[hour, close, quantity]` per key for hours H-240 … H-1, plus each key's newest older point
+ *   still inside hour-candle retention (it answers `ch7d` and the first spark windows exactly), in flat typed
+ *   arrays (20000 keys × 240 hours are millions of points: one small array each would cost more than the
+ *   file takes to build);
+ * - `days`: each key's newest 7 day closes; `sold`: `[day, sold]` per key for the 7 days before the current one.
  *
  * Pure: folding and the binary form.
  */
 import { Reader, Writer } from '../store/page-columns';
-import type { DayClosePoint, HourPoint } from './recent-changes';
+import type { DayClosePoint } from './recent-changes';
 
 export interface HourSeries {
   /** Every hour up to and including this one is folded in (null: nothing yet). */
   hourThrough: number | null;
-  hours: Map<number, HourPoint[]>;
+  /** Keys ascending; key i's points are `start[i] … start[i + 1] - 1`, ascending by hour. */
+  keys: Float64Array;
+  start: Uint32Array;
+  hour: Int32Array;
+  close: Float64Array;
+  quantity: Float64Array;
   /** Every day up to and including this one is folded in (null: nothing yet). */
   dayThrough: number | null;
   days: Map<number, DayClosePoint[]>;
@@ -29,16 +35,127 @@ export type HourCloses = ReadonlyMap<number, readonly [close: number, quantity: 
 
 /** Day closes kept per key (spec: `fair` is the lower median of the newest 7). */
 export const DAY_CLOSES_KEPT = 7;
-const FORMAT = 2;
+const FORMAT = 3;
 
-export const emptySeries = (): HourSeries => ({ hourThrough: null, hours: new Map(), dayThrough: null, days: new Map(), sold: new Map() });
+export const emptySeries = (): HourSeries => ({
+  hourThrough: null,
+  keys: new Float64Array(0),
+  start: new Uint32Array(1),
+  hour: new Int32Array(0),
+  close: new Float64Array(0),
+  quantity: new Float64Array(0),
+  dayThrough: null,
+  days: new Map(),
+  sold: new Map(),
+});
 
-type Point = readonly [number, ...number[]];
+/** The index of `key` in the series, or -1. */
+export function keyIndex(s: HourSeries, key: number): number {
+  let lo = 0;
+  let hi = s.keys.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const k = s.keys[mid];
+    if (k === key) return mid;
+    if (k < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** The point index of key `i`'s newest point whose hour is at most `hour`, or -1. */
+export function newestAtOrBefore(s: HourSeries, i: number, hour: number): number {
+  let lo = s.start[i];
+  let hi = s.start[i + 1];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (s.hour[mid] <= hour) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > s.start[i] ? lo - 1 : -1;
+}
+
+/**
+ * Folds hour pages in (a page replaces what the series held for its hour), keeping points of hours
+ * `keepFrom` … and, per key, the newest older point whose hour is at least `retainFrom`. Answers a new series.
+ */
+export function foldHours(s: HourSeries, pages: ReadonlyArray<readonly [hour: number, closes: HourCloses]>, keepFrom: number, retainFrom: number): HourSeries {
+  const ordered = [...pages].sort((a, b) => a[0] - b[0]);
+  const replaced = new Set(ordered.map(([h]) => h));
+  const keySet = new Set<number>(s.keys);
+  for (const [, page] of ordered) for (const k of page.keys()) keySet.add(k);
+  const keys = Float64Array.from(keySet).sort();
+  let capacity = s.hour.length;
+  for (const [, page] of ordered) capacity += page.size;
+  const hour = new Int32Array(capacity);
+  const close = new Float64Array(capacity);
+  const quantity = new Float64Array(capacity);
+  const start = new Uint32Array(keys.length + 1);
+  const outKeys = new Float64Array(keys.length);
+  let n = 0;
+  let kept = 0;
+  let old = 0;
+  for (const key of keys) {
+    while (old < s.keys.length && s.keys[old] < key) old++;
+    const from = n;
+    // Old points (minus replaced hours) and page points, both ascending by hour: merged in order.
+    let o = old < s.keys.length && s.keys[old] === key ? s.start[old] : 0;
+    const oEnd = old < s.keys.length && s.keys[old] === key ? s.start[old + 1] : 0;
+    let p = 0;
+    const push = (h: number, c: number, q: number) => {
+      hour[n] = h;
+      close[n] = c;
+      quantity[n] = q;
+      n++;
+    };
+    while (o < oEnd || p < ordered.length) {
+      while (o < oEnd && replaced.has(s.hour[o])) o++;
+      while (p < ordered.length && !ordered[p][1].has(key)) p++;
+      const oh = o < oEnd ? s.hour[o] : Number.POSITIVE_INFINITY;
+      const ph = p < ordered.length ? ordered[p][0] : Number.POSITIVE_INFINITY;
+      if (oh === Number.POSITIVE_INFINITY && ph === Number.POSITIVE_INFINITY) break;
+      if (oh < ph) {
+        push(oh, s.close[o], s.quantity[o]);
+        o++;
+      } else {
+        const [c, q] = ordered[p][1].get(key) as readonly [number, number];
+        push(ph, c, q);
+        p++;
+      }
+    }
+    // Trim: hours before keepFrom go, except the newest of them while it is retained.
+    let cut = from;
+    while (cut < n && hour[cut] < keepFrom) cut++;
+    const keepAt = cut > from && hour[cut - 1] >= retainFrom ? cut - 1 : cut;
+    if (keepAt > from) {
+      hour.copyWithin(from, keepAt, n);
+      close.copyWithin(from, keepAt, n);
+      quantity.copyWithin(from, keepAt, n);
+      n -= keepAt - from;
+    }
+    if (n === from) continue;
+    outKeys[kept] = key;
+    start[kept] = from;
+    kept++;
+  }
+  start[kept] = n;
+  const newest = ordered.reduce((m, [h]) => Math.max(m, h), s.hourThrough ?? Number.NEGATIVE_INFINITY);
+  return {
+    ...s,
+    hourThrough: Number.isFinite(newest) ? newest : null,
+    keys: outKeys.slice(0, kept),
+    start: start.slice(0, kept + 1),
+    hour: hour.slice(0, n),
+    close: close.slice(0, n),
+    quantity: quantity.slice(0, n),
+  };
+}
 
 /** Puts a point into a list ascending by its first field, replacing one of the same period. */
-function place<P extends Point>(list: P[], point: P): void {
-  if (list.length === 0 || list[list.length - 1][0] < point[0]) {
-    list.push(point);
+function place<P extends readonly [number, number]>(map: Map<number, P[]>, key: number, point: P): void {
+  const list = map.get(key);
+  if (!list) {
+    map.set(key, [point]);
     return;
   }
   let i = list.length;
@@ -47,130 +164,102 @@ function place<P extends Point>(list: P[], point: P): void {
   else list.splice(i, 0, point);
 }
 
-/** A refolded period: keys its page no longer has lose their point of it. */
-function dropMissing<P extends Point>(map: Map<number, P[]>, period: number, page: ReadonlyMap<number, unknown>): void {
+/** A refolded day: keys its page no longer has lose their point of it. */
+function dropMissing<P extends readonly [number, number]>(map: Map<number, P[]>, day: number, page: ReadonlyMap<number, unknown>): void {
   for (const [key, list] of map) {
-    if (page.has(key)) continue;
-    const i = list.findIndex((p) => p[0] === period);
-    if (i < 0) continue;
-    list.splice(i, 1);
-    if (list.length === 0) map.delete(key);
+    if (page.has(key) || list[list.length - 1][0] < day) continue;
+    const kept = list.filter((p) => p[0] !== day);
+    if (kept.length === 0) map.delete(key);
+    else map.set(key, kept);
   }
-}
-
-function into<P extends Point>(map: Map<number, P[]>, key: number, point: P): void {
-  const list = map.get(key);
-  if (list) place(list, point);
-  else map.set(key, [point]);
-}
-
-/**
- * Folds hour pages in (a page replaces what the series held for its hour), then keeps points of hours
- * `keepFrom` … and, per key, the newest older point whose hour is at least `retainFrom`.
- */
-export function foldHours(series: HourSeries, pages: ReadonlyArray<readonly [hour: number, closes: HourCloses]>, keepFrom: number, retainFrom: number): HourSeries {
-  const hours = series.hours;
-  for (const [hour, closes] of [...pages].sort((a, b) => a[0] - b[0])) {
-    for (const [key, [close, quantity]] of closes) into(hours, key, [hour, close, quantity] as HourPoint);
-    if (series.hourThrough !== null && hour <= series.hourThrough) dropMissing(hours, hour, closes);
-    series.hourThrough = Math.max(series.hourThrough ?? hour, hour);
-  }
-  for (const [key, list] of hours) {
-    let cut = 0;
-    while (cut < list.length && list[cut][0] < keepFrom) cut++;
-    const from = cut > 0 && list[cut - 1][0] >= retainFrom ? cut - 1 : cut;
-    if (from === list.length) hours.delete(key);
-    else if (from > 0) hours.set(key, list.slice(from));
-  }
-  return series;
 }
 
 /** Folds day pages in (`closes`: key → close; `sold`: key → sold); keeps each key's newest 7 day closes and sold volume of days `soldFrom` …. */
 export function foldDays(
-  series: HourSeries,
+  s: HourSeries,
   pages: ReadonlyArray<readonly [day: number, closes: ReadonlyMap<number, number>, sold: ReadonlyMap<number, number>]>,
   soldFrom: number,
 ): HourSeries {
   for (const [day, closes, sold] of [...pages].sort((a, b) => a[0] - b[0])) {
-    for (const [key, close] of closes) into(series.days, key, [day, close] as DayClosePoint);
-    for (const [key, n] of sold) into(series.sold, key, [day, n] as const);
-    if (series.dayThrough !== null && day <= series.dayThrough) {
-      dropMissing(series.days, day, closes);
-      dropMissing(series.sold, day, sold);
+    if (s.dayThrough !== null && day <= s.dayThrough) {
+      dropMissing(s.days, day, closes);
+      dropMissing(s.sold, day, sold);
     }
-    series.dayThrough = Math.max(series.dayThrough ?? day, day);
+    for (const [key, close] of closes) place(s.days, key, [day, close] as DayClosePoint);
+    for (const [key, n] of sold) place(s.sold, key, [day, n] as const);
+    s.dayThrough = Math.max(s.dayThrough ?? day, day);
   }
-  for (const [key, list] of series.days) if (list.length > DAY_CLOSES_KEPT) series.days.set(key, list.slice(-DAY_CLOSES_KEPT));
-  for (const [key, list] of series.sold) {
+  for (const [key, list] of s.days) if (list.length > DAY_CLOSES_KEPT) s.days.set(key, list.slice(-DAY_CLOSES_KEPT));
+  for (const [key, list] of s.sold) {
     const kept = list.filter((p) => p[0] >= soldFrom);
-    if (kept.length === 0) series.sold.delete(key);
-    else if (kept.length !== list.length) series.sold.set(key, kept);
+    if (kept.length === 0) s.sold.delete(key);
+    else if (kept.length !== list.length) s.sold.set(key, kept);
   }
-  return series;
+  return s;
 }
 
 const zig = (n: number): number => (n >= 0 ? n * 2 : -n * 2 - 1);
 const unzig = (n: number): number => (n % 2 === 0 ? n / 2 : -(n + 1) / 2);
+const optional = (v: number | null): number => (v === null ? 0 : v + 1);
+const fromOptional = (v: number): number | null => (v === 0 ? null : v - 1);
 
-/** Per key (ascending, as deltas) its points: first field as a delta, the others as zigzag deltas. */
-function writeSection(w: Writer, map: ReadonlyMap<number, readonly Point[]>, width: number): void {
+function writePairs(w: Writer, map: ReadonlyMap<number, ReadonlyArray<readonly [number, number]>>): void {
   const keys = [...map.keys()].sort((a, b) => a - b);
   w.uvar(keys.length);
   let prevKey = 0;
-  const prev = new Array<number>(width);
   for (const key of keys) {
-    const list = map.get(key) as readonly Point[];
+    const list = map.get(key) as ReadonlyArray<readonly [number, number]>;
     w.uvar(key - prevKey);
     prevKey = key;
     w.uvar(list.length);
-    w.uvar(list[0][0]);
-    prev.fill(0);
-    prev[0] = list[0][0];
-    for (const p of list) {
-      w.uvar(p[0] - prev[0]);
-      prev[0] = p[0];
-      for (let f = 1; f < width; f++) {
-        w.uvar(zig((p[f] as number) - prev[f]));
-        prev[f] = p[f] as number;
-      }
+    for (const [a, b] of list) {
+      w.uvar(a);
+      w.uvar(zig(b));
     }
   }
 }
 
-function readSection<P extends Point>(r: Reader, width: number): Map<number, P[]> {
-  const n = r.uvar();
+function readPairs<P extends readonly [number, number]>(r: Reader): Map<number, P[]> {
   const out = new Map<number, P[]>();
   let key = 0;
-  const prev = new Array<number>(width);
-  for (let i = 0; i < n; i++) {
+  for (let i = r.uvar(); i > 0; i--) {
     key += r.uvar();
-    const count = r.uvar();
-    prev.fill(0);
-    prev[0] = r.uvar();
-    const list = new Array<P>(count);
-    for (let j = 0; j < count; j++) {
-      prev[0] += r.uvar();
-      for (let f = 1; f < width; f++) prev[f] += unzig(r.uvar());
-      list[j] = (width === 3 ? [prev[0], prev[1], prev[2]] : [prev[0], prev[1]]) as unknown as P;
-    }
+    const list: P[] = [];
+    for (let j = r.uvar(); j > 0; j--) list.push([r.uvar(), unzig(r.uvar())] as unknown as P);
     out.set(key, list);
   }
   return out;
 }
 
-const optional = (v: number | null): number => (v === null ? 0 : v + 1);
-const fromOptional = (v: number): number | null => (v === 0 ? null : v - 1);
-
+/** Binary form: keys as deltas; per key its points as hour, close and quantity deltas (varints). */
 export function encodeSeries(s: HourSeries): Uint8Array {
-  let points = 0;
-  for (const list of s.hours.values()) points += list.length;
-  const w = new Writer(4096 + points * 4);
+  const w = new Writer(1024 + s.hour.length * 5);
   w.u8(FORMAT);
   w.uvar(optional(s.hourThrough));
   w.uvar(optional(s.dayThrough));
-  writeSection(w, s.hours, 3);
-  writeSection(w, s.days, 2);
-  writeSection(w, s.sold, 2);
+  w.uvar(s.keys.length);
+  w.uvar(s.hour.length);
+  let prevKey = 0;
+  for (let i = 0; i < s.keys.length; i++) {
+    w.uvar(s.keys[i] - prevKey);
+    prevKey = s.keys[i];
+    const from = s.start[i];
+    const to = s.start[i + 1];
+    w.uvar(to - from);
+    let h = 0;
+    let c = 0;
+    let q = 0;
+    for (let j = from; j < to; j++) {
+      w.uvar(s.hour[j] - h);
+      w.uvar(zig(s.close[j] - c));
+      w.uvar(zig(s.quantity[j] - q));
+      h = s.hour[j];
+      c = s.close[j];
+      q = s.quantity[j];
+    }
+  }
+  writePairs(w, s.days);
+  writePairs(w, s.sold);
   return w.bytes();
 }
 
@@ -179,9 +268,37 @@ export function decodeSeries(buf: Uint8Array): HourSeries {
   if (r.u8() !== FORMAT) throw new RangeError('unknown hour series format');
   const hourThrough = fromOptional(r.uvar());
   const dayThrough = fromOptional(r.uvar());
-  const hours = readSection<HourPoint>(r, 3);
-  const days = readSection<DayClosePoint>(r, 2);
-  const sold = readSection<readonly [number, number]>(r, 2);
+  const nKeys = r.uvar();
+  const nPoints = r.uvar();
+  if (nKeys > r.remaining() || nPoints > r.remaining()) throw new RangeError('corrupt hour series');
+  const keys = new Float64Array(nKeys);
+  const start = new Uint32Array(nKeys + 1);
+  const hour = new Int32Array(nPoints);
+  const close = new Float64Array(nPoints);
+  const quantity = new Float64Array(nPoints);
+  let key = 0;
+  let n = 0;
+  for (let i = 0; i < nKeys; i++) {
+    key += r.uvar();
+    keys[i] = key;
+    start[i] = n;
+    let h = 0;
+    let c = 0;
+    let q = 0;
+    for (let j = r.uvar(); j > 0; j--) {
+      h += r.uvar();
+      c += unzig(r.uvar());
+      q += unzig(r.uvar());
+      hour[n] = h;
+      close[n] = c;
+      quantity[n] = q;
+      n++;
+    }
+  }
+  start[nKeys] = n;
+  if (n !== nPoints) throw new RangeError('corrupt hour series: point count');
+  const days = readPairs<DayClosePoint>(r);
+  const sold = readPairs<readonly [number, number]>(r);
   r.end();
-  return { hourThrough, hours, dayThrough, days, sold };
+  return { hourThrough, keys, start, hour, close, quantity, dayThrough, days, sold };
 }

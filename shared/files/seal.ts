@@ -42,6 +42,16 @@ interface SealContext {
   spans: Map<number, Promise<{ from: number; to: number } | null>>;
 }
 
+/** The list under `key`, made when missing. */
+function listOf<T>(map: Map<number, T[]>, key: number): T[] {
+  let list = map.get(key);
+  if (!list) {
+    list = [];
+    map.set(key, list);
+  }
+  return list;
+}
+
 /** Maps `fn` over `items`, at most PARALLEL at a time, keeping order. */
 async function inParallel<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -66,9 +76,7 @@ async function blockCandles(store: MarketStore, market: string, block: number): 
   const out = new Map<number, [number, Candle][]>();
   pages.forEach((page, i) => {
     for (const [key, c] of page) {
-      let list = out.get(key);
-      if (!list) out.set(key, (list = []));
-      list.push([minutes[i], c]);
+      listOf(out, key).push([minutes[i], c]);
     }
   });
   return out;
@@ -82,14 +90,10 @@ export async function dayHistory(store: MarketStore, market: string, first: numb
   const volume = new Map<number, VolumeEstimate[]>();
   for (const [d, page, vol] of pages) {
     for (const [key, c] of page as CandlePage) {
-      let list = candles.get(key);
-      if (!list) candles.set(key, (list = []));
-      list.push([d, c]);
+      listOf(candles, key).push([d, c]);
     }
     for (const [key, [listed, sold, expired]] of vol) {
-      let list = volume.get(key);
-      if (!list) volume.set(key, (list = []));
-      list.push([d, listed, sold, expired]);
+      listOf(volume, key).push([d, listed, sold, expired]);
     }
   }
   return { candles, volume };

@@ -18,7 +18,8 @@ import { fileSize, getObjectBytes, putJsonFile, putWorkObject } from './file-sto
 import { recordSnapshotHour } from './files-state';
 import { type HourSeries, type HourCloses, decodeSeries, emptySeries, encodeSeries, foldDays, foldHours } from './hour-series';
 import { recentLatestPath, recentPath, snapshotLatestPath, snapshotPath } from './paths';
-import { type ItemClass, recentChangesDoc } from './recent-changes';
+import { buildRecentFile } from './recent-build';
+import type { ItemClass } from './recent-changes';
 
 /** Hours the recent file reads before H: the 168-hour index window and its 72-hour carry. */
 export const SERIES_HOURS = 240;
@@ -63,7 +64,13 @@ const hourCloses = (page: CandlePage): HourCloses => {
 
 /** The series folded up to hour H-1 and day D-1 (H = `hour`, D its day), stored back when it moved. */
 export async function seriesFor(svc: Services, store: MarketStore, market: string, hour: number, firstMergeAt: number): Promise<HourSeries> {
+  let t = performance.now();
+  const tr = (what: string) => {
+    if (process.env.BENCH_TRACE) console.log('TRACE', what, Math.round(performance.now() - t));
+    t = performance.now();
+  };
   const stored = await getObjectBytes(svc, seriesPath(market));
+  tr('series get');
   let series = emptySeries();
   if (stored) {
     try {
@@ -90,9 +97,11 @@ export async function seriesFor(svc: Services, store: MarketStore, market: strin
       return [d, closes, sold] as const;
     }),
   ]);
-  foldHours(series, hourPages, hour - SERIES_HOURS, hour - RETAINED_HOURS);
-  foldDays(series, dayPages, day - 7);
+  tr('series decode+pages');
+  series = foldDays(foldHours(series, hourPages, hour - SERIES_HOURS, hour - RETAINED_HOURS), dayPages, day - 7);
+  tr('series fold');
   if (hours.length > 0 || days.length > 0) await putWorkObject(svc, seriesPath(market), encodeSeries(series));
+  tr('series encode+put');
   return series;
 }
 
@@ -115,11 +124,16 @@ async function itemClasses(svc: Services): Promise<(itemId: number) => ItemClass
 /** Builds and writes the recent-changes file of `hour` from the snapshot's rows (unless written already). */
 async function writeRecentFile(svc: Services, store: MarketStore, snapshot: HourlySnapshot, hour: number, firstMergeAt: number): Promise<void> {
   const market = snapshot.market;
+  const tr = (what: string, t: number) => process.env.BENCH_TRACE && console.log('TRACE', what, Math.round(performance.now() - t));
+  let t = performance.now();
   const [series, classOf] = await Promise.all([seriesFor(svc, store, market, hour, firstMergeAt), itemClasses(svc)]);
-  const volume = new Map<number, [number, number, number, number][]>();
-  for (const [key, list] of series.sold) volume.set(key, list.map(([d, sold]) => [d, 0, sold, 0]));
-  const doc = recentChangesDoc({ market, hour, rows: snapshot.rows, hours: series.hours, dayCloses: series.days, volume, classOf });
+  tr('series+classes', t);
+  t = performance.now();
+  const doc = buildRecentFile({ market, hour, rows: snapshot.rows, series, classOf });
+  tr('recentDoc', t);
+  t = performance.now();
   await putJsonFile(svc, recentPath(market, hour), doc);
+  tr('recentPut', t);
 }
 
 /**
@@ -133,7 +147,9 @@ export async function writeSnapshotFiles(svc: Services, market: string, hour: nu
   const recent = recentPath(market, hour);
   let [bytes, recentBytes] = await Promise.all([fileSize(svc, path), fileSize(svc, recent)]);
   if (bytes === null || recentBytes === null) {
+    const t = performance.now();
     const snapshot = await buildHourlySnapshot(svc, market, hour);
+    if (process.env.BENCH_TRACE) console.log('TRACE buildHourlySnapshot', Math.round(performance.now() - t));
     await Promise.all([
       bytes === null ? putJsonFile(svc, path, snapshot).then((n) => (bytes = n)) : null,
       recentBytes === null ? writeRecentFile(svc, store, snapshot, hour, meta.firstMergeAt) : null,

@@ -38,6 +38,21 @@ export interface LiveConnection {
 
 export type NewConnection = Omit<LiveConnection, 'hub' | 'ready'>;
 
+/** What sending to a socket and forgetting it need. */
+export type SocketRef = Pick<LiveConnection, 'connectionId' | 'market' | 'hub' | 'userId'>;
+
+/** A socket as the fan-out reads it: where it is and what it may read (one projected attribute). */
+export interface SocketAudience extends SocketRef {
+  ready: boolean;
+  features: Feature[];
+  historyDays: number;
+  /** `features|historyDays`: sockets with the same audience share one message text. */
+  audience: string;
+}
+
+/** The compact audience attribute kept with each socket (`aud`), so the fan-out reads a hub cheaply. */
+export const audienceKey = (features: readonly string[], historyDays: number): string => `${features.join(',')}|${historyDays}`;
+
 const table = (svc: Services) => svc.config.tableName;
 const connKey = (c: Pick<LiveConnection, 'market' | 'hub' | 'connectionId'>) => ({ pk: liveConnPk(c.market, c.hub), sk: c.connectionId });
 const userKey = (c: Pick<LiveConnection, 'userId' | 'connectionId'>) => ({ pk: userPk(c.userId), sk: liveUserSk(c.connectionId) });
@@ -47,7 +62,7 @@ const firstOpenHub = new Map<string, number>();
 
 /** A socket from its stored item (or a stream image of it). */
 export function toConnection(item: Record<string, unknown>): LiveConnection {
-  const { pk: _pk, sk: _sk, ...rest } = item;
+  const { pk: _pk, sk: _sk, aud: _aud, ...rest } = item;
   const c = rest as unknown as LiveConnection;
   return { ...c, claims: c.claims ?? {}, scopes: c.scopes ?? null, ready: c.ready === true, validUntil: c.validUntil ?? null };
 }
@@ -90,7 +105,7 @@ export async function addConnection(svc: Services, c: NewConnection): Promise<Li
     new BatchWriteCommand({
       RequestItems: {
         [table(svc)]: [
-          { PutRequest: { Item: { ...connKey(conn), ...conn } } },
+          { PutRequest: { Item: { ...connKey(conn), ...conn, aud: audienceKey(c.features, c.historyDays) } } },
           { PutRequest: { Item: { ...connPointerKey(c.connectionId), ...where, userId: c.userId } } },
           { PutRequest: { Item: { ...userKey(conn), ...where } } },
         ],
@@ -111,7 +126,7 @@ export async function getConnection(svc: Services, connectionId: string): Promis
 }
 
 /** Forgets a socket (closed, gone, or closed by us); the hub's place is given back once. Answers whether it was stored. */
-export async function removeConnection(svc: Services, c: Pick<LiveConnection, 'connectionId' | 'market' | 'hub' | 'userId'>): Promise<boolean> {
+export async function removeConnection(svc: Services, c: SocketRef): Promise<boolean> {
   const out = await svc.ddb.send(new DeleteCommand({ TableName: table(svc), Key: connKey(c), ReturnValues: 'ALL_OLD' }));
   await Promise.all([
     svc.ddb.send(new DeleteCommand({ TableName: table(svc), Key: connPointerKey(c.connectionId) })),
@@ -130,9 +145,10 @@ export async function removeConnectionById(svc: Services, connectionId: string):
 }
 
 /** Changes fields of a stored socket; false when it is gone. */
-export async function updateConnection(svc: Services, c: LiveConnection, fields: Partial<Pick<LiveConnection, 'claims' | 'roles' | 'features' | 'historyDays' | 'validUntil' | 'ready' | 'deviceId'>>): Promise<boolean> {
-  const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
+export async function updateConnection(svc: Services, c: LiveConnection, fields: Partial<Pick<LiveConnection, 'claims' | 'scopes' | 'roles' | 'features' | 'historyDays' | 'validUntil' | 'ready' | 'deviceId'>>): Promise<boolean> {
+  const entries: Array<[string, unknown]> = Object.entries(fields).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return true;
+  if (fields.features || fields.historyDays !== undefined) entries.push(['aud', audienceKey(fields.features ?? c.features, fields.historyDays ?? c.historyDays)]);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   for (const [k, v] of entries) {
@@ -183,6 +199,37 @@ export async function marketHubs(svc: Services, market: string): Promise<number[
 /** One hub's sockets. */
 export async function hubConnections(svc: Services, market: string, hub: number): Promise<LiveConnection[]> {
   return (await queryAll(svc, liveConnPk(market, hub))).map(toConnection);
+}
+
+/** One hub's sockets as the fan-out needs them (a projected read: a full hub is 2000 items). */
+export async function hubAudiences(svc: Services, market: string, hub: number): Promise<SocketAudience[]> {
+  const out: SocketAudience[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await svc.ddb.send(
+      new QueryCommand({
+        TableName: table(svc),
+        KeyConditionExpression: 'pk = :pk',
+        ProjectionExpression: 'sk, aud, ready, userId',
+        ExpressionAttributeValues: { ':pk': liveConnPk(market, hub) },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const i of page.Items ?? []) {
+      const audience = typeof i.aud === 'string' ? i.aud : '|7';
+      const bar = audience.lastIndexOf('|');
+      const features = audience.slice(0, bar).split(',').filter(Boolean) as Feature[];
+      out.push({ connectionId: String(i.sk), market, hub, userId: String(i.userId), ready: i.ready === true, features, historyDays: Number(audience.slice(bar + 1)), audience });
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/** Every socket of a market as the fan-out needs them, hub by hub. */
+export async function marketAudiences(svc: Services, market: string): Promise<SocketAudience[]> {
+  const hubs = await marketHubs(svc, market);
+  return (await Promise.all(hubs.map((h) => hubAudiences(svc, market, h)))).flat();
 }
 
 /** Every socket of a market, hub by hub. */

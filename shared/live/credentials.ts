@@ -6,7 +6,7 @@
  */
 import { MINUTE_MS } from '../clock';
 import type { CallerKind, Principal } from '../auth/principal';
-import { type Claims, type Entitlements, type Feature, entitlementsOf, ROLE_FEATURES, type Role } from '../domain/roles';
+import { type Claims, type Entitlements, entitlementsOf } from '../domain/roles';
 
 export const SESSION_GRACE_MS = 10 * MINUTE_MS;
 export const API_KEY_SOCKET_MS = 5 * MINUTE_MS;
@@ -22,23 +22,6 @@ export function credentialUntil(p: Pick<Principal, 'kind' | 'validUntil'>, now: 
 
 /** Whether a credential stopped being valid at `now` (close 4401). */
 export const credentialExpired = (validUntil: number | null, now: number): boolean => validUntil !== null && validUntil <= now;
-
-/**
- * Claims that give a principal's features back through `entitlementsOf`: the plan from its roles, grants and
- * withheld features as the difference to its roles' features. Sessions carry their claims in the token only;
- * this keeps them with the socket so time (the contributor window) can be applied later.
- */
-export function claimsOf(p: Pick<Principal, 'roles' | 'features' | 'contributorUntil'>): Claims {
-  const fromRoles = new Set<Feature>();
-  for (const r of p.roles) for (const f of ROLE_FEATURES[r as Role] ?? []) fromRoles.add(f);
-  const has = new Set(p.features);
-  return {
-    plan: p.roles.includes('premium') ? 'premium' : null,
-    contributorUntil: p.contributorUntil ?? null,
-    grants: p.features.filter((f) => !fromRoles.has(f)),
-    withhold: [...fromRoles].filter((f) => !has.has(f)),
-  };
-}
 
 /** A socket's entitlements at `now` from its claims; an API key's features stay within its scopes. */
 export function socketEntitlements(claims: Claims, scopes: readonly string[] | null, now: number): Entitlements {

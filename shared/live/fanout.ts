@@ -18,7 +18,7 @@ import { filesStateOf, SEAL_RES } from '../files/files-state';
 import type { Services } from '../services';
 import { ALERT_FIRED_PK_PREFIX, DEVICE_SK_PREFIX, FILES_STATE_PK_PREFIX, LIVE_CONN_PK_PREFIX, PROFILE_SK } from '../store/keys';
 import { isMergeRecordKey, type MergeRecord } from '../store/merge-log';
-import { type LiveConnection, marketConnections, toConnection, updateConnection, userConnections } from './connection-store';
+import { type LiveConnection, marketAudiences, type SocketAudience, type SocketRef, toConnection, updateConnection, userConnections } from './connection-store';
 import { withWindow } from './credentials';
 import { loadMarketView } from './market-view';
 import { ahMessage, alertMessage, type Audience, helloMessage, sealedMessage } from './messages';
@@ -61,12 +61,12 @@ const USER_PREFIX = 'USER#';
 
 /** Sockets of a market that already had their `hello`, read once per batch. */
 class ReadySockets {
-  private readonly byMarket = new Map<string, Promise<LiveConnection[]>>();
+  private readonly byMarket = new Map<string, Promise<SocketAudience[]>>();
   constructor(private readonly svc: Services) {}
-  of(market: string): Promise<LiveConnection[]> {
+  of(market: string): Promise<SocketAudience[]> {
     let hit = this.byMarket.get(market);
     if (!hit) {
-      hit = marketConnections(this.svc, market).then((all) => all.filter((c) => c.ready));
+      hit = marketAudiences(this.svc, market).then((all) => all.filter((c) => c.ready));
       this.byMarket.set(market, hit);
     }
     return hit;
@@ -74,12 +74,12 @@ class ReadySockets {
 }
 
 /** One text per distinct message: sockets with the same audience share it. */
-function perAudience(sockets: readonly LiveConnection[], build: (a: Audience) => object | null): Array<readonly [LiveConnection, string | null]> {
+function perAudience(sockets: readonly SocketAudience[], build: (a: Audience) => object | null): Array<readonly [SocketRef, string | null]> {
   const cache = new Map<string, string | null>();
   return sockets.map((c) => {
-    const id = `${c.features.join(',')}|${c.historyDays}`;
+    const id = c.audience;
     if (!cache.has(id)) {
-      const msg = build(c);
+      const msg = build({ roles: [], features: c.features, historyDays: c.historyDays });
       cache.set(id, msg ? JSON.stringify(msg) : null);
     }
     return [c, cache.get(id) ?? null] as const;
@@ -100,8 +100,11 @@ async function greet(svc: Services, records: Parsed[]): Promise<void> {
 async function announceMerges(svc: Services, ready: ReadySockets, records: Parsed[]): Promise<void> {
   const merges = records.map((r) => r.next as unknown as MergeRecord).sort((a, b) => a.seq - b.seq);
   for (const m of merges) {
+    const t0 = performance.now();
     const sockets = await ready.of(m.market);
+    const t1 = performance.now();
     await sendAll(svc, perAudience(sockets, (a) => ahMessage(m, a, svc.config.cdnBase)));
+    if (process.env.BENCH_TRACE) console.log('TRACE ah', m.seq, 'read', Math.round(t1 - t0), 'send', Math.round(performance.now() - t1), 'at', Math.round(performance.now()));
   }
 }
 

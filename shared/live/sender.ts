@@ -7,12 +7,12 @@
  */
 import { DeleteConnectionCommand, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { Services } from '../services';
-import { type LiveConnection, removeConnection } from './connection-store';
+import { removeConnection, type SocketRef } from './connection-store';
 
 export const CLOSE_UNAUTHENTICATED = 4401;
 export const CLOSE_FORBIDDEN = 4403;
 
-const PARALLEL = 64;
+const PARALLEL = 128;
 
 const isGone = (err: unknown): boolean => err instanceof GoneException || (err as { name?: string }).name === 'GoneException' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410;
 
@@ -20,7 +20,7 @@ const isGone = (err: unknown): boolean => err instanceof GoneException || (err a
 const isLocalGateway = (svc: Services): boolean => svc.config.env === 'dev' && svc.config.endpoints.dynamodb !== undefined;
 
 /** Posts one message; false when the socket is gone (then it is forgotten). */
-export async function send(svc: Services, c: LiveConnection, text: string): Promise<boolean> {
+export async function send(svc: Services, c: SocketRef, text: string): Promise<boolean> {
   try {
     await svc.connections.send(new PostToConnectionCommand({ ConnectionId: c.connectionId, Data: Buffer.from(text) }));
     return true;
@@ -32,7 +32,7 @@ export async function send(svc: Services, c: LiveConnection, text: string): Prom
 }
 
 /** Sends each socket its message (null: nothing for it), many at a time; one failure never stops the others. */
-export async function sendAll(svc: Services, targets: ReadonlyArray<readonly [LiveConnection, string | null]>): Promise<{ sent: number; gone: number; failed: number }> {
+export async function sendAll(svc: Services, targets: ReadonlyArray<readonly [SocketRef, string | null]>): Promise<{ sent: number; gone: number; failed: number }> {
   const counts = { sent: 0, gone: 0, failed: 0 };
   let next = 0;
   const worker = async () => {
@@ -53,7 +53,7 @@ export async function sendAll(svc: Services, targets: ReadonlyArray<readonly [Li
 }
 
 /** Closes a socket with a code (after its notice) and forgets it. */
-export async function closeConnection(svc: Services, c: LiveConnection, code: number, notice: string): Promise<void> {
+export async function closeConnection(svc: Services, c: SocketRef, code: number, notice: string): Promise<void> {
   if (await send(svc, c, notice).catch(() => true)) {
     const command = new DeleteConnectionCommand({ ConnectionId: c.connectionId });
     if (isLocalGateway(svc)) {

@@ -7,14 +7,18 @@
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { resolveApiKey } from '../auth/api-key';
-import { type AuthRequest, authenticate } from '../auth/authenticate';
+import { type AuthRequest, authenticate, SESSION_COOKIE } from '../auth/authenticate';
+import { isAllowedOrigin } from '../auth/origins';
+import { accountClaims } from '../auth/profile';
+import { remoteKeys, verifySessionToken } from '../auth/session';
 import type { Principal } from '../auth/principal';
 import { hashSecret } from '../auth/tokens';
 import { isMarket, MARKETS } from '../domain/market';
+import type { Claims } from '../domain/roles';
 import { type ErrorCode, ERROR_STATUS, ServiceError } from '../errors';
 import type { Services } from '../services';
 import { addConnection, getConnection, marketConnections, removeConnectionById, updateConnection } from './connection-store';
-import { claimsOf, credentialUntil, mayRenew, sameFeatures, type SocketKind } from './credentials';
+import { credentialUntil, mayRenew, sameFeatures, type SocketKind } from './credentials';
 import { authMessage, errorMessage, rolesMessage } from './messages';
 import { accountClaimsCache, type SocketOutcome, sweepSocket } from './roles-watch';
 import { CLOSE_FORBIDDEN, closeConnection, send } from './sender';
@@ -30,17 +34,26 @@ const refuse = (code: ErrorCode, message: string, extra: Record<string, unknown>
   body: JSON.stringify({ error: code, message, ...extra }),
 });
 
-/** The credential as sent: `Authorization: Bearer`, else `?token=` (API keys need it again for their scopes). */
-function bearerOf(req: AuthRequest): string | null {
+/** The credential as `authenticate` took it: `Authorization: Bearer`, else `?token=`, else the session cookie. */
+function credentialOf(req: AuthRequest): string | null {
   const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization?.trim() ?? '');
-  return m ? m[1] : (req.query.token ?? null);
+  return m ? m[1] : (req.query.token ?? req.cookies[SESSION_COOKIE] ?? null);
 }
 
-async function scopesOf(svc: Services, req: AuthRequest, p: Principal): Promise<string[] | null> {
-  if (p.kind !== 'apiKey') return null;
-  const token = bearerOf(req);
-  if (!token) return null;
-  return (await resolveApiKey(svc, token, hashSecret(token), svc.clock.now())).scopes;
+/**
+ * What the socket keeps to recompute its features later: a session's own claims (from its token), else the
+ * account's stored claims; an API key's scopes. `authenticate` just read all of them (cached).
+ */
+async function socketClaims(svc: Services, p: Principal, token: string | null): Promise<{ claims: Claims; scopes: string[] | null }> {
+  const now = svc.clock.now();
+  if (p.kind === 'session') {
+    const session = token ? await verifySessionToken(token, { keys: remoteKeys(svc.config.idp.jwksUrl), issuer: svc.config.idp.issuer, now, isAllowedAzp: (azp) => isAllowedOrigin(azp, svc.config) }) : null;
+    if (!session) throw new ServiceError('unauthenticated', 'the session token is invalid or expired');
+    return { claims: session.claims, scopes: null };
+  }
+  const { claims } = await accountClaims(svc, p.userId as string, now);
+  const scopes = p.kind === 'apiKey' && token ? (await resolveApiKey(svc, token, hashSecret(token), now)).scopes : null;
+  return { claims, scopes };
 }
 
 /** `$connect`: the upgrade's answer (2xx admits it). */
@@ -57,14 +70,15 @@ export async function connectSocket(svc: Services, req: ConnectRequest): Promise
   const market = req.query.market;
   if (!isMarket(market)) return refuse('bad_market', market ? 'unknown market' : 'market is required');
   const now = svc.clock.now();
+  const { claims, scopes } = await socketClaims(svc, principal, credentialOf(req));
   await addConnection(svc, {
     connectionId: req.connectionId,
     market,
     userId: principal.userId,
     kind: principal.kind as SocketKind,
     deviceId: principal.deviceId,
-    claims: claimsOf(principal),
-    scopes: await scopesOf(svc, req, principal),
+    claims,
+    scopes,
     roles: principal.roles,
     features: principal.features,
     historyDays: principal.limits.historyDays,
@@ -113,11 +127,12 @@ export async function socketMessage(svc: Services, connectionId: string, body: s
   }
   const now = svc.clock.now();
   const until = credentialUntil(fresh, now);
-  const scopes = fresh.kind === 'apiKey' ? (await resolveApiKey(svc, msg.token, hashSecret(msg.token), now)).scopes : c.scopes;
+  const { claims, scopes } = await socketClaims(svc, fresh, msg.token);
   const changed = !sameFeatures(fresh.features, c.features) || !sameFeatures(fresh.roles, c.roles);
   const stored = await updateConnection(svc, { ...c }, {
     validUntil: until,
-    claims: claimsOf(fresh),
+    claims,
+    scopes,
     roles: fresh.roles,
     features: fresh.features,
     historyDays: fresh.limits.historyDays,

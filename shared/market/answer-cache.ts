@@ -18,6 +18,14 @@ import { viewAnswerPk } from '../store/keys';
 const CHUNK_BYTES = 350_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** JSON text built by hand (a big answer would spend most of its time in JSON.stringify), used as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** An answer body as JSON text. */
+export const bodyText = (body: unknown): string => (body instanceof JsonText ? body.text : JSON.stringify(body));
+
 /** What one reused answer is keyed by: path, query and the caller restriction (tier). */
 export interface AnswerKey {
   path: string;
@@ -52,7 +60,7 @@ export async function reuseHourly(svc: Services, key: AnswerKey, compute: () => 
   const hash = answerHash(key, now);
   const stored = await readAnswer(svc, hash, now);
   if (stored !== null) return { statusCode: 200, headers: hourlyHeaders(now), body: stored };
-  const body = JSON.stringify(await compute());
+  const body = bodyText(await compute());
   try {
     await writeAnswer(svc, hash, body, now);
   } catch (err) {

@@ -16,20 +16,18 @@ const cache = new Map<string, BookFile>();
 /** The stored book at `path`; throws when it is missing (the message is received again, then dead-lettered). */
 export async function loadBookFile(svc: Services, path: string): Promise<BookFile> {
   const hit = cache.get(path);
-  if (hit) return hit;
+  if (hit) {
+    cache.delete(path);
+    cache.set(path, hit);
+    return hit;
+  }
   const obj = await getObject(svc, path);
   if (!obj) throw new Error(`book file missing: ${path}`);
   const text = obj.contentEncoding === 'gzip' || isGzip(obj.data) ? await gunzipAsync(obj.data) : obj.data;
   const book = JSON.parse(text.toString('utf8')) as BookFile;
-  remember(path, book);
-  return book;
-}
-
-/** Keeps a book just stored or merged, so its next use needs no read. */
-export function remember(path: string, book: BookFile): void {
-  cache.delete(path);
   cache.set(path, book);
   while (cache.size > CACHED) cache.delete(cache.keys().next().value as string);
+  return book;
 }
 
 const isGzip = (b: Buffer): boolean => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;

@@ -17,6 +17,8 @@ import type { HistoryPage } from '../store/page-codec';
 import { ScanLog } from '../store/scan-log';
 import { deleteQuarantine, quarantinedBefore } from '../store/upload-quarantine';
 import { deleteStored } from '../upload/book-storage';
+import { historyMark } from './history-compaction';
+import { readSources } from './sources';
 
 export interface MarketRetention {
   market: string;
@@ -56,7 +58,7 @@ export async function retainMarket(svc: Services, market: string, now: number): 
   out.rowsDeleted = deleted.length;
   if (deleted.length > 0) out.rowsWritten = await marks.rewriteRowsIfUnchanged(market, rows, deleted, meta.seq);
   out.pagesDeleted = await dropPages(svc, marks, market, from, cut);
-  if (from.day < cut.day) out.historyDaysDropped = await trimHistory(store, meta, cut.day);
+  if (from.day < cut.day) out.historyDaysDropped = await trimHistory(svc, store, market, cut.day);
   await marks.putMark(market, { ranAt: now, minute: Math.max(from.minute, cut.minute), hour: Math.max(from.hour, cut.hour), day: Math.max(from.day, cut.day) });
   return out;
 }
@@ -75,7 +77,9 @@ function firstMark(meta: MarketMeta): RetentionMark {
 async function dropPages(svc: Services, marks: RetentionStore, market: string, from: RetentionMark, cut: RetentionCutoffs): Promise<number> {
   const pks: string[] = [];
   if (from.minute < cut.minute || from.hour < cut.hour) {
-    const scans = await new ScanLog(svc.ddb, svc.config.tableName, svc.clock).between(market, Math.min(from.minute * MINUTE_MS, from.hour * HOUR_MS), cut.hour * HOUR_MS);
+    const lower = Math.min(from.minute * MINUTE_MS, from.hour * HOUR_MS);
+    const upper = Math.max(cut.minute * MINUTE_MS, cut.hour * HOUR_MS);
+    const scans = await new ScanLog(svc.ddb, svc.config.tableName, svc.clock).between(market, lower, upper);
     const minutes = new Set<number>();
     const hours = new Set<number>();
     for (const s of scans) {
@@ -96,10 +100,13 @@ async function dropPages(svc: Services, marks: RetentionStore, market: string, f
   return deleted;
 }
 
-/** Drops compacted history days before `firstKeptDay` (the day cutoff moved since the last run). */
-async function trimHistory(store: MarketStore, meta: MarketMeta, firstKeptDay: number): Promise<number> {
-  if (meta.historyThrough === null) return 0;
-  const pages = await store.histories(meta.market);
+/**
+ * Drops compacted history days before `firstKeptDay` (the day cutoff moved since the last run). The daily
+ * compaction also drops them when it folds a day in; this keeps the rule when compaction has nothing to do.
+ */
+async function trimHistory(svc: Services, store: MarketStore, market: string, firstKeptDay: number): Promise<number> {
+  if ((await historyMark(readSources(svc), market)) === null) return 0;
+  const pages = await store.histories(market);
   const changed = new Map<number, HistoryPage>();
   const dropped = new Set<number>();
   for (const [shard, page] of pages) {
@@ -113,7 +120,7 @@ async function trimHistory(store: MarketStore, meta: MarketMeta, firstKeptDay: n
     }
     if (touched) changed.set(shard, page);
   }
-  if (changed.size > 0) await store.writeHistories(meta.market, changed);
+  if (changed.size > 0) await store.writeHistories(market, changed);
   return dropped.size;
 }
 

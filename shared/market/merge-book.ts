@@ -28,13 +28,16 @@ import { afterMerge } from './after-merge';
 import { loadBookFile } from './book-file';
 import { writeMergeFiles } from './merge-files';
 
+/** At least one SQS batch (10 messages): a batch received again after its merges committed skips them all. */
+const RECENT_UPLOADS = 10;
+
 export type MergeOutcome = { merged: true; seq: number } | { merged: false; reason: 'already_merged' };
 
 /** Merges one accepted book; throws when it must be received again (storage failure, lost seq race). */
 export async function mergeBook(svc: Services, msg: MergeMessage): Promise<MergeOutcome> {
   const store = new MarketStore(svc.ddb, svc.config.tableName, undefined, true);
   const meta = await store.meta(msg.market);
-  if (meta.lastUpload === msg.uploadId) return { merged: false, reason: 'already_merged' };
+  if (meta.lastUpload === msg.uploadId || meta.recentUploads?.includes(msg.uploadId)) return { merged: false, reason: 'already_merged' };
   const book = await loadBookFile(svc, msg.bookPath);
   const scan = deriveScan(book);
   const { pending, repeated } = await begin(svc, store, meta, msg.uploadId);
@@ -43,17 +46,18 @@ export async function mergeBook(svc: Services, msg: MergeMessage): Promise<Merge
   const rows = await store.rows(msg.market);
   const changed = mergeRows(rows, scan, msg.uploader, now, repeated);
   const transition = bookTransition(meta.currentBook, book);
-  await Promise.all([
+  const at = Math.max(meta.newestScanAt ?? scan.at, scan.at);
+  // Pages and files are independent of each other; everything that announces them waits for both.
+  const [files] = await Promise.all([
+    writeMergeFiles(svc, msg.market, pending, at, rows, changed),
     changed.length > 0 ? store.writeRows(msg.market, rows, changed) : undefined,
     writeCandles(store, msg.market, scan),
     transition.volume && meta.currentBook ? writeVolume(svc, store, msg.market, meta.currentBook, book) : undefined,
   ]);
 
-  const at = Math.max(meta.newestScanAt ?? scan.at, scan.at);
-  const files = await writeMergeFiles(svc, msg.market, pending, at, rows, changed);
   const table = svc.config.tableName;
-  await new MergeLog(svc.ddb, table).put({ market: msg.market, seq: pending.seq, at, mergedAt: now, ...files, bookPath: msg.bookPath, bookAt: book.at });
   await Promise.all([
+    new MergeLog(svc.ddb, table).put({ market: msg.market, seq: pending.seq, at, mergedAt: now, ...files, bookPath: msg.bookPath, bookAt: book.at }),
     new ScanLog(svc.ddb, table, svc.clock).put(
       { market: msg.market, at: scan.at, items: scan.items.length, complete: scan.complete, credited: msg.credited, uploader: msg.uploader, mergedAt: now },
       msg.uploadId,
@@ -63,10 +67,11 @@ export async function mergeBook(svc: Services, msg: MergeMessage): Promise<Merge
   const currentBook: CurrentBook | null = transition.replaces
     ? { at: book.at, complete: book.complete, auctions: book.auctions, entries: book.entries.length, ref: msg.bookPath }
     : meta.currentBook;
-  const next: MarketMeta = { ...meta, seq: pending.seq, newestScanAt: at, firstMergeAt: meta.firstMergeAt ?? now, currentBook, lastUpload: msg.uploadId, pending: null };
-  if (!(await store.commitMeta(next, meta.seq))) throw new Error(`merge ${msg.market}: seq ${pending.seq} was taken by another merge`);
+  const recentUploads = [...(meta.recentUploads ?? []), msg.uploadId].slice(-RECENT_UPLOADS);
+  const merged = { seq: pending.seq, newestScanAt: at, firstMergeAt: meta.firstMergeAt ?? now, currentBook, lastUpload: msg.uploadId, recentUploads, pending: null };
+  if (!(await store.commitMeta({ market: msg.market, ...merged }, meta.seq))) throw new Error(`merge ${msg.market}: seq ${pending.seq} was taken by another merge`);
 
-  await afterMerge(svc, store, next, scan, rows);
+  await afterMerge(svc, { ...meta, ...merged }, scan, rows);
   return { merged: true, seq: pending.seq };
 }
 

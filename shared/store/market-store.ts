@@ -55,6 +55,8 @@ export interface MarketMeta {
   lastUpload: string | null;
   /** The merge under way (written first, cleared by its commit), so a redelivery reuses its caps and time. */
   pending?: PendingMerge | null;
+  /** The newest merged upload ids (a whole FIFO batch), so a batch delivered again merges none of them twice. */
+  recentUploads?: string[];
 }
 
 /** What a merge fixes before its first page write: a redelivered message repeats it exactly. */
@@ -119,12 +121,14 @@ export class MarketStore {
    * Commits a merge's new state: succeeds only when the stored seq is still `expectedSeq`, so two merges can
    * never take the same seq. Returns false when another merge got there first.
    */
-  async commitMeta(next: MarketMeta, expectedSeq: number): Promise<boolean> {
+  async commitMeta(next: Pick<MarketMeta, 'market'> & Partial<MarketMeta>, expectedSeq: number): Promise<boolean> {
     const { market: _m, ...fields } = next;
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = { ':expected': expectedSeq };
     const sets: string[] = [];
+    // Only the fields given are set, so a merge never writes back a field another job owns (e.g. historyThrough).
     for (const [k, v] of Object.entries(fields)) {
+      if (v === undefined) continue;
       names[`#${k}`] = k;
       values[`:${k}`] = v;
       sets.push(`#${k} = :${k}`);

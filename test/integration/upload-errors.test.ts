@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { services } from '../../shared/services';
 import { MarketStore } from '../../shared/store/market-store';
-import { MARKET, OTHER_MARKET, listFiles, makeBook, rawUpload, uploadBook, withEntries } from '../support/books';
+import { OTHER_MARKET, listFiles, makeBook, rawUpload, uploadBook, withEntries } from '../support/books';
 import { pairDevice } from '../support/devices';
 import { type Local, startLocal } from '../support/local';
 

@@ -36,6 +36,7 @@ export async function uploadBook(local: Local, token: string | undefined, book: 
 export async function rawUpload(local: Local, body: Buffer | string, headers: Record<string, string>) {
   const res = await fetch(`${local.base}/api/v1/ah/books`, { method: 'POST', headers, body });
   const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely by the tests
   let parsed: any = text;
   try {
     parsed = JSON.parse(text);
@@ -52,6 +53,7 @@ export async function listFiles(local: Local, prefix: string): Promise<Array<{ k
 }
 
 /** A published JSON file through the file host (`/cdn/<path>`), decompressed by fetch. */
+// biome-ignore lint/suspicious/noExplicitAny: files are read loosely by the tests
 export async function cdnJson(local: Local, path: string): Promise<any> {
   const res = await fetch(`${local.base}/cdn/${path}`);
   if (res.status !== 200) throw new Error(`cdn ${path}: ${res.status}`);

@@ -1,0 +1,159 @@
+/**
+ * Market read figures on the local runtime (issue 5): read units and p50 latency of a single-item answer,
+ * and the wall time of a 30-day history and a 24-hour intraday answer, for a 20000-key market.
+ *
+ * The market is filled straight through the store with the pure merge rules (not through uploads, which would
+ * take minutes for 30 days of books): 30 days of three generated books a day (two an hour apart, so volume
+ * estimates exist), the last 24 hours one book an hour, the rows of every book merged in order, the scan and
+ * merge logs, META, then the day history compacted as the seal job does. Read units come from
+ * `ReturnConsumedCapacity` (DynamoDB Local applies AWS's rules), summed over every read a request makes.
+ * Run alone with `npx tsx test/bench/reads.ts`; the bench runner calls `benchReads()`.
+ */
+import { pathToFileURL } from 'node:url';
+import { startRuntime } from '../../lib/local/runtime';
+import { DAY_MS, HOUR_MS, ManualClock, dayOf, hourOf } from '../../shared/clock';
+import { MarketGenerator } from '../../shared/demo/market-generator';
+import type { Book } from '../../shared/domain/book';
+import { deriveScan } from '../../shared/domain/derived-scan';
+import { type RowTable, mergeScan } from '../../shared/domain/merge';
+import { compactHistories } from '../../shared/market/history-compaction';
+import { services } from '../../shared/services';
+import { MarketStore } from '../../shared/store/market-store';
+import { MergeLog } from '../../shared/store/merge-log';
+import { ScanLog } from '../../shared/store/scan-log';
+import { buildPages, emptyPages, writePages } from '../support/market-fill';
+
+export interface ReadFigures {
+  /** Mean read units of a live single-item answer (row, 90 days of day points, volume), premium caller. */
+  itemReadUnits: number;
+  /** p50 ms of that answer through the local runtime (HTTP, admission, reads). */
+  itemP50Ms: number;
+  /** Mean read units of an anonymous (hourly view) single-item answer computed afresh (first of its hour). */
+  itemReadUnitsHourly: number;
+  /** p50 ms of those first-of-the-hour anonymous answers. */
+  itemP50MsHourly: number;
+  /** Median ms of the history answer, 30 days, every item, with volume. */
+  historyMs: number;
+  historyBytes: number;
+  /** Median ms of the intraday answer, 24 hours, every item. */
+  intradayMs: number;
+  intradayBytes: number;
+}
+
+const MARKET = 'forever.rp.horde.us';
+const KEYS = 20_000;
+const NOW = Date.UTC(2026, 10, 2, 10, 30, 0);
+const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand']);
+
+/** For profiling: fills a runtime's market. */
+export const fillFor = (rt: unknown) => fill(rt as { clock: ManualClock });
+
+/** Fills the market: 30 days of day pages and volume, 24 hourly books, rows, logs and META; returns the keys. */
+async function fill(rt: { clock: ManualClock }): Promise<number[]> {
+  const svc = services();
+  const t = { ddb: svc.ddb, table: svc.config.tableName, clock: svc.clock };
+  const today = dayOf(NOW);
+  const firstDay = today - 30;
+  const gen = new MarketGenerator({ keys: KEYS, entries: 60_000, seed: 21, market: MARKET, start: firstDay * DAY_MS + 6 * HOUR_MS });
+  const books: Book[] = [];
+  for (let d = firstDay; d < today; d++) {
+    const hours = d === today - 1 ? [6, 7, 18, ...Array.from({ length: 24 - 11 }, (_, i) => 11 + i).filter((h) => h !== 18)] : [6, 7, 18];
+    for (const h of hours.sort((a, b) => a - b)) books.push(gen.nextBook({ at: d * DAY_MS + h * HOUR_MS + 5 * 60_000 }));
+  }
+  for (let h = 0; h <= hourOf(NOW) - today * 24; h++) books.push(gen.nextBook({ at: today * DAY_MS + h * HOUR_MS + 5 * 60_000 }));
+  const { pages } = buildPages(books, ['h1', 'd1'], emptyPages());
+  // Hour pages are kept 14 days; only the last day's matter here.
+  for (const h of [...pages.candles.h1.keys()]) if (h < hourOf(NOW) - 30) pages.candles.h1.delete(h);
+  await writePages(t, MARKET, pages);
+
+  const rows: RowTable = new Map();
+  const scans = new ScanLog(svc.ddb, svc.config.tableName, svc.clock);
+  const merges = new MergeLog(svc.ddb, svc.config.tableName);
+  let seq = 0;
+  for (const book of books) {
+    const scan = deriveScan(book);
+    const mergedAt = book.at + 60_000;
+    mergeScan(rows, scan, 'bench', mergedAt);
+    seq++;
+    await scans.put({ market: MARKET, at: book.at, items: scan.items.length, complete: true, credited: true, uploader: `u${seq % 7}`, mergedAt }, `b${seq}`);
+    await merges.put({ market: MARKET, seq, at: book.at, mergedAt, changePath: `live/v1/${MARKET}/${seq}-x.json.gz`, bookAt: book.at });
+  }
+  const store = new MarketStore(svc.ddb, svc.config.tableName);
+  await store.writeRows(MARKET, rows, rows.keys());
+  const last = books[books.length - 1];
+  await store.commitMeta({ ...(await store.meta(MARKET)), seq, newestScanAt: last.at, firstMergeAt: books[0].at + 60_000 }, 0);
+  rt.clock.set(NOW);
+  await compactHistories(svc, MARKET, today);
+  return gen.keys;
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[(values.length - 1) >> 1];
+
+export async function benchReads(): Promise<ReadFigures> {
+  const rt = await startRuntime({ port: 0, dataDir: ':memory:', clock: 'manual', clockStart: NOW - 31 * DAY_MS, log: false });
+  try {
+    const keys = await fill(rt as unknown as { clock: ManualClock });
+    const svc = services();
+    let readUnits = 0;
+    svc.ddb.middlewareStack.add(
+      (next, context) => async (args) => {
+        const counted = READS.has(context.commandName ?? '');
+        if (counted) (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
+        const out = await next(args);
+        const cc = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+        if (counted && cc) for (const c of Array.isArray(cc) ? cc : [cc]) readUnits += (c as { CapacityUnits?: number }).CapacityUnits ?? 0;
+        return out;
+      },
+      { step: 'initialize', name: 'benchReadCapacity' },
+    );
+    const post = async (path: string, body: unknown) => (await (await fetch(`${rt.base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
+    const user = await post('/_local/users', { plan: 'premium' });
+    const { token } = await post('/_local/sessions', { userId: user.id, expiresIn: 86_400 });
+    const get = async (path: string, auth?: string): Promise<{ ms: number; units: number; bytes: number }> => {
+      readUnits = 0;
+      const t0 = performance.now();
+      const res = await fetch(`${rt.base}${path}`, { headers: auth ? { authorization: `Bearer ${auth}` } : { 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } });
+      const text = await res.text();
+      const ms = performance.now() - t0;
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${text.slice(0, 200)}`);
+      return { ms, units: readUnits, bytes: text.length };
+    };
+    const sample = (n: number, salt: number) => Array.from({ length: n }, (_, i) => keys[(i * 7919 + salt) % keys.length]);
+
+    await get(`/api/v1/ah/${MARKET}/${keys[0]}`, token);
+    const live = [];
+    for (const key of sample(40, 1)) live.push(await get(`/api/v1/ah/${MARKET}/${key}`, token));
+    // Anonymous answers: each key asked once, so each is the first of its hour (computed, then stored).
+    const hourly = [];
+    for (const key of sample(40, 5)) hourly.push(await get(`/api/v1/ah/${MARKET}/${key}`));
+
+    const history = [];
+    for (let i = 0; i < 3; i++) history.push(await get(`/api/v1/ah/${MARKET}/history?from=${dayOf(NOW) - 30}`, token));
+    const intraday = [];
+    for (let i = 0; i < 3; i++) intraday.push(await get(`/api/v1/ah/${MARKET}/intraday`, token));
+    const mean = (list: Array<{ units: number }>) => list.reduce((s, r) => s + r.units, 0) / list.length;
+    return {
+      itemReadUnits: mean(live),
+      itemP50Ms: median(live.map((r) => r.ms)),
+      itemReadUnitsHourly: mean(hourly),
+      itemP50MsHourly: median(hourly.map((r) => r.ms)),
+      historyMs: median(history.map((r) => r.ms)),
+      historyBytes: history[0].bytes,
+      intradayMs: median(intraday.map((r) => r.ms)),
+      intradayBytes: intraday[0].bytes,
+    };
+  } finally {
+    await rt.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const t0 = performance.now();
+  const f = await benchReads();
+  console.log(`market reads (${KEYS} keys, 30 days; ${((performance.now() - t0) / 1000).toFixed(0)} s with the fill)`);
+  console.log(`  single item, live:   ${f.itemReadUnits.toFixed(1)} RCU (target <= 30), p50 ${f.itemP50Ms.toFixed(1)} ms (target <= 50)`);
+  console.log(`  single item, hourly: ${f.itemReadUnitsHourly.toFixed(1)} RCU, p50 ${f.itemP50MsHourly.toFixed(1)} ms (first answer of the hour)`);
+  console.log(`  history 30 days:     ${f.historyMs.toFixed(0)} ms, ${(f.historyBytes / 1e6).toFixed(1)} MB (target <= 1000 ms)`);
+  console.log(`  intraday 24 hours:   ${f.intradayMs.toFixed(0)} ms, ${(f.intradayBytes / 1e6).toFixed(1)} MB (target <= 1000 ms)`);
+  process.exit(0);
+}
