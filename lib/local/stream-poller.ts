@@ -12,6 +12,8 @@ export class StreamPoller {
   private readonly streams: DynamoDBStreamsClient;
   private streamArn = '';
   private readonly iterators = new Map<string, string | null>();
+  /** Newest sequence number delivered per shard, to resume after an expired or trimmed iterator. */
+  private readonly lastSeq = new Map<string, string>();
   private polling: Promise<number> | null = null;
 
   constructor(
@@ -72,8 +74,13 @@ export class StreamPoller {
     let delivered = 0;
     try {
       await this.refreshShards('TRIM_HORIZON');
-      for (const [shard, iterator] of this.iterators) {
-        let it = iterator;
+    } catch (err) {
+      this.onError(err);
+      return 0;
+    }
+    for (const [shard, iterator] of this.iterators) {
+      let it = iterator;
+      try {
         while (it) {
           const out = await this.streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: 1000 }));
           it = out.NextShardIterator ?? null;
@@ -86,14 +93,39 @@ export class StreamPoller {
               this.onError(err);
             }
             delivered += batch.length;
+            const last = batch[batch.length - 1].dynamodb?.SequenceNumber;
+            if (last) this.lastSeq.set(shard, last);
           }
           if (records.length === 0) break;
         }
         this.iterators.set(shard, it);
+      } catch (err) {
+        const name = (err as { name?: string }).name;
+        if (name !== 'ExpiredIteratorException' && name !== 'TrimmedDataAccessException') {
+          this.onError(err);
+          continue;
+        }
+        // An iterator went stale (idle too long, or its records were trimmed): resume after the last record delivered.
+        this.iterators.set(shard, await this.resume(shard, name === 'TrimmedDataAccessException'));
       }
-    } catch (err) {
-      this.onError(err);
     }
     return delivered;
+  }
+
+  private async resume(shard: string, trimmed: boolean): Promise<string | null> {
+    const after = this.lastSeq.get(shard);
+    try {
+      const it = await this.streams.send(
+        new GetShardIteratorCommand(
+          after && !trimmed
+            ? { StreamArn: this.streamArn, ShardId: shard, ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
+            : { StreamArn: this.streamArn, ShardId: shard, ShardIteratorType: 'TRIM_HORIZON' },
+        ),
+      );
+      return it.ShardIterator ?? null;
+    } catch (err) {
+      this.onError(err);
+      return null;
+    }
   }
 }

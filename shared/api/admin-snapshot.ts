@@ -9,6 +9,7 @@ import { writeAllSnapshots } from '../files/snapshot-files';
 import type { Route } from '../http/handler';
 import { ok } from '../http/respond';
 
+/** POST /api/v1/admin/snapshot. */
 export const postAdminSnapshot: Route = {
   access: { kind: 'public', keyExempt: true },
   async handle({ svc, principal }) {

@@ -6,6 +6,7 @@ import { parseMarket } from '../domain/market';
 import { ServiceError } from '../errors';
 import type { Route } from '../http/handler';
 
+/** GET /api/v1/live without `Upgrade: websocket`. */
 export const getLiveWithoutUpgrade: Route = {
   access: { kind: 'feature', feature: 'live' },
   async handle({ req }) {

@@ -13,6 +13,7 @@ import { BookLog } from '../store/book-log';
 
 const BOOKS_LISTED_MS = 30 * DAY_MS;
 
+/** GET /api/v1/ah/:market/files. */
 export const getMarketFiles: Route = {
   access: { kind: 'public' },
   async handle({ req, svc, principal }) {

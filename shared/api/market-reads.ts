@@ -167,7 +167,7 @@ export const getIntraday: Route = {
     const from = intradayFrom(now, intParam(req.query, 'from'));
     const market = req.params.market;
     const items = await marketIntraday(readSources(svc), market, from, hourOf(now));
-    return live({ market, from, items, now });
+    return live(new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now}}`));
   },
 };
 

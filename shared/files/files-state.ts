@@ -10,6 +10,7 @@ import { isConditionFailure } from '../store/identity-items';
 import { filesStateKey } from '../store/keys';
 
 export type SealRes = 'm1' | 'h1' | 'd1';
+/** Resolutions in the order a seal run writes them. */
 export const SEAL_RES: readonly SealRes[] = ['m1', 'h1', 'd1'];
 
 export interface Sealed {
@@ -52,6 +53,7 @@ export function filesStateOf(market: string, item: Record<string, unknown> | und
   };
 }
 
+/** The market's file state (empty before its first seal or snapshot). */
 export async function getFilesState(svc: Services, market: string): Promise<FilesState> {
   const out = await svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: filesStateKey(market), ConsistentRead: true }));
   return filesStateOf(market, out.Item);

@@ -37,6 +37,7 @@ export type HourCloses = ReadonlyMap<number, readonly [close: number, quantity: 
 export const DAY_CLOSES_KEPT = 7;
 const FORMAT = 3;
 
+/** A series holding nothing yet (a cold start folds every retained period in). */
 export const emptySeries = (): HourSeries => ({
   hourThrough: null,
   keys: new Float64Array(0),
@@ -82,73 +83,121 @@ export function newestAtOrBefore(s: HourSeries, i: number, hour: number): number
 export function foldHours(s: HourSeries, pages: ReadonlyArray<readonly [hour: number, closes: HourCloses]>, keepFrom: number, retainFrom: number): HourSeries {
   const ordered = [...pages].sort((a, b) => a[0] - b[0]);
   const replaced = new Set(ordered.map(([h]) => h));
+  const firstReplaced = ordered.length > 0 ? ordered[0][0] : 2 ** 31;
   const keySet = new Set<number>(s.keys);
   for (const [, page] of ordered) for (const k of page.keys()) keySet.add(k);
   const keys = Float64Array.from(keySet).sort();
   let capacity = s.hour.length;
   for (const [, page] of ordered) capacity += page.size;
-  const hour = new Int32Array(capacity);
-  const close = new Float64Array(capacity);
-  const quantity = new Float64Array(capacity);
+  const out = { hour: new Int32Array(capacity), close: new Float64Array(capacity), quantity: new Float64Array(capacity), n: 0 };
   const start = new Uint32Array(keys.length + 1);
   const outKeys = new Float64Array(keys.length);
-  let n = 0;
+  // One key's page points, ascending by hour (reused buffers).
+  const ph = new Float64Array(ordered.length);
+  const pc = new Float64Array(ordered.length);
+  const pq = new Float64Array(ordered.length);
+  const carry = { set: false, h: 0, c: 0, q: 0 };
+  const emit = (h: number, c: number, q: number) => {
+    if (h < keepFrom) {
+      carry.set = true;
+      carry.h = h;
+      carry.c = c;
+      carry.q = q;
+      return;
+    }
+    flush();
+    out.hour[out.n] = h;
+    out.close[out.n] = c;
+    out.quantity[out.n] = q;
+    out.n++;
+  };
+  // The newest point before keepFrom is kept while it is retained.
+  const flush = () => {
+    if (!carry.set) return;
+    carry.set = false;
+    if (carry.h < retainFrom) return;
+    out.hour[out.n] = carry.h;
+    out.close[out.n] = carry.c;
+    out.quantity[out.n] = carry.q;
+    out.n++;
+  };
   let kept = 0;
   let old = 0;
-  for (const key of keys) {
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
     while (old < s.keys.length && s.keys[old] < key) old++;
-    const from = n;
-    // Old points (minus replaced hours) and page points, both ascending by hour: merged in order.
-    let o = old < s.keys.length && s.keys[old] === key ? s.start[old] : 0;
-    const oEnd = old < s.keys.length && s.keys[old] === key ? s.start[old + 1] : 0;
+    const has = old < s.keys.length && s.keys[old] === key;
+    const oStart = has ? s.start[old] : 0;
+    const oEnd = has ? s.start[old + 1] : 0;
+    let pn = 0;
+    for (const [h, page] of ordered) {
+      const v = page.get(key);
+      if (v === undefined) continue;
+      ph[pn] = h;
+      pc[pn] = v[0];
+      pq[pn] = v[1];
+      pn++;
+    }
+    const from = out.n;
+    // Old points before the first folded hour are untouched: the newest one before keepFrom, then a bulk copy.
+    const tail = lowerBound(s.hour, oStart, oEnd, firstReplaced);
+    const head = lowerBound(s.hour, oStart, tail, keepFrom);
+    if (head > oStart) emit(s.hour[head - 1], s.close[head - 1], s.quantity[head - 1]);
     let p = 0;
-    const push = (h: number, c: number, q: number) => {
-      hour[n] = h;
-      close[n] = c;
-      quantity[n] = q;
-      n++;
-    };
-    while (o < oEnd || p < ordered.length) {
-      while (o < oEnd && replaced.has(s.hour[o])) o++;
-      while (p < ordered.length && !ordered[p][1].has(key)) p++;
-      const oh = o < oEnd ? s.hour[o] : Number.POSITIVE_INFINITY;
-      const ph = p < ordered.length ? ordered[p][0] : Number.POSITIVE_INFINITY;
-      if (oh === Number.POSITIVE_INFINITY && ph === Number.POSITIVE_INFINITY) break;
-      if (oh < ph) {
-        push(oh, s.close[o], s.quantity[o]);
+    while (p < pn && ph[p] < keepFrom) {
+      emit(ph[p], pc[p], pq[p]);
+      p++;
+    }
+    if (head < tail) {
+      flush();
+      out.hour.set(s.hour.subarray(head, tail), out.n);
+      out.close.set(s.close.subarray(head, tail), out.n);
+      out.quantity.set(s.quantity.subarray(head, tail), out.n);
+      out.n += tail - head;
+    }
+    // The rest: old points of folded hours give way to the pages.
+    let o = tail;
+    while (o < oEnd || p < pn) {
+      if (o < oEnd && replaced.has(s.hour[o])) {
+        o++;
+      } else if (p >= pn || (o < oEnd && s.hour[o] < ph[p])) {
+        emit(s.hour[o], s.close[o], s.quantity[o]);
         o++;
       } else {
-        const [c, q] = ordered[p][1].get(key) as readonly [number, number];
-        push(ph, c, q);
+        emit(ph[p], pc[p], pq[p]);
         p++;
       }
     }
-    // Trim: hours before keepFrom go, except the newest of them while it is retained.
-    let cut = from;
-    while (cut < n && hour[cut] < keepFrom) cut++;
-    const keepAt = cut > from && hour[cut - 1] >= retainFrom ? cut - 1 : cut;
-    if (keepAt > from) {
-      hour.copyWithin(from, keepAt, n);
-      close.copyWithin(from, keepAt, n);
-      quantity.copyWithin(from, keepAt, n);
-      n -= keepAt - from;
-    }
-    if (n === from) continue;
+    flush();
+    if (out.n === from) continue;
     outKeys[kept] = key;
     start[kept] = from;
     kept++;
   }
-  start[kept] = n;
+  start[kept] = out.n;
   const newest = ordered.reduce((m, [h]) => Math.max(m, h), s.hourThrough ?? Number.NEGATIVE_INFINITY);
   return {
     ...s,
     hourThrough: Number.isFinite(newest) ? newest : null,
-    keys: outKeys.slice(0, kept),
-    start: start.slice(0, kept + 1),
-    hour: hour.slice(0, n),
-    close: close.slice(0, n),
-    quantity: quantity.slice(0, n),
+    // Views, not copies: a copy of millions of points costs more than the slack it frees.
+    keys: outKeys.subarray(0, kept),
+    start: start.subarray(0, kept + 1),
+    hour: out.hour.subarray(0, out.n),
+    close: out.close.subarray(0, out.n),
+    quantity: out.quantity.subarray(0, out.n),
   };
+}
+
+/** The first index in `from … to - 1` whose hour is at least `hour` (`to` when none). */
+function lowerBound(hours: Int32Array, from: number, to: number, hour: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (hours[mid] < hour) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Puts a point into a list ascending by its first field, replacing one of the same period. */
@@ -263,6 +312,7 @@ export function encodeSeries(s: HourSeries): Uint8Array {
   return w.bytes();
 }
 
+/** Reads the binary form back. */
 export function decodeSeries(buf: Uint8Array): HourSeries {
   const r = new Reader(buf);
   if (r.u8() !== FORMAT) throw new RangeError('unknown hour series format');

@@ -81,15 +81,13 @@ function candidates(input: RecentBuildInput): BasketItem[] {
   const prices = new Map<number, number | null>(input.rows.map((r) => [r[0], r[1]]));
   const out: BasketItem[] = [];
   for (let i = 0; i < s.keys.length; i++) {
-    let count = 0;
-    let sum = 0;
-    for (let j = s.start[i]; j < s.start[i + 1]; j++) {
-      if (s.hour[j] >= first && s.hour[j] < hour) {
-        count++;
-        sum += s.quantity[j];
-      }
-    }
+    // Points are ascending by hour and none is at or after `hour`: the window is a tail.
+    const end = newestAtOrBefore(s, i, hour - 1) + 1;
+    const begin = newestAtOrBefore(s, i, first - 1) + 1 || s.start[i];
+    const count = end - begin;
     if (count < MIN_WINDOW_CANDLES) continue;
+    let sum = 0;
+    for (let j = begin; j < end; j++) sum += s.quantity[j];
     const key = s.keys[i];
     const closes = [...(s.days.get(key) ?? [])]
       .filter((d) => d[0] < day)

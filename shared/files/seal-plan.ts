@@ -18,7 +18,9 @@ export const SEAL_PERIOD_MS: Record<SealRes, number> = { m1: BLOCK_MS, h1: HOUR_
  */
 export const SEAL_KEEP_MS: Record<SealRes, number> = { m1: 3 * DAY_MS, h1: 15 * DAY_MS, d1: 2 * DAY_MS };
 
+/** A timestamp's period number of a resolution (block, hour, day). */
 export const periodOfRes = (res: SealRes, ms: number): number => Math.floor(ms / SEAL_PERIOD_MS[res]);
+/** A period's start in Unix ms (the `start` of a `sealed` message). */
 export const periodStartOf = (res: SealRes, period: number): number => period * SEAL_PERIOD_MS[res];
 
 export interface SealRange {

@@ -13,7 +13,7 @@ import { currentItemFiles, itemFileOf } from '../items/read';
 import { buildHourlySnapshot } from '../market/hourly-view';
 import type { Services } from '../services';
 import { MarketStore } from '../store/market-store';
-import { type HourlySnapshot, latestPointerDoc } from './documents';
+import { latestPointerDoc } from './documents';
 import { fileSize, getObjectBytes, putJsonFile, putWorkObject } from './file-store';
 import { recordSnapshotHour } from './files-state';
 import { type HourSeries, type HourCloses, decodeSeries, emptySeries, encodeSeries, foldDays, foldHours } from './hour-series';
@@ -62,15 +62,9 @@ const hourCloses = (page: CandlePage): HourCloses => {
   return out;
 };
 
-/** The series folded up to hour H-1 and day D-1 (H = `hour`, D its day), stored back when it moved. */
-export async function seriesFor(svc: Services, store: MarketStore, market: string, hour: number, firstMergeAt: number): Promise<HourSeries> {
-  let t = performance.now();
-  const tr = (what: string) => {
-    if (process.env.BENCH_TRACE) console.log('TRACE', what, Math.round(performance.now() - t));
-    t = performance.now();
-  };
+/** The series folded up to hour H-1 and day D-1 (H = `hour`, D its day); `moved` when it must be stored back. */
+export async function seriesFor(svc: Services, store: MarketStore, market: string, hour: number, firstMergeAt: number): Promise<{ series: HourSeries; moved: boolean }> {
   const stored = await getObjectBytes(svc, seriesPath(market));
-  tr('series get');
   let series = emptySeries();
   if (stored) {
     try {
@@ -97,12 +91,8 @@ export async function seriesFor(svc: Services, store: MarketStore, market: strin
       return [d, closes, sold] as const;
     }),
   ]);
-  tr('series decode+pages');
   series = foldDays(foldHours(series, hourPages, hour - SERIES_HOURS, hour - RETAINED_HOURS), dayPages, day - 7);
-  tr('series fold');
-  if (hours.length > 0 || days.length > 0) await putWorkObject(svc, seriesPath(market), encodeSeries(series));
-  tr('series encode+put');
-  return series;
+  return { series, moved: hours.length > 0 || days.length > 0 };
 }
 
 /** Class and subclass per item id from the current item data (none before item data is published). */
@@ -121,46 +111,43 @@ async function itemClasses(svc: Services): Promise<(itemId: number) => ItemClass
   }
 }
 
-/** Builds and writes the recent-changes file of `hour` from the snapshot's rows (unless written already). */
-async function writeRecentFile(svc: Services, store: MarketStore, snapshot: HourlySnapshot, hour: number, firstMergeAt: number): Promise<void> {
-  const market = snapshot.market;
-  const tr = (what: string, t: number) => process.env.BENCH_TRACE && console.log('TRACE', what, Math.round(performance.now() - t));
-  let t = performance.now();
-  const [series, classOf] = await Promise.all([seriesFor(svc, store, market, hour, firstMergeAt), itemClasses(svc)]);
-  tr('series+classes', t);
-  t = performance.now();
-  const doc = buildRecentFile({ market, hour, rows: snapshot.rows, series, classOf });
-  tr('recentDoc', t);
-  t = performance.now();
-  await putJsonFile(svc, recentPath(market, hour), doc);
-  tr('recentPut', t);
-}
-
 /**
  * Writes one market's snapshot and recent-changes files of `hour` (immutable files only once) and both
- * pointers; null for a market without data. Answers the snapshot file and its stored size.
+ * pointers; null for a market without data. Answers the snapshot file and its stored size. The snapshot is
+ * built while the series is read and folded, and the series is stored back while the recent file is built.
  */
 export async function writeSnapshotFiles(svc: Services, market: string, hour: number, store = new MarketStore(svc.ddb, svc.config.tableName)): Promise<WrittenSnapshot | null> {
   const meta = await store.meta(market);
   if (meta.firstMergeAt === null) return null;
   const path = snapshotPath(market, hour);
   const recent = recentPath(market, hour);
-  let [bytes, recentBytes] = await Promise.all([fileSize(svc, path), fileSize(svc, recent)]);
-  if (bytes === null || recentBytes === null) {
-    const t = performance.now();
-    const snapshot = await buildHourlySnapshot(svc, market, hour);
-    if (process.env.BENCH_TRACE) console.log('TRACE buildHourlySnapshot', Math.round(performance.now() - t));
-    await Promise.all([
-      bytes === null ? putJsonFile(svc, path, snapshot).then((n) => (bytes = n)) : null,
-      recentBytes === null ? writeRecentFile(svc, store, snapshot, hour, meta.firstMergeAt) : null,
+  const [snapBytes, recentBytes] = await Promise.all([fileSize(svc, path), fileSize(svc, recent)]);
+  let bytes = snapBytes ?? 0;
+  if (snapBytes === null || recentBytes === null) {
+    const [snapshot, folded, classOf] = await Promise.all([
+      buildHourlySnapshot(svc, market, hour),
+      recentBytes === null ? seriesFor(svc, store, market, hour, meta.firstMergeAt) : null,
+      recentBytes === null ? itemClasses(svc) : null,
     ]);
+    const writes: Array<Promise<unknown>> = [];
+    if (snapBytes === null)
+      writes.push(
+        putJsonFile(svc, path, snapshot).then((n) => {
+          bytes = n;
+        }),
+      );
+    if (folded && classOf) {
+      if (folded.moved) writes.push(putWorkObject(svc, seriesPath(market), encodeSeries(folded.series)));
+      writes.push(putJsonFile(svc, recent, buildRecentFile({ market, hour, rows: snapshot.rows, series: folded.series, classOf })));
+    }
+    await Promise.all(writes);
   }
   await Promise.all([
     putJsonFile(svc, snapshotLatestPath(market), latestPointerDoc(market, hour, path)),
     putJsonFile(svc, recentLatestPath(market), latestPointerDoc(market, hour, recent)),
   ]);
   await recordSnapshotHour(svc, market, hour);
-  return { market, at: hour * HOUR_MS, bytes: bytes ?? 0 };
+  return { market, at: hour * HOUR_MS, bytes };
 }
 
 /** The snapshot schedule and the admin route: every market with data, the current hour. */

@@ -8,7 +8,9 @@ import { MINUTE_MS } from '../clock';
 import type { CallerKind, Principal } from '../auth/principal';
 import { type Claims, type Entitlements, entitlementsOf } from '../domain/roles';
 
+/** A session socket outlives its token's `exp` by 10 minutes. */
 export const SESSION_GRACE_MS = 10 * MINUTE_MS;
+/** An API key socket holds 5 minutes from its upgrade or last renewal. */
 export const API_KEY_SOCKET_MS = 5 * MINUTE_MS;
 
 export type SocketKind = Exclude<CallerKind, 'anon'>;
@@ -35,6 +37,7 @@ export function withWindow(claims: Claims, windowUntil: number | null): Claims {
   return { ...claims, contributorUntil: windowUntil };
 }
 
+/** Equal lists (features and roles are kept in one canonical order). */
 export const sameFeatures = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((f, i) => f === b[i]);
 
 /** Whether a fresh credential may renew a socket: the same user and the same kind (spec: `{t: "auth", token}`). */

@@ -100,11 +100,8 @@ async function greet(svc: Services, records: Parsed[]): Promise<void> {
 async function announceMerges(svc: Services, ready: ReadySockets, records: Parsed[]): Promise<void> {
   const merges = records.map((r) => r.next as unknown as MergeRecord).sort((a, b) => a.seq - b.seq);
   for (const m of merges) {
-    const t0 = performance.now();
     const sockets = await ready.of(m.market);
-    const t1 = performance.now();
     await sendAll(svc, perAudience(sockets, (a) => ahMessage(m, a, svc.config.cdnBase)));
-    if (process.env.BENCH_TRACE) console.log('TRACE ah', m.seq, 'read', Math.round(t1 - t0), 'send', Math.round(performance.now() - t1), 'at', Math.round(performance.now()));
   }
 }
 

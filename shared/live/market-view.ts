@@ -12,6 +12,7 @@ import { MarketStore } from '../store/market-store';
 import { MergeLog } from '../store/merge-log';
 import type { MarketView } from './messages';
 
+/** The market's view as of now, for `hello` and the files route. */
 export async function loadMarketView(svc: Services, market: string): Promise<MarketView> {
   const now = svc.clock.now();
   const today = dayOf(now);

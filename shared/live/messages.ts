@@ -102,9 +102,13 @@ export function sealedMessage(files: FilesState, res: SealRes, a: Audience, cdnB
   return { t: 'sealed' as const, market: files.market, res, start: periodStartOf(res, period), url: fileUrl(cdnBase, path) };
 }
 
+/** `alert`: one of the caller's alerts on this market fired. */
 export const alertMessage = (alert: unknown) => ({ t: 'alert' as const, alert });
+/** `roles`: the caller's features changed. */
 export const rolesMessage = (a: Audience) => ({ t: 'roles' as const, roles: [...a.roles], features: [...a.features] });
+/** `auth`: the answer to a renewal (`until` null for a device). */
 export const authMessage = (until: number | null) => ({ t: 'auth' as const, until });
+/** `error`: a bad client message or a failed renewal. */
 export const errorMessage = (error: 'bad_message' | 'unauthenticated' | 'unavailable') => ({ t: 'error' as const, error });
 
 export interface BookRef {

@@ -9,6 +9,7 @@ import { DeleteConnectionCommand, GoneException, PostToConnectionCommand } from 
 import type { Services } from '../services';
 import { removeConnection, type SocketRef } from './connection-store';
 
+/** Close codes (spec: the credential stopped being valid / the caller lost `live`). */
 export const CLOSE_UNAUTHENTICATED = 4401;
 export const CLOSE_FORBIDDEN = 4403;
 

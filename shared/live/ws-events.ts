@@ -18,6 +18,7 @@ function viewerIp(headers: Record<string, string>, sourceIp: string | undefined)
   return v && i > 0 ? v.slice(0, i) : (sourceIp ?? '');
 }
 
+/** The upgrade request as authentication reads it: lower-case headers, cookies, query, viewer IP. */
 export function connectRequest(event: WsConnectEvent): ConnectRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
@@ -36,4 +37,5 @@ export function connectRequest(event: WsConnectEvent): ConnectRequest {
   return { connectionId: event.requestContext.connectionId, headers, cookies, query, ip: viewerIp(headers, event.requestContext.identity?.sourceIp) };
 }
 
+/** The caller's IP of a message or disconnect event. */
 export const sourceIpOf = (event: WsEvent): string => event.requestContext.identity?.sourceIp ?? '';

@@ -66,7 +66,12 @@ async function buildFolds(src: ReadSources, market: string, hour: number, shards
     for (const [, hourPage] of (byShard.get(s) ?? []).sort((a, b) => a[0] - b[0])) page = foldPage(page, hourPage);
     out.set(s, page);
   }
-  await writeFolds(src, market, hour, out, seq);
+  try {
+    await writeFolds(src, market, hour, out, seq);
+  } catch {
+    // The fold is only a cache: a reader without write access (the pages function) or a failed write just
+    // leaves the next reader to fold again.
+  }
   return out;
 }
 

@@ -11,8 +11,8 @@ import { type HistoryPage, shardOf } from '../store/page-codec';
 import { historyMark } from './history-compaction';
 import type { ReadSources } from './sources';
 
-/** Days read from day pages without waiting for the mark: today and the three days before. */
-const RECENT_DAYS = 4;
+/** Days read from day pages without waiting for the mark: today and the two days before (the mark trails today by two or three days). */
+const RECENT_DAYS = 3;
 
 export interface ItemDays {
   candles: Map<number, Candle>;

@@ -2,22 +2,20 @@
  * Whole-market reads (spec Market reads: history, intraday): whole day and hour pages, one Query per period
  * and all periods at once, folded per item. Items ascending by key, lists oldest first.
  *
- * A 30-day history of a 20000-key market is ~27 MB of JSON; decoding its pages and serialising them is most of
- * its time. Days no book can change any more (older than the 24 h an upload may lag) are immutable, so a warm
- * function keeps their per-item JSON text and builds only the last days afresh.
+ * A 30-day history of a 20000-key market is ~27 MB of JSON and decoding its pages is most of its cost, so
+ * answers are written as bytes (no string per number) from per-period element bytes that a warm function
+ * keeps: days no book can change any more (older than the 24 h an upload may lag) as they are, hours while no
+ * later merge carried a book read in them.
  */
-import { dayOf } from '../clock';
-import type { Candle, CandlePage } from '../domain/candles';
-import type { VolumePage } from '../domain/volume-estimate';
+import { dayOf, hourOf } from '../clock';
+import type { CandlePage } from '../domain/candles';
 import { JsonText } from './answer-cache';
 import { periodsWithScans } from './candle-read';
 import { daySoFar } from './day-so-far';
 import { finalDay } from './history-compaction';
 import { range } from './item-read';
+import { CLOSE, COMMA, JsonBytes, OPEN } from './json-bytes';
 import type { ReadSources } from './sources';
-
-/** Spec intraday entry: `[item, [hour, close, quantity][]]`. */
-export type IntradayItem = [item: number, points: Array<[number, number, number]>];
 
 export interface HistoryOptions {
   /** Hourly view: today is the day so far before this cut, and today's volume is left out. */
@@ -25,14 +23,140 @@ export interface HistoryOptions {
   withVolume: boolean;
 }
 
-/** Per item, the comma-joined JSON of its day candles and of its volume estimates over some days. */
-interface DaysText {
-  candles: Map<number, string>;
-  volume: Map<number, string>;
+/** One period's JSON element per item (`[day, …]` or `[hour, …]`), keys ascending; element i ends at `ends[i]`. */
+interface PeriodBytes {
+  keys: Float64Array;
+  ends: Int32Array;
+  data: Buffer;
+  /** The market's seq read before the page was (hours only). */
+  seq: number;
 }
 
-const FINAL_CACHE = 4;
-const finalText = new Map<string, Promise<DaysText>>();
+/** Kept period bytes of every market, least recently used first; bounded by total size. */
+const kept = new Map<string, PeriodBytes>();
+let keptBytes = 0;
+const KEPT_MAX_BYTES = 160 * 1024 * 1024;
+
+function keep(id: string, p: PeriodBytes): void {
+  const had = kept.get(id);
+  if (had) keptBytes -= sizeOf(had);
+  kept.delete(id);
+  kept.set(id, p);
+  keptBytes += sizeOf(p);
+  while (keptBytes > KEPT_MAX_BYTES && kept.size > 1) {
+    const [oldest, value] = kept.entries().next().value as [string, PeriodBytes];
+    kept.delete(oldest);
+    keptBytes -= sizeOf(value);
+  }
+}
+
+const sizeOf = (p: PeriodBytes): number => p.data.length + p.keys.length * 12;
+
+function recall(id: string): PeriodBytes | undefined {
+  const hit = kept.get(id);
+  if (hit) {
+    kept.delete(id);
+    kept.set(id, hit);
+  }
+  return hit;
+}
+
+/** Writes one element per item of a page, keys ascending. */
+function writePeriod<T>(page: ReadonlyMap<number, T>, write: (w: JsonBytes, value: T) => void, seq = 0): PeriodBytes {
+  const keys = Float64Array.from(page.keys()).sort();
+  const ends = new Int32Array(keys.length);
+  const w = new JsonBytes(Math.max(256, keys.length * 40));
+  for (let i = 0; i < keys.length; i++) {
+    write(w, page.get(keys[i]) as T);
+    ends[i] = w.length;
+  }
+  return { keys, ends, data: Buffer.from(w.view()), seq };
+}
+
+const dayCandle =
+  (day: number) =>
+  (w: JsonBytes, c: { open: number; high: number; low: number; close: number; quantity: number }): void => {
+    w.byte(OPEN);
+    w.int(day);
+    w.byte(COMMA);
+    w.int(c.open);
+    w.byte(COMMA);
+    w.int(c.high);
+    w.byte(COMMA);
+    w.int(c.low);
+    w.byte(COMMA);
+    w.int(c.close);
+    w.byte(COMMA);
+    w.int(c.quantity);
+    w.byte(CLOSE);
+  };
+
+const dayVolume =
+  (day: number) =>
+  (w: JsonBytes, v: readonly number[]): void => {
+    w.byte(OPEN);
+    w.int(day);
+    for (const n of v) {
+      w.byte(COMMA);
+      w.int(n);
+    }
+    w.byte(CLOSE);
+  };
+
+const hourPoint =
+  (hour: number) =>
+  (w: JsonBytes, c: { close: number; quantity: number }): void => {
+    w.byte(OPEN);
+    w.int(hour);
+    w.byte(COMMA);
+    w.int(c.close);
+    w.byte(COMMA);
+    w.int(c.quantity);
+    w.byte(CLOSE);
+  };
+
+/**
+ * Writes `[item, [elements…], [elements…]?]` per item of any period, items ascending: `lists` are the
+ * element lists per item (each a run of periods, oldest first).
+ */
+function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>): string {
+  const union = new Set<number>();
+  let size = 2;
+  for (const periods of lists) {
+    for (const p of periods) {
+      for (const k of p.keys) union.add(k);
+      size += p.data.length + p.keys.length;
+    }
+  }
+  const keys = Float64Array.from(union).sort();
+  const out = new JsonBytes(size + keys.length * (16 + 4 * lists.length));
+  const cursors = lists.map((periods) => new Int32Array(periods.length));
+  out.byte(OPEN);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    if (k > 0) out.byte(COMMA);
+    out.byte(OPEN);
+    out.int(key);
+    lists.forEach((periods, l) => {
+      out.ascii(',[');
+      let any = false;
+      const cur = cursors[l];
+      for (let i = 0; i < periods.length; i++) {
+        const p = periods[i];
+        const at = cur[i];
+        if (at >= p.keys.length || p.keys[at] !== key) continue;
+        if (any) out.byte(COMMA);
+        any = true;
+        out.span(p.data, at === 0 ? 0 : p.ends[at - 1], p.ends[at]);
+        cur[i] = at + 1;
+      }
+      out.byte(CLOSE);
+    });
+    out.byte(CLOSE);
+  }
+  out.byte(CLOSE);
+  return out.text();
+}
 
 /**
  * Spec history `items` as JSON text: every item with a day candle (or, with depth, a volume estimate) on days
@@ -42,92 +166,49 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
   const today = dayOf(now);
   const lastStored = opts.cut === undefined ? today : today - 1;
   const lastFinal = Math.min(lastStored, finalDay(now));
-  const [final, recent, soFar] = await Promise.all([
-    from <= lastFinal ? finalDays(src, market, from, lastFinal, opts.withVolume) : Promise.resolve<DaysText>({ candles: new Map(), volume: new Map() }),
-    daysText(src, market, Math.max(from, lastFinal + 1), lastStored, opts.withVolume),
+  const days = range(from, lastStored);
+  const [candles, volume, soFar] = await Promise.all([
+    Promise.all(days.map((d) => dayBytes(src, market, 'c', d, d <= lastFinal))),
+    Promise.all((opts.withVolume ? days : []).map((d) => dayBytes(src, market, 'v', d, d <= lastFinal))),
     opts.cut !== undefined && from <= today ? daySoFar(src, market, opts.cut) : Promise.resolve<CandlePage>(new Map()),
   ]);
-  if (soFar.size > 0) {
-    const todayText = new Map<number, string[]>();
-    addDay(todayText, today, soFar);
-    for (const [key, text] of joinAll(todayText)) recent.candles.set(key, joined(recent.candles.get(key), text));
-  }
-  const keys = new Set<number>();
-  for (const part of [final, recent]) for (const m of [part.candles, part.volume]) for (const k of m.keys()) keys.add(k);
-  const out: string[] = [];
-  for (const key of [...keys].sort((a, b) => a - b)) {
-    out.push(`[${key},[${joined(final.candles.get(key), recent.candles.get(key))}],[${joined(final.volume.get(key), recent.volume.get(key))}]]`);
-  }
-  return new JsonText(`[${out.join(',')}]`);
+  if (soFar.size > 0) candles.push(writePeriod(soFar, dayCandle(today)));
+  return new JsonText(writeItems([candles, volume]));
 }
 
-/** Final days' text, kept per market and window by a warm function (immutable: no book can change them). */
-function finalDays(src: ReadSources, market: string, first: number, last: number, withVolume: boolean): Promise<DaysText> {
-  const id = `${src.table}|${market}|${first}|${last}|${withVolume}`;
-  let hit = finalText.get(id);
-  if (hit) {
-    finalText.delete(id);
-  } else {
-    hit = daysText(src, market, first, last, withVolume);
-    hit.catch(() => finalText.delete(id));
-  }
-  finalText.set(id, hit);
-  while (finalText.size > FINAL_CACHE) finalText.delete(finalText.keys().next().value as string);
-  return hit;
+/** A day's candle (`c`) or volume (`v`) elements; final days are kept, later ones read every time. */
+async function dayBytes(src: ReadSources, market: string, kind: 'c' | 'v', day: number, final: boolean): Promise<PeriodBytes> {
+  const id = `${src.table}|${market}|d1${kind}|${day}`;
+  const hit = final ? recall(id) : undefined;
+  if (hit) return hit;
+  const p = kind === 'c' ? writePeriod(await src.store.candlePage(market, 'd1', day), dayCandle(day)) : writePeriod(await src.store.volumePage(market, day), dayVolume(day));
+  if (final) keep(id, p);
+  return p;
 }
 
-/** Day candles and (with volume) estimates of days `first..last` as per-item JSON text. */
-async function daysText(src: ReadSources, market: string, first: number, last: number, withVolume: boolean): Promise<DaysText> {
-  const days = range(first, last);
-  const [pages, volumes] = await Promise.all([
-    Promise.all(days.map((d) => src.store.candlePage(market, 'd1', d))),
-    Promise.all((withVolume ? days : []).map((d) => src.store.volumePage(market, d))),
-  ]);
-  const candles = new Map<number, string[]>();
-  const volume = new Map<number, string[]>();
-  days.forEach((d, i) => {
-    addDay(candles, d, pages[i]);
-  });
-  volumes.forEach((page: VolumePage, i) => {
-    const d = days[i];
-    for (const [key, v] of page) append(volume, key, `[${d},${v[0]},${v[1]},${v[2]}]`);
-  });
-  // Joined once into flat strings: later answers copy them instead of walking many small pieces.
-  return { candles: joinAll(candles), volume: joinAll(volume) };
-}
-
-function addDay(into: Map<number, string[]>, day: number, page: ReadonlyMap<number, Candle>): void {
-  for (const [key, c] of page) append(into, key, `[${day},${c.open},${c.high},${c.low},${c.close},${c.quantity}]`);
-}
-
-function append(into: Map<number, string[]>, key: number, text: string): void {
-  const had = into.get(key);
-  if (had) had.push(text);
-  else into.set(key, [text]);
-}
-
-function joinAll(parts: Map<number, string[]>): Map<number, string> {
-  const out = new Map<number, string>();
-  for (const [key, list] of parts) out.set(key, list.join(','));
-  return out;
-}
-
-const joined = (a: string | undefined, b: string | undefined): string => (a && b ? `${a},${b}` : (a ?? b ?? ''));
-
-/** Spec intraday: per item, `[hour, close, quantity]` of its hour candles of hours `from..toHour`. */
-export async function marketIntraday(src: ReadSources, market: string, from: number, toHour: number): Promise<IntradayItem[]> {
+/** Spec intraday `items` as JSON text: per item, `[hour, close, quantity]` of its hour candles of hours `from..toHour`. */
+export async function marketIntraday(src: ReadSources, market: string, from: number, toHour: number): Promise<JsonText> {
   const hours = await periodsWithScans(src, market, 'h1', from, toHour);
-  const pages = await Promise.all(hours.map((h) => src.store.candlePage(market, 'h1', h)));
-  const items = new Map<number, IntradayItem>();
-  hours.forEach((h, i) => {
-    for (const [key, c] of pages[i]) {
-      let e = items.get(key);
-      if (!e) {
-        e = [key, []];
-        items.set(key, e);
-      }
-      e[1].push([h, c.close, c.quantity]);
-    }
+  const ids = hours.map((h) => `${src.table}|${market}|h1|${h}`);
+  const hits = ids.map((id) => recall(id));
+  const cached = hits.filter((p): p is PeriodBytes => p !== undefined);
+  const stale = new Set<number>();
+  if (cached.length > 0) {
+    // A merge after a kept hour was read may have carried a book read in that hour (a late upload).
+    const later = await src.merges.after(market, Math.min(...cached.map((p) => p.seq)), src.clock.now());
+    hours.forEach((h, i) => {
+      const p = hits[i];
+      if (p && later.some((r) => r.seq > p.seq && (r.bookAt === undefined || hourOf(r.bookAt) === h))) stale.add(h);
+    });
+  }
+  const missing = hours.filter((h, i) => !hits[i] || stale.has(h));
+  const seq = missing.length > 0 ? (await src.store.meta(market)).seq : 0;
+  const read = await Promise.all(missing.map((h) => src.store.candlePage(market, 'h1', h)));
+  const fresh = new Map(missing.map((h, i) => [h, writePeriod(read[i], hourPoint(h), seq)]));
+  const periods = hours.map((h, i) => {
+    const p = fresh.get(h) ?? (hits[i] as PeriodBytes);
+    if (fresh.has(h)) keep(ids[i], p);
+    return p;
   });
-  return [...items.values()].sort((a, b) => a[0] - b[0]);
+  return new JsonText(writeItems([periods]));
 }

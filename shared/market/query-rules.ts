@@ -73,13 +73,6 @@ export function candleWindow(res: CandleRes, now: number, historyDays: number, f
   return { res, first: Math.max(start, asked), last: finishedOnly ? current - 1 : current };
 }
 
-/** The periods of a window, ascending. */
-export function periodsOf(w: PeriodWindow): number[] {
-  const out: number[] = [];
-  for (let p = w.first; p <= w.last; p++) out.push(p);
-  return out;
-}
-
 /** The UTC days a window touches (for the volume estimates given with candles). */
 export function daysOfWindow(w: PeriodWindow): { first: number; last: number } {
   const ms = periodMs(w.res);

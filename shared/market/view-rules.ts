@@ -2,7 +2,7 @@
  * The hourly view's rules (spec Freshness), pure: which reading an item shows as of `cut`, how a day is
  * rebuilt from hour candles before it, and which callers share a reused answer. No I/O, no clock.
  */
-import { DAY_MS, HOUR_MS, dayOf, hourOf } from '../clock';
+import { HOUR_MS, dayOf, hourOf } from '../clock';
 import { type Candle, type CandlePage, type DayPoint, dayPoint, foldCandles } from '../domain/candles';
 import type { AuctionRow, Row } from '../domain/merge';
 import type { Feature } from '../domain/roles';
@@ -84,9 +84,6 @@ export function dayPoints(days: Iterable<readonly [number, Candle]>, from: numbe
 
 /** The first day of a day window of `historyDays` (DESIGN: history `from` clamped to today − historyDays; spec: 90 days kept). */
 export const firstWindowDay = (now: number, historyDays: number): number => dayOf(now) - Math.min(90, historyDays);
-
-/** Milliseconds from the start of day `day`. */
-export const dayStart = (day: number): number => day * DAY_MS;
 
 /**
  * DESIGN "caller restriction": the tier that shapes a hourly answer. Built from what shapes answers (the

@@ -8,7 +8,8 @@
  * Run alone with `npx tsx test/bench/live.ts`; the bench runner calls both.
  */
 import { pathToFileURL } from 'node:url';
-import WebSocket from 'ws';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { startRuntime } from '../../lib/local/runtime';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
 import { MarketGenerator, mulberry32 } from '../../shared/demo/market-generator';
@@ -24,67 +25,85 @@ import { MarketStore } from '../../shared/store/market-store';
 const START = Date.UTC(2026, 10, 2, 0, 0, 0);
 const SOCKETS = 2000;
 
-async function post(base: string, path: string, body: unknown, token?: string): Promise<any> {
+async function post(base: string, path: string, body: unknown, token?: string): Promise<Record<string, string>> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   const res = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  const json = await res.json();
+  const json = (await res.json()) as Record<string, string>;
   if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
 
-/** Opens one socket and resolves once its `hello` arrived; `onAh` is told when its first `ah` arrives. */
-function openSocket(base: string, token: string, onAh: () => void): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/api/v1/live?market=${DEFAULT_MARKET}`, { headers: { authorization: `Bearer ${token}` } });
-    let greeted = false;
-    ws.on('message', (data) => {
-      const t = (JSON.parse(data.toString()) as { t: string }).t;
-      if (t === 'hello' && !greeted) {
-        greeted = true;
-        resolve(ws);
-      } else if (t === 'ah') onAh();
-    });
-    ws.on('error', reject);
-    ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+/**
+ * The 2000 clients live in a worker thread, as they would on other machines: the runtime's process does only
+ * the service's work. The worker opens the sockets, waits for every `hello`, then reports when the last
+ * socket heard its first `ah` (wall clock, shared by both threads).
+ */
+const CLIENTS = `
+const { parentPort, workerData } = require('node:worker_threads');
+const WebSocket = require(workerData.ws);
+const { url, token, count } = workerData;
+let greeted = 0;
+let heard = 0;
+const open = () => new Promise((resolve, reject) => {
+  const ws = new WebSocket(url, { headers: { authorization: 'Bearer ' + token } });
+  let first = true;
+  ws.on('message', (data) => {
+    const t = JSON.parse(data.toString()).t;
+    if (t === 'hello' && first) { first = false; greeted++; resolve(ws); }
+    else if (t === 'ah' && ++heard === count) parentPort.postMessage({ kind: 'heard', at: Date.now() });
   });
-}
+  ws.on('error', reject);
+  ws.on('unexpected-response', (_q, res) => reject(new Error('upgrade refused: ' + res.statusCode)));
+});
+const sockets = [];
+(async () => {
+  for (let i = 0; i < count; i += 100) sockets.push(...(await Promise.all(Array.from({ length: Math.min(100, count - i) }, open))));
+  parentPort.postMessage({ kind: 'ready', greeted });
+})().catch((err) => parentPort.postMessage({ kind: 'error', error: String(err) }));
+parentPort.on('message', () => { for (const ws of sockets) ws.terminate(); parentPort.postMessage({ kind: 'closed' }); });
+`;
 
 /** Merge → the last of 2000 sockets of one market receiving its `ah`, in ms. */
 export async function benchFanout(): Promise<number> {
   const rt = await startRuntime({ port: 0, dataDir: ':memory:', clock: 'manual', clockStart: START, log: false });
-  const sockets: WebSocket[] = [];
+  let worker: Worker | null = null;
   try {
     const base = rt.base;
     const user = await post(base, '/_local/users', { plan: 'free', contributorUntil: START + 30 * DAY_MS });
     const { token } = await post(base, '/_local/sessions', { userId: user.id, expiresIn: 86_400 });
     const uploader = await post(base, '/_local/users', { plan: 'free' });
     const { key } = await post(base, '/_local/api-keys', { userId: uploader.id });
-    let received = 0;
-    let last = 0;
-    let allReceived: () => void = () => undefined;
-    const done = new Promise<void>((r) => {
-      allReceived = r;
-    });
-    const onAh = () => {
-      received++;
-      if (received === SOCKETS) {
-        last = performance.now();
-        allReceived();
-      }
-    };
-    for (let i = 0; i < SOCKETS; i += 100) sockets.push(...(await Promise.all(Array.from({ length: Math.min(100, SOCKETS - i) }, () => openSocket(base, token, onAh)))));
+    const url = `${base.replace(/^http/, 'ws')}/api/v1/live?market=${DEFAULT_MARKET}`;
+    const w = new Worker(CLIENTS, { eval: true, workerData: { ws: createRequire(import.meta.url).resolve('ws'), url, token, count: SOCKETS } });
+    worker = w;
+    const next = (kind: string) =>
+      new Promise<{ at?: number; error?: string }>((resolve, reject) => {
+        const on = (m: { kind: string; at?: number; error?: string }) => {
+          if (m.kind === 'error') reject(new Error(m.error));
+          else if (m.kind === kind) {
+            w.off('message', on);
+            resolve(m);
+          }
+        };
+        w.on('message', on);
+      });
+    await next('ready');
     await post(base, '/_local/settle', {});
     const gen = new MarketGenerator({ keys: 2000, entries: 4000, seed: 5, start: START });
     const book = { ...gen.nextBook({ at: START }), market: DEFAULT_MARKET };
-    const t0 = performance.now();
-    if (process.env.BENCH_TRACE) console.log('TRACE upload at', Math.round(t0));
+    const heard = next('heard');
+    const t0 = Date.now();
     await post(base, '/api/v1/ah/books', book, key);
-    if (process.env.BENCH_TRACE) console.log('TRACE upload answered', Math.round(performance.now()));
-    await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${received} of ${SOCKETS} sockets heard ah`)), 60_000))]);
-    return last - t0;
+    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not every socket heard ah within 60 s`)), 60_000).unref());
+    const { at } = await Promise.race([heard, timeout]);
+    return (at as number) - t0;
   } finally {
-    for (const ws of sockets) ws.terminate();
+    if (worker) {
+      worker.postMessage('close');
+      await new Promise((r) => setTimeout(r, 200));
+      await worker.terminate();
+    }
     await rt.close();
   }
 }

@@ -12,7 +12,10 @@ const BLOCK = 10 * MINUTE;
 /** Readings: 10 keys, prices moving with each book. */
 const book = (n: number): Listing[] => Array.from({ length: 10 }, (_, i) => [1000 + i, 10_000 + i * 100 + n * 7, 1 + ((i + n) % 4)]);
 
-async function file(local: Local, path: string): Promise<any> {
+// biome-ignore lint/suspicious/noExplicitAny: file bodies are asserted field by field
+type Json = any;
+
+async function file(local: Local, path: string): Promise<Json> {
   const res = await fetch(`${local.base}/cdn/${path}`);
   expect(res.status, path).toBe(200);
   return res.json();

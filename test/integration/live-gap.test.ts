@@ -65,12 +65,14 @@ describe('gap rule over the live socket: none, changes, checkpoint, files and re
     const have = c.have;
     c.close();
     await c.waitForClose();
-    // One uploader, one book every 5 minutes (its limit); schedules wait for the settle.
-    const key = await uploaderKey(local);
-    for (let i = 0; i < 120; i++) {
-      const at = await local.advance(5 * MINUTE);
-      const res = await local.api('POST', '/api/v1/ah/books', { token: key, body: bookOf(at, listings(3, 20_000 + i * 10, 1000 + (i % 17) * 3)) });
-      expect(res.status).toBe(200);
+    // 8 uploaders, one book each every 5 minutes (their limit), each book its own `at`; schedules wait for the settle.
+    const keys = await Promise.all(Array.from({ length: 8 }, () => uploaderKey(local)));
+    for (let round = 0; round < 15; round++) {
+      const now = await local.advance(5 * MINUTE);
+      const answers = await Promise.all(
+        keys.map((key, j) => local.api('POST', '/api/v1/ah/books', { token: key, body: bookOf(now - j * 1000, listings(3, 20_000 + round * 80 + j * 10, 1000 + ((round * 8 + j) % 17) * 3)) })),
+      );
+      for (const a of answers) expect(a.status).toBe(200);
     }
     await local.settle();
     const back = client(contributor, { table: kept, have });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveClient, LiveUpgradeError } from '../../shared/client/live-client';
-import { pairDevice } from '../support/devices';
+import { LiveClient } from '../../shared/client/live-client';
 import { type Local, startLocal } from '../support/local';
 import { DAY, HOUR, MARKET, MINUTE, uploadAt, uploaderKey } from '../support/market-books';
 
@@ -17,7 +16,7 @@ describe('live socket: upgrade, hello, notices, renewals and closes', () => {
   const refusal = async (token: string | undefined, query: string) => {
     const { default: WebSocket } = await import('ws');
     const ws = new WebSocket(`${local.base.replace('http', 'ws')}/api/v1/live${query}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-    return new Promise<{ status: number; body: any }>((resolve, reject) => {
+    return new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
       ws.on('unexpected-response', (_req, res) => {
         let body = '';
         res.on('data', (d: Buffer) => {
@@ -89,7 +88,7 @@ describe('live socket: upgrade, hello, notices, renewals and closes', () => {
     expect((await byQuery.connect()).t).toBe('hello');
     const { default: WebSocket } = await import('ws');
     const ws = new WebSocket(`${local.base.replace('http', 'ws')}/api/v1/live?market=${MARKET}`, { headers: { cookie: `__session=${free.token}` } });
-    const first = await new Promise<any>((resolve, reject) => {
+    const first = await new Promise<{ t?: string }>((resolve, reject) => {
       ws.once('message', (d) => resolve(JSON.parse(d.toString())));
       ws.once('unexpected-response', (_q, res) => reject(new Error(`refused ${res.statusCode}`)));
     });

@@ -110,4 +110,17 @@ describe('merging books', () => {
     expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect((await store.rows(market)).size).toBe(50);
   });
+
+  it('evaluates the market\'s alerts once the merge is committed', async () => {
+    const u = await local.user();
+    const session = await local.session(u.id, { expiresIn: 86_400 });
+    const market = 'forever.rp.horde.us';
+    const created = await local.api('POST', '/api/v1/market/alerts', { token: session, body: { market, item: 1005, kind: 'below', value: 10_050 } });
+    expect(created.status).toBe(200);
+    const now = await local.now();
+    expect((await uploadBook(local, await local.apiKey(u.id), makeBook(now - MINUTE_MS, { market }))).status).toBe(200);
+    await local.settle();
+    const alerts = (await local.api('GET', '/api/v1/market/alerts', { token: session })).body.alerts;
+    expect(alerts[0]).toMatchObject({ armed: false, last: { at: now, hits: [[1005, 10_050, 1]] } });
+  });
 });

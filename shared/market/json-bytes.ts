@@ -1,0 +1,84 @@
+/**
+ * A growing byte buffer for writing large JSON answers of integers (history, intraday) without making a
+ * string per number: those answers run to tens of megabytes, where per-value strings cost more in garbage
+ * collection than the writing itself. Only ASCII is written.
+ */
+export class JsonBytes {
+  private buf: Buffer;
+  length = 0;
+
+  constructor(capacity = 1 << 16) {
+    this.buf = Buffer.allocUnsafe(capacity);
+  }
+
+  private room(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.length + n) size *= 2;
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, 0, this.length);
+    this.buf = next;
+  }
+
+  /** One ASCII character code. */
+  byte(c: number): void {
+    this.room(1);
+    this.buf[this.length++] = c;
+  }
+
+  /** ASCII text (JSON punctuation, already-escaped strings). */
+  ascii(text: string): void {
+    this.room(text.length);
+    this.length += this.buf.write(text, this.length, 'latin1');
+  }
+
+  /** A safe integer in decimal. */
+  int(n: number): void {
+    if (n < 0 || n > 0x7fffffff) {
+      this.ascii(String(n));
+      return;
+    }
+    this.room(10);
+    if (n === 0) {
+      this.buf[this.length++] = 48;
+      return;
+    }
+    let digits = 0;
+    for (let v = n; v > 0; v = (v / 10) | 0) digits++;
+    let at = this.length + digits;
+    this.length = at;
+    for (let v = n; v > 0; v = (v / 10) | 0) this.buf[--at] = 48 + (v % 10);
+  }
+
+  /** Bytes written by another writer (or a slice of them). */
+  bytes(from: Uint8Array): void {
+    this.room(from.length);
+    this.buf.set(from, this.length);
+    this.length += from.length;
+  }
+
+  /** Bytes `start..end` of another buffer; short spans are copied in place, with no view object per copy. */
+  span(from: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    this.room(n);
+    const buf = this.buf;
+    let at = this.length;
+    if (n < 64) for (let i = start; i < end; i++) buf[at++] = from[i];
+    else buf.set(from.subarray(start, end), at);
+    this.length += n;
+  }
+
+  /** A view of what was written (valid until the next write). */
+  view(start = 0, end = this.length): Buffer {
+    return this.buf.subarray(start, end);
+  }
+
+  /** The text written. */
+  text(): string {
+    return this.buf.toString('latin1', 0, this.length);
+  }
+}
+
+export const COMMA = 44;
+export const OPEN = 91;
+export const CLOSE = 93;
