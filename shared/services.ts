@@ -3,6 +3,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { type Clock, systemClock } from './clock';
 import { type Config, parseConfig } from './config';
 import { type QueuePort, SqsQueues } from './store/queue';
@@ -46,7 +49,7 @@ export function sdkClients(config: Config): Pick<Services, 'ddb' | 's3' | 'conne
   const credentials = local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined;
   // s3rver accepts only its own well-known key pair.
   const s3Credentials = config.endpoints.s3 !== undefined ? { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } : undefined;
-  const ddbRaw = new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb, credentials, maxAttempts: 4 });
+  const ddbRaw = new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb, credentials, maxAttempts: 4, requestHandler: pooled(200) });
   const ddb = DynamoDBDocumentClient.from(ddbRaw, { marshallOptions: { removeUndefinedValues: true } });
   // Local S3 servers do not speak the SDK's default flexible checksums (aws-chunked trailers).
   const s3 = new S3Client({
@@ -57,8 +60,17 @@ export function sdkClients(config: Config): Pick<Services, 'ddb' | 's3' | 'conne
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
-  const connections = new ApiGatewayManagementApiClient({ region: config.region, endpoint: config.connectionsEndpoint, credentials });
+  // A fan-out posts to up to 2000 sockets of a hub at once: the SDK's default pool of 50 would queue them.
+  const connections = new ApiGatewayManagementApiClient({ region: config.region, endpoint: config.connectionsEndpoint, credentials, requestHandler: pooled(500) });
   return { ddb, s3, connections };
+}
+
+/** A keep-alive connection pool of `maxSockets` for an SDK client. */
+function pooled(maxSockets: number): NodeHttpHandler {
+  return new NodeHttpHandler({
+    httpAgent: new HttpAgent({ keepAlive: true, maxSockets }),
+    httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets }),
+  });
 }
 
 export const jsonLog: Services['log'] = (level, msg, data) => {
