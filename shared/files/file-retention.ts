@@ -4,7 +4,9 @@
  * books) ages from it; live change and checkpoint files age from their write time. Pointers, item data and
  * icons are kept. Called by the retention schedule (every 6 hours).
  */
+import { MARKETS } from '../domain/market';
 import type { Services } from '../services';
+import { MarketStore } from '../store/market-store';
 import { deleteFiles, listFiles, writtenAt } from './file-store';
 import { expiredFiles, fileTime, parseFilePath, RETENTION, type StoredFile } from './paths';
 
@@ -40,9 +42,12 @@ async function writeTimes(svc: Services, files: Array<{ path: string; lastModifi
 export async function retainFiles(svc: Services): Promise<FileRetentionResult> {
   const now = svc.clock.now();
   const prefixes: FileRetentionResult['prefixes'] = [];
+  // Spec Order books rule 2: the current book never expires, so its file stays whatever its age.
+  const store = new MarketStore(svc.ddb, svc.config.tableName);
+  const current = new Set((await Promise.all(MARKETS.map((m) => store.meta(m)))).flatMap((m) => (m.currentBook ? [m.currentBook.ref] : [])));
   for (const rule of RETENTION) {
     const listed = await listFiles(svc, rule.prefix);
-    const expired = expiredFiles(await writeTimes(svc, listed), now);
+    const expired = expiredFiles(await writeTimes(svc, listed), now).filter((path) => !current.has(path));
     if (expired.length > 0) await deleteFiles(svc, expired);
     prefixes.push({ prefix: rule.prefix, files: listed.length, deleted: expired.length });
   }

@@ -7,6 +7,7 @@ import { gzip } from 'node:zlib';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { type AuctionRow, type RowTable, pickRows } from '../domain/merge';
 import { changeDoc, checkpointDoc } from '../files/documents';
+import { WRITTEN_META } from '../files/file-store';
 import { changePath, checkpointPath, fileHeaders } from '../files/paths';
 import type { Services } from '../services';
 import type { PendingMerge } from '../store/market-store';
@@ -41,6 +42,15 @@ async function putGzipJson(svc: Services, path: string, text: string): Promise<v
   const h = fileHeaders(path);
   const body = await gzipAsync(text);
   await svc.s3.send(
-    new PutObjectCommand({ Bucket: svc.config.bucketName, Key: path, Body: body, ContentType: h.contentType, ContentEncoding: h.contentEncoding, CacheControl: h.cacheControl }),
+    new PutObjectCommand({
+      Bucket: svc.config.bucketName,
+      Key: path,
+      Body: body,
+      ContentType: h.contentType,
+      ContentEncoding: h.contentEncoding,
+      CacheControl: h.cacheControl,
+      // Retention ages live files by their service-clock write time (see shared/files/file-store.ts).
+      Metadata: { [WRITTEN_META]: String(svc.clock.now()) },
+    }),
   );
 }
