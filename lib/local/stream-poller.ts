@@ -80,34 +80,37 @@ export class StreamPoller {
     }
     for (const [shard, iterator] of this.iterators) {
       let it = iterator;
-      try {
-        while (it) {
-          const out = await this.streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: 1000 }));
-          it = out.NextShardIterator ?? null;
-          const records = (out.Records ?? []) as unknown as DynamoDBRecord[];
-          for (let i = 0; i < records.length; i += this.batchSize) {
-            const batch = records.slice(i, i + this.batchSize).map((r) => ({ ...r, eventSourceARN: this.streamArn }));
-            try {
-              await this.consumer({ Records: batch });
-            } catch (err) {
-              this.onError(err);
+      // One retry: a stale iterator (idle too long, or its records trimmed) resumes after the last record delivered.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+          while (it) {
+            const out = await this.streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: 1000 }));
+            it = out.NextShardIterator ?? null;
+            const records = (out.Records ?? []) as unknown as DynamoDBRecord[];
+            for (let i = 0; i < records.length; i += this.batchSize) {
+              const batch = records.slice(i, i + this.batchSize).map((r) => ({ ...r, eventSourceARN: this.streamArn }));
+              try {
+                await this.consumer({ Records: batch });
+              } catch (err) {
+                this.onError(err);
+              }
+              delivered += batch.length;
+              const last = batch[batch.length - 1].dynamodb?.SequenceNumber;
+              if (last) this.lastSeq.set(shard, last);
             }
-            delivered += batch.length;
-            const last = batch[batch.length - 1].dynamodb?.SequenceNumber;
-            if (last) this.lastSeq.set(shard, last);
+            if (records.length === 0) break;
           }
-          if (records.length === 0) break;
+          break;
+        } catch (err) {
+          const name = (err as { name?: string }).name;
+          if (attempt > 0 || (name !== 'ExpiredIteratorException' && name !== 'TrimmedDataAccessException')) {
+            this.onError(err);
+            break;
+          }
+          it = await this.resume(shard, name === 'TrimmedDataAccessException');
         }
-        this.iterators.set(shard, it);
-      } catch (err) {
-        const name = (err as { name?: string }).name;
-        if (name !== 'ExpiredIteratorException' && name !== 'TrimmedDataAccessException') {
-          this.onError(err);
-          continue;
-        }
-        // An iterator went stale (idle too long, or its records were trimmed): resume after the last record delivered.
-        this.iterators.set(shard, await this.resume(shard, name === 'TrimmedDataAccessException'));
       }
+      this.iterators.set(shard, it);
     }
     return delivered;
   }

@@ -87,7 +87,7 @@ describe('gap rule over the live socket: none, changes, checkpoint, files and re
     expect(back.fetched).toMatchObject({ files: 0, table: 0 });
     expect(back.errors).toEqual([]);
     expect(sortedTable(back)).toEqual((await apiTable(local, contributor)).rows);
-  });
+  }, 240_000);
 
   it('asks the files route once it gains prices.live with nothing to start from (a device whose owner became a contributor)', async () => {
     const u = await local.user({ plan: 'free' });
