@@ -4,21 +4,11 @@
  * lists ascending by key, candles ascending by `t`.
  */
 import { DAY_MS, HOUR_MS } from '../clock';
+import type { Candle } from '../domain/candles';
+import type { AuctionRow } from '../domain/merge';
 import { BLOCK_MS } from './paths';
 
-/** `[id, price, quantity, at]` (api.md: AuctionRow). */
-export type AuctionRow = [id: number, price: number | null, quantity: number, at: number];
-
-/** A stored candle (api.md: Candles): open/close readings and their times. */
-export interface Candle {
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  quantity: number;
-  openAt: number;
-  lastAt: number;
-}
+export type { AuctionRow, Candle };
 
 /** `[t, open, high, low, close, quantity]` (api.md: Candle on the wire). */
 export type WireCandle = [t: number, open: number, high: number, low: number, close: number, quantity: number];
