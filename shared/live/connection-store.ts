@@ -5,10 +5,11 @@
  * entry under its account (role changes, alerts and device deletion find the account's sockets). A hub's
  * counter admits a socket with a conditional increment, so a hub never holds more than 2000.
  */
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Claims, Feature, Role } from '../domain/roles';
 import type { Services } from '../services';
 import { isConditionFailure } from '../store/identity-items';
+import { queryAll as queryItems } from '../store/query';
 import { connPointerKey, LIVE_USER_SK_PREFIX, liveConnPk, liveHubSk, liveHubsPk, liveUserSk, userPk } from '../store/keys';
 import type { SocketKind } from './credentials';
 
@@ -173,22 +174,12 @@ export async function updateConnection(svc: Services, c: LiveConnection, fields:
   }
 }
 
-async function queryAll(svc: Services, pk: string, skPrefix?: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await svc.ddb.send(
-      new QueryCommand({
-        TableName: table(svc),
-        KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :p)' : 'pk = :pk',
-        ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':p': skPrefix } : { ':pk': pk },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
+function queryAll(svc: Services, pk: string, skPrefix?: string): Promise<Record<string, unknown>[]> {
+  return queryItems(svc.ddb, {
+    TableName: table(svc),
+    KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :p)' : 'pk = :pk',
+    ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':p': skPrefix } : { ':pk': pk },
+  });
 }
 
 /** The market's hubs that exist. */
@@ -204,25 +195,18 @@ export async function hubConnections(svc: Services, market: string, hub: number)
 /** One hub's sockets as the fan-out needs them (a projected read: a full hub is 2000 items). */
 export async function hubAudiences(svc: Services, market: string, hub: number): Promise<SocketAudience[]> {
   const out: SocketAudience[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await svc.ddb.send(
-      new QueryCommand({
-        TableName: table(svc),
-        KeyConditionExpression: 'pk = :pk',
-        ProjectionExpression: 'sk, aud, ready, userId',
-        ExpressionAttributeValues: { ':pk': liveConnPk(market, hub) },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const i of page.Items ?? []) {
-      const audience = typeof i.aud === 'string' ? i.aud : '|7';
-      const bar = audience.lastIndexOf('|');
-      const features = audience.slice(0, bar).split(',').filter(Boolean) as Feature[];
-      out.push({ connectionId: String(i.sk), market, hub, userId: String(i.userId), ready: i.ready === true, features, historyDays: Number(audience.slice(bar + 1)), audience });
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const items = await queryItems(svc.ddb, {
+    TableName: table(svc),
+    KeyConditionExpression: 'pk = :pk',
+    ProjectionExpression: 'sk, aud, ready, userId',
+    ExpressionAttributeValues: { ':pk': liveConnPk(market, hub) },
+  });
+  for (const i of items) {
+    const audience = typeof i.aud === 'string' ? i.aud : '|7';
+    const bar = audience.lastIndexOf('|');
+    const features = audience.slice(0, bar).split(',').filter(Boolean) as Feature[];
+    out.push({ connectionId: String(i.sk), market, hub, userId: String(i.userId), ready: i.ready === true, features, historyDays: Number(audience.slice(bar + 1)), audience });
+  }
   return out;
 }
 

@@ -2,9 +2,10 @@
  * Stored books (spec Retention: book snapshots kept 30 days): one entry per merged book, by its `at`,
  * pointing at the book file in the files bucket.
  */
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type Clock, DAY_MS, systemClock } from '../clock';
 import { isLive } from './identity-items';
+import { queryAll } from './query';
 import { bookLogPk, bookLogSk } from './keys';
 
 export const BOOK_LOG_KEEP_MS = 30 * DAY_MS;
@@ -40,20 +41,13 @@ export class BookLog {
     const now = this.clock.now();
     const out: BookLogEntry[] = [];
     if (fromAt > toAt) return out;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': bookLogPk(market), ':from': bookLogSk(Math.max(0, fromAt)), ':to': bookLogSk(Math.max(0, toAt)) },
-          ScanIndexForward: false,
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) if (isLive(item, now)) out.push(toEntry(item));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const items = await queryAll(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': bookLogPk(market), ':from': bookLogSk(Math.max(0, fromAt)), ':to': bookLogSk(Math.max(0, toAt)) },
+      ScanIndexForward: false,
+    });
+    for (const item of items) if (isLive(item, now)) out.push(toEntry(item));
     return out;
   }
 

@@ -2,9 +2,10 @@
  * The scan log (spec Retention: market, at, items, complete, credited, uploader; kept 30 days, never
  * answered): one entry per merged or quarantined upload, sorted by observation time `at`.
  */
-import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type Clock, DAY_MS, systemClock } from '../clock';
 import { isLive } from './identity-items';
+import { queryAll } from './query';
 import { scanLogPk, scanLogSk } from './keys';
 
 export const SCAN_LOG_KEEP_MS = 30 * DAY_MS;
@@ -40,19 +41,12 @@ export class ScanLog {
     const now = this.clock.now();
     const out: ScanLogEntry[] = [];
     if (fromAt > toAt) return out;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': scanLogPk(market), ':from': scanLogSk(Math.max(0, fromAt), ''), ':to': scanLogSk(Math.max(0, toAt), '~') },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of page.Items ?? []) if (isLive(item, now)) out.push(toEntry(item));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const items = await queryAll(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': scanLogPk(market), ':from': scanLogSk(Math.max(0, fromAt), ''), ':to': scanLogSk(Math.max(0, toAt), '~') },
+    });
+    for (const item of items) if (isLive(item, now)) out.push(toEntry(item));
     return out;
   }
 }

@@ -3,11 +3,12 @@
  * `<userId>#<id>`) so a merge reads its market's alerts with one query; an account's alerts are six queries.
  * A counter item beside the account's other items enforces `limit(alerts)` with a conditional write.
  */
-import { BatchGetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AlertHit, MarketAlert } from '../domain/alerts';
 import { MARKETS } from '../domain/market';
 import type { Services } from '../services';
 import { isConditionFailure, num, str } from './identity-items';
+import { queryAll as queryItems } from './query';
 import { ALERT_COUNT_SK, alertFiredPk, alertFiredSk, alertSk, alertsPk, userPk } from './keys';
 
 /** An alert as stored: the answer's fields, its owner, a whole-market deal's remembered set and the edit revision. */
@@ -236,21 +237,11 @@ export async function saveEvaluation(svc: Services, s: StoredAlert, next: Market
   }
 }
 
-async function queryAll(svc: Services, pk: string, skPrefix?: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await svc.ddb.send(
-      new QueryCommand({
-        TableName: table(svc),
-        KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :p)' : 'pk = :pk',
-        ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':p': skPrefix } : { ':pk': pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+function queryAll(svc: Services, pk: string, skPrefix?: string): Promise<Record<string, unknown>[]> {
+  return queryItems(svc.ddb, {
+    TableName: table(svc),
+    KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :p)' : 'pk = :pk',
+    ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':p': skPrefix } : { ':pk': pk },
+    ConsistentRead: true,
+  });
 }
