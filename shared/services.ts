@@ -60,7 +60,8 @@ export function sdkClients(config: Config): Pick<Services, 'ddb' | 's3' | 'conne
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
-  // A fan-out posts to up to 2000 sockets of a hub at once: the SDK's default pool of 50 would queue them.
+  // A fan-out posts to up to 2000 sockets of a hub at once (shared/live/poster.ts, on this client's handler):
+  // the SDK's default pool of 50 would queue them.
   const connections = new ApiGatewayManagementApiClient({ region: config.region, endpoint: config.connectionsEndpoint, credentials, requestHandler: pooled(500) });
   return { ddb, s3, connections };
 }

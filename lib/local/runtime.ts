@@ -317,6 +317,8 @@ export class Runtime {
 
   async close(): Promise<void> {
     for (const t of this.background) clearInterval(t);
+    // A stream batch in flight would otherwise meet stopped engines.
+    await this.poller?.idle();
     await this.live?.closeAll();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
     this.server?.closeAllConnections?.();

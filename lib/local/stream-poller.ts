@@ -39,6 +39,11 @@ export class StreamPoller {
     return this.polling !== null;
   }
 
+  /** Waits for a poll in flight (and the consumer it feeds) to end. */
+  async idle(): Promise<void> {
+    while (this.polling) await this.polling.catch(() => 0);
+  }
+
   /** Polls every shard once and delivers what it finds; returns the number of records delivered. */
   async pollOnce(): Promise<number> {
     while (this.polling) await this.polling;

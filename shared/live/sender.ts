@@ -5,9 +5,10 @@
  * for 4403) and then deletes the connection; the local gateway also takes the code itself from a local-only
  * `x-close-code` header.
  */
-import { DeleteConnectionCommand, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { type ApiGatewayManagementApiClient, DeleteConnectionCommand, GoneException } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { Services } from '../services';
 import { removeConnection, type SocketRef } from './connection-store';
+import { ConnectionPoster } from './poster';
 
 /** Close codes (spec: the credential stopped being valid / the caller lost `live`). */
 export const CLOSE_UNAUTHENTICATED = 4401;
@@ -20,16 +21,22 @@ const isGone = (err: unknown): boolean => err instanceof GoneException || (err a
 /** Only the local runtime's gateway reads the close code header; API Gateway would ignore it. */
 const isLocalGateway = (svc: Services): boolean => svc.config.env === 'dev' && svc.config.endpoints.dynamodb !== undefined;
 
+const posters = new WeakMap<ApiGatewayManagementApiClient, ConnectionPoster>();
+
+function posterOf(client: ApiGatewayManagementApiClient): ConnectionPoster {
+  let p = posters.get(client);
+  if (!p) {
+    p = new ConnectionPoster(client);
+    posters.set(client, p);
+  }
+  return p;
+}
+
 /** Posts one message; false when the socket is gone (then it is forgotten). */
 export async function send(svc: Services, c: SocketRef, text: string): Promise<boolean> {
-  try {
-    await svc.connections.send(new PostToConnectionCommand({ ConnectionId: c.connectionId, Data: Buffer.from(text) }));
-    return true;
-  } catch (err) {
-    if (!isGone(err)) throw err;
-    await removeConnection(svc, c);
-    return false;
-  }
+  if ((await posterOf(svc.connections).post(c.connectionId, Buffer.from(text))) === 'sent') return true;
+  await removeConnection(svc, c);
+  return false;
 }
 
 /** Sends each socket its message (null: nothing for it), many at a time; one failure never stops the others. */
