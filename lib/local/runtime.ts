@@ -43,6 +43,8 @@ export interface RuntimeOptions {
   s3Endpoint?: string;
   /** Suffix of the table and bucket names, so several runtimes can share engines. */
   name?: string;
+  /** Runs as a preview stage does: every file under this bucket prefix (ending in `/`), served from `/cdn/<prefix>`. */
+  filesPrefix?: string;
   log?: boolean;
 }
 
@@ -118,7 +120,8 @@ export class Runtime {
       TABLE_NAME: this.tableName,
       BUCKET_NAME: this.bucketName,
       PUBLIC_BASE: `${this.base}/`,
-      CDN_BASE: `${this.base}/cdn/`,
+      CDN_BASE: `${this.base}/cdn/${this.opts.filesPrefix ?? ''}`,
+      FILES_PREFIX: this.opts.filesPrefix ?? '',
       ORIGINS: this.base,
       CLERK_PUBLISHABLE_KEY: `pk_test_${Buffer.from(`${this.base.replace(/^https?:\/\//, '')}/_local/idp$`).toString('base64')}`,
       IDP_ISSUER: `${this.base}/_local/idp`,

@@ -11,7 +11,8 @@ import type { Services } from '../services';
 /** Object metadata key of the service-clock write time (ms). */
 export const WRITTEN_META = 'written';
 
-const keyOf = (svc: Services, path: string): string => `${svc.config.filesPrefix}${path}`;
+/** A published path's object key: previews share the dev bucket under their stage's prefix. */
+export const bucketKey = (svc: Services, path: string): string => `${svc.config.filesPrefix}${path}`;
 
 const isMissing = (err: unknown): boolean => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -29,7 +30,7 @@ export async function putJsonFile(svc: Services, path: string, doc: unknown): Pr
   await svc.s3.send(
     new PutObjectCommand({
       Bucket: svc.config.bucketName,
-      Key: keyOf(svc, path),
+      Key: bucketKey(svc, path),
       Body: body,
       ContentType: h.contentType,
       ContentEncoding: h.contentEncoding,
@@ -45,7 +46,7 @@ export async function putWorkObject(svc: Services, path: string, data: Uint8Arra
   await svc.s3.send(
     new PutObjectCommand({
       Bucket: svc.config.bucketName,
-      Key: keyOf(svc, path),
+      Key: bucketKey(svc, path),
       Body: data,
       ContentType: 'application/octet-stream',
       CacheControl: 'private, no-store',
@@ -57,7 +58,7 @@ export async function putWorkObject(svc: Services, path: string, data: Uint8Arra
 /** The bytes stored at `path` (as stored: still gzip when written so), or null. */
 export async function getObjectBytes(svc: Services, path: string): Promise<Buffer | null> {
   try {
-    const res = await svc.s3.send(new GetObjectCommand({ Bucket: svc.config.bucketName, Key: keyOf(svc, path) }));
+    const res = await svc.s3.send(new GetObjectCommand({ Bucket: svc.config.bucketName, Key: bucketKey(svc, path) }));
     return Buffer.from(await res.Body!.transformToByteArray());
   } catch (err) {
     if (isMissing(err)) return null;
@@ -68,7 +69,7 @@ export async function getObjectBytes(svc: Services, path: string): Promise<Buffe
 /** The stored size of a file, or null when there is none (immutable files are never rewritten). */
 export async function fileSize(svc: Services, path: string): Promise<number | null> {
   try {
-    const head = await svc.s3.send(new HeadObjectCommand({ Bucket: svc.config.bucketName, Key: keyOf(svc, path) }));
+    const head = await svc.s3.send(new HeadObjectCommand({ Bucket: svc.config.bucketName, Key: bucketKey(svc, path) }));
     return head.ContentLength ?? 0;
   } catch (err) {
     if (isMissing(err)) return null;
@@ -89,7 +90,7 @@ export async function listFiles(svc: Services, prefix: string): Promise<ListedFi
   const strip = svc.config.filesPrefix.length;
   let token: string | undefined;
   do {
-    const page = await svc.s3.send(new ListObjectsV2Command({ Bucket: svc.config.bucketName, Prefix: keyOf(svc, prefix), ContinuationToken: token }));
+    const page = await svc.s3.send(new ListObjectsV2Command({ Bucket: svc.config.bucketName, Prefix: bucketKey(svc, prefix), ContinuationToken: token }));
     for (const o of page.Contents ?? []) if (o.Key) out.push({ path: o.Key.slice(strip), lastModified: o.LastModified?.getTime() });
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -99,7 +100,7 @@ export async function listFiles(svc: Services, prefix: string): Promise<ListedFi
 /** The service-clock write time a file carries, else its `LastModified`. */
 export async function writtenAt(svc: Services, path: string): Promise<number | undefined> {
   try {
-    const head = await svc.s3.send(new HeadObjectCommand({ Bucket: svc.config.bucketName, Key: keyOf(svc, path) }));
+    const head = await svc.s3.send(new HeadObjectCommand({ Bucket: svc.config.bucketName, Key: bucketKey(svc, path) }));
     const written = Number(head.Metadata?.[WRITTEN_META]);
     return Number.isFinite(written) && written > 0 ? written : head.LastModified?.getTime();
   } catch (err) {
@@ -113,7 +114,7 @@ export async function deleteFiles(svc: Services, paths: readonly string[]): Prom
   for (let i = 0; i < paths.length; i += 1000) {
     const batch = paths.slice(i, i + 1000);
     const out = await svc.s3.send(
-      new DeleteObjectsCommand({ Bucket: svc.config.bucketName, Delete: { Objects: batch.map((p) => ({ Key: keyOf(svc, p) })), Quiet: true } }),
+      new DeleteObjectsCommand({ Bucket: svc.config.bucketName, Delete: { Objects: batch.map((p) => ({ Key: bucketKey(svc, p) })), Quiet: true } }),
     );
     if (out.Errors && out.Errors.length > 0) throw new Error(`retention: ${out.Errors.length} files could not be deleted`);
   }

@@ -7,7 +7,7 @@ import { gzip } from 'node:zlib';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { type AuctionRow, type RowTable, pickRows } from '../domain/merge';
 import { changeDoc, checkpointDoc } from '../files/documents';
-import { WRITTEN_META } from '../files/file-store';
+import { bucketKey, WRITTEN_META } from '../files/file-store';
 import { changePath, checkpointPath, fileHeaders } from '../files/paths';
 import type { Services } from '../services';
 import type { PendingMerge } from '../store/market-store';
@@ -44,7 +44,7 @@ async function putGzipJson(svc: Services, path: string, text: string): Promise<v
   await svc.s3.send(
     new PutObjectCommand({
       Bucket: svc.config.bucketName,
-      Key: path,
+      Key: bucketKey(svc, path),
       Body: body,
       ContentType: h.contentType,
       ContentEncoding: h.contentEncoding,

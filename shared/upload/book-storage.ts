@@ -10,6 +10,7 @@ import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Book } from '../domain/book';
 import { ServiceError } from '../errors';
 import { newCap } from '../files/caps';
+import { bucketKey } from '../files/file-store';
 import { bookDoc } from '../files/documents';
 import { bookPath, fileHeaders } from '../files/paths';
 import type { Services } from '../services';
@@ -29,7 +30,7 @@ async function put(svc: Services, key: string, text: string, headers: { contentT
     await svc.s3.send(
       new PutObjectCommand({
         Bucket: svc.config.bucketName,
-        Key: key,
+        Key: bucketKey(svc, key),
         Body: body,
         ContentType: headers.contentType,
         ContentEncoding: headers.contentEncoding ?? 'gzip',
@@ -59,7 +60,7 @@ export async function storeQuarantined(svc: Services, book: Book): Promise<strin
 /** Deletes a stored body (rollback and retention); a failure is logged, never thrown. */
 export async function deleteStored(svc: Services, path: string): Promise<boolean> {
   try {
-    await svc.s3.send(new DeleteObjectCommand({ Bucket: svc.config.bucketName, Key: path }));
+    await svc.s3.send(new DeleteObjectCommand({ Bucket: svc.config.bucketName, Key: bucketKey(svc, path) }));
     return true;
   } catch (err) {
     svc.log('warn', 'deleting a stored body failed', { path, error: err instanceof Error ? err.message : String(err) });

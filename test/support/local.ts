@@ -27,7 +27,7 @@ export interface Local {
   api(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
 }
 
-export async function startLocal(opts: { clockStart?: number } = {}): Promise<Local> {
+export async function startLocal(opts: { clockStart?: number; filesPrefix?: string } = {}): Promise<Local> {
   const runtime = await startRuntime({
     port: 0,
     dataDir: ':memory:',
@@ -36,6 +36,7 @@ export async function startLocal(opts: { clockStart?: number } = {}): Promise<Lo
     dynamodbEndpoint: inject('dynamodbEndpoint'),
     s3Endpoint: inject('s3Endpoint'),
     name: randomBytes(6).toString('hex'),
+    filesPrefix: opts.filesPrefix,
     log: false,
   });
   const base = runtime.base;
