@@ -3,7 +3,8 @@
  * paths.ts fixes, each carrying its service-clock write time in object metadata (retention ages files by it:
  * the local S3 server stamps `LastModified` with the wall clock, which a manual service clock does not follow).
  */
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { fileHeaders } from './paths';
 import type { Services } from '../services';
@@ -13,6 +14,9 @@ export const WRITTEN_META = 'written';
 
 /** A published path's object key: previews share the dev bucket under their stage's prefix. */
 export const bucketKey = (svc: Services, path: string): string => `${svc.config.filesPrefix}${path}`;
+
+/** Compression runs on the thread pool, beside the job's other work. */
+const gzipAsync = promisify(gzip);
 
 const isMissing = (err: unknown): boolean => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -26,7 +30,7 @@ const isMissing = (err: unknown): boolean => {
 export async function putJsonFile(svc: Services, path: string, doc: unknown): Promise<number> {
   const h = fileHeaders(path);
   const text = typeof doc === 'string' ? doc : JSON.stringify(doc);
-  const body = h.contentEncoding === 'gzip' ? gzipSync(text) : Buffer.from(text, 'utf8');
+  const body = h.contentEncoding === 'gzip' ? await gzipAsync(text) : Buffer.from(text, 'utf8');
   await svc.s3.send(
     new PutObjectCommand({
       Bucket: svc.config.bucketName,

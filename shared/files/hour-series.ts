@@ -280,36 +280,103 @@ function readPairs<P extends readonly [number, number]>(r: Reader): Map<number, 
   return out;
 }
 
-/** Binary form: keys as deltas; per key its points as hour, close and quantity deltas (varints). */
+/** Writes an unsigned LEB128 varint of a safe integer at `pos`; answers the position after it. */
+function putVarint(buf: Uint8Array, pos: number, v: number): number {
+  while (v >= 0x80000000) {
+    buf[pos++] = (v % 128) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  while (v >= 0x80) {
+    buf[pos++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  buf[pos++] = v;
+  return pos;
+}
+
+/** Bytes a point can take at most: three varints of up to 2^54 (zigzag of a safe integer's difference). */
+const POINT_BYTES = 24;
+
+/**
+ * Binary form: keys as deltas; per key its points as hour, close and quantity deltas (varints). The points
+ * are millions: they are written in one tight loop per key, not value by value through the Writer.
+ */
 export function encodeSeries(s: HourSeries): Uint8Array {
-  const w = new Writer(1024 + s.hour.length * 5);
+  const w = new Writer(64);
   w.u8(FORMAT);
   w.uvar(optional(s.hourThrough));
   w.uvar(optional(s.dayThrough));
   w.uvar(s.keys.length);
   w.uvar(s.hour.length);
+  const head = w.bytes();
+  let buf = new Uint8Array(head.length + s.keys.length * 16 + s.hour.length * 6 + 1024);
+  buf.set(head);
+  let pos = head.length;
   let prevKey = 0;
   for (let i = 0; i < s.keys.length; i++) {
-    w.uvar(s.keys[i] - prevKey);
-    prevKey = s.keys[i];
     const from = s.start[i];
     const to = s.start[i + 1];
-    w.uvar(to - from);
+    const need = pos + 16 + (to - from) * POINT_BYTES;
+    if (need > buf.length) {
+      const next = new Uint8Array(Math.max(buf.length * 2, need));
+      next.set(buf.subarray(0, pos));
+      buf = next;
+    }
+    pos = putVarint(buf, pos, checked(s.keys[i] - prevKey));
+    prevKey = s.keys[i];
+    pos = putVarint(buf, pos, to - from);
     let h = 0;
     let c = 0;
     let q = 0;
     for (let j = from; j < to; j++) {
-      w.uvar(s.hour[j] - h);
-      w.uvar(zig(s.close[j] - c));
-      w.uvar(zig(s.quantity[j] - q));
-      h = s.hour[j];
-      c = s.close[j];
-      q = s.quantity[j];
+      const hj = s.hour[j];
+      const cj = s.close[j];
+      const qj = s.quantity[j];
+      pos = putVarint(buf, pos, checked(hj - h));
+      pos = putVarint(buf, pos, checked(zig(cj - c)));
+      pos = putVarint(buf, pos, checked(zig(qj - q)));
+      h = hj;
+      c = cj;
+      q = qj;
     }
   }
-  writePairs(w, s.days);
-  writePairs(w, s.sold);
-  return w.bytes();
+  const tail = new Writer(1024);
+  writePairs(tail, s.days);
+  writePairs(tail, s.sold);
+  const rest = tail.bytes();
+  const out = new Uint8Array(pos + rest.length);
+  out.set(buf.subarray(0, pos));
+  out.set(rest, pos);
+  return out;
+}
+
+/** A varint's value must be an unsigned safe integer (the Writer's rule, kept on the fast path). */
+function checked(v: number): number {
+  if (!(v >= 0) || v > 2 ** 54 || v !== Math.floor(v)) throw new RangeError(`not an unsigned integer: ${v}`);
+  return v;
+}
+
+/** Where the last `getVarint` ended (a module cursor keeps the hot loop free of allocations). */
+let cursor = 0;
+
+/** Reads an unsigned LEB128 varint at `pos`; `cursor` is left after it. */
+function getVarint(buf: Uint8Array, pos: number): number {
+  if (pos >= buf.length) throw new RangeError('corrupt hour series: truncated');
+  let b = buf[pos++];
+  if (b < 0x80) {
+    cursor = pos;
+    return b;
+  }
+  let v = b & 0x7f;
+  let mul = 128;
+  do {
+    if (pos >= buf.length || mul >= 2 ** 56) throw new RangeError('corrupt hour series: varint');
+    b = buf[pos++];
+    v += (b & 0x7f) * mul;
+    mul *= 128;
+  } while (b >= 0x80);
+  cursor = pos;
+  return v;
 }
 
 /** Reads the binary form back. */
@@ -326,19 +393,24 @@ export function decodeSeries(buf: Uint8Array): HourSeries {
   const hour = new Int32Array(nPoints);
   const close = new Float64Array(nPoints);
   const quantity = new Float64Array(nPoints);
+  let pos = r.offset;
   let key = 0;
   let n = 0;
   for (let i = 0; i < nKeys; i++) {
-    key += r.uvar();
+    key += getVarint(buf, pos);
+    const count = getVarint(buf, cursor);
+    pos = cursor;
+    if (n + count > nPoints) throw new RangeError('corrupt hour series: point count');
     keys[i] = key;
     start[i] = n;
     let h = 0;
     let c = 0;
     let q = 0;
-    for (let j = r.uvar(); j > 0; j--) {
-      h += r.uvar();
-      c += unzig(r.uvar());
-      q += unzig(r.uvar());
+    for (let j = count; j > 0; j--) {
+      h += getVarint(buf, pos);
+      c += unzig(getVarint(buf, cursor));
+      q += unzig(getVarint(buf, cursor));
+      pos = cursor;
       hour[n] = h;
       close[n] = c;
       quantity[n] = q;
@@ -347,8 +419,9 @@ export function decodeSeries(buf: Uint8Array): HourSeries {
   }
   start[nKeys] = n;
   if (n !== nPoints) throw new RangeError('corrupt hour series: point count');
-  const days = readPairs<DayClosePoint>(r);
-  const sold = readPairs<readonly [number, number]>(r);
-  r.end();
+  const rest = new Reader(buf.subarray(pos));
+  const days = readPairs<DayClosePoint>(rest);
+  const sold = readPairs<readonly [number, number]>(rest);
+  rest.end();
   return { hourThrough, keys, start, hour, close, quantity, dayThrough, days, sold };
 }

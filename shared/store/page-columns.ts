@@ -205,6 +205,11 @@ export class Reader {
     return this.buf.length - this.pos;
   }
 
+  /** Bytes read so far. */
+  get offset(): number {
+    return this.pos;
+  }
+
   u8(): number {
     if (this.pos >= this.buf.length) throw new RangeError('corrupt page: truncated');
     return this.buf[this.pos++];

@@ -94,4 +94,23 @@ describe('recent series: hour closes folded between runs', () => {
     const back = decodeSeries(encodeSeries(s));
     expect(back).toEqual(s);
   });
+
+  it('round-trips points of any size through the binary form and refuses a cut one', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 2 ** 53 - 1 }), fc.integer({ min: 0, max: 2 ** 31 })), { maxLength: 60 }),
+        (list) => {
+          const pages = new Map<number, Map<number, [number, number]>>();
+          for (const [key, hour, close, q] of list) {
+            if (!pages.has(H - hour)) pages.set(H - hour, new Map());
+            pages.get(H - hour)?.set(key, [close, q]);
+          }
+          const s = foldHours(emptySeries(), [...pages], H - 240, H - 400);
+          const bytes = encodeSeries(s);
+          expect(decodeSeries(bytes)).toEqual(s);
+          if (s.hour.length > 0) expect(() => decodeSeries(bytes.subarray(0, bytes.length - 3))).toThrow(RangeError);
+        },
+      ),
+    );
+  });
 });
