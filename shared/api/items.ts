@@ -1,9 +1,8 @@
 /** Item data routes (spec api.md: Item data): merged item data, search index, one key, unknown keys. */
-import { gunzipSync } from 'node:zlib';
 import { parseItemKey } from '../domain/item-key';
 import { itemOfKey, unknownKeys } from '../domain/items';
 import type { Route } from '../http/handler';
-import { binary, json } from '../http/respond';
+import { json, storedJson } from '../http/respond';
 import type { ApiRequest, HttpResult } from '../http/types';
 import { keysWithRows } from '../items/market-keys';
 import { type ItemFilesRef, currentItemFiles, itemFileObject, itemFileOf, resolveItemFiles } from '../items/read';
@@ -13,24 +12,9 @@ import type { StoredObject } from '../items/bucket';
 const ITEMS_CACHE = 'public, max-age=600';
 const PUBLIC = { kind: 'public', keyExempt: true } as const;
 
-/** Whether `Accept-Encoding` accepts gzip (named or `*`, with a quality above 0). */
-export function acceptsGzip(req: ApiRequest): boolean {
-  for (const part of (req.headers['accept-encoding'] ?? '').split(',')) {
-    const [name, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    if (name !== 'gzip' && name !== 'x-gzip' && name !== '*') continue;
-    const q = params.find((p) => p.startsWith('q='));
-    if (!q || Number(q.slice(2)) > 0) return true;
-  }
-  return false;
-}
-
-/** A stored JSON file passed through: still gzip when the caller accepts it (a Lambda answer is at most 6 MB), else plain. */
-function fileAnswer(req: ApiRequest, obj: StoredObject, ref: ItemFilesRef): HttpResult {
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': ITEMS_CACHE, 'x-service-build': ref.build, vary: 'Accept-Encoding' };
-  const gz = obj.contentEncoding === 'gzip';
-  if (gz && acceptsGzip(req)) return binary(200, obj.data, { ...headers, 'content-encoding': 'gzip' });
-  return { statusCode: 200, headers, body: (gz ? gunzipSync(obj.data) : obj.data).toString('utf8') };
-}
+/** A stored item file passed through: still gzip when the caller accepts it (a Lambda answer is at most 6 MB), else plain. */
+const fileAnswer = (req: ApiRequest, obj: StoredObject, ref: ItemFilesRef): HttpResult =>
+  storedJson(obj.data, obj.contentEncoding === 'gzip', req.headers['accept-encoding'], { 'cache-control': ITEMS_CACHE, 'x-service-build': ref.build });
 
 /** GET /api/v1/items?build: merged item data of the current or the named build; `X-Service-Build` names it. */
 export const getItems: Route = {

@@ -3,28 +3,22 @@
  * Books need `books`; the snapshot is public and always hourly. Stored gzip bodies pass through when the
  * caller accepts gzip, else they are decompressed.
  */
-import { gunzipSync } from 'node:zlib';
 import { secondsToNextHour } from '../clock';
 import { parseItemKey } from '../domain/item-key';
 import { ServiceError } from '../errors';
 import { snapshotLatestPath } from '../files/paths';
 import type { Route } from '../http/handler';
-import { binary } from '../http/respond';
+import { storedJson } from '../http/respond';
 import type { HttpResult } from '../http/types';
 import { getObject } from '../items/bucket';
 import { liveHeaders } from '../market/answer-cache';
-import { acceptsGzip, bookSummary, itemBookEntries, readBookFile } from '../market/book-read';
+import { bookSummary, itemBookEntries, readBookFile } from '../market/book-read';
 import { bookRange } from '../market/query-rules';
 import { readSources } from '../market/sources';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** A stored file's bytes as the caller accepts them: gzip passed through, or decompressed. */
-function fileAnswer(raw: Buffer, gzip: boolean, acceptEncoding: string | undefined, cacheControl: string): HttpResult {
-  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'cache-control': cacheControl, vary: 'Accept-Encoding' };
-  if (gzip && acceptsGzip(acceptEncoding)) return binary(200, raw, { ...headers, 'content-encoding': 'gzip' });
-  return binary(200, gzip ? gunzipSync(raw) : raw, headers);
-}
+/** A stored book or snapshot file as the caller accepts it. */
+const fileAnswer = (raw: Buffer, gzip: boolean, acceptEncoding: string | undefined, cacheControl: string): HttpResult =>
+  storedJson(raw, gzip, acceptEncoding, { 'cache-control': cacheControl });
 
 /** GET /api/v1/ah/:market/:item/book: `{market, item, at, entries: [price, stack, band, n][], now}` from the current book. */
 export const getItemBook: Route = {

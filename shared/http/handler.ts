@@ -7,7 +7,7 @@ import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
 import { ServiceError } from '../errors';
 import { type Services, services } from '../services';
-import { errorResult, fromError } from './respond';
+import { compressLarge, errorResult, fromError } from './respond';
 import { toApiRequest } from './request';
 import { Router } from './router';
 import type { ApiRequest, HttpEvent, HttpResult } from './types';
@@ -69,7 +69,7 @@ export function httpHandler(table: RouteTable) {
       const req = toApiRequest(event, params);
       const principal = await admit(req, route.access, svc);
       checkPathParams(req.params);
-      const result = await route.handle({ req, svc, principal });
+      const result = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);
       return req.method === 'HEAD' ? { ...result, body: '' } : result;
     });
 }

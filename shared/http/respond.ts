@@ -1,5 +1,9 @@
+import { promisify } from 'node:util';
+import { gunzipSync, gzip } from 'node:zlib';
 import { ERROR_STATUS, type ErrorCode, ServiceError } from '../errors';
 import type { HttpResult } from './types';
+
+const gzipAsync = promisify(gzip);
 
 export const NO_STORE = 'private, no-store';
 
@@ -36,4 +40,47 @@ const defaultLog = (msg: string, e: unknown): void => {
 /** A body in binary form, e.g. a gzip file passed through. */
 export function binary(status: number, data: Buffer, headers: Record<string, string>): HttpResult {
   return { statusCode: status, headers, body: data.toString('base64'), isBase64Encoded: true };
+}
+
+/** Accept-Encoding allows gzip (an explicit `gzip;q=0` refuses it; `*` counts). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  let star: boolean | undefined;
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const ok = q === undefined || Number(q.slice(2)) > 0;
+    if (name.trim() === 'gzip') return ok;
+    if (name.trim() === '*') star = ok;
+  }
+  return star ?? false;
+}
+
+/** Adds a header name to `Vary`. */
+const varyOn = (headers: Record<string, string | number | boolean> | undefined, name: string): string => {
+  const vary = headers?.vary;
+  return typeof vary === 'string' && vary ? `${vary}, ${name}` : name;
+};
+
+/** A stored JSON file's bytes as the caller accepts them: gzip passed through, or decompressed to text. */
+export function storedJson(raw: Buffer, gzipped: boolean, acceptEncoding: string | undefined, headers: Record<string, string>): HttpResult {
+  const h = { 'content-type': 'application/json; charset=utf-8', ...headers, vary: varyOn(headers, 'Accept-Encoding') };
+  if (gzipped && acceptsGzip(acceptEncoding)) return binary(200, raw, { ...h, 'content-encoding': 'gzip' });
+  return { statusCode: 200, headers: h, body: (gzipped ? gunzipSync(raw) : raw).toString('utf8') };
+}
+
+/** Answers from this size on go gzip to callers that accept it. */
+export const COMPRESS_FROM = 1024 * 1024;
+
+/**
+ * A large text answer (history and intraday of a big market run to megabytes) gzip when the caller accepts
+ * it: a Lambda answer is at most 6 MB, and answers of numbers shrink about threefold (base64 gives a third back).
+ */
+export async function compressLarge(result: HttpResult, acceptEncoding: string | undefined): Promise<HttpResult> {
+  if (result.isBase64Encoded || typeof result.body !== 'string' || result.body.length < COMPRESS_FROM) return result;
+  if (result.headers?.['content-encoding']) return result;
+  const headers = { ...result.headers, vary: varyOn(result.headers, 'Accept-Encoding') };
+  if (!acceptsGzip(acceptEncoding)) return { ...result, headers };
+  const data = await gzipAsync(result.body, { level: 5 });
+  return { ...result, headers: { ...headers, 'content-encoding': 'gzip' }, body: data.toString('base64'), isBase64Encoded: true };
 }

@@ -95,17 +95,3 @@ export async function itemBookEntries(svc: Services, market: string, path: strin
   }
   return out;
 }
-
-/** Accept-Encoding allows gzip (an explicit `gzip;q=0` refuses it; `*` counts). */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  let star: boolean | undefined;
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const ok = q === undefined || Number(q.slice(2)) > 0;
-    if (name.trim() === 'gzip') return ok;
-    if (name.trim() === '*') star = ok;
-  }
-  return star ?? false;
-}

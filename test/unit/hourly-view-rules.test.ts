@@ -5,7 +5,7 @@ import { type Candle, type CandlePage, applyScanToCandles, foldCandles, periodOf
 import type { Scan } from '../../shared/domain/derived-scan';
 import { type AuctionRow, type RowTable, mergeScan, toAuctionRow } from '../../shared/domain/merge';
 import { FEATURES, ROLE_FEATURES, ROLE_LIMITS } from '../../shared/domain/roles';
-import { acceptsGzip } from '../../shared/market/book-read';
+import { acceptsGzip } from '../../shared/http/respond';
 import { activity } from '../../shared/market/summary-read';
 import { HOURLY_VIEW_MS, cutOf, lastBetween, foldPage, readingBefore, restrictionOf, rowAsOf } from '../../shared/market/view-rules';
 
