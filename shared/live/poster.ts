@@ -62,20 +62,32 @@ export class ConnectionPoster {
     return (await signer.sign(request, { signingDate })) as HttpRequest;
   }
 
-  /** Posts one message; retries throttles and 5xx twice (as the SDK's standard mode would). */
+  /** Posts one message; retries throttles, 5xx and dropped connections twice (as the SDK's standard mode would). */
   async post(connectionId: string, data: Uint8Array): Promise<PostResult> {
     for (let attempt = 1; ; attempt++) {
       const request = await this.request(connectionId, data);
-      const { response } = await this.client.config.requestHandler.handle(request);
-      const status = response.statusCode;
-      drain(response.body);
+      let status: number;
+      let errorType = '';
+      try {
+        const { response } = await this.client.config.requestHandler.handle(request);
+        status = response.statusCode;
+        errorType = String(response.headers['x-amzn-errortype'] ?? '').split(':')[0];
+        drain(response.body);
+      } catch (err) {
+        // A keep-alive socket the far end closed, a reset, a timeout: the request may be sent again.
+        if (attempt >= ATTEMPTS) throw err;
+        await backoff(attempt);
+        continue;
+      }
       if (status >= 200 && status < 300) return 'sent';
       if (status === 410) return 'gone';
-      if (!RETRYABLE.has(status) || attempt >= ATTEMPTS) throw new PostError(status, String(response.headers['x-amzn-errortype'] ?? '').split(':')[0]);
-      await new Promise((r) => setTimeout(r, 50 * 2 ** attempt * Math.random()));
+      if (!RETRYABLE.has(status) || attempt >= ATTEMPTS) throw new PostError(status, errorType);
+      await backoff(attempt);
     }
   }
 }
+
+const backoff = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, 50 * 2 ** attempt * Math.random()));
 
 /** Reads an answer's body to its end so the keep-alive socket goes back to the pool. */
 function drain(body: unknown): void {

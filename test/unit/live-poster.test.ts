@@ -8,7 +8,7 @@ import { ConnectionPoster, PostError } from '../../shared/live/poster';
 const CREDENTIALS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token' };
 const ENDPOINT = 'https://abc123.execute-api.eu-west-1.amazonaws.com/prod';
 
-/** A request handler that records requests and answers with the statuses it is given, in order. */
+/** A request handler that records requests and answers with the statuses it is given, in order (0: the connection drops). */
 function recorder(statuses: number[] = []) {
   const requests: HttpRequest[] = [];
   return {
@@ -16,6 +16,7 @@ function recorder(statuses: number[] = []) {
     handle: async (req: HttpRequest) => {
       requests.push(req);
       const status = statuses.shift() ?? 200;
+      if (status === 0) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
       const headers: Record<string, string> = status === 410 ? { 'x-amzn-errortype': 'GoneException' } : {};
       return { response: { statusCode: status, headers, body: Readable.from([Buffer.from(status === 200 ? '' : '{"message":"x"}')]) } };
     },
@@ -74,16 +75,20 @@ describe('ConnectionPoster', () => {
     expect(signatureOf(viaPoster)).toBe(expectedSignature(viaPoster));
   });
 
-  it('answers gone on 410, retries throttles and server errors, and throws on other failures', async () => {
+  it('answers gone on 410, retries throttles, server errors and dropped connections, and throws on other failures', async () => {
     expect(await new ConnectionPoster(client(recorder([410]))).post('a', Buffer.from('x'))).toBe('gone');
 
-    const flaky = recorder([429, 503, 200]);
+    const flaky = recorder([429, 0, 200]);
     expect(await new ConnectionPoster(client(flaky)).post('a', Buffer.from('x'))).toBe('sent');
     expect(flaky.requests).toHaveLength(3);
 
     const down = recorder([503, 503, 503, 503]);
     await expect(new ConnectionPoster(client(down)).post('a', Buffer.from('x'))).rejects.toBeInstanceOf(PostError);
     expect(down.requests).toHaveLength(3);
+
+    const dropped = recorder([0, 0, 0]);
+    await expect(new ConnectionPoster(client(dropped)).post('a', Buffer.from('x'))).rejects.toThrow('socket hang up');
+    expect(dropped.requests).toHaveLength(3);
 
     const refused = recorder([403]);
     await expect(new ConnectionPoster(client(refused)).post('a', Buffer.from('x'))).rejects.toMatchObject({ status: 403 });
