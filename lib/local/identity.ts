@@ -205,6 +205,8 @@ export class LocalIdentity {
       await this.save();
       return send(res, 200, { revoked: true });
     }
+    // A control route's path with another method: 405, as the control routes in control.ts answer.
+    if (key || path === '/_local/users' || path === '/_local/sessions' || path === '/_local/api-keys') return send(res, 405, { error: 'method_not_allowed' });
     return false;
   }
 

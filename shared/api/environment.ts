@@ -2,9 +2,9 @@ import { ServiceError } from '../errors';
 import type { Route } from '../http/handler';
 import { json } from '../http/respond';
 
-/** GET /api/v1/config: the deployment's public settings. */
+/** GET /api/v1/config: the deployment's public settings (an API key needs `api.read`, as on every read route but the spec's exceptions). */
 export const getConfig: Route = {
-  access: { kind: 'public', keyExempt: true },
+  access: { kind: 'public' },
   async handle({ svc }) {
     const c = svc.config;
     return json(200, { env: c.env, clerkPublishableKey: c.clerkPublishableKey, apiBase: c.apiBase, cdnBase: c.cdnBase }, { 'cache-control': 'public, max-age=300' });
@@ -13,7 +13,7 @@ export const getConfig: Route = {
 
 /** The retired scan upload: always 404, nothing merged or credited. */
 export const retiredScans: Route = {
-  access: { kind: 'public', keyExempt: true },
+  access: { kind: 'public', keyExempt: true, writesNothing: true },
   async handle() {
     throw new ServiceError('not_found', 'scan uploads are retired; upload order books to /api/v1/ah/books');
   },

@@ -17,7 +17,10 @@ export type { ContributionRecord } from '../domain/contributor';
  * window stays the truth. `claimWritten` tells the caller to tell the account's live sockets.
  */
 export async function extendContributorWindow(svc: Services, userId: string, now: number): Promise<{ until: number; claimWritten: boolean }> {
-  const current = (await getProfile(svc, userId)).windowUntil;
+  const profile = await getProfile(svc, userId);
+  // The current end is the later of the stored window and a claim the provider holds from elsewhere (e.g. set
+  // by an admin): the window never moves back, and the claim write below must not lower it.
+  const current = Math.max(profile.windowUntil ?? 0, profile.claims?.contributorUntil ?? 0) || null;
   const until = await raiseWindow(svc, userId, windowEnd(current, now));
   const slot = await takeClaimSlot(svc, userId, now, now - CLAIM_EVERY_MS);
   if (!slot.won) return { until, claimWritten: false };

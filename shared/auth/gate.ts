@@ -29,7 +29,9 @@ export async function admit(req: ApiRequest, access: Access, svc: Services): Pro
   if (count > principal.limits.apiPerMinute) {
     throw new ServiceError('rate_limited', `more than ${principal.limits.apiPerMinute} requests a minute`, {}, { 'retry-after': '60' });
   }
-  if (principal.kind === 'session' && !read && !isAllowedOrigin(req.headers.origin, svc.config)) {
+  // A path that is not a route (404 / 405) writes nothing: it answers the same whatever the Origin.
+  const writes = !read && !(access.kind === 'public' && access.writesNothing);
+  if (principal.kind === 'session' && writes && !isAllowedOrigin(req.headers.origin, svc.config)) {
     throw new ServiceError('bad_origin', 'a session write needs an Origin of this deployment');
   }
   if (principal.kind === 'apiKey' && read && !(access.kind === 'public' && access.keyExempt)) requireFeature(principal, 'api.read');

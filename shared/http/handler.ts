@@ -17,7 +17,14 @@ import type { ApiRequest, HttpEvent, HttpResult } from './types';
  * `signedIn`: 401 for anonymous callers; `feature`: signed-in and holding the feature (403 otherwise).
  */
 export type Access =
-  | { kind: 'public'; keyExempt?: boolean; /** anyone holding it, anonymous callers included (403 otherwise, never 401) */ feature?: Feature }
+  | {
+      kind: 'public';
+      keyExempt?: boolean;
+      /** anyone holding it, anonymous callers included (403 otherwise, never 401) */
+      feature?: Feature;
+      /** answers every method alike and changes nothing (404 / 405): a session's write needs no Origin here */
+      writesNothing?: boolean;
+    }
   | { kind: 'signedIn' }
   | { kind: 'feature'; feature: Feature; /** reads need only a signed-in caller */ signedInOnly?: boolean };
 
@@ -38,7 +45,7 @@ const router = new Router(HTTP_ROUTES);
 
 /** 404 / 405 for paths no route of the API serves; still authenticated and rate limited like any `/api/v1/` request. */
 const FALLBACK: Route = {
-  access: { kind: 'public', keyExempt: true },
+  access: { kind: 'public', keyExempt: true, writesNothing: true },
   async handle({ req }) {
     const m = router.match(req.method, req.path);
     if (m.kind === 'method_not_allowed') return errorResult('method_not_allowed', `${req.method} is not supported here`, {}, { allow: m.allow.join(', ') });

@@ -22,12 +22,15 @@ export interface MarketSummary {
 /** Spec Uploads: a book's `at` may lie up to 5 minutes ahead of the server clock. */
 const AHEAD_MS = 5 * 60_000;
 
-/** Pure: scans in the 24 h before `ref` and distinct uploaders in the 7 days before it. */
-export function activity(entries: readonly ScanLogEntry[], ref: number, includeRef: boolean): { scans: number; contributors7d: number } {
+/**
+ * Pure: scans in the 24 h before `ref` and distinct uploaders in the 7 days before it. With `includeRef`,
+ * scans read up to `aheadMs` after `ref` count too (a live answer: a book may be observed a little ahead).
+ */
+export function activity(entries: readonly ScanLogEntry[], ref: number, includeRef: boolean, aheadMs = 0): { scans: number; contributors7d: number } {
   let scans = 0;
   const uploaders = new Set<string>();
   for (const e of entries) {
-    if (includeRef ? e.at > ref : e.at >= ref) continue;
+    if (includeRef ? e.at > ref + aheadMs : e.at >= ref) continue;
     if (e.at >= ref - DAY_MS) scans++;
     if (e.at >= ref - 7 * DAY_MS) uploaders.add(e.uploader);
   }
@@ -51,7 +54,8 @@ export async function liveSummary(src: ReadSources, market: string, cdnBase: str
     at: meta.newestScanAt ?? newestRow,
     items: rows.size,
     listed,
-    ...activity(entries, now + AHEAD_MS, true),
+    // The windows are measured back from now; only the newest end reaches ahead.
+    ...activity(entries, now, true, AHEAD_MS),
   };
   if (withBook && meta.currentBook) out.book = bookSummary(cdnBase, meta.currentBook, meta.currentBook.ref);
   return out;

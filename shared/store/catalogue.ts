@@ -59,10 +59,14 @@ function fromEntry(e: CatalogueEntry, version: number): Raw {
   };
 }
 
+/** BatchGets of one upload in flight at once (a 5000-key upload reads 100 batches of entries and 100 of reports). */
+const READ_CONCURRENCY = 8;
+
 async function batchGet(svc: Services, keys: Raw[]): Promise<Raw[]> {
   const out: Raw[] = [];
   const table = svc.config.tableName;
-  for (let i = 0; i < keys.length; i += 100) {
+  const starts = Array.from({ length: Math.ceil(keys.length / 100) }, (_, i) => i * 100);
+  await inPool(starts, READ_CONCURRENCY, async (i) => {
     let request: Record<string, { Keys: Raw[] }> | undefined = { [table]: { Keys: keys.slice(i, i + 100) } };
     for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
       const res = await svc.ddb.send(new BatchGetCommand({ RequestItems: request }));
@@ -70,7 +74,7 @@ async function batchGet(svc: Services, keys: Raw[]): Promise<Raw[]> {
       request = res.UnprocessedKeys as typeof request;
       if (request && Object.keys(request).length > 0) await pause(attempt);
     }
-  }
+  });
   return out;
 }
 

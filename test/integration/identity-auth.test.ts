@@ -163,13 +163,15 @@ describe('authentication', () => {
       expect(scoped.body.features).toEqual(['candles.daily', 'api.read']);
     });
 
-    it('need api.read on read routes, except the keyExempt ones', async () => {
+    it('need api.read on read routes, except the public snapshot, item data and icons', async () => {
       const u = await local.user();
       const key = await local.apiKey(u.id, ['watchlist']);
       const res = await me(bearer(key));
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: 'forbidden', message: expect.any(String), feature: 'api.read' });
-      expect((await local.api('GET', '/api/v1/config', { token: key })).status).toBe(200);
+      // The spec's exceptions are the public snapshot, item data and icons: /config is a read route like /me.
+      expect((await local.api('GET', '/api/v1/config', { token: key })).body).toMatchObject({ error: 'forbidden', feature: 'api.read' });
+      expect((await local.api('GET', '/api/v1/items/search-index', { token: key })).status).not.toBe(403);
       const withheld = await local.user({ withhold: ['api.read'] });
       expect((await me(bearer(await local.apiKey(withheld.id)))).body).toMatchObject({ error: 'forbidden', feature: 'api.read' });
     });
