@@ -20,6 +20,9 @@ export const MAX_BOOK_ENTRIES = 200_000;
 export const BOOK_WINDOW_BEHIND_MS = 24 * 3_600_000;
 export const BOOK_WINDOW_AHEAD_MS = 5 * 60_000;
 
+/** The earliest time a market's data can carry: its first merged book may have been read 24 h before that merge. */
+export const earliestDataAt = (firstMergeAt: number): number => firstMergeAt - BOOK_WINDOW_BEHIND_MS;
+
 const MAX_PRICE = Number.MAX_SAFE_INTEGER;
 const MAX_INT31 = 2_147_483_647;
 const VIA = /^[A-Za-z0-9_.:-]{1,64}$/;

@@ -7,6 +7,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS, dayOf } from '../clock';
+import { earliestDataAt } from '../domain/book';
 import type { CandlePage } from '../domain/candles';
 import type { VolumePage } from '../domain/volume-estimate';
 import type { Services } from '../services';
@@ -52,7 +53,8 @@ export async function compactHistories(svc: Services, market: string, throughDay
   const firstKept = dayOf(now) - KEPT_DAYS;
   const meta = await src.store.meta(market);
   if (meta.firstMergeAt === null) return { through: mark, days: [] };
-  const from = Math.max(mark === null ? dayOf(meta.firstMergeAt) : mark + 1, firstKept);
+  // The first merged book may be a day old: its day candles come before the first merge's day.
+  const from = Math.max(mark === null ? dayOf(earliestDataAt(meta.firstMergeAt)) : mark + 1, firstKept);
   if (from > target) return { through: mark, days: [] };
   const days: number[] = [];
   for (let d = from; d <= target; d++) days.push(d);

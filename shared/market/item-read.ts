@@ -43,7 +43,8 @@ export async function itemsDays(src: ReadSources, market: string, keys: readonly
     const history = histories.get(shardOf(key, HISTORY_SHARDS));
     const pages = [recent.get(key), more.get(key)];
     for (let day = first; day <= last; day++) {
-      const fromHistory = day <= compactedThrough;
+      // The recent days are always read from their pages (the history shards are not read for them).
+      const fromHistory = day <= compactedThrough && day < recentFirst;
       const c = fromHistory ? history?.get(day)?.candles.get(key) : (pages[0]?.candles.get(day) ?? pages[1]?.candles.get(day));
       if (c) into.candles.set(day, c);
       if (!withVolume) continue;

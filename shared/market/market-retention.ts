@@ -6,7 +6,7 @@
  * bucket's retention. Periods are found from a per-market mark and the scan log, never by scanning the table.
  */
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../clock';
-import { BOOK_WINDOW_BEHIND_MS } from '../domain/book';
+import { earliestDataAt } from '../domain/book';
 import { MARKETS } from '../domain/market';
 import { RETENTION_EVERY_MS, type RetentionCutoffs, pruneRows, retentionCutoffs } from '../domain/retention';
 import type { Services } from '../services';
@@ -65,7 +65,7 @@ export async function retainMarket(svc: Services, market: string, now: number): 
 
 /** Before a first run: the earliest periods a merge may have written (a book's `at` is at most 24 h old). */
 function firstMark(meta: MarketMeta): RetentionMark {
-  const earliest = (meta.firstMergeAt as number) - BOOK_WINDOW_BEHIND_MS;
+  const earliest = earliestDataAt(meta.firstMergeAt as number);
   return { ranAt: 0, minute: Math.floor(earliest / MINUTE_MS), hour: Math.floor(earliest / HOUR_MS), day: Math.floor(earliest / DAY_MS) };
 }
 
