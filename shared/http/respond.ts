@@ -74,13 +74,14 @@ export const COMPRESS_FROM = 1024 * 1024;
 
 /**
  * A large text answer (history and intraday of a big market run to megabytes) gzip when the caller accepts
- * it: a Lambda answer is at most 6 MB, and answers of numbers shrink about threefold (base64 gives a third back).
+ * it: a Lambda answer is at most 6 MB, and answers of numbers shrink about fourfold (base64 gives a third back).
+ * Level 1: a 24 MB answer compresses in about 0.2 s (level 5: 0.5 s) for a few percent more bytes.
  */
 export async function compressLarge(result: HttpResult, acceptEncoding: string | undefined): Promise<HttpResult> {
   if (result.isBase64Encoded || typeof result.body !== 'string' || result.body.length < COMPRESS_FROM) return result;
   if (result.headers?.['content-encoding']) return result;
   const headers = { ...result.headers, vary: varyOn(result.headers, 'Accept-Encoding') };
   if (!acceptsGzip(acceptEncoding)) return { ...result, headers };
-  const data = await gzipAsync(result.body, { level: 5 });
+  const data = await gzipAsync(result.body, { level: 1 });
   return { ...result, headers: { ...headers, 'content-encoding': 'gzip' }, body: data.toString('base64'), isBase64Encoded: true };
 }
