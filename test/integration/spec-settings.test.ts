@@ -1,5 +1,6 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anonAddresses, keyedUser, sessionUser } from '../support/accounts';
 import { type Local, startLocal } from '../support/local';
 import { bookOf } from '../support/market-books';
 
@@ -15,16 +16,9 @@ const KEY_BASE = 2147483648;
 
 describe('spec: settings, alerts, push and item pages', () => {
   let local: Local;
-  let ip = 0;
-  const anonHeaders = () => ({ 'x-forwarded-for': `192.0.2.${(++ip % 250) + 1}` });
-  const freshKey = async (input: Record<string, unknown> = {}) => {
-    const user = await local.user(input);
-    return { user, key: await local.apiKey(user.id) };
-  };
-  const signIn = async (input: Record<string, unknown> = {}) => {
-    const u = await local.user(input);
-    return { id: u.id, token: await local.session(u.id, { expiresIn: 30 * 86_400 }) };
-  };
+  const anonHeaders = anonAddresses();
+  const freshKey = (input: Record<string, unknown> = {}) => keyedUser(local, input);
+  const signIn = (input: Record<string, unknown> = {}) => sessionUser(local, input);
 
   beforeAll(async () => {
     local = await startLocal();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookEntry } from '../../shared/domain/book';
 import { makeBook, uploadBook, withEntries } from '../support/books';
 import { pairDevice } from '../support/devices';
+import { anonAddresses, keyedUser } from '../support/accounts';
 import { type Local, startLocal } from '../support/local';
 
 /** Integration, black box: the spec's words on book uploads and credit, catalogue uploads and item data. */
@@ -14,12 +15,8 @@ const KEY_BASE = 2147483648;
 
 describe('spec: uploads, catalogue uploads and item data', () => {
   let local: Local;
-  let ip = 0;
-  const anonHeaders = () => ({ 'x-forwarded-for': `192.0.2.${(++ip % 250) + 1}` });
-  const freshKey = async (input: Record<string, unknown> = {}) => {
-    const user = await local.user(input);
-    return { user, key: await local.apiKey(user.id) };
-  };
+  const anonHeaders = anonAddresses();
+  const freshKey = (input: Record<string, unknown> = {}) => keyedUser(local, input);
   const _signIn = async (input: Record<string, unknown> = {}) => {
     const u = await local.user(input);
     return { id: u.id, token: await local.session(u.id, { expiresIn: 30 * 86_400 }) };
