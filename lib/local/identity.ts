@@ -59,6 +59,8 @@ export class LocalIdentity {
   private publicJwk!: JWK;
   private saving: Promise<void> = Promise.resolve();
   private isDown = false;
+  /** Backend API calls answered, by route (`api_keys/verify`, `users`, `users/metadata`): what tests count of the provider's quota. */
+  readonly backendCalls: Record<string, number> = {};
 
   constructor(private readonly opts: LocalIdentityOptions) {}
 
@@ -112,6 +114,8 @@ export class LocalIdentity {
     if (method === 'GET' && path === '/.well-known/jwks.json') return send(res, 200, { keys: [this.publicJwk] });
     if (!path.startsWith('/v1/')) return send(res, 404, clerkError('resource_not_found', 'not found'));
     if (req.headers.authorization !== `Bearer ${this.opts.secretKey}`) return send(res, 401, clerkError('authentication_invalid', 'invalid secret key'));
+    const route = path.startsWith('/v1/users/') ? (path.endsWith('/metadata') ? 'users/metadata' : 'users') : path.slice('/v1/'.length);
+    this.backendCalls[route] = (this.backendCalls[route] ?? 0) + 1;
     if (method === 'POST' && path === '/v1/api_keys/verify') {
       const secret = parse(body).secret;
       const key = typeof secret === 'string' ? this.state.apiKeys[sha256(secret)] : undefined;

@@ -128,6 +128,8 @@ export class LiveGateway {
       c.ws = ws;
       for (const m of c.queued.splice(0)) ws.send(m);
       ws.on('message', (data, isBinary) => {
+        // As API Gateway: once a connection is being closed, its messages reach no route.
+        if (ws.readyState !== WebSocket.OPEN) return;
         c.lastActiveAt = Date.now();
         const body = isBinary ? Buffer.from(data as Buffer).toString('base64') : data.toString();
         const ev = { requestContext: { ...this.baseContext(c, '$default', 'MESSAGE'), messageId: randomUUID() }, body, isBase64Encoded: isBinary };

@@ -1,11 +1,14 @@
 /**
  * API key verification (spec: Authentication rule 4): asked of the identity provider, the verdict cached
- * 5 minutes (a refusal 60 s) in DynamoDB and in memory. Organization keys are refused.
+ * 5 minutes (a refusal 60 s) in DynamoDB and in memory. Organization keys are refused. Keys that would need
+ * the provider are metered per client address first, so random keys cannot spend the provider's quota.
  */
 import { MINUTE_MS } from '../clock';
+import { KEY_LOOKUPS_PER_MINUTE } from '../domain/flood-limits';
 import { ServiceError } from '../errors';
 import type { Services } from '../services';
 import { getKeyVerdict, type KeyVerdict, putKeyVerdict } from '../store/identity-api-keys';
+import { countRequest } from '../store/identity-rate';
 import { verifyApiKey } from './idp';
 import { Memo, SingleFlight } from './memo';
 
@@ -24,8 +27,11 @@ export interface VerifiedKey {
   until: number;
 }
 
-/** The key's user and scopes; 401 for a refused or organization key, 503 when the provider cannot be asked. */
-export async function resolveApiKey(svc: Services, key: string, keyHash: string, now: number): Promise<VerifiedKey> {
+/**
+ * The key's user and scopes; 401 for a refused or organization key, 503 when the provider cannot be asked,
+ * 429 when the caller's address already had its share of provider lookups this minute (`ip`: its address).
+ */
+export async function resolveApiKey(svc: Services, key: string, keyHash: string, now: number, ip: string): Promise<VerifiedKey> {
   // Several deployments (tests, local runtimes) can share one process: the provider URL scopes the entry.
   const memoKey = `${svc.config.idp.apiUrl}|${keyHash}`;
   let verdict = memo.get(memoKey, now);
@@ -33,6 +39,7 @@ export async function resolveApiKey(svc: Services, key: string, keyHash: string,
     verdict = await lookups.run(memoKey, async () => {
       const stored = await getKeyVerdict(svc, keyHash, now);
       if (stored) return stored;
+      await meterLookup(svc, ip, now);
       const fresh = await ask(svc, key, now);
       await putKeyVerdict(svc, keyHash, fresh);
       return fresh;
@@ -41,6 +48,14 @@ export async function resolveApiKey(svc: Services, key: string, keyHash: string,
   }
   if (!verdict.ok) throw new ServiceError('unauthenticated', 'the API key is not valid');
   return { userId: verdict.userId, scopes: verdict.scopes, until: verdict.until };
+}
+
+/** Counts a provider lookup of an address (atomically, so a concurrent flood cannot pass); 429 past the limit. */
+async function meterLookup(svc: Services, ip: string, now: number): Promise<void> {
+  const n = await countRequest(svc, `keylookup:${ip}`, now);
+  if (n > KEY_LOOKUPS_PER_MINUTE) {
+    throw new ServiceError('rate_limited', `more than ${KEY_LOOKUPS_PER_MINUTE} unknown API keys a minute from this address`, {}, { 'retry-after': '60' });
+  }
 }
 
 async function ask(svc: Services, key: string, now: number): Promise<KeyVerdict> {

@@ -28,16 +28,19 @@ export const SESSION_COOKIE = '__session';
 
 const unauthenticated = (message: string): ServiceError => new ServiceError('unauthenticated', message);
 
-/** Resolves the caller's principal; 401 for a bad header/query credential, 503 when the provider is needed and unreachable. */
+/**
+ * Resolves the caller's principal; 401 for a bad header/query credential, 503 when the provider is needed
+ * and unreachable, 429 when the address asked about too many unknown API keys this minute.
+ */
 export async function authenticate(req: AuthRequest, svc: Services, opts: AuthOptions = {}): Promise<Principal> {
   const now = svc.clock.now();
   const header = req.headers.authorization?.trim();
   if (header) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
     if (!m) throw unauthenticated('send the credential as Authorization: Bearer <token>');
-    return fromBearer(m[1], svc, now);
+    return fromBearer(m[1], svc, now, req.ip);
   }
-  if (opts.queryToken && req.query.token) return fromBearer(req.query.token, svc, now);
+  if (opts.queryToken && req.query.token) return fromBearer(req.query.token, svc, now, req.ip);
   const cookie = req.cookies[SESSION_COOKIE];
   if (cookie) {
     const session = await verifySession(cookie, svc, now);
@@ -51,9 +54,9 @@ export function anonymousPrincipal(ip: string, now: number): Principal {
   return { kind: 'anon', userId: null, callerId: `ip:${ip}`, email: null, partner: false, contributorUntil: null, ...entitlementsOf(null, now) };
 }
 
-async function fromBearer(token: string, svc: Services, now: number): Promise<Principal> {
+async function fromBearer(token: string, svc: Services, now: number, ip: string): Promise<Principal> {
   if (token.startsWith(DEVICE_TOKEN_PREFIX)) return devicePrincipal(token, svc, now);
-  if (token.startsWith(API_KEY_PREFIX)) return apiKeyPrincipal(token, svc, now);
+  if (token.startsWith(API_KEY_PREFIX)) return apiKeyPrincipal(token, svc, now, ip);
   const session = await verifySession(token, svc, now);
   if (!session) throw unauthenticated('the session token is invalid or expired');
   return sessionPrincipal(session, now);
@@ -101,9 +104,9 @@ async function devicePrincipal(token: string, svc: Services, now: number): Promi
   };
 }
 
-async function apiKeyPrincipal(token: string, svc: Services, now: number): Promise<Principal> {
+async function apiKeyPrincipal(token: string, svc: Services, now: number, ip: string): Promise<Principal> {
   const keyHash = hashSecret(token);
-  const key = await resolveApiKey(svc, token, keyHash, now);
+  const key = await resolveApiKey(svc, token, keyHash, now, ip);
   const account = await accountClaims(svc, key.userId, now);
   const ent = entitlementsOf(account.claims, now);
   // A scoped key has only those of its user's features.

@@ -120,10 +120,48 @@ export async function addConnection(svc: Services, c: NewConnection): Promise<Li
 export async function getConnection(svc: Services, connectionId: string): Promise<LiveConnection | null> {
   const ptr = await svc.ddb.send(new GetCommand({ TableName: table(svc), Key: connPointerKey(connectionId), ConsistentRead: true }));
   if (!ptr.Item) return null;
-  const out = await svc.ddb.send(
-    new GetCommand({ TableName: table(svc), Key: connKey({ market: String(ptr.Item.market), hub: Number(ptr.Item.hub), connectionId }), ConsistentRead: true }),
-  );
+  return connectionAt(svc, { connectionId, market: String(ptr.Item.market), hub: Number(ptr.Item.hub) });
+}
+
+/** A socket's record where its pointer says it is, or null when it is gone. */
+export async function connectionAt(svc: Services, at: Pick<LiveConnection, 'connectionId' | 'market' | 'hub'>): Promise<LiveConnection | null> {
+  const out = await svc.ddb.send(new GetCommand({ TableName: table(svc), Key: connKey(at), ConsistentRead: true }));
   return out.Item ? toConnection(out.Item) : null;
+}
+
+/** Where a socket is, with how many client messages it sent in the current minute (this one included). */
+export interface MessageCount {
+  at: Pick<LiveConnection, 'connectionId' | 'market' | 'hub' | 'userId'>;
+  count: number;
+}
+
+/**
+ * Counts a client message on the socket's pointer item, atomically, in place of reading the pointer (so the
+ * meter costs no extra request): `mw` is the minute counted, `mn` its count. Null when the socket is gone.
+ */
+export async function countSocketMessage(svc: Services, connectionId: string, minute: number): Promise<MessageCount | null> {
+  const same = {
+    UpdateExpression: 'ADD mn :one',
+    ConditionExpression: 'mw = :w',
+    ExpressionAttributeValues: { ':one': 1, ':w': minute },
+  };
+  // A new minute (or the first message) restarts the count; a stale minute never counts again.
+  const fresh = {
+    UpdateExpression: 'SET mw = :w, mn = :one',
+    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(mw) OR mw < :w)',
+    ExpressionAttributeValues: { ':one': 1, ':w': minute },
+  };
+  // The third try covers a concurrent message that started the minute between the first two.
+  for (const update of [same, fresh, same]) {
+    try {
+      const out = await svc.ddb.send(new UpdateCommand({ TableName: table(svc), Key: connPointerKey(connectionId), ReturnValues: 'ALL_NEW', ...update }));
+      const item = out.Attributes ?? {};
+      return { at: { connectionId, market: String(item.market), hub: Number(item.hub), userId: String(item.userId) }, count: Number(item.mn ?? 1) };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+  return null;
 }
 
 /** Forgets a socket (closed, gone, or closed by us); the hub's place is given back once. Answers whether it was stored. */

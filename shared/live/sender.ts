@@ -13,6 +13,8 @@ import { ConnectionPoster } from './poster';
 /** Close codes (spec: the credential stopped being valid / the caller lost `live`). */
 export const CLOSE_UNAUTHENTICATED = 4401;
 export const CLOSE_FORBIDDEN = 4403;
+/** A socket that floods the server with messages (RFC 6455 1008: policy violation). */
+export const CLOSE_POLICY = 1008;
 
 const PARALLEL = 128;
 
@@ -60,9 +62,9 @@ export async function sendAll(svc: Services, targets: ReadonlyArray<readonly [So
   return counts;
 }
 
-/** Closes a socket with a code (after its notice) and forgets it. */
-export async function closeConnection(svc: Services, c: SocketRef, code: number, notice: string): Promise<void> {
-  if (await send(svc, c, notice).catch(() => true)) {
+/** Closes a socket with a code (after its notice, when there is one) and forgets it. */
+export async function closeConnection(svc: Services, c: SocketRef, code: number, notice?: string): Promise<void> {
+  if (notice === undefined || (await send(svc, c, notice).catch(() => true))) {
     const command = new DeleteConnectionCommand({ ConnectionId: c.connectionId });
     if (isLocalGateway(svc)) {
       command.middlewareStack.add(

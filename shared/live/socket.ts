@@ -6,6 +6,7 @@
  * minute) closes sockets whose credential expired (4401) or that lost `live` (4403).
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { minuteOf } from '../clock';
 import { resolveApiKey } from '../auth/api-key';
 import { type AuthRequest, authenticate, SESSION_COOKIE } from '../auth/authenticate';
 import { isAllowedOrigin } from '../auth/origins';
@@ -13,24 +14,25 @@ import { accountClaims } from '../auth/profile';
 import { remoteKeys, verifySessionToken } from '../auth/session';
 import type { Principal } from '../auth/principal';
 import { hashSecret } from '../auth/tokens';
+import { SOCKET_MESSAGES_PER_MINUTE } from '../domain/flood-limits';
 import { isMarket, MARKETS } from '../domain/market';
 import type { Claims } from '../domain/roles';
 import { type ErrorCode, ERROR_STATUS, ServiceError } from '../errors';
 import type { Services } from '../services';
-import { addConnection, getConnection, marketConnections, removeConnectionById, updateConnection } from './connection-store';
+import { addConnection, connectionAt, countSocketMessage, marketConnections, removeConnectionById, updateConnection } from './connection-store';
 import { credentialUntil, mayRenew, sameFeatures, type SocketKind } from './credentials';
 import { authMessage, errorMessage, rolesMessage } from './messages';
 import { accountClaimsCache, type SocketOutcome, sweepSocket } from './roles-watch';
-import { CLOSE_FORBIDDEN, closeConnection, send } from './sender';
+import { CLOSE_FORBIDDEN, CLOSE_POLICY, closeConnection, send } from './sender';
 
 /** What `$connect` sees of the upgrade request. */
 export interface ConnectRequest extends AuthRequest {
   connectionId: string;
 }
 
-const refuse = (code: ErrorCode, message: string, extra: Record<string, unknown> = {}): APIGatewayProxyResult => ({
+const refuse = (code: ErrorCode, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): APIGatewayProxyResult => ({
   statusCode: ERROR_STATUS[code],
-  headers: { 'content-type': 'application/json; charset=utf-8' },
+  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   body: JSON.stringify({ error: code, message, ...extra }),
 });
 
@@ -44,7 +46,7 @@ function credentialOf(req: AuthRequest): string | null {
  * What the socket keeps to recompute its features later: a session's own claims (from its token), else the
  * account's stored claims; an API key's scopes. `authenticate` just read all of them (cached).
  */
-async function socketClaims(svc: Services, p: Principal, token: string | null): Promise<{ claims: Claims; scopes: string[] | null }> {
+async function socketClaims(svc: Services, p: Principal, token: string | null, ip: string): Promise<{ claims: Claims; scopes: string[] | null }> {
   const now = svc.clock.now();
   if (p.kind === 'session') {
     const session = token ? await verifySessionToken(token, { keys: remoteKeys(svc.config.idp.jwksUrl), issuer: svc.config.idp.issuer, now, isAllowedAzp: (azp) => isAllowedOrigin(azp, svc.config) }) : null;
@@ -52,7 +54,7 @@ async function socketClaims(svc: Services, p: Principal, token: string | null): 
     return { claims: session.claims, scopes: null };
   }
   const { claims } = await accountClaims(svc, p.userId as string, now);
-  const scopes = p.kind === 'apiKey' && token ? (await resolveApiKey(svc, token, hashSecret(token), now)).scopes : null;
+  const scopes = p.kind === 'apiKey' && token ? (await resolveApiKey(svc, token, hashSecret(token), now, ip)).scopes : null;
   return { claims, scopes };
 }
 
@@ -62,7 +64,7 @@ export async function connectSocket(svc: Services, req: ConnectRequest): Promise
   try {
     principal = await authenticate(req, svc, { queryToken: true });
   } catch (err) {
-    if (err instanceof ServiceError) return refuse(err.code, err.message || err.code);
+    if (err instanceof ServiceError) return refuse(err.code, err.message || err.code, err.extra, err.headers);
     throw err;
   }
   if (principal.kind === 'anon' || !principal.userId) return refuse('unauthenticated', 'sign in first');
@@ -70,7 +72,7 @@ export async function connectSocket(svc: Services, req: ConnectRequest): Promise
   const market = req.query.market;
   if (!isMarket(market)) return refuse('bad_market', market ? 'unknown market' : 'market is required');
   const now = svc.clock.now();
-  const { claims, scopes } = await socketClaims(svc, principal, credentialOf(req));
+  const { claims, scopes } = await socketClaims(svc, principal, credentialOf(req), req.ip);
   await addConnection(svc, {
     connectionId: req.connectionId,
     market,
@@ -106,7 +108,15 @@ function parseClientMessage(body: string | null | undefined): ClientMessage | nu
  * `unavailable`; anything else `bad_message`.
  */
 export async function socketMessage(svc: Services, connectionId: string, body: string | null | undefined, ip: string): Promise<void> {
-  const c = await getConnection(svc, connectionId);
+  // Metered before anything else: a flood costs one counter update per message until the socket is closed.
+  const counted = await countSocketMessage(svc, connectionId, minuteOf(svc.clock.now()));
+  if (!counted) return;
+  if (counted.count > SOCKET_MESSAGES_PER_MINUTE) {
+    // Only the message that crossed the limit closes; later ones of the flood find the socket gone or closing.
+    if (counted.count === SOCKET_MESSAGES_PER_MINUTE + 1) await closeConnection(svc, counted.at, CLOSE_POLICY);
+    return;
+  }
+  const c = await connectionAt(svc, counted.at);
   if (!c) return;
   const msg = parseClientMessage(body);
   if (!msg) {
@@ -118,7 +128,9 @@ export async function socketMessage(svc: Services, connectionId: string, body: s
     fresh = await authenticate({ headers: { authorization: `Bearer ${msg.token}` }, cookies: {}, query: {}, ip }, svc);
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
-    await send(svc, c, JSON.stringify(errorMessage(err.code === 'unavailable' ? 'unavailable' : 'unauthenticated')));
+    // A renewal met by the address's API key meter is told to try later, as when the provider is down.
+    const error = err.code === 'unavailable' || err.code === 'rate_limited' ? 'unavailable' : 'unauthenticated';
+    await send(svc, c, JSON.stringify(errorMessage(error)));
     return;
   }
   if (fresh.kind === 'anon' || !mayRenew(c, fresh)) {
@@ -127,7 +139,7 @@ export async function socketMessage(svc: Services, connectionId: string, body: s
   }
   const now = svc.clock.now();
   const until = credentialUntil(fresh, now);
-  const { claims, scopes } = await socketClaims(svc, fresh, msg.token);
+  const { claims, scopes } = await socketClaims(svc, fresh, msg.token, ip);
   const changed = !sameFeatures(fresh.features, c.features) || !sameFeatures(fresh.roles, c.roles);
   const stored = await updateConnection(svc, { ...c }, {
     validUntil: until,
