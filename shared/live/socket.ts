@@ -1,7 +1,7 @@
 /**
  * The live socket's lifecycle (spec api.md "Live socket", files-and-live "Authentication"):
- * `$connect` admits with 401 (anonymous or bad credential), 403 (no `live`), 400 `bad_market` (missing or
- * unknown market), in that order, and stores the socket (its INSERT makes the fan-out send `hello`);
+ * `$connect` admits with 401 (anonymous or bad credential), 403 (`bad_origin` for a cookie upgrade from a
+ * foreign page, then no `live`), 400 `bad_market` (missing or unknown market), in that order, and stores the socket (its INSERT makes the fan-out send `hello`);
  * `$default` answers `{t: "auth", token}` renewals; `$disconnect` forgets the socket; the sweep (every
  * minute) closes sockets whose credential expired (4401) or that lost `live` (4403).
  */
@@ -42,6 +42,9 @@ function credentialOf(req: AuthRequest): string | null {
   return m ? m[1] : (req.query.token ?? req.cookies[SESSION_COOKIE] ?? null);
 }
 
+/** Whether the `__session` cookie authenticated the upgrade (no `Authorization` and no `?token=` was sent). */
+const byCookie = (req: AuthRequest, p: Principal): boolean => p.kind === 'session' && !req.headers.authorization?.trim() && !req.query.token;
+
 /**
  * What the socket keeps to recompute its features later: a session's own claims (from its token), else the
  * account's stored claims; an API key's scopes. `authenticate` just read all of them (cached).
@@ -68,6 +71,8 @@ export async function connectSocket(svc: Services, req: ConnectRequest): Promise
     throw err;
   }
   if (principal.kind === 'anon' || !principal.userId) return refuse('unauthenticated', 'sign in first');
+  // A browser sends the cookie with any site's upgrade: only the deployment's own pages may use it (rule 3).
+  if (byCookie(req, principal) && !isAllowedOrigin(req.headers.origin, svc.config)) return refuse('bad_origin', 'a session cookie upgrade needs an Origin of this deployment');
   if (!principal.features.includes('live')) return refuse('forbidden', 'needs the live feature', { feature: 'live' });
   const market = req.query.market;
   if (!isMarket(market)) return refuse('bad_market', market ? 'unknown market' : 'market is required');

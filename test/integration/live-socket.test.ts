@@ -82,12 +82,12 @@ describe('live socket: upgrade, hello, notices, renewals and closes', () => {
     expect(c.messages[0].t).toBe('hello');
   });
 
-  it('takes the credential from ?token= and from the __session cookie', async () => {
+  it('takes the credential from ?token= and from the __session cookie (with the deployment\'s Origin)', async () => {
     const free = await session();
     const byQuery = open(free.token, { tokenIn: 'query' });
     expect((await byQuery.connect()).t).toBe('hello');
     const { default: WebSocket } = await import('ws');
-    const ws = new WebSocket(`${local.base.replace('http', 'ws')}/api/v1/live?market=${MARKET}`, { headers: { cookie: `__session=${free.token}` } });
+    const ws = new WebSocket(`${local.base.replace('http', 'ws')}/api/v1/live?market=${MARKET}`, { headers: { cookie: `__session=${free.token}`, origin: local.base } });
     const first = await new Promise<{ t?: string }>((resolve, reject) => {
       ws.once('message', (d) => resolve(JSON.parse(d.toString())));
       ws.once('unexpected-response', (_q, res) => reject(new Error(`refused ${res.statusCode}`)));
