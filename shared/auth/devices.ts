@@ -1,7 +1,9 @@
 /** Device pairing and the account's devices (spec: "Device pairing" state table; Device resource). */
 import { confirmOutcome, normalizePairCode, PAIRING_VALID_MS, type Pairing, pollOutcome, UNCOLLECTED_DEVICE_MS } from '../domain/pairing';
+import { PAIRING_MISS_WINDOW_MS, PAIRING_MISSES } from '../domain/flood-limits';
 import { ServiceError } from '../errors';
 import type { Services } from '../services';
+import { returnPairingPlace, takePairingPlace } from '../store/identity-pair-misses';
 import { bindPairing, collectPairing, deleteDevice, getDevice, getPairing, listDevices, pairingByCode, putPairing } from '../store/identity-devices';
 import { hashSecret, newCode, newDeviceToken, newId } from './tokens';
 
@@ -28,10 +30,24 @@ export async function openPairing(svc: Services, name: string): Promise<{ code: 
   throw new ServiceError('internal', 'no free pairing code');
 }
 
-/** Binds a code to the signed-in account (session checks are the route's); answers the device, the same one when confirmed again. */
+/**
+ * Binds a code to the signed-in account (session checks are the route's); answers the device, the same one
+ * when confirmed again. Confirms of well-formed codes that bind nothing are counted per account: past
+ * {@link PAIRING_MISSES} in {@link PAIRING_MISS_WINDOW_MS} every confirm is 429 until the window ends.
+ */
 export async function confirmPairing(svc: Services, userId: string, rawCode: string): Promise<{ id: string; name: string }> {
   const code = normalizePairCode(rawCode);
   if (!code) throw new ServiceError('unknown_code', 'no such pairing code');
+  const window = await takePairingPlace(svc, userId, svc.clock.now(), PAIRING_MISSES, PAIRING_MISS_WINDOW_MS);
+  if (window === null) {
+    throw new ServiceError('rate_limited', `more than ${PAIRING_MISSES} pairing codes that match nothing; try again later`, {}, { 'retry-after': '60' });
+  }
+  const device = await bindCode(svc, userId, code);
+  await returnPairingPlace(svc, userId, window);
+  return device;
+}
+
+async function bindCode(svc: Services, userId: string, code: string): Promise<{ id: string; name: string }> {
   const codeHash = hashSecret(code);
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = svc.clock.now();

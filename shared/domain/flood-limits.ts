@@ -26,6 +26,3 @@ export const SOCKET_MESSAGES_PER_MINUTE = 20;
  */
 export const PAIRING_MISSES = 10;
 export const PAIRING_MISS_WINDOW_MS = 10 * MINUTE_MS;
-
-/** Whether the n-th counted event (1-based) of a window is past a limit of `limit` per window. */
-export const pastLimit = (n: number, limit: number): boolean => n > limit;

@@ -21,6 +21,8 @@ export const PAIRING_SK = 'PAIR';
 /** A pairing code, by its SHA-256 (hex), pointing at its pairing. */
 export const pairCodePk = (codeHash: string): string => `PAIRCODE#${codeHash}`;
 export const PAIR_CODE_SK = 'CODE';
+/** An account's window of missed pairing confirms (under the account: `USER#<id>`). */
+export const PAIR_MISS_SK = 'PAIRMISS';
 /** A cached API key verification, by the key's SHA-256 (hex). */
 export const apiKeyPk = (keyHash: string): string => `APIKEY#${keyHash}`;
 export const API_KEY_SK = 'VERIFY';
