@@ -8,6 +8,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { type Clock, systemClock } from './clock';
 import { type Config, parseConfig } from './config';
+import { jsonLog, keepOutOfLogs, type Log } from './log';
 import { type QueuePort, SqsQueues } from './store/queue';
 
 /**
@@ -22,7 +23,8 @@ export interface Services {
   s3: S3Client;
   connections: ApiGatewayManagementApiClient;
   queues: QueuePort;
-  log: (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
+  /** Writes a log line; the lines never carry a secret (shared/log.ts). */
+  log: Log;
   /** Fault injection points of the local runtime (never set in AWS). */
   hooks?: LocalHooks;
 }
@@ -74,11 +76,6 @@ function pooled(maxSockets: number): NodeHttpHandler {
   });
 }
 
-export const jsonLog: Services['log'] = (level, msg, data) => {
-  const line = JSON.stringify({ level, msg, ...data });
-  if (level === 'error') console.error(line);
-  else console.log(line);
-};
 
 /**
  * Secrets named by the stack (identity provider secret key, VAPID key pair), read once per cold start from
@@ -107,6 +104,7 @@ const secretEnv = await loadSecrets(process.env);
 
 function fromEnvironment(): Services {
   const config = parseConfig({ ...process.env, ...secretEnv });
+  keepOutOfLogs(config.idp.secretKey, config.vapid?.privateKey);
   return {
     config,
     clock: systemClock,

@@ -1,7 +1,8 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { mergeBatch } from '../../shared/market/merge-batch';
+import { redactErrors } from '../../shared/log';
 import { services } from '../../shared/services';
 
 /** The merge queues' consumer: each market's FIFO batch merges in order; failures are reported per message. */
-export const handler = middy<SQSEvent, SQSBatchResponse>().handler((event) => mergeBatch(services(), event.Records));
+export const handler = middy<SQSEvent, SQSBatchResponse>().use(redactErrors()).handler((event) => mergeBatch(services(), event.Records));

@@ -1,10 +1,11 @@
 import middy from '@middy/core';
 import { socketMessage } from '../../shared/live/socket';
 import { sourceIpOf, type WsEvent } from '../../shared/live/ws-events';
+import { redactErrors } from '../../shared/log';
 import { services } from '../../shared/services';
 
 /** `$default` of the live socket: `{t: "auth", token}` renewals; anything else is `bad_message`. */
-export const handler = middy<WsEvent, { statusCode: number }>().handler(async (event) => {
+export const handler = middy<WsEvent, { statusCode: number }>().use(redactErrors()).handler(async (event) => {
   await socketMessage(services(), event.requestContext.connectionId, event.body, sourceIpOf(event));
   return { statusCode: 200 };
 });

@@ -17,7 +17,8 @@ import webpush from 'web-push';
 import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
 import { Router } from '../../shared/http/router';
-import { configureServices, jsonLog, sdkClients } from '../../shared/services';
+import { jsonLog, keepOutOfLogs } from '../../shared/log';
+import { configureServices, sdkClients } from '../../shared/services';
 import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../topology';
 import { handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
@@ -121,6 +122,7 @@ export class Runtime {
     this.controlHosts = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
     const identitySecret = this.secret(dataDir, 'identity-secret.txt', () => `sk_local_${randomBytes(24).toString('base64url')}`);
     const vapid = JSON.parse(this.secret(dataDir, 'vapid.json', () => JSON.stringify(webpush.generateVAPIDKeys()))) as { publicKey: string; privateKey: string };
+    keepOutOfLogs(identitySecret, vapid.privateKey);
     const config = parseConfig({
       STAGE: 'dev',
       TABLE_NAME: this.tableName,

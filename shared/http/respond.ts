@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { gunzipSync, gzip } from 'node:zlib';
 import { ERROR_STATUS, type ErrorCode, ServiceError } from '../errors';
+import { jsonLog } from '../log';
 import type { HttpResult } from './types';
 
 const gzipAsync = promisify(gzip);
@@ -33,9 +34,7 @@ export function fromError(err: unknown, log: (msg: string, e: unknown) => void =
   return errorResult('internal', 'internal error');
 }
 
-const defaultLog = (msg: string, e: unknown): void => {
-  console.error(msg, e instanceof Error ? e.stack : e);
-};
+const defaultLog = (msg: string, e: unknown): void => jsonLog('error', msg, { error: e instanceof Error ? e.stack : String(e) });
 
 /** A body in binary form, e.g. a gzip file passed through. */
 export function binary(status: number, data: Buffer, headers: Record<string, string>): HttpResult {

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { BookFile } from '../files/documents';
 import { getObject } from '../items/bucket';
+import { redact } from '../log';
 import type { Services } from '../services';
 
 const gunzipAsync = promisify(gunzip);
@@ -22,7 +23,8 @@ export async function loadBookFile(svc: Services, path: string): Promise<BookFil
     return hit;
   }
   const obj = await getObject(svc, path);
-  if (!obj) throw new Error(`book file missing: ${path}`);
+  // The error reaches the log: it names the book without its cap.
+  if (!obj) throw new Error(`book file missing: ${redact(path)}`);
   const text = obj.contentEncoding === 'gzip' || isGzip(obj.data) ? await gunzipAsync(obj.data) : obj.data;
   const book = JSON.parse(text.toString('utf8')) as BookFile;
   cache.set(path, book);

@@ -13,6 +13,7 @@ import { newCap } from '../files/caps';
 import { bucketKey } from '../files/file-store';
 import { bookDoc } from '../files/documents';
 import { bookPath, fileHeaders } from '../files/paths';
+import { redact } from '../log';
 import type { Services } from '../services';
 
 const gzipAsync = promisify(gzip);
@@ -63,7 +64,8 @@ export async function deleteStored(svc: Services, path: string): Promise<boolean
     await svc.s3.send(new DeleteObjectCommand({ Bucket: svc.config.bucketName, Key: bucketKey(svc, path) }));
     return true;
   } catch (err) {
-    svc.log('warn', 'deleting a stored body failed', { path, error: err instanceof Error ? err.message : String(err) });
+    // The path carries the book's cap: it is logged without it.
+    svc.log('warn', 'deleting a stored body failed', { path: redact(path), error: err instanceof Error ? err.message : String(err) });
     return false;
   }
 }

@@ -39,17 +39,19 @@ export async function startLocal(opts: { clockStart?: number; filesPrefix?: stri
     filesPrefix: opts.filesPrefix,
     log: false,
   });
-  const base = runtime.base;
+  return { ...localClient(runtime.base), runtime, close: () => runtime.close() };
+}
+
+/** The control API and JSON requests of a local runtime at `base` (in this process or another). */
+export function localClient(base: string): Omit<Local, 'runtime' | 'close'> {
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const json = await res.json();
     if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
     return json as any;
   };
-  const local: Local = {
+  return {
     base,
-    runtime,
-    close: () => runtime.close(),
     now: async () => ((await (await fetch(`${base}/_local/health`)).json()) as { now: number }).now,
     advance: async (ms) => (await post('/_local/clock', { advance: ms })).now,
     setClock: async (ms) => (await post('/_local/clock', { now: ms })).now,
@@ -79,5 +81,4 @@ export async function startLocal(opts: { clockStart?: number; filesPrefix?: stri
       return { status: res.status, headers: res.headers, body: parsed };
     },
   };
-  return local;
 }
