@@ -151,10 +151,8 @@ describe('no secret in a log', () => {
     expect((await upload(device, start + 19 * MINUTE, [[2589, 14500, 2]], OTHER)).status).toBe(503);
     await svc.faults({ storage: 'up' });
 
-    // Schedules: seals, snapshots, the live sweep and retention, a day later.
+    // Schedules: seals, snapshots, the live sweep and retention, an hour later.
     await svc.advance(HOUR);
-    await svc.tick();
-    await svc.advance(DAY);
     await svc.tick();
 
     // The whole log of the run.
@@ -170,5 +168,5 @@ describe('no secret in a log', () => {
     }
     for (const s of secrets) if (s.length >= 8 && log.includes(s)) found.push(`verbatim: ${s}`);
     expect(found).toEqual([]);
-  });
+  }, 240_000);
 });
