@@ -24,7 +24,8 @@ import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { FileHost } from './file-host';
 import { readBody, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
-import { LambdaHost } from './lambda';
+import { enforceBucketGrants, enforceQueueGrants } from './grants';
+import { currentFunction, LambdaHost } from './lambda';
 import { LiveGateway } from './live-gateway';
 import { LocalQueues } from './queues';
 import { LocalScheduler } from './scheduler';
@@ -172,6 +173,8 @@ export class Runtime {
       },
       { step: 'initialize', name: 'localStorageFault' },
     );
+    const denied = (message: string) => this.log('error', message);
+    enforceBucketGrants(clients.s3, this.opts.filesPrefix ?? '', currentFunction, denied);
     const plainS3 = new S3Client({ region: 'us-east-1', endpoint: s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
     const rawDdb = new DynamoDBClient({ region: 'us-east-1', endpoint: ddbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName)]);
@@ -180,7 +183,7 @@ export class Runtime {
       config,
       clock: this.clock,
       ...clients,
-      queues: this.queues,
+      queues: enforceQueueGrants(this.queues, currentFunction, denied),
       log: this.log,
       hooks: {
         afterFirstMergeWrite: () => {
