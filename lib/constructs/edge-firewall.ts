@@ -16,6 +16,8 @@ export const RATE_PER_ADDRESS = { limit: 1200, windowSeconds: 60 };
  */
 export const COMMON_RULES_COUNTED = ['SizeRestrictions_BODY', 'NoUserAgent_HEADER'];
 
+const RATE_LIMITED_BODY = 'rate_limited';
+
 const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({ cloudWatchMetricsEnabled: true, metricName, sampledRequestsEnabled: true });
 
 /** Props of an {@link EdgeFirewall}. */
@@ -41,14 +43,17 @@ export class EdgeFirewall extends Construct {
     }
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       scope: 'CLOUDFRONT',
-      description: `Per-address rate limit and common rules in front of the APIs (${props.stage.stage})`,
+      // WAF descriptions take no parentheses.
+      description: `Per-address rate limit and common rules in front of the APIs, stage ${props.stage.stage}`,
       defaultAction: { allow: {} },
       visibilityConfig: visibility('edge'),
+      customResponseBodies: { [RATE_LIMITED_BODY]: { contentType: 'APPLICATION_JSON', content: JSON.stringify({ error: 'rate_limited', message: 'too many requests from this address' }) } },
       rules: [
         {
           name: 'RatePerAddress',
           priority: 0,
-          action: { block: {} },
+          // Answered as the spec's other 429s are: `rate_limited` with Retry-After: 60.
+          action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: RATE_LIMITED_BODY, responseHeaders: [{ name: 'retry-after', value: '60' }] } } },
           statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: RATE_PER_ADDRESS.limit, evaluationWindowSec: RATE_PER_ADDRESS.windowSeconds } },
           visibilityConfig: visibility('rate-per-address'),
         },
