@@ -11,7 +11,7 @@ import { type IdentityInstance, stackName, stageConfig } from '../lib/stages';
 
 const app = new App();
 const stage = String(app.node.tryGetContext('stage') ?? 'dev');
-// A preview may bring its own identity instance: -c identity='{"issuer":…,"jwksUrl":…,"apiUrl":…,"publishableKey":…}'.
+// A preview must bring its own identity instance: -c identity='{"issuer":…,"jwksUrl":…,"apiUrl":…,"publishableKey":…}'.
 const identityContext: unknown = app.node.tryGetContext('identity');
 const identity = typeof identityContext === 'string' ? (JSON.parse(identityContext) as IdentityInstance) : (identityContext as IdentityInstance | undefined);
 const config = stageConfig(stage, identity);
@@ -19,6 +19,7 @@ const config = stageConfig(stage, identity);
 new MarketDataStack(app, stackName(config.stage), {
   config,
   description: `Market data service (${config.stage})`,
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  // A stage with a CloudFront web ACL lives in us-east-1 (StageConfig.region); the others where the CLI points.
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: config.region ?? process.env.CDK_DEFAULT_REGION },
 });
 Aspects.of(app).add(new AwsSolutionsChecks());

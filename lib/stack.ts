@@ -4,6 +4,7 @@ import { AccessLogsBucket } from './constructs/access-logs-bucket';
 import { ServiceAlarms } from './constructs/alarms';
 import { DataTable } from './constructs/data-table';
 import { DevExports, DevImports, type FileHost } from './constructs/dev-link';
+import { EdgeFirewall } from './constructs/edge-firewall';
 import { FilesBucket, fileHostCorsOrigins } from './constructs/files-bucket';
 import { HttpApi } from './constructs/http-api';
 import { LiveApi } from './constructs/live-api';
@@ -32,7 +33,15 @@ export class MarketDataStack extends Stack {
     const push = new ManifestQueue(this, 'PushQueue', { spec: PUSH_QUEUE });
     const httpApi = new HttpApi(this, 'HttpApi', { stage });
     const liveApi = new LiveApi(this, 'LiveApi', { stage });
-    const site = new PublicDistribution(this, 'Site', { stage, httpApi, liveApi, logsBucket });
+    const firewall = stage.waf ? new EdgeFirewall(this, 'Firewall', { stage }) : undefined;
+    const site = new PublicDistribution(this, 'Site', {
+      stage,
+      httpApi,
+      liveApi,
+      logsBucket,
+      originSecret: secrets.secrets.origin,
+      webAclArn: firewall?.webAcl.attrArn,
+    });
 
     const dev = stage.sharedFileHost ? new DevImports(this, 'Dev', { prefix: stage.sharedFileHost.prefix }) : undefined;
     const origins = [site.origin, ...(dev ? [dev.devOrigin] : []), ...stage.extraOrigins];
@@ -82,5 +91,11 @@ export class MarketDataStack extends Stack {
     new CfnOutput(this, 'ConnectionsEndpoint', { value: liveApi.connectionsEndpoint });
     new CfnOutput(this, 'IdentitySecretArn', { value: secrets.secrets.identity.secretArn });
     new CfnOutput(this, 'VapidSecretArn', { value: secrets.secrets.vapid.secretArn });
+    new CfnOutput(this, 'OriginSecretArn', { value: secrets.secrets.origin.secretArn });
+    if (httpApi.originTarget && liveApi.originTarget) {
+      // DNS: CNAME each origin host to its target (CloudFront reaches the APIs only through them).
+      new CfnOutput(this, 'ApiOriginTarget', { value: httpApi.originTarget });
+      new CfnOutput(this, 'LiveOriginTarget', { value: liveApi.originTarget });
+    }
   }
 }

@@ -21,7 +21,12 @@ export interface IdentityInstance {
   publishableKey: string;
 }
 
-/** Custom host names; without them the stage answers on CloudFront's generated domain names. */
+/**
+ * Custom host names; without them the stage answers on CloudFront's generated domain names. With them the
+ * APIs' execute-api endpoints are switched off and CloudFront reaches each API through a regional custom
+ * domain of its own (API Gateway cannot map a WebSocket API and an HTTP API to one domain name). Each
+ * origin host needs a DNS record (CNAME) to the target the stack outputs (`ApiOriginTarget`, `LiveOriginTarget`).
+ */
 export interface CustomDomains {
   /** Site and API host, e.g. `market.example.com`. */
   public: string;
@@ -29,6 +34,12 @@ export interface CustomDomains {
   files: string;
   /** ACM certificate in us-east-1 covering both hosts (CloudFront only takes certificates from there). */
   certificateArn: string;
+  /** The HTTP API's origin host, e.g. `api-origin.market.example.com` (CloudFront's origin, not for clients). */
+  apiOrigin: string;
+  /** The WebSocket API's origin host, e.g. `live-origin.market.example.com`; @connections calls go there too. */
+  liveOrigin: string;
+  /** ACM certificate in the stack's region covering both origin hosts; default `certificateArn` (stack in us-east-1). */
+  originCertificateArn?: string;
 }
 
 /** Everything that differs between deployments. */
@@ -49,6 +60,13 @@ export interface StageConfig {
   /** Previews publish files under this key prefix of the dev stage's bucket and file host. */
   sharedFileHost?: { stage: 'dev'; prefix: string };
   identity: IdentityInstance;
+  /**
+   * A WAF web ACL on the public distribution (a rate limit per address and AWS's common rule set). CloudFront
+   * takes web ACLs only from us-east-1, so a stage with one deploys there (`region`).
+   */
+  waf: boolean;
+  /** The region the stage deploys to; unset: the CLI's default region (CDK_DEFAULT_REGION). */
+  region?: string;
   /** `mailto:` or URL identifying the push sender (RFC 8292 `sub`). */
   vapidSubject: string;
   /** Where alarm notifications go; no subscription when absent. */
@@ -83,6 +101,8 @@ export const STAGES: Record<'production' | 'dev', StageConfig> = {
       apiUrl: 'https://api.clerk.com',
       publishableKey: 'pk_live_Y2xlcmsubWFya2V0LmV4YW1wbGUuY29tJA',
     },
+    waf: true,
+    region: 'us-east-1',
     vapidSubject: 'mailto:ops@example.com',
     removalPolicy: RemovalPolicy.RETAIN,
     pointInTimeRecovery: true,
@@ -95,6 +115,8 @@ export const STAGES: Record<'production' | 'dev', StageConfig> = {
     // The desktop app's dev server (1420), common front-end dev servers and the local runtime.
     localPorts: [1420, 3000, 5173, 8080],
     identity: DEV_IDENTITY,
+    // A web ACL costs a fixed monthly fee per stage; dev relies on the service's own limits.
+    waf: false,
     vapidSubject: 'mailto:ops@example.com',
     removalPolicy: RemovalPolicy.DESTROY,
     pointInTimeRecovery: false,
@@ -104,7 +126,30 @@ export const STAGES: Record<'production' | 'dev', StageConfig> = {
 
 const PREVIEW_NAME = /^[a-z0-9][a-z0-9-]{0,19}$/;
 
-/** The configuration of `production`, `dev` or `preview-<name>`; previews take dev's settings under their own names. */
+const IDENTITY_FIELDS = ['issuer', 'jwksUrl', 'apiUrl', 'publishableKey'] as const;
+
+/**
+ * A preview's identity instance, checked: the spec gives each preview its own identity instance, so a preview
+ * without one, or with dev's or production's, refuses to synthesize.
+ */
+function previewIdentityOf(stage: string, identity: IdentityInstance | undefined): IdentityInstance {
+  const usage = `${stage} needs its own identity instance (the spec: each preview has its own): -c identity='{"issuer":…,"jwksUrl":…,"apiUrl":…,"publishableKey":…}'`;
+  if (!identity || typeof identity !== 'object') throw new Error(usage);
+  for (const field of IDENTITY_FIELDS) {
+    const value: unknown = identity[field];
+    if (typeof value !== 'string' || value === '') throw new Error(`${usage}; "${field}" is missing`);
+    if (field !== 'publishableKey' && !/^https:\/\/[^\s/]+/.test(value)) throw new Error(`${usage}; "${field}" must be an https URL`);
+  }
+  for (const other of ['dev', 'production'] as const) {
+    if (identity.issuer === STAGES[other].identity.issuer) throw new Error(`${usage}; it names the ${other} instance (${identity.issuer})`);
+  }
+  return { issuer: identity.issuer, jwksUrl: identity.jwksUrl, apiUrl: identity.apiUrl, publishableKey: identity.publishableKey };
+}
+
+/**
+ * The configuration of `production`, `dev` or `preview-<name>`; previews take dev's settings under their own
+ * names, with their own identity instance (required).
+ */
 export function stageConfig(stage: string, previewIdentity?: IdentityInstance): StageConfig {
   if (stage === 'production' || stage === 'dev') return STAGES[stage];
   const name = stage.startsWith('preview-') ? stage.slice('preview-'.length) : '';
@@ -112,6 +157,7 @@ export function stageConfig(stage: string, previewIdentity?: IdentityInstance): 
     throw new Error(`unknown stage "${stage}": use production, dev or preview-<name> (lower-case letters, digits, dashes; at most 20)`);
   }
   const preview: Stage = `preview-${name}`;
+  const identity = previewIdentityOf(preview, previewIdentity);
   return {
     ...STAGES.dev,
     stage: preview,
@@ -119,7 +165,7 @@ export function stageConfig(stage: string, previewIdentity?: IdentityInstance): 
     // A preview has no custom host of its own; its files live under a prefix of the dev host.
     domains: undefined,
     sharedFileHost: { stage: 'dev', prefix: `${preview}/` },
-    identity: previewIdentity ?? STAGES.dev.identity,
+    identity,
   };
 }
 

@@ -4,6 +4,7 @@
  * resources from it and the local runtime (lib/local/) wires the same handlers from it.
  */
 import { MARKETS, marketLabel } from '../shared/domain/market';
+import { RETENTION } from '../shared/files/paths';
 
 export type FunctionName =
   | 'api'
@@ -21,48 +22,101 @@ export type FunctionName =
   | 'items'
   | 'live-sweep';
 
+/**
+ * A right on a key prefix of the files bucket: `read` (GetObject and HeadObject, with a 404 for a missing
+ * key), `write` (PutObject), `delete` (DeleteObject, batches too), `list` (ListObjectsV2 under the prefix).
+ */
+export type BucketRight = 'read' | 'write' | 'delete' | 'list';
+
+/** Key prefixes of the files bucket (under the stage's `FILES_PREFIX`) and the rights a function has on each. */
+export type BucketAccess = Readonly<Record<string, readonly BucketRight[]>>;
+
+/** Queues a function sends to: `merge` is every market's merge queue, `push` the Web Push queue. */
+export type QueueGroup = 'merge' | 'push';
+
 export interface FunctionSpec {
   name: FunctionName;
   /** Path of the handler module from the project root; it exports `handler`. */
   entry: string;
   memoryMb: number;
   timeoutSeconds: number;
-  /** What the function may touch; the stack grants exactly this (least privilege). */
+  /**
+   * Concurrency held for this function alone, so a flood of API or socket traffic can never take the
+   * account's concurrency away from it (merges and live delivery). It is also the function's ceiling.
+   */
+  reservedConcurrency?: number;
+  /** What the function may touch; the stack grants exactly this (least privilege), the local runtime enforces it. */
   access: {
     table: 'read' | 'write' | 'none';
     /** Writes market pages (rows, candles, volume). Only the merge function does. */
     marketPages?: boolean;
-    bucket: 'read' | 'write' | 'none';
-    queues?: 'send-merge' | 'send-push' | 'send-all';
+    /** Nothing when absent. */
+    bucket?: BucketAccess;
+    queues?: readonly QueueGroup[];
     connections?: boolean;
-    secrets?: Array<'identity' | 'vapid'>;
+    /** `origin`: the origin-verify secret (functions behind CloudFront); `uploader`: the uploader-hash key. */
+    secrets?: Array<'identity' | 'vapid' | 'origin' | 'uploader'>;
   };
 }
 
-const fn = (name: FunctionName, memoryMb: number, timeoutSeconds: number, access: FunctionSpec['access']): FunctionSpec => ({
+const fn = (name: FunctionName, memoryMb: number, timeoutSeconds: number, access: FunctionSpec['access'], reservedConcurrency?: number): FunctionSpec => ({
   name,
   entry: `lambdas/${name}/handler.ts`,
   memoryMb,
   timeoutSeconds,
+  ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),
   access,
 });
 
+const R: readonly BucketRight[] = ['read'];
+const W: readonly BucketRight[] = ['write'];
+const RW: readonly BucketRight[] = ['read', 'write'];
+const WD: readonly BucketRight[] = ['write', 'delete'];
+
+/**
+ * Merges run one batch per market at a time (FIFO groups), so six would do; the rest is headroom for a
+ * redelivery racing a new batch. Live delivery runs one batch per stream shard.
+ */
+export const MERGE_CONCURRENCY = 10;
+export const FANOUT_CONCURRENCY = 10;
+
 export const FUNCTIONS: readonly FunctionSpec[] = [
-  fn('api', 1024, 29, { table: 'write', bucket: 'write', queues: 'send-all', connections: true, secrets: ['identity', 'vapid'] }),
-  fn('upload', 1769, 29, { table: 'write', bucket: 'write', queues: 'send-merge', secrets: ['identity'] }),
-  fn('pages', 512, 15, { table: 'read', bucket: 'read' }),
-  fn('ws-connect', 512, 10, { table: 'write', bucket: 'none', secrets: ['identity'] }),
-  fn('ws-message', 512, 10, { table: 'write', bucket: 'none', connections: true, secrets: ['identity'] }),
-  fn('ws-disconnect', 256, 10, { table: 'write', bucket: 'none' }),
-  fn('merge', 3008, 120, { table: 'write', marketPages: true, bucket: 'write', queues: 'send-push', secrets: ['identity'] }),
-  fn('fanout', 1024, 60, { table: 'write', bucket: 'read', connections: true }),
-  fn('push', 512, 60, { table: 'write', bucket: 'none', secrets: ['vapid'] }),
-  fn('seal', 2048, 120, { table: 'write', marketPages: true, bucket: 'write' }),
-  fn('snapshot', 3008, 300, { table: 'write', bucket: 'write' }),
-  fn('retention', 1024, 900, { table: 'write', marketPages: true, bucket: 'write' }),
-  fn('items', 1024, 300, { table: 'write', bucket: 'write' }),
-  fn('live-sweep', 512, 60, { table: 'write', bucket: 'none', connections: true, secrets: ['identity'] }),
+  // Reads books (book route), snapshots (hourly reads), items and releases; writes item files when a build's
+  // merged files are due and, through POST /admin/snapshot, what the snapshot job writes.
+  fn('api', 1024, 29, {
+    table: 'write',
+    bucket: { 'books/': R, 'releases/': R, 'items/': RW, 'snap/': RW, 'recent/': RW, 'work/': RW },
+    secrets: ['identity', 'vapid', 'origin'],
+  }),
+  // Stores book bodies (books/, quarantine/) and deletes them again when the admission fails afterwards.
+  fn('upload', 1769, 29, { table: 'write', bucket: { 'books/': WD, 'quarantine/': WD }, queues: ['merge'], secrets: ['identity', 'origin', 'uploader'] }),
+  fn('pages', 512, 15, { table: 'read', bucket: { 'items/': R, 'icons/': R }, secrets: ['origin'] }),
+  fn('ws-connect', 512, 10, { table: 'write', secrets: ['identity', 'origin'] }),
+  fn('ws-message', 512, 10, { table: 'write', connections: true, secrets: ['identity'] }),
+  fn('ws-disconnect', 256, 10, { table: 'write' }),
+  fn('merge', 3008, 120, { table: 'write', marketPages: true, bucket: { 'books/': R, 'live/': W }, queues: ['push'], secrets: ['identity'] }, MERGE_CONCURRENCY),
+  fn('fanout', 1024, 60, { table: 'write', connections: true }, FANOUT_CONCURRENCY),
+  // Re-queues itself: the flush that closes an account's 30 s grouping window.
+  fn('push', 512, 60, { table: 'write', queues: ['push'], secrets: ['vapid'] }),
+  fn('seal', 2048, 120, { table: 'write', marketPages: true, bucket: { 'candles/': W, 'volume/': W } }),
+  // `work/` holds the recent-changes series (internal state; it is due to leave the served bucket).
+  fn('snapshot', 3008, 300, { table: 'write', bucket: { 'snap/': RW, 'recent/': RW, 'work/': RW, 'items/': R } }),
+  // Lists and deletes exactly the prefixes retention ages, and quarantined bodies past their time. It reads
+  // live/ (HEAD: the write time of files whose path names none) only where LastModified is not the service
+  // clock, i.e. in the local runtime; the grant stays so the local runtime can hold it to the manifest.
+  fn('retention', 1024, 900, {
+    table: 'write',
+    marketPages: true,
+    bucket: { ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])), 'live/': ['list', 'delete', 'read'], 'quarantine/': ['delete'] },
+  }),
+  fn('items', 1024, 300, { table: 'write', bucket: { 'items/': RW } }),
+  fn('live-sweep', 512, 60, { table: 'write', connections: true, secrets: ['identity'] }),
 ];
+
+/** Whether `access` lets a function use `right` on the bucket key `key` (relative to the stage's prefix). */
+export function bucketAllows(access: BucketAccess | undefined, right: BucketRight, key: string): boolean {
+  return Object.entries(access ?? {}).some(([prefix, rights]) => key.startsWith(prefix) && rights.includes(right));
+}
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { originSecretValues } from './http/edge';
+import { PUSH_SERVICE_HOSTS } from './push/subscription';
 
 /** The deployment's configuration, parsed once from the environment at cold start; fails loudly when incomplete. */
 const ConfigSchema = z.object({
@@ -23,6 +25,17 @@ const ConfigSchema = z.object({
   /** In AWS: Secrets Manager ARNs read once per cold start (identity secret key; VAPID pair as JSON `{publicKey, privateKey}`). */
   IDP_SECRET_ARN: z.string().optional(),
   VAPID_SECRET_ARN: z.string().optional(),
+  /** In AWS: the origin-verify secret `{current, previous?}` (read and refreshed by shared/http/edge.ts). */
+  ORIGIN_SECRET_ARN: z.string().optional(),
+  /** Locally: the origin-verify secret itself, as the same JSON. */
+  ORIGIN_VERIFY: z.string().default(''),
+  /** In AWS: the uploader-hash key (read once per cold start into UPLOADER_KEY). */
+  UPLOADER_SECRET_ARN: z.string().optional(),
+  UPLOADER_KEY: z.string().default(''),
+  /** Comma-separated push service hosts a subscription endpoint may name (`*.` = one label); default: the browsers' services. */
+  PUSH_HOSTS: z.string().optional(),
+  /** `allow` only in the local runtime: http://127.0.0.1 and http://localhost receivers. */
+  PUSH_LOOPBACK: z.enum(['allow', 'deny']).default('deny'),
   /** Key prefix of this stage's files in the bucket ('' or, for previews sharing the dev host, `preview-<name>/`). */
   FILES_PREFIX: z.string().default(''),
   /** JSON object of queue name → queue URL (see lib/topology.ts QUEUES). */
@@ -49,7 +62,13 @@ export interface Config {
   connectionsEndpoint: string;
   vapid: { publicKey: string; privateKey: string; subject: string } | null;
   queueUrls: Record<string, string>;
-  secretArns: { idp?: string; vapid?: string };
+  secretArns: { idp?: string; vapid?: string; origin?: string; uploader?: string };
+  /** Origin-verify values accepted when no secret ARN is set (the local runtime's). */
+  originVerify: string[];
+  /** Key of the uploader hash (HMAC); empty only where uploads are never admitted. */
+  uploaderKey: string;
+  /** Which Web Push endpoints a subscription may name. */
+  push: { hosts: string[]; loopback: boolean };
   region: string;
   endpoints: { dynamodb?: string; s3?: string };
 }
@@ -82,7 +101,13 @@ export function parseConfig(source: Record<string, string | undefined> = process
     connectionsEndpoint: e.CONNECTIONS_ENDPOINT,
     vapid,
     queueUrls: JSON.parse(e.QUEUE_URLS) as Record<string, string>,
-    secretArns: { idp: e.IDP_SECRET_ARN, vapid: e.VAPID_SECRET_ARN },
+    secretArns: { idp: e.IDP_SECRET_ARN, vapid: e.VAPID_SECRET_ARN, origin: e.ORIGIN_SECRET_ARN, uploader: e.UPLOADER_SECRET_ARN },
+    originVerify: originSecretValues(e.ORIGIN_VERIFY),
+    uploaderKey: e.UPLOADER_KEY,
+    push: {
+      hosts: e.PUSH_HOSTS === undefined ? [...PUSH_SERVICE_HOSTS] : e.PUSH_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+      loopback: e.PUSH_LOOPBACK === 'allow',
+    },
     region: e.AWS_REGION,
     endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, s3: e.S3_ENDPOINT },
   };

@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   sessions_only: 403,
   bad_origin: 403,
   not_partner: 403,
+  /** Not in the spec: a request that reached an origin without passing CloudFront (issue 11). */
+  edge_only: 403,
   not_found: 404,
   unknown_code: 404,
   unknown_alert: 404,

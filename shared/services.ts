@@ -78,16 +78,18 @@ function pooled(maxSockets: number): NodeHttpHandler {
 
 
 /**
- * Secrets named by the stack (identity provider secret key, VAPID key pair), read once per cold start from
- * Secrets Manager into the variables the config schema reads. Locally no ARN is set and nothing is fetched.
+ * Secrets named by the stack (identity provider secret key, VAPID key pair, uploader-hash key), read once per
+ * cold start from Secrets Manager into the variables the config schema reads. Locally no ARN is set and
+ * nothing is fetched. The origin-verify secret rotates, so shared/http/edge.ts re-reads it on its own.
  */
 async function loadSecrets(env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
-  if (!env.IDP_SECRET_ARN && !env.VAPID_SECRET_ARN) return {};
+  if (!env.IDP_SECRET_ARN && !env.VAPID_SECRET_ARN && !env.UPLOADER_SECRET_ARN) return {};
   const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
   const client = new SecretsManagerClient({});
   const read = async (arn: string) => (await client.send(new GetSecretValueCommand({ SecretId: arn }))).SecretString ?? '';
   const out: Record<string, string> = {};
   if (env.IDP_SECRET_ARN) out.IDP_SECRET_KEY = await read(env.IDP_SECRET_ARN);
+  if (env.UPLOADER_SECRET_ARN) out.UPLOADER_KEY = await read(env.UPLOADER_SECRET_ARN);
   if (env.VAPID_SECRET_ARN) {
     const raw = await read(env.VAPID_SECRET_ARN);
     try {

@@ -93,7 +93,7 @@ export class FilesBucket extends Construct {
       logFilePrefix: 'files-cdn/',
     });
     this.cdnBase = `https://${domains ? domains.files : this.distribution.distributionDomainName}/`;
-    suppressEdgeFindings(this.distribution, stage);
+    suppressEdgeFindings(this.distribution, stage, 'files');
   }
 }
 

@@ -1,7 +1,8 @@
 import { Stack } from 'aws-cdk-lib';
-import { HttpApi as ApiGatewayHttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi as ApiGatewayHttpApi, DomainName, SecurityPolicy, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
@@ -49,27 +50,41 @@ export interface HttpApiProps {
  */
 export class HttpApi extends Construct {
   readonly api: ApiGatewayHttpApi;
-  /** The execute-api host CloudFront forwards to. */
+  /** The host CloudFront forwards to: the origin custom domain with custom domains, else the execute-api host. */
   readonly domainName: string;
+  /** With custom domains: the regional target the origin host's DNS record (CNAME) must name. */
+  readonly originTarget?: string;
   private readonly integrations = new Map<FunctionName, HttpLambdaIntegration>();
 
   constructor(scope: Construct, id: string, props: HttpApiProps) {
     super(scope, id);
     const { stage } = props;
+    const domains = stage.domains;
     this.api = new ApiGatewayHttpApi(this, 'Api', {
       description: `Market data HTTP API (${stage.stage})`,
       createDefaultStage: false,
+      // With a custom domain only that domain answers; the origin-verify header guards it (and the default).
+      disableExecuteApiEndpoint: domains !== undefined,
     });
+    const origin = domains
+      ? new DomainName(this, 'OriginDomain', {
+          domainName: domains.apiOrigin,
+          certificate: Certificate.fromCertificateArn(this, 'OriginCertificate', domains.originCertificateArn ?? domains.certificateArn),
+          securityPolicy: SecurityPolicy.TLS_1_2,
+        })
+      : undefined;
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: stage.logRetention, removalPolicy: stage.removalPolicy });
     new HttpStage(this, 'Stage', {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
       throttle: THROTTLE,
+      domainMapping: origin ? { domainName: origin } : undefined,
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: ACCESS_LOG_FORMAT },
     });
     const stack = Stack.of(this);
-    this.domainName = `${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
+    this.domainName = domains ? domains.apiOrigin : `${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
+    this.originTarget = origin?.regionalDomainName;
   }
 
   /** Adds one route per manifest entry, each integrated with its function, and `$default` for the fallback. */

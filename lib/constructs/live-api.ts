@@ -1,5 +1,6 @@
 import { Stack } from 'aws-cdk-lib';
-import { WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { type CfnApi, DomainName, SecurityPolicy, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -7,8 +8,15 @@ import type { StageConfig } from '../stages';
 import type { FunctionName, WsRouteSpec } from '../topology';
 import type { ServiceFunction } from './service-function';
 
-/** The WebSocket stage; CloudFront rewrites the public live path to `/${LIVE_STAGE}`. */
+/** The WebSocket stage; CloudFront rewrites the public live path to `/${LIVE_STAGE}` (to `/` on a custom domain). */
 export const LIVE_STAGE = 'live';
+
+/**
+ * Throttle of every WebSocket route (`$connect`, `$default`, `$disconnect`): requests per second and burst
+ * across all sockets. A socket sends little (a renewal every few minutes), so 250 a second carries 75000
+ * renewals per five minutes, and a reconnect wave beyond the burst is told 429 and retries with backoff.
+ */
+export const LIVE_THROTTLE = { rateLimit: 250, burstLimit: 500 };
 
 /** Props of a {@link LiveApi}. */
 export interface LiveApiProps {
@@ -22,18 +30,43 @@ export interface LiveApiProps {
 export class LiveApi extends Construct {
   readonly api: WebSocketApi;
   readonly stage: WebSocketStage;
-  /** The execute-api host CloudFront forwards upgrades to. */
+  /** The host CloudFront forwards upgrades to: the origin custom domain with custom domains, else execute-api. */
   readonly domainName: string;
-  /** The @connections endpoint (`CONNECTIONS_ENDPOINT`): PostToConnection goes here, not through CloudFront. */
+  /** The path an upgrade must reach on that host (the stage, or the root of a custom domain's mapping). */
+  readonly upgradePath: string;
+  /**
+   * The @connections endpoint (`CONNECTIONS_ENDPOINT`): PostToConnection goes here, not through CloudFront.
+   * With the execute-api endpoint switched off, @connections answers only on the custom domain (at its root).
+   */
   readonly connectionsEndpoint: string;
+  /** With custom domains: the regional target the origin host's DNS record (CNAME) must name. */
+  readonly originTarget?: string;
 
   constructor(scope: Construct, id: string, props: LiveApiProps) {
     super(scope, id);
+    const domains = props.stage.domains;
     this.api = new WebSocketApi(this, 'Api', { description: `Market data live socket (${props.stage.stage})` });
-    this.stage = new WebSocketStage(this, 'Stage', { webSocketApi: this.api, stageName: LIVE_STAGE, autoDeploy: true });
+    // The L2 construct has no switch for it yet; the CloudFormation property applies to WebSocket APIs too.
+    if (domains) (this.api.node.defaultChild as CfnApi).disableExecuteApiEndpoint = true;
+    const origin = domains
+      ? new DomainName(this, 'OriginDomain', {
+          domainName: domains.liveOrigin,
+          certificate: Certificate.fromCertificateArn(this, 'OriginCertificate', domains.originCertificateArn ?? domains.certificateArn),
+          securityPolicy: SecurityPolicy.TLS_1_2,
+        })
+      : undefined;
+    this.stage = new WebSocketStage(this, 'Stage', {
+      webSocketApi: this.api,
+      stageName: LIVE_STAGE,
+      autoDeploy: true,
+      throttle: LIVE_THROTTLE,
+      domainMapping: origin ? { domainName: origin } : undefined,
+    });
     const stack = Stack.of(this);
-    this.domainName = `${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
-    this.connectionsEndpoint = this.stage.callbackUrl;
+    this.domainName = domains ? domains.liveOrigin : `${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
+    this.upgradePath = domains ? '/' : `/${LIVE_STAGE}`;
+    this.connectionsEndpoint = domains ? `https://${domains.liveOrigin}` : this.stage.callbackUrl;
+    this.originTarget = origin?.regionalDomainName;
     NagSuppressions.addResourceSuppressions(this.stage, [
       {
         id: 'AwsSolutions-APIG1',

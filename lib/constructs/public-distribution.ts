@@ -17,32 +17,38 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER } from '../../shared/http/edge';
 import type { StageConfig } from '../stages';
 import { LIVE_PATH } from '../topology';
 import { suppressEdgeFindings } from './edge-findings';
 import type { HttpApi } from './http-api';
-import { LIVE_STAGE, type LiveApi } from './live-api';
+import type { LiveApi } from './live-api';
 
 /** Origin ids the live-path function switches between (CloudFront Functions select origins by id). */
 const HTTP_ORIGIN_ID = 'http-api';
 const LIVE_ORIGIN_ID = 'live-socket';
 
 /**
- * Viewer-request function of the live path. A WebSocket API answers only at `/{stage}`, so upgrades are
- * rewritten there; a plain request (no upgrade) goes to the HTTP API, whose route answers 401/403/400/426.
+ * Viewer-request function of the live path. A WebSocket API answers only at `/{stage}` (the root of a custom
+ * domain's mapping), so upgrades are rewritten there; a plain request (no upgrade) goes to the HTTP API, whose
+ * route answers 401/403/400/426.
  */
-const LIVE_ROUTER = `import cf from 'cloudfront';
+const liveRouter = (upgradePath: string): string => `import cf from 'cloudfront';
 function handler(event) {
   var request = event.request;
   var upgrade = request.headers.upgrade;
   if (upgrade && upgrade.value.toLowerCase() === 'websocket') {
-    request.uri = '/${LIVE_STAGE}';
+    request.uri = '${upgradePath}';
   } else {
     cf.selectRequestOriginById('${HTTP_ORIGIN_ID}');
   }
   return request;
 }`;
+
+/** Path patterns of the APIs: HTTPS only, so a bearer token is never sent in the clear to be redirected. */
+export const API_PATHS = [LIVE_PATH, '/api/*'] as const;
 
 /** Props of a {@link PublicDistribution}. */
 export interface PublicDistributionProps {
@@ -50,12 +56,17 @@ export interface PublicDistributionProps {
   httpApi: HttpApi;
   liveApi: LiveApi;
   logsBucket: IBucket;
+  /** `{current, previous?}`: CloudFront sends `current` as the origin-verify header to both APIs. */
+  originSecret: ISecret;
+  /** The WAF web ACL (its ARN), where the stage has one. */
+  webAclArn?: string;
 }
 
 /**
  * The public host: one CloudFront distribution in front of the HTTP API (API, pages, discovery) and the
  * live socket, so the public base URL is a single origin. Nothing is cached here: answers depend on the
- * caller's credential, which is not part of any cache key.
+ * caller's credential, which is not part of any cache key. Both origins receive the origin-verify header
+ * (a CloudFormation dynamic reference to the secret, resolved at deploy), which the functions require.
  */
 export class PublicDistribution extends Construct {
   readonly distribution: Distribution;
@@ -67,32 +78,37 @@ export class PublicDistribution extends Construct {
     const { stage, httpApi, liveApi } = props;
     const forwardAll = {
       allowedMethods: AllowedMethods.ALLOW_ALL,
-      // Browsers typing http:// reach the pages; API clients are documented with https.
-      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       cachePolicy: CachePolicy.CACHING_DISABLED,
       // Everything but Host (API Gateway routes on its own host), including Sec-WebSocket-* and
-      // CloudFront-Viewer-Address, which the handlers use as the caller's IP.
+      // CloudFront-Viewer-Address, which the handlers use as the caller's IP on verified requests.
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
     } satisfies Partial<BehaviorOptions>;
-    const liveRouter = new EdgeFunction(this, 'LiveRouter', {
+    const router = new EdgeFunction(this, 'LiveRouter', {
       comment: `Routes ${LIVE_PATH} upgrades to the WebSocket stage`,
       runtime: FunctionRuntime.JS_2_0,
-      code: FunctionCode.fromInline(LIVE_ROUTER),
+      code: FunctionCode.fromInline(liveRouter(liveApi.upgradePath)),
     });
+    // A viewer's own header of that name is overwritten by CloudFront, so only the edge can send the value.
+    const customHeaders = { [ORIGIN_VERIFY_HEADER]: props.originSecret.secretValueFromJson('current').unsafeUnwrap() };
+    const httpOrigin = new HttpOrigin(httpApi.domainName, { originId: HTTP_ORIGIN_ID, protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY, customHeaders });
+    const liveOrigin = new HttpOrigin(liveApi.domainName, { originId: LIVE_ORIGIN_ID, protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY, customHeaders });
     const domains = stage.domains;
+    const [livePath, apiPath] = API_PATHS;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Site and API (${stage.stage})`,
-      defaultBehavior: {
-        origin: new HttpOrigin(httpApi.domainName, { originId: HTTP_ORIGIN_ID, protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
-        ...forwardAll,
-      },
+      // Pages and discovery: browsers typing http:// are redirected (no credential rides on them).
+      defaultBehavior: { origin: httpOrigin, ...forwardAll, viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS },
+      // Matched in this order: the live path before the rest of the API.
       additionalBehaviors: {
-        [LIVE_PATH]: {
-          origin: new HttpOrigin(liveApi.domainName, { originId: LIVE_ORIGIN_ID, protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
+        [livePath]: {
+          origin: liveOrigin,
           ...forwardAll,
-          functionAssociations: [{ function: liveRouter, eventType: FunctionEventType.VIEWER_REQUEST }],
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          functionAssociations: [{ function: router, eventType: FunctionEventType.VIEWER_REQUEST }],
         },
+        [apiPath]: { origin: httpOrigin, ...forwardAll, viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
       },
+      webAclId: props.webAclArn,
       domainNames: domains ? [domains.public] : undefined,
       certificate: domains ? Certificate.fromCertificateArn(this, 'Certificate', domains.certificateArn) : undefined,
       // The default *.cloudfront.net certificate has a fixed policy; a custom one takes TLS 1.2+.
@@ -104,6 +120,6 @@ export class PublicDistribution extends Construct {
       logFilePrefix: 'public-cdn/',
     });
     this.origin = `https://${domains ? domains.public : this.distribution.distributionDomainName}`;
-    suppressEdgeFindings(this.distribution, stage);
+    suppressEdgeFindings(this.distribution, stage, 'api');
   }
 }

@@ -6,8 +6,13 @@ import type { FunctionSpec } from '../topology';
 
 type SecretName = NonNullable<FunctionSpec['access']['secrets']>[number];
 
-/** Environment variable carrying each secret's ARN; the function reads the value once per cold start. */
-export const SECRET_ARN_VARIABLES: Record<SecretName, string> = { identity: 'IDP_SECRET_ARN', vapid: 'VAPID_SECRET_ARN' };
+/** Environment variable carrying each secret's ARN; the function reads the value at cold start (origin: every 5 minutes). */
+export const SECRET_ARN_VARIABLES: Record<SecretName, string> = {
+  identity: 'IDP_SECRET_ARN',
+  vapid: 'VAPID_SECRET_ARN',
+  origin: 'ORIGIN_SECRET_ARN',
+  uploader: 'UPLOADER_SECRET_ARN',
+};
 
 /** Props of {@link ServiceSecrets}. */
 export interface ServiceSecretsProps {
@@ -15,8 +20,10 @@ export interface ServiceSecretsProps {
 }
 
 /**
- * The stage's secrets, created with placeholder values that an operator replaces after the first deploy:
- * the identity provider's secret key (a plain string) and the VAPID key pair (JSON `{publicKey, privateKey}`).
+ * The stage's secrets. Two come from third parties and start as placeholders an operator replaces after the
+ * first deploy: the identity provider's secret key (a plain string) and the VAPID key pair (JSON
+ * `{publicKey, privateKey}`). Two are the stage's own and generated here: the origin-verify value CloudFront
+ * sends (`{current, previous?}`, rotated by the README's procedure) and the uploader-hash key.
  */
 export class ServiceSecrets extends Construct {
   readonly secrets: Record<SecretName, Secret>;
@@ -35,14 +42,27 @@ export class ServiceSecrets extends Construct {
         generateSecretString: { secretStringTemplate: JSON.stringify({ publicKey: '' }), generateStringKey: 'privateKey' },
         removalPolicy: stage.removalPolicy,
       }),
+      origin: new Secret(this, 'Origin', {
+        description: `Origin-verify header value {current, previous?} CloudFront adds to API requests (${stage.stage})`,
+        generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'current', passwordLength: 48, excludePunctuation: true },
+        removalPolicy: stage.removalPolicy,
+      }),
+      // Kept with production's data: a new key makes every stored uploader hash a stranger's.
+      uploader: new Secret(this, 'Uploader', {
+        description: `Key of the opaque uploader hash (HMAC) in market data (${stage.stage})`,
+        generateSecretString: { passwordLength: 48, excludePunctuation: true },
+        removalPolicy: stage.removalPolicy,
+      }),
     };
-    for (const secret of Object.values(this.secrets)) {
-      NagSuppressions.addResourceSuppressions(secret, [
-        {
-          id: 'AwsSolutions-SMG4',
-          reason: 'Issued by third parties (the identity provider’s dashboard; the VAPID pair browsers subscribed with), so Secrets Manager cannot rotate them; rotation is a manual runbook step.',
-        },
-      ]);
+    const reasons: Record<SecretName, string> = {
+      identity: 'Issued by the identity provider’s dashboard, so Secrets Manager cannot rotate it; rotating it is a manual runbook step.',
+      vapid: 'The VAPID pair is what browsers subscribed with: a new pair orphans every subscription, so it is rotated only by a deliberate runbook step.',
+      origin:
+        'CloudFront’s origin custom header is static distribution config, so the value rotates in two steps (secret {current, previous}, then the distribution) as the README’s Security model describes, not by a rotation Lambda.',
+      uploader: 'The uploader-hash key must stay stable: a new key makes every stored uploader hash unrelated to new uploads (consensus, contributors7d).',
+    };
+    for (const [name, secret] of Object.entries(this.secrets) as Array<[SecretName, Secret]>) {
+      NagSuppressions.addResourceSuppressions(secret, [{ id: 'AwsSolutions-SMG4', reason: reasons[name] }]);
     }
   }
 }

@@ -8,7 +8,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { MARKET_PK_PREFIX } from '../../shared/store/keys';
-import type { FunctionSpec } from '../topology';
+import type { BucketRight, FunctionSpec } from '../topology';
 import type { StageConfig } from '../stages';
 import type { DataTable } from './data-table';
 
@@ -60,6 +60,7 @@ export class ServiceFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: spec.memoryMb,
       timeout: Duration.seconds(spec.timeoutSeconds),
+      reservedConcurrentExecutions: spec.reservedConcurrency,
       description: `${spec.name} (${stage.stage})`,
       role,
       logGroup,
@@ -116,15 +117,29 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
-   * Gives the function the bucket name and the bucket access its spec asks for, limited to `prefix`
-   * (previews share the dev bucket under their own prefix).
+   * Gives the function the bucket name and exactly the prefix rights its spec lists, each prefix under the
+   * stage's own `prefix` (previews share the dev bucket). Listing is granted per prefix through `s3:prefix`;
+   * readers get it too, because S3 answers a missing key 404 only to a caller that may list that key.
    */
   bindBucket(bucket: IBucket, prefix = ''): void {
     this.addEnvironment('BUCKET_NAME', bucket.bucketName);
     this.addEnvironment('FILES_PREFIX', prefix);
-    const keys = `${prefix}*`;
-    if (this.spec.access.bucket === 'read') bucket.grantRead(this, keys);
-    // Read-write includes s3:DeleteObject*, which retention needs.
-    if (this.spec.access.bucket === 'write') bucket.grantReadWrite(this, keys);
+    const access = Object.entries(this.spec.access.bucket ?? {});
+    const keysWith = (right: BucketRight) => access.filter(([, rights]) => rights.includes(right)).map(([p]) => `${prefix}${p}*`);
+    for (const [right, actions] of OBJECT_ACTIONS) {
+      const keys = keysWith(right);
+      if (keys.length > 0) this.addToRolePolicy(new PolicyStatement({ actions, resources: keys.map((k) => bucket.arnForObjects(k)) }));
+    }
+    const listed = [...new Set([...keysWith('read'), ...keysWith('list')])];
+    if (listed.length > 0) {
+      this.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': listed } } }));
+    }
   }
 }
+
+/** The object actions of each right (`list` is the bucket-level s3:ListBucket, granted per prefix above). */
+const OBJECT_ACTIONS: ReadonlyArray<[BucketRight, string[]]> = [
+  ['read', ['s3:GetObject']],
+  ['write', ['s3:PutObject']],
+  ['delete', ['s3:DeleteObject']],
+];

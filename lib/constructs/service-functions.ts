@@ -32,13 +32,12 @@ export class ServiceFunctions extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionsProps) {
     super(scope, id);
-    const allQueues = [...props.mergeQueues, props.pushQueue];
     for (const spec of props.specs) {
       const fn = new ServiceFunction(this, pascal(spec.name), { spec, stage: props.stage, environment: props.environment });
       fn.bindTable(props.table);
       fn.bindBucket(props.files.bucket, props.files.prefix);
       const { queues, connections, secrets = [] } = spec.access;
-      const sendTo = queues === 'send-all' ? allQueues : queues === 'send-merge' ? props.mergeQueues : queues === 'send-push' ? [props.pushQueue] : [];
+      const sendTo = (queues ?? []).flatMap((group) => (group === 'merge' ? props.mergeQueues : [props.pushQueue]));
       for (const q of sendTo) q.queue.grantSendMessages(fn);
       // Only the queues it may send to: a URL it cannot use would only invite a confusing AccessDenied.
       fn.addEnvironment('QUEUE_URLS', Stack.of(this).toJsonString(Object.fromEntries(sendTo.map((q) => [q.spec.name, q.queue.queueUrl]))));
@@ -66,9 +65,8 @@ export class ServiceFunctions extends Construct {
 }
 
 /**
- * The wildcards CDK's grants produce are bounded to this stack's own resources: object keys of the files
- * bucket (under the stage prefix), the S3 action families read/write/delete, and the @connections paths
- * of the stage's WebSocket API.
+ * The wildcards left are bounded to this stack's own resources: object keys under one granted prefix of the
+ * files bucket (under the stage prefix) and the @connections paths of the stage's WebSocket API.
  */
 function suppressGrantWildcards(fn: ServiceFunction): void {
   NagSuppressions.addResourceSuppressions(
@@ -77,13 +75,8 @@ function suppressGrantWildcards(fn: ServiceFunction): void {
       {
         id: 'AwsSolutions-IAM5',
         reason:
-          'Wildcards come from scoped CDK grants: object keys of this stage’s files bucket (limited to its prefix), S3 Get/List/Put/Delete action families on that bucket, and the @connections/* paths of this stage’s WebSocket API. No wildcard spans another resource.',
+          'Wildcards are key prefixes: object keys under one prefix the manifest grants (books/, live/, …) of this stage’s files bucket, itself under the stage prefix, and the @connections/* paths of this stage’s WebSocket API. No wildcard spans another resource.',
         appliesTo: [
-          'Action::s3:GetObject*',
-          'Action::s3:GetBucket*',
-          'Action::s3:List*',
-          'Action::s3:Abort*',
-          'Action::s3:DeleteObject*',
           { regex: '/^Resource::.*FilesBucket.*\\*$/g' },
           { regex: '/^Resource::arn:<AWS::Partition>:execute-api:.*@connections\\/\\*$/g' },
         ],

@@ -2,30 +2,40 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { ORIGIN_VERIFY_HEADER } from '../../shared/http/edge';
 
 /** The caller's address as CloudFront reports it: the first `X-Forwarded-For` entry, else the socket's. */
 export function viewerAddress(req: IncomingMessage): string {
   const xff = req.headers['x-forwarded-for'];
   const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
-  const ip = first || req.socket.remoteAddress?.replace(/^::ffff:/, '') || '127.0.0.1';
-  return `${ip}:${req.socket.remotePort ?? 0}`;
+  return `${first || socketIp(req)}:${req.socket.remotePort ?? 0}`;
+}
+
+/** The address the TCP connection came from (what an origin called directly sees as the source IP). */
+export const socketIp = (req: IncomingMessage): string => req.socket.remoteAddress?.replace(/^::ffff:/, '') || '127.0.0.1';
+
+/**
+ * The headers an origin receives. Through the edge (`originVerify` set) the gateway plays CloudFront: it sets
+ * `CloudFront-Viewer-Address` and the origin-verify header, overwriting whatever the viewer sent under those
+ * names. Without it (the execute-api host, called directly) the viewer's headers arrive as sent.
+ */
+export function originHeaders(req: IncomingMessage, originVerify: string | null): { headers: Record<string, string>; sourceIp: string } {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && k !== 'cookie') headers[k] = Array.isArray(v) ? v.join(',') : v;
+  if (originVerify === null) return { headers, sourceIp: socketIp(req) };
+  const viewer = viewerAddress(req);
+  headers['cloudfront-viewer-address'] = viewer;
+  headers[ORIGIN_VERIFY_HEADER] = originVerify;
+  return { headers, sourceIp: viewer.slice(0, viewer.lastIndexOf(':')) };
 }
 
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded)|text\/)/i;
 
-export function toHttpEvent(req: IncomingMessage, url: URL, body: Buffer, routeKey: string, pathParameters: Record<string, string>): APIGatewayProxyEventV2 {
-  const headers: Record<string, string> = {};
-  let cookies: string[] | undefined;
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined) continue;
-    if (k === 'cookie') {
-      cookies = (Array.isArray(v) ? v.join('; ') : v).split(';').map((c) => c.trim()).filter(Boolean);
-      continue;
-    }
-    headers[k] = Array.isArray(v) ? v.join(',') : v;
-  }
-  const viewer = viewerAddress(req);
-  headers['cloudfront-viewer-address'] = viewer;
+/** An HTTP API event; `originVerify` is the edge's header value, or null for a request that bypassed the edge. */
+export function toHttpEvent(req: IncomingMessage, url: URL, body: Buffer, routeKey: string, pathParameters: Record<string, string>, originVerify: string | null): APIGatewayProxyEventV2 {
+  const { headers, sourceIp } = originHeaders(req, originVerify);
+  const raw = req.headers.cookie;
+  const cookies = raw === undefined ? undefined : (Array.isArray(raw) ? raw.join('; ') : raw).split(';').map((c) => c.trim()).filter(Boolean);
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
   const text = body.length === 0 || (!headers['content-encoding'] && TEXT_TYPES.test(headers['content-type'] ?? ''));
@@ -48,7 +58,7 @@ export function toHttpEvent(req: IncomingMessage, url: URL, body: Buffer, routeK
         method: req.method ?? 'GET',
         path: url.pathname,
         protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: viewer.slice(0, viewer.lastIndexOf(':')),
+        sourceIp,
         userAgent: headers['user-agent'] ?? '',
       },
       requestId: randomUUID(),

@@ -1,10 +1,16 @@
 /** Loads handler modules named by the manifest and invokes them with a Lambda-like context. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { type FunctionName, functionSpec } from '../topology';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
+
+const running = new AsyncLocalStorage<FunctionName>();
+
+/** The function whose invocation the calling code runs in (undefined outside any), for the local grant checks. */
+export const currentFunction = (): FunctionName | undefined => running.getStore();
 
 export class LambdaHost {
   private readonly loaded = new Map<FunctionName, Promise<Handler>>();
@@ -44,6 +50,6 @@ export class LambdaHost {
       fail: () => undefined,
       succeed: () => undefined,
     };
-    return (await handler(event, context)) as T;
+    return (await running.run(name, () => handler(event, context))) as T;
   }
 }

@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { FunctionName } from '../topology';
-import { readBody, sendJson, viewerAddress } from './http-events';
+import { originHeaders, readBody, sendJson } from './http-events';
 
 interface Connection {
   id: string;
@@ -78,22 +78,20 @@ export class LiveGateway {
     };
   }
 
-  /** Handles an upgrade request on the live path. */
-  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
-    const viewer = viewerAddress(req);
+  /** Handles an upgrade request on the live path; `originVerify` as for HTTP events (null: the edge was bypassed). */
+  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, originVerify: string | null): Promise<void> {
+    const { headers, sourceIp } = originHeaders(req, originVerify);
+    if (req.headers.cookie !== undefined) headers.cookie = Array.isArray(req.headers.cookie) ? req.headers.cookie.join('; ') : req.headers.cookie;
     const c: Connection = {
       id: newConnectionId(),
       ws: null,
       queued: [],
       connectedAt: Date.now(),
       lastActiveAt: Date.now(),
-      sourceIp: viewer.slice(0, viewer.lastIndexOf(':')),
+      sourceIp,
       userAgent: String(req.headers['user-agent'] ?? ''),
     };
     this.connections.set(c.id, c);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
-    headers['cloudfront-viewer-address'] = viewer;
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) query[k] = v;
     const event = {

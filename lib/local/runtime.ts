@@ -25,7 +25,8 @@ import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { FileHost } from './file-host';
 import { readBody, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
-import { LambdaHost } from './lambda';
+import { enforceBucketGrants, enforceQueueGrants } from './grants';
+import { currentFunction, LambdaHost } from './lambda';
 import { LiveGateway } from './live-gateway';
 import { LocalQueues } from './queues';
 import { LocalScheduler } from './scheduler';
@@ -46,6 +47,11 @@ export interface RuntimeOptions {
   name?: string;
   /** Runs as a preview stage does: every file under this bucket prefix (ending in `/`), served from `/cdn/<prefix>`. */
   filesPrefix?: string;
+  /**
+   * Also listen (on another loopback port, `directBase`) as the APIs' own execute-api host does: requests
+   * there skip the edge, so they carry no origin-verify header and their headers arrive as sent (tests).
+   */
+  direct?: boolean;
   log?: boolean;
 }
 
@@ -66,6 +72,8 @@ const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
 
 export class Runtime {
   base = '';
+  /** The APIs reached without the edge (only with the `direct` option). */
+  directBase = '';
   readonly clock: Clock;
   readonly faults: Faults = { identity: 'up', storage: 'up', merge: 'none' };
   readonly tableName: string;
@@ -74,6 +82,9 @@ export class Runtime {
   queues!: LocalQueues;
   identity!: LocalIdentity;
   private server!: Server;
+  private direct: Server | null = null;
+  /** The origin-verify value this runtime's edge adds (the secret's `current`). */
+  private originVerify = '';
   private engines: Engine[] = [];
   private lambdas = new LambdaHost(ROOT);
   private live!: LiveGateway;
@@ -120,9 +131,21 @@ export class Runtime {
     const port = typeof address === 'object' && address ? address.port : 0;
     this.base = `http://${host}:${port}`;
     this.controlHosts = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
+    if (this.opts.direct) {
+      const direct = createServer((req, res) => this.onRequest(req, res, false));
+      direct.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head, false));
+      await new Promise<void>((r) => direct.listen(0, host, r));
+      const a = direct.address();
+      this.directBase = `http://${host}:${typeof a === 'object' && a ? a.port : 0}`;
+      this.direct = direct;
+    }
     const identitySecret = this.secret(dataDir, 'identity-secret.txt', () => `sk_local_${randomBytes(24).toString('base64url')}`);
     const vapid = JSON.parse(this.secret(dataDir, 'vapid.json', () => JSON.stringify(webpush.generateVAPIDKeys()))) as { publicKey: string; privateKey: string };
-    keepOutOfLogs(identitySecret, vapid.privateKey);
+    // Rotate by editing the file: {"current": new, "previous": old} (the edge sends `current`).
+    const originSecret = this.secret(dataDir, 'origin-verify.json', () => JSON.stringify({ current: randomBytes(32).toString('base64url') }));
+    this.originVerify = (JSON.parse(originSecret) as { current: string }).current;
+    const uploaderKey = this.secret(dataDir, 'uploader-key.txt', () => randomBytes(32).toString('base64url'));
+    keepOutOfLogs(identitySecret, vapid.privateKey, this.originVerify, uploaderKey);
     const config = parseConfig({
       STAGE: 'dev',
       TABLE_NAME: this.tableName,
@@ -140,6 +163,9 @@ export class Runtime {
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
       VAPID_SUBJECT: 'mailto:ops@localhost',
+      ORIGIN_VERIFY: originSecret,
+      UPLOADER_KEY: uploaderKey,
+      PUSH_LOOPBACK: 'allow',
       DYNAMODB_ENDPOINT: ddbEndpoint,
       S3_ENDPOINT: s3Endpoint,
       AWS_REGION: 'us-east-1',
@@ -155,6 +181,8 @@ export class Runtime {
       },
       { step: 'initialize', name: 'localStorageFault' },
     );
+    const denied = (message: string) => this.log('error', message);
+    enforceBucketGrants(clients.s3, this.opts.filesPrefix ?? '', currentFunction, denied);
     const plainS3 = new S3Client({ region: 'us-east-1', endpoint: s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
     const rawDdb = new DynamoDBClient({ region: 'us-east-1', endpoint: ddbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName)]);
@@ -163,7 +191,7 @@ export class Runtime {
       config,
       clock: this.clock,
       ...clients,
-      queues: this.queues,
+      queues: enforceQueueGrants(this.queues, currentFunction, denied),
       log: this.log,
       hooks: {
         afterFirstMergeWrite: () => {
@@ -276,11 +304,16 @@ export class Runtime {
     return ran;
   }
 
-  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** One request; `edge` false on the direct listener, which serves only the APIs. */
+  private async onRequest(req: IncomingMessage, res: ServerResponse, edge = true): Promise<void> {
     this.httpInflight++;
     try {
       const url = new URL(req.url ?? '/', this.base);
       const path = url.pathname;
+      if (!edge) {
+        await this.httpApi(req, res, url, null);
+        return;
+      }
       const conn = path.match(/^\/([^/]+)\/@connections\/([^/]+)$/);
       if ((path.startsWith('/_local/') || (conn && conn[1] === STAGE)) && !this.controlHostAllowed(req)) {
         sendJson(res, 403, { error: 'bad_host', message: `answered only at ${this.controlHosts.join(' or ')}` });
@@ -304,7 +337,7 @@ export class Runtime {
         await this.live.manage(req, res, decodeURIComponent(conn[2]));
         return;
       }
-      await this.httpApi(req, res, url);
+      await this.httpApi(req, res, url, this.originVerify);
     } catch (err) {
       this.log('error', 'gateway failure', { error: err instanceof Error ? err.stack : String(err) });
       if (!res.headersSent) sendJson(res, 500, { error: 'internal' });
@@ -315,7 +348,7 @@ export class Runtime {
   }
 
   /** The HTTP API: route selection as API Gateway does it, `$default` for everything else. */
-  private async httpApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  private async httpApi(req: IncomingMessage, res: ServerResponse, url: URL, originVerify: string | null): Promise<void> {
     const body = await readBody(req, MAX_LOCAL_BODY);
     if (body === null) {
       sendJson(res, 413, { error: 'too_large', message: 'request body too large' });
@@ -324,18 +357,18 @@ export class Runtime {
     const m = this.router.match(req.method ?? 'GET', url.pathname);
     const fn = m.kind === 'route' ? m.route.function : FALLBACK_FUNCTION;
     const routeKey = m.kind === 'route' ? m.routeKey : '$default';
-    const event = toHttpEvent(req, url, body, routeKey, m.kind === 'route' ? m.params : {});
+    const event = toHttpEvent(req, url, body, routeKey, m.kind === 'route' ? m.params : {}, originVerify);
     const result = await this.lambdas.invoke<APIGatewayProxyStructuredResultV2>(fn, event);
     writeResult(res, result, req.method === 'HEAD');
   }
 
-  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, edge = true): void {
     const url = new URL(req.url ?? '/', this.base);
     if (url.pathname !== LIVE_PATH) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    this.live.upgrade(req, socket, head, url).catch((err) => {
+    this.live.upgrade(req, socket, head, url, edge ? this.originVerify : null).catch((err) => {
       this.log('error', 'upgrade failed', { error: String(err) });
       socket.destroy();
     });
@@ -346,8 +379,10 @@ export class Runtime {
     // A stream batch in flight would otherwise meet stopped engines.
     await this.poller?.idle();
     await this.live?.closeAll();
-    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
-    this.server?.closeAllConnections?.();
+    for (const server of [this.server, this.direct]) {
+      await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+      server?.closeAllConnections?.();
+    }
     await Promise.all(this.engines.map((e) => e.stop()));
   }
 }

@@ -43,7 +43,7 @@ export const putPushSubscription: Route = {
     requirePush(svc);
     const body = jsonBody(req);
     if (!isObject(body)) throw new ServiceError('bad_request', 'the body must be {subscription, prefs?}');
-    const sub = parseSubscription(body.subscription, svc.config.env === 'production');
+    const sub = parseSubscription(body.subscription, svc.config.push);
     const prefs = body.prefs === undefined ? undefined : parsePrefs(body.prefs);
     const stored = await putSubscription(svc, p.userId, sub, prefs, svc.clock.now(), SUBSCRIPTIONS_MAX);
     return ok({ subscription: { endpoint: stored.endpoint, prefs: stored.prefs, created: stored.created } });

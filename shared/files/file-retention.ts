@@ -8,7 +8,7 @@ import { MARKETS } from '../domain/market';
 import type { Services } from '../services';
 import { MarketStore } from '../store/market-store';
 import { deleteFiles, listFiles, writtenAt } from './file-store';
-import { expiredFiles, fileTime, parseFilePath, RETENTION, type StoredFile } from './paths';
+import { expiredFiles, fileTime, parseFilePath, RETENTION, retentionOf, type StoredFile } from './paths';
 
 const PARALLEL = 16;
 
@@ -30,7 +30,8 @@ async function writeTimes(svc: Services, files: Array<{ path: string; lastModifi
       const i = next++;
       const f = files[i];
       const ref = parseFilePath(f.path);
-      const needsTime = ref !== null && fileTime(ref) === null;
+      // Kept files (pointers) never expire, so only expiring files without a time in their path (live/) are asked.
+      const needsTime = ref !== null && fileTime(ref) === null && retentionOf(f.path) !== null;
       out[i] = { key: f.path, lastModified: needsTime && local ? await writtenAt(svc, f.path) : f.lastModified };
     }
   };

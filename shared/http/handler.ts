@@ -7,6 +7,7 @@ import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
 import { ServiceError } from '../errors';
 import { type Services, services } from '../services';
+import { requireEdge } from './edge';
 import { compressLarge, errorResult, fromError } from './respond';
 import { toApiRequest } from './request';
 import { Router } from './router';
@@ -62,7 +63,10 @@ function resolve(event: HttpEvent, table: RouteTable): { route: Route; params: R
   return { route: FALLBACK, params: {} };
 }
 
-/** The middy stack of an HTTP function: resolve the route, admit the caller, run the route, map errors. */
+/**
+ * The middy stack of an HTTP function: refuse what did not come through CloudFront (before anything else),
+ * resolve the route, admit the caller, run the route, map errors.
+ */
 export function httpHandler(table: RouteTable) {
   return middy<HttpEvent, HttpResult>()
     .use({
@@ -70,10 +74,15 @@ export function httpHandler(table: RouteTable) {
         request.response = fromError(request.error, (msg, e) => services().log('error', msg, { error: e instanceof Error ? e.stack : String(e) }));
       },
     })
+    .use({
+      before: async (request) => {
+        await requireEdge(services(), request.event.headers);
+      },
+    })
     .handler(async (event) => {
       const svc = services();
       const { route, params } = resolve(event, table);
-      const req = toApiRequest(event, params);
+      const req = toApiRequest(event, params, true);
       const principal = await admit(req, route.access, svc);
       checkPathParams(req.params);
       const result = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);

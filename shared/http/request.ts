@@ -1,7 +1,17 @@
+import { addressKey, viewerAddressIp } from '../domain/address-key';
 import type { ApiRequest, HttpEvent } from './types';
 
-/** Builds the route's view of an API Gateway v2 event. */
-export function toApiRequest(event: HttpEvent, params: Record<string, string> = {}): ApiRequest {
+/**
+ * The caller's rate-limit address key: from `CloudFront-Viewer-Address` only when the request is known to
+ * come through CloudFront (anyone calling an origin directly can send that header), else the source IP.
+ */
+export function callerAddressKey(headers: Record<string, string>, sourceIp: string, fromEdge: boolean): string {
+  const viewer = headers['cloudfront-viewer-address'];
+  return addressKey(fromEdge && viewer ? viewerAddressIp(viewer) : sourceIp);
+}
+
+/** Builds the route's view of an API Gateway v2 event; `fromEdge` says the origin-verify header was checked. */
+export function toApiRequest(event: HttpEvent, params: Record<string, string> = {}, fromEdge = false): ApiRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
   const cookies: Record<string, string> = {};
@@ -22,16 +32,9 @@ export function toApiRequest(event: HttpEvent, params: Record<string, string> = 
     headers,
     cookies,
     body,
-    ip: viewerIp(headers['cloudfront-viewer-address']) ?? event.requestContext.http.sourceIp,
+    ip: callerAddressKey(headers, event.requestContext.http.sourceIp, fromEdge),
     event,
   };
-}
-
-/** `CloudFront-Viewer-Address` is `ip:port` (IPv6 addresses contain colons too). */
-function viewerIp(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  const i = value.lastIndexOf(':');
-  return i > 0 ? value.slice(0, i) : value;
 }
 
 function decodeSafe(v: string): string {

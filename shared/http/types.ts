@@ -14,7 +14,10 @@ export interface ApiRequest {
   cookies: Record<string, string>;
   /** The raw body bytes (base64 decoded; not decompressed). */
   body: Buffer;
-  /** The caller's IP as the edge saw it (`CloudFront-Viewer-Address`, else the source IP). */
+  /**
+   * The caller's address as per-address limits key it (shared/domain/address-key.ts): the IP CloudFront saw
+   * (`CloudFront-Viewer-Address`, trusted only on verified requests), IPv6 callers by their /64.
+   */
   ip: string;
   event: HttpEvent;
 }

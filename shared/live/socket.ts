@@ -36,6 +36,17 @@ const refuse = (code: ErrorCode, message: string, extra: Record<string, unknown>
   body: JSON.stringify({ error: code, message, ...extra }),
 });
 
+/** Runs a check before the upgrade's own; its ServiceError becomes the upgrade's refusal (null when it passes). */
+export async function refuseUpgrade(check: () => Promise<void>): Promise<APIGatewayProxyResult | null> {
+  try {
+    await check();
+    return null;
+  } catch (err) {
+    if (err instanceof ServiceError) return refuse(err.code, err.message || err.code);
+    throw err;
+  }
+}
+
 /** The credential as `authenticate` took it: `Authorization: Bearer`, else `?token=`, else the session cookie. */
 function credentialOf(req: AuthRequest): string | null {
   const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization?.trim() ?? '');

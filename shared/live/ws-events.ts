@@ -1,5 +1,7 @@
 /** What the live socket functions read of API Gateway WebSocket events. */
 import type { APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
+import { addressKey } from '../domain/address-key';
+import { callerAddressKey } from '../http/request';
 import type { ConnectRequest } from './socket';
 
 /** `$connect` carries the upgrade request's headers and query (a WebSocket API's event is the REST shape). */
@@ -11,15 +13,11 @@ export interface WsConnectEvent {
 
 export type WsEvent = APIGatewayProxyWebsocketEventV2 & { requestContext: { identity?: { sourceIp?: string } } };
 
-/** `CloudFront-Viewer-Address` is `ip:port`; without it the source IP the gateway saw. */
-function viewerIp(headers: Record<string, string>, sourceIp: string | undefined): string {
-  const v = headers['cloudfront-viewer-address'];
-  const i = v ? v.lastIndexOf(':') : -1;
-  return v && i > 0 ? v.slice(0, i) : (sourceIp ?? '');
-}
-
-/** The upgrade request as authentication reads it: lower-case headers, cookies, query, viewer IP. */
-export function connectRequest(event: WsConnectEvent): ConnectRequest {
+/**
+ * The upgrade request as authentication reads it: lower-case headers, cookies, query, and the caller's
+ * address key (`CloudFront-Viewer-Address` only when `fromEdge`: the origin-verify header was checked).
+ */
+export function connectRequest(event: WsConnectEvent, fromEdge = false): ConnectRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
   const cookies: Record<string, string> = {};
@@ -34,8 +32,9 @@ export function connectRequest(event: WsConnectEvent): ConnectRequest {
   }
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (v !== undefined) query[k] = v;
-  return { connectionId: event.requestContext.connectionId, headers, cookies, query, ip: viewerIp(headers, event.requestContext.identity?.sourceIp) };
+  const ip = callerAddressKey(headers, event.requestContext.identity?.sourceIp ?? '', fromEdge);
+  return { connectionId: event.requestContext.connectionId, headers, cookies, query, ip };
 }
 
-/** The caller's IP of a message or disconnect event. */
-export const sourceIpOf = (event: WsEvent): string => event.requestContext.identity?.sourceIp ?? '';
+/** The address key of a message or disconnect event's source IP (messages carry no headers). */
+export const sourceIpOf = (event: WsEvent): string => addressKey(event.requestContext.identity?.sourceIp ?? '');

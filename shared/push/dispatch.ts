@@ -1,13 +1,14 @@
 /**
  * The push function's work for one queue message: apply the account's 30 s window, then deliver to every
  * subscription that wants `market` and is outside its quiet hours (held pushes are dropped, not queued).
- * A 404 / 410 from the push service deletes the subscription; any other failure is dropped.
+ * A 404 / 410 from the push service deletes the subscription; any other failure is dropped. Subscriptions
+ * whose endpoint the deployment no longer accepts are deleted unsent.
  */
 import { notificationFor } from '../domain/push-message';
 import type { Services } from '../services';
 import { deleteSubscription, getPushState, listSubscriptions, putPushState } from '../store/settings-push';
 import { type DeliveryOutcome, deliver } from './deliver';
-import { inQuietHours, wantsMarket } from './subscription';
+import { endpointAllowed, inQuietHours, wantsMarket } from './subscription';
 import { type PushMessage, planPush } from './window';
 
 export const PUSH_QUEUE_NAME = 'push';
@@ -42,7 +43,11 @@ export function parsePushMessage(body: string): PushMessage | null {
 export async function handlePushMessage(svc: Services, msg: PushMessage, send: typeof fetch = fetch): Promise<DeliveryOutcome[]> {
   const vapid = svc.config.vapid;
   if (!vapid) return [];
-  const wanting = (await listSubscriptions(svc, msg.userId)).filter((s) => wantsMarket(s.prefs));
+  const stored = await listSubscriptions(svc, msg.userId);
+  // A subscription stored before the endpoint rule narrowed is never sent to: it is forgotten instead.
+  const refused = stored.filter((s) => !endpointAllowed(s.endpoint, svc.config.push));
+  await Promise.all(refused.map((s) => deleteSubscription(svc, msg.userId, s.endpoint)));
+  const wanting = stored.filter((s) => wantsMarket(s.prefs) && endpointAllowed(s.endpoint, svc.config.push));
   // An account nobody would hear opens no window (a flush still runs, to clear what waited).
   if (wanting.length === 0 && msg.t === 'alerts') return [];
   for (let attempt = 0; attempt < STATE_ATTEMPTS; attempt++) {

@@ -1,6 +1,6 @@
 /**
  * Web Push subscriptions and their prefs (spec: "Web Push", PushPrefs; DESIGN: PushPrefs shape, local
- * endpoints). Pure: body validation, the endpoint rule and quiet hours.
+ * endpoints). Pure: body validation, the endpoint rule (issue 11: known push services only) and quiet hours.
  */
 import { ServiceError } from '../errors';
 
@@ -33,8 +33,41 @@ const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 const bad = (message: string): ServiceError => new ServiceError('bad_request', message);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Endpoints are https URLs; outside production also `http://127.0.0.1[:port]` and `http://localhost[:port]` (local receivers). */
-export function endpointAllowed(endpoint: string, production: boolean): boolean {
+/**
+ * The push services browsers subscribe through (issue 11, point 4): Chrome, Opera, Samsung Internet and other
+ * Chromium browsers use FCM, Firefox Mozilla's autopush, Safari Apple's, Edge Windows Push (WNS). `*.` stands
+ * for exactly one DNS label. Configuration (`PUSH_HOSTS`) may replace the list.
+ */
+export const PUSH_SERVICE_HOSTS: readonly string[] = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  '*.push.services.mozilla.com',
+  'web.push.apple.com',
+  '*.push.apple.com',
+  '*.notify.windows.com',
+];
+
+/** Which endpoints a deployment accepts: its push service hosts, and loopback http receivers only in the local runtime. */
+export interface EndpointRule {
+  hosts: readonly string[];
+  loopback: boolean;
+}
+
+const LABEL = /^[a-z0-9-]+$/;
+const IPV4_LITERAL = /^[0-9.]+$/;
+
+const hostMatches = (host: string, pattern: string): boolean => {
+  if (!pattern.startsWith('*.')) return host === pattern;
+  const suffix = pattern.slice(1);
+  return host.endsWith(suffix) && LABEL.test(host.slice(0, -suffix.length));
+};
+
+/**
+ * Spec Web Push endpoints, narrowed: https on a known push service's host on the default port, never an IP
+ * literal nor credentials; `http://127.0.0.1[:port]` and `http://localhost[:port]` only where the rule allows
+ * loopback (the local runtime, whose tests run their own receivers).
+ */
+export function endpointAllowed(endpoint: string, rule: EndpointRule): boolean {
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -42,8 +75,11 @@ export function endpointAllowed(endpoint: string, production: boolean): boolean 
     return false;
   }
   if (url.username || url.password) return false;
-  if (url.protocol === 'https:') return url.hostname !== '';
-  return !production && url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost');
+  const host = url.hostname.toLowerCase();
+  if (url.protocol === 'http:') return rule.loopback && (host === '127.0.0.1' || host === 'localhost');
+  if (url.protocol !== 'https:' || url.port !== '') return false;
+  if (host.startsWith('[') || IPV4_LITERAL.test(host)) return false;
+  return rule.hosts.some((pattern) => hostMatches(host, pattern.toLowerCase()));
 }
 
 function keyBytes(v: unknown): Buffer | null {
@@ -52,11 +88,11 @@ function keyBytes(v: unknown): Buffer | null {
 }
 
 /** Spec PushSubscriptionJSON: an allowed endpoint, a P-256 public key (65 bytes, uncompressed) and a 16-byte auth secret. */
-export function parseSubscription(raw: unknown, production: boolean): BrowserSubscription {
+export function parseSubscription(raw: unknown, rule: EndpointRule): BrowserSubscription {
   if (!isObject(raw)) throw bad('`subscription` must be a PushSubscriptionJSON object');
   const { endpoint, keys } = raw;
-  if (typeof endpoint !== 'string' || endpoint.length > ENDPOINT_MAX || !endpointAllowed(endpoint, production)) {
-    throw bad(production ? '`endpoint` must be an https URL' : '`endpoint` must be an https URL, or http://127.0.0.1 or http://localhost');
+  if (typeof endpoint !== 'string' || endpoint.length > ENDPOINT_MAX || !endpointAllowed(endpoint, rule)) {
+    throw bad(`\`endpoint\` must be an https URL of a browser push service${rule.loopback ? ', or http://127.0.0.1 or http://localhost' : ''}`);
   }
   if (!isObject(keys)) throw bad('`subscription.keys` must hold p256dh and auth');
   const p256dh = keyBytes(keys.p256dh);

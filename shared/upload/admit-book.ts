@@ -48,7 +48,7 @@ export async function admitBook(svc: Services, principal: Principal, raw: RawUpl
   requireViaAllowed(principal, viaField(value));
   const now = svc.clock.now();
   const book = validateBook(value, now);
-  const who = uploaderOf(principal, book.via);
+  const who = uploaderOf(principal, book.via, svc.config.uploaderKey);
   const retryId = retryIdentity(who, book.market, 'book', book.at);
   const first = await firstAnswer(svc, retryId, now);
   if (first) return first;

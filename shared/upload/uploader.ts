@@ -2,16 +2,24 @@
  * Who uploads (spec Uploads, Authentication rule 5, Partners): the account that earns credit, the caller
  * the 5-minute limit counts, and the opaque hash that is the only trace of the uploader in market data.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { requireFeature, requireSignedIn } from '../auth/gate';
 import type { Principal } from '../auth/principal';
 import { ServiceError } from '../errors';
 
-/** Fixed salt: the hash must be stable across deployments' merges yet reveal nothing about the account id. */
-const SALT = 'market-data/uploader/v1\n';
+/** Shorter keys are refused: the key is what keeps a hash from being recomputed from a known account id. */
+export const UPLOADER_KEY_MIN_LENGTH = 32;
 
-/** The opaque uploader hash written into rows, the scan log and merge messages (never answered). */
-export const uploaderHash = (userId: string): string => createHash('sha256').update(SALT).update(userId, 'utf8').digest('base64url').slice(0, 16);
+/**
+ * The opaque uploader hash written into rows, the scan log and merge messages (never answered): an HMAC of
+ * the account id under the deployment's own key (issue 11, point 8), so a hash cannot be recomputed from an
+ * account id, nor matched across deployments (a preview, dev and production hash one account differently).
+ * Stable within a deployment, which is all consensus (`disagrees`) and `contributors7d` compare.
+ */
+export function uploaderHash(userId: string, key: string): string {
+  if (key.length < UPLOADER_KEY_MIN_LENGTH) throw new Error('the uploader key is not configured');
+  return createHmac('sha256', key).update(userId, 'utf8').digest('base64url').slice(0, 16);
+}
 
 export interface Uploader {
   /** The account credited (for `via` uploads: the partner's). */
@@ -37,8 +45,8 @@ export function requireViaAllowed(p: Principal, via: unknown): void {
 }
 
 /** The uploader of a book: with `via`, the limit and retries count per (partner, via) and credit goes to the partner. */
-export function uploaderOf(p: Principal & { userId: string }, via: string | undefined): Uploader {
-  return { userId: p.userId, accountHash: uploaderHash(p.userId), caller: via === undefined ? p.callerId : `via:${p.userId}:${via}` };
+export function uploaderOf(p: Principal & { userId: string }, via: string | undefined, key: string): Uploader {
+  return { userId: p.userId, accountHash: uploaderHash(p.userId, key), caller: via === undefined ? p.callerId : `via:${p.userId}:${via}` };
 }
 
 /** Spec Uploads, retry: the identity of (account, caller, market, kind, at), hashed so keys stay short and opaque. */

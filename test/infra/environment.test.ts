@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
-import { FUNCTIONS, MERGE_QUEUES, PUSH_QUEUE, QUEUES } from '../../lib/topology';
+import { FUNCTIONS, MERGE_QUEUES, PUSH_QUEUE } from '../../lib/topology';
+import { endpointAllowed, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
 import { environmentOf, flatten, synth } from './synth';
 
 const resolvedEnvironment = (stage: string, name: (typeof FUNCTIONS)[number]['name']): Record<string, string> =>
@@ -19,9 +20,10 @@ describe('function environment', () => {
 
   it('hands each function the URLs of exactly the queues it may send to', () => {
     const urls = (name: (typeof FUNCTIONS)[number]['name']) => Object.keys(parseConfig(resolvedEnvironment('dev', name)).queueUrls).sort();
-    expect(urls('api')).toEqual(QUEUES.map((q) => q.name).sort());
+    expect(urls('api')).toEqual([]);
     expect(urls('upload')).toEqual(MERGE_QUEUES.map((q) => q.name).sort());
     expect(urls('merge')).toEqual([PUSH_QUEUE.name]);
+    expect(urls('push')).toEqual([PUSH_QUEUE.name]);
     expect(urls('pages')).toEqual([]);
   });
 
@@ -31,6 +33,27 @@ describe('function environment', () => {
       const env = environmentOf(s, spec.name);
       expect('IDP_SECRET_ARN' in env, spec.name).toBe(spec.access.secrets?.includes('identity') ?? false);
       expect('VAPID_SECRET_ARN' in env, spec.name).toBe(spec.access.secrets?.includes('vapid') ?? false);
+      expect('ORIGIN_SECRET_ARN' in env, spec.name).toBe(spec.access.secrets?.includes('origin') ?? false);
+      expect('UPLOADER_SECRET_ARN' in env, spec.name).toBe(spec.access.secrets?.includes('uploader') ?? false);
+    }
+  });
+
+  it('gives the origin secret to exactly the functions behind CloudFront, and the uploader key to upload', () => {
+    const s = synth('production');
+    const holders = (variable: string) => FUNCTIONS.filter((f) => variable in environmentOf(s, f.name)).map((f) => f.name).sort();
+    expect(holders('ORIGIN_SECRET_ARN')).toEqual(['api', 'pages', 'upload', 'ws-connect']);
+    expect(holders('UPLOADER_SECRET_ARN')).toEqual(['upload']);
+  });
+
+  it('accepts only the browsers\' push services in every AWS stage: loopback receivers are for the local runtime', () => {
+    for (const stage of ['production', 'dev', 'preview-abc']) {
+      for (const spec of FUNCTIONS) {
+        const { push } = parseConfig(resolvedEnvironment(stage, spec.name));
+        expect(push.loopback, `${stage} ${spec.name}`).toBe(false);
+        expect(push.hosts).toEqual([...PUSH_SERVICE_HOSTS]);
+        expect(endpointAllowed('http://127.0.0.1:9000/p', push)).toBe(false);
+        expect(endpointAllowed('https://fcm.googleapis.com/fcm/send/x', push)).toBe(true);
+      }
     }
   });
 

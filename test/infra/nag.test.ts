@@ -1,8 +1,8 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { synth } from './synth';
+import { productionWithDomains, synth } from './synth';
 
-const STAGES = ['production', 'dev', 'preview-abc'];
+const STAGES = ['production', 'dev', 'preview-abc', productionWithDomains()];
 
 interface Suppression {
   id: string;
@@ -11,7 +11,7 @@ interface Suppression {
 
 describe('AWS Solutions checks (cdk-nag)', () => {
   for (const stage of STAGES) {
-    it(`reports no unsuppressed error or warning for ${stage}`, () => {
+    it(`reports no unsuppressed error or warning for ${typeof stage === 'string' ? stage : stage.key}`, () => {
       const annotations = Annotations.fromStack(synth(stage, { nag: true }).stack);
       const findings = [
         ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-')),

@@ -7,7 +7,7 @@ import { App, Aspects } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { MarketDataStack } from '../../lib/stack';
-import { stackName, stageConfig } from '../../lib/stages';
+import { type IdentityInstance, STAGES, type StageConfig, stackName, stageConfig } from '../../lib/stages';
 import type { FunctionName } from '../../lib/topology';
 
 /** A synthesized stage: its stack, assertion template and resources by logical id. */
@@ -38,14 +38,41 @@ export interface Statement {
 
 const cache = new Map<string, Synthesized>();
 
-/** The synthesized stack of `stage`, with AWS Solutions checks applied when `nag` is set. */
-export function synth(stage: string, options: { nag?: boolean } = {}): Synthesized {
-  const key = `${stage}:${options.nag === true}`;
+/** The identity instance test previews bring (a preview without one does not synthesize). */
+export const PREVIEW_IDENTITY: IdentityInstance = {
+  issuer: 'https://preview-market.clerk.accounts.dev',
+  jwksUrl: 'https://preview-market.clerk.accounts.dev/.well-known/jwks.json',
+  apiUrl: 'https://api.clerk.com',
+  publishableKey: 'pk_test_cHJldmlldy1tYXJrZXQuY2xlcmsuYWNjb3VudHMuZGV2JA',
+};
+
+/** Custom domains as a stage would configure them (tests build production with them). */
+export const EXAMPLE_DOMAINS = {
+  public: 'market.example.com',
+  files: 'files.market.example.com',
+  certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/edge',
+  apiOrigin: 'api-origin.market.example.com',
+  liveOrigin: 'live-origin.market.example.com',
+};
+
+/** Production with custom domains, as `synth` takes it. */
+export const productionWithDomains = (): { key: string; config: StageConfig } => ({ key: 'production+domains', config: { ...STAGES.production, domains: EXAMPLE_DOMAINS } });
+
+/** Where test stacks go when their stage names no region. */
+export const TEST_REGION = 'eu-west-1';
+
+/**
+ * The synthesized stack of `stage` (a name, or a whole config under a cache `key`), with AWS Solutions checks
+ * applied when `nag` is set.
+ */
+export function synth(stage: string | { key: string; config: StageConfig }, options: { nag?: boolean } = {}): Synthesized {
+  const name = typeof stage === 'string' ? stage : stage.key;
+  const key = `${name}:${options.nag === true}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
-  const config = stageConfig(stage);
-  const stack = new MarketDataStack(app, stackName(config.stage), { config, env: { account: '111111111111', region: 'eu-west-1' } });
+  const config = typeof stage === 'string' ? stageConfig(stage, stage.startsWith('preview-') ? PREVIEW_IDENTITY : undefined) : stage.config;
+  const stack = new MarketDataStack(app, stackName(config.stage), { config, env: { account: '111111111111', region: config.region ?? TEST_REGION } });
   if (options.nag) Aspects.of(stack).add(new AwsSolutionsChecks());
   const template = Template.fromStack(stack);
   const raw = template.toJSON().Resources as Record<string, Omit<CfnResource, 'Properties'> & { Properties?: Record<string, unknown> }>;

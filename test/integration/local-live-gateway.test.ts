@@ -32,7 +32,7 @@ describe('local WebSocket gateway and @connections (API Gateway contract)', () =
       if (m) void gateway.manage(req, res, decodeURIComponent(m[1]));
       else res.writeHead(404).end();
     });
-    server.on('upgrade', (req, socket, head) => void gateway.upgrade(req, socket, head, new URL(req.url ?? '/', 'http://x')));
+    server.on('upgrade', (req, socket, head) => void gateway.upgrade(req, socket, head, new URL(req.url ?? '/', 'http://x'), 'edge-value'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const address = server.address() as { port: number };
     base = `http://127.0.0.1:${address.port}`;

@@ -11,6 +11,8 @@ export const DEFAULT_START = Date.UTC(2026, 10, 2, 0, 0, 0) + 1000;
 
 export interface Local {
   base: string;
+  /** The APIs without the edge in front (only when started with `direct`): what calling execute-api directly is. */
+  directBase: string;
   runtime: Runtime;
   close(): Promise<void>;
   now(): Promise<number>;
@@ -27,7 +29,7 @@ export interface Local {
   api(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
 }
 
-export async function startLocal(opts: { clockStart?: number; filesPrefix?: string } = {}): Promise<Local> {
+export async function startLocal(opts: { clockStart?: number; filesPrefix?: string; direct?: boolean } = {}): Promise<Local> {
   const runtime = await startRuntime({
     port: 0,
     dataDir: ':memory:',
@@ -37,13 +39,14 @@ export async function startLocal(opts: { clockStart?: number; filesPrefix?: stri
     s3Endpoint: inject('s3Endpoint'),
     name: randomBytes(6).toString('hex'),
     filesPrefix: opts.filesPrefix,
+    direct: opts.direct,
     log: false,
   });
-  return { ...localClient(runtime.base), runtime, close: () => runtime.close() };
+  return { ...localClient(runtime.base), directBase: runtime.directBase, runtime, close: () => runtime.close() };
 }
 
 /** The control API and JSON requests of a local runtime at `base` (in this process or another). */
-export function localClient(base: string): Omit<Local, 'runtime' | 'close'> {
+export function localClient(base: string): Omit<Local, 'runtime' | 'close' | 'directBase'> {
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const json = await res.json();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { DEFAULT_START, type Local, localClient } from './local';
 
-export interface LoggedService extends Omit<Local, 'runtime' | 'close'> {
+export interface LoggedService extends Omit<Local, 'runtime' | 'close' | 'directBase'> {
   /** The runtime's data directory (its identity secret and VAPID keys live there). */
   dataDir: string;
   /** The table and bucket suffix: the bucket is `market-files-<name>` on the shared s3rver. */

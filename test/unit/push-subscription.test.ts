@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../shared/errors';
-import { endpointAllowed, inQuietHours, parsePrefs, parseSubscription } from '../../shared/push/subscription';
+import { endpointAllowed, inQuietHours, PUSH_SERVICE_HOSTS, parsePrefs, parseSubscription } from '../../shared/push/subscription';
 import { browserKeys } from '../support/push-receiver';
 
 const code = (f: () => unknown): string | null => {
@@ -12,16 +12,66 @@ const code = (f: () => unknown): string | null => {
   }
 };
 
+/** The rule of every AWS stage (production, dev, previews): the browsers' push services, no loopback. */
+const AWS_RULE = { hosts: PUSH_SERVICE_HOSTS, loopback: false };
+/** The local runtime's rule: the same hosts, plus loopback http receivers. */
+const LOCAL_RULE = { hosts: PUSH_SERVICE_HOSTS, loopback: true };
+
 describe('push endpoints', () => {
-  it('accepts https anywhere, and local http receivers outside production', () => {
-    expect(endpointAllowed('https://fcm.googleapis.com/fcm/send/x', true)).toBe(true);
-    expect(endpointAllowed('http://127.0.0.1:9000/p', false)).toBe(true);
-    expect(endpointAllowed('http://localhost:9000/p', false)).toBe(true);
-    expect(endpointAllowed('http://127.0.0.1:9000/p', true)).toBe(false);
-    expect(endpointAllowed('http://example.com/p', false)).toBe(false);
-    expect(endpointAllowed('ftp://example.com/p', false)).toBe(false);
-    expect(endpointAllowed('https://user:pw@example.com/p', false)).toBe(false);
-    expect(endpointAllowed('not a url', false)).toBe(false);
+  it('accepts https endpoints of the browsers\' push services in every stage', () => {
+    for (const endpoint of [
+      'https://fcm.googleapis.com/fcm/send/abc:def',
+      'https://fcm.googleapis.com/wp/abc',
+      'https://updates.push.services.mozilla.com/wpush/v2/gAAAA',
+      'https://web.push.apple.com/QGuQyavXutnMH',
+      'https://api.push.apple.com/3/device/x',
+      'https://wns2-bl2p.notify.windows.com/w/?token=BQYAAA',
+      'https://FCM.GoogleAPIs.com/fcm/send/x',
+      'https://fcm.googleapis.com:443/fcm/send/x',
+    ]) {
+      expect(endpointAllowed(endpoint, AWS_RULE), endpoint).toBe(true);
+      expect(endpointAllowed(endpoint, LOCAL_RULE), endpoint).toBe(true);
+    }
+  });
+
+  it('refuses any other host, IP literals, other ports, credentials and other schemes in every stage', () => {
+    for (const endpoint of [
+      'https://push.example.com/a',
+      'https://evil.example/fcm.googleapis.com/x',
+      'https://fcm.googleapis.com.evil.example/x',
+      'https://notify.windows.com/x',
+      'https://a.b.notify.windows.com/x',
+      'https://evil_host.notify.windows.com/x',
+      'https://fcm.googleapis.com:8443/fcm/send/x',
+      'https://169.254.169.254/latest/meta-data',
+      'https://0x7f.1/x',
+      'https://[::1]/x',
+      'https://[fd00::1]/x',
+      'https://user:pw@fcm.googleapis.com/x',
+      'http://fcm.googleapis.com/fcm/send/x',
+      'ftp://fcm.googleapis.com/x',
+      'not a url',
+    ]) {
+      expect(endpointAllowed(endpoint, AWS_RULE), endpoint).toBe(false);
+      expect(endpointAllowed(endpoint, LOCAL_RULE), endpoint).toBe(false);
+    }
+  });
+
+  it('accepts http://127.0.0.1 and http://localhost receivers only in the local runtime', () => {
+    for (const endpoint of ['http://127.0.0.1:9000/p', 'http://localhost:9000/p', 'http://127.0.0.1/p']) {
+      expect(endpointAllowed(endpoint, LOCAL_RULE), endpoint).toBe(true);
+      expect(endpointAllowed(endpoint, AWS_RULE), endpoint).toBe(false);
+    }
+    expect(endpointAllowed('http://10.0.0.1:9000/p', LOCAL_RULE)).toBe(false);
+    expect(endpointAllowed('http://example.com/p', LOCAL_RULE)).toBe(false);
+    expect(endpointAllowed('https://127.0.0.1/p', LOCAL_RULE)).toBe(false);
+  });
+
+  it('follows a configured host list', () => {
+    const rule = { hosts: ['push.example.com', '*.push.example.net'], loopback: false };
+    expect(endpointAllowed('https://push.example.com/a', rule)).toBe(true);
+    expect(endpointAllowed('https://eu.push.example.net/a', rule)).toBe(true);
+    expect(endpointAllowed('https://fcm.googleapis.com/a', rule)).toBe(false);
   });
 });
 
@@ -29,19 +79,20 @@ describe('PushSubscriptionJSON', () => {
   const keys = browserKeys().keys;
 
   it('keeps the endpoint and keys', () => {
-    expect(parseSubscription({ endpoint: 'https://push.example.com/a', keys, expirationTime: null }, true)).toEqual({ endpoint: 'https://push.example.com/a', keys });
+    expect(parseSubscription({ endpoint: 'https://fcm.googleapis.com/fcm/send/a', keys, expirationTime: null }, AWS_RULE)).toEqual({ endpoint: 'https://fcm.googleapis.com/fcm/send/a', keys });
   });
 
   it.each([
     ['no endpoint', { keys }],
-    ['an http endpoint in production', { endpoint: 'http://127.0.0.1:1/a', keys }],
-    ['no keys', { endpoint: 'https://p.example/a' }],
-    ['a short p256dh', { endpoint: 'https://p.example/a', keys: { ...keys, p256dh: keys.p256dh.slice(0, 40) } }],
-    ['a 15-byte auth', { endpoint: 'https://p.example/a', keys: { ...keys, auth: Buffer.alloc(15).toString('base64url') } }],
-    ['a non-base64url key', { endpoint: 'https://p.example/a', keys: { ...keys, auth: 'a b' } }],
-    ['an overlong endpoint', { endpoint: `https://p.example/${'a'.repeat(2048)}`, keys }],
+    ['a loopback http endpoint in AWS', { endpoint: 'http://127.0.0.1:1/a', keys }],
+    ['an endpoint on an unknown host', { endpoint: 'https://push.example.com/a', keys }],
+    ['no keys', { endpoint: 'https://fcm.googleapis.com/a' }],
+    ['a short p256dh', { endpoint: 'https://fcm.googleapis.com/a', keys: { ...keys, p256dh: keys.p256dh.slice(0, 40) } }],
+    ['a 15-byte auth', { endpoint: 'https://fcm.googleapis.com/a', keys: { ...keys, auth: Buffer.alloc(15).toString('base64url') } }],
+    ['a non-base64url key', { endpoint: 'https://fcm.googleapis.com/a', keys: { ...keys, auth: 'a b' } }],
+    ['an overlong endpoint', { endpoint: `https://fcm.googleapis.com/${'a'.repeat(2048)}`, keys }],
   ])('answers bad_request for %s', (_, raw) => {
-    expect(code(() => parseSubscription(raw, true))).toBe('bad_request');
+    expect(code(() => parseSubscription(raw, AWS_RULE))).toBe('bad_request');
   });
 });
 

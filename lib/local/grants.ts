@@ -1,0 +1,80 @@
+/**
+ * The local runtime holds every function to its manifest grants, as IAM does in AWS: a bucket call outside
+ * the function's prefixes, or a send to a queue it may not use, fails with AccessDenied. So an integration
+ * test that exercises a function also checks that lib/topology.ts grants what its code really touches.
+ * Calls made outside any function (the control API, the runtime's own set-up) are the operator's and pass.
+ */
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { QueuePort } from '../../shared/store/queue';
+import { type BucketRight, bucketAllows, functionSpec, type FunctionName, MERGE_QUEUES, PUSH_QUEUE } from '../topology';
+
+type Current = () => FunctionName | undefined;
+
+const accessDenied = (message: string): Error => Object.assign(new Error(message), { name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 } });
+
+/** The right and the keys a bucket command needs (keys as sent, stage prefix included); null for any other command. */
+function needs(command: string, input: Record<string, unknown>): { right: BucketRight; keys: string[] } | null {
+  switch (command) {
+    case 'GetObjectCommand':
+    case 'HeadObjectCommand':
+      return { right: 'read', keys: [String(input.Key)] };
+    case 'PutObjectCommand':
+      return { right: 'write', keys: [String(input.Key)] };
+    case 'DeleteObjectCommand':
+      return { right: 'delete', keys: [String(input.Key)] };
+    case 'DeleteObjectsCommand':
+      return { right: 'delete', keys: ((input.Delete as { Objects?: Array<{ Key?: string }> } | undefined)?.Objects ?? []).map((o) => String(o.Key)) };
+    case 'ListObjectsV2Command':
+      return { right: 'list', keys: [String(input.Prefix ?? '')] };
+    default:
+      return null;
+  }
+}
+
+/** Whether `fn` may use `right` on `key` (a reader may list what it reads: that is how S3 answers it 404). */
+function allowed(fn: FunctionName, right: BucketRight, key: string, filesPrefix: string): boolean {
+  if (!key.startsWith(filesPrefix)) return false;
+  const access = functionSpec(fn).access.bucket;
+  const relative = key.slice(filesPrefix.length);
+  return bucketAllows(access, right, relative) || (right === 'list' && bucketAllows(access, 'read', relative));
+}
+
+/** Adds the grant check to the service's S3 client. */
+export function enforceBucketGrants(s3: S3Client, filesPrefix: string, current: Current, report: (message: string) => void): void {
+  s3.middlewareStack.add(
+    (next, context) => async (args) => {
+      const fn = current();
+      if (fn) {
+        const command = String((context as { commandName?: string }).commandName);
+        const need = needs(command, args.input as Record<string, unknown>);
+        const denied = need === null ? [command] : need.keys.filter((k) => !allowed(fn, need.right, k, filesPrefix));
+        if (denied.length > 0) {
+          const message = `AccessDenied: ${fn} may not ${need?.right ?? 'call'} ${denied.join(', ')} (lib/topology.ts grants it nothing there)`;
+          report(message);
+          throw accessDenied(message);
+        }
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'localBucketGrants' },
+  );
+}
+
+const groupOf = (queue: string): 'merge' | 'push' | undefined =>
+  queue === PUSH_QUEUE.name ? 'push' : MERGE_QUEUES.some((q) => q.name === queue) ? 'merge' : undefined;
+
+/** The queue port a function sees: sends only to the queues its manifest entry lists. */
+export function enforceQueueGrants(queues: QueuePort, current: Current, report: (message: string) => void): QueuePort {
+  return {
+    send: async (queue, messages) => {
+      const fn = current();
+      const group = groupOf(queue);
+      if (fn && !(group && functionSpec(fn).access.queues?.includes(group))) {
+        const message = `AccessDenied: ${fn} may not send to queue ${queue} (lib/topology.ts)`;
+        report(message);
+        throw accessDenied(message);
+      }
+      return queues.send(queue, messages);
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import type { FunctionName } from '../../lib/topology';
+import { type Statement, actionsOf, environmentOf, flatten, statementsOf, synth } from './synth';
+
+/**
+ * What each function's code touches in the files bucket and the queues, read from the code (issue 11,
+ * point 8), written out here rather than taken from the manifest so a manifest change cannot move both.
+ * Prefixes are relative to the stage's files prefix.
+ */
+interface Expected {
+  read?: string[];
+  write?: string[];
+  delete?: string[];
+  list?: string[];
+  /** `merge`: the six merge queues; `push`: the push queue. */
+  queues?: Array<'merge' | 'push'>;
+}
+
+const RETAINED = ['live/', 'books/', 'candles/v1/m1/', 'candles/v1/h1/', 'candles/v1/h1c/', 'candles/v1/d1/', 'candles/v1/d1c/', 'snap/', 'recent/', 'volume/'];
+
+const EXPECTED: Record<FunctionName, Expected> = {
+  // book route, snapshot reads, updater files, item data (rebuilt on request), POST /admin/snapshot
+  api: { read: ['books/', 'releases/', 'items/', 'snap/', 'recent/', 'work/'], write: ['items/', 'snap/', 'recent/', 'work/'] },
+  upload: { write: ['books/', 'quarantine/'], delete: ['books/', 'quarantine/'], queues: ['merge'] },
+  pages: { read: ['items/', 'icons/'] },
+  'ws-connect': {},
+  'ws-message': {},
+  'ws-disconnect': {},
+  merge: { read: ['books/'], write: ['live/'], queues: ['push'] },
+  fanout: {},
+  push: { queues: ['push'] },
+  seal: { write: ['candles/', 'volume/'] },
+  snapshot: { read: ['snap/', 'recent/', 'work/', 'items/'], write: ['snap/', 'recent/', 'work/'] },
+  // reads live/ write times (HEAD) where LastModified is wall-clock time: the local runtime
+  retention: { read: ['live/'], list: RETAINED, delete: [...RETAINED, 'quarantine/'] },
+  items: { read: ['items/'], write: ['items/'] },
+  'live-sweep': {},
+};
+
+const S3_ACTIONS: Record<string, keyof Expected> = { 's3:GetObject': 'read', 's3:PutObject': 'write', 's3:DeleteObject': 'delete' };
+const sorted = (list: string[] | undefined): string[] => [...new Set(list ?? [])].sort();
+
+/** The key patterns (`books/*`) of a resource inside the files bucket, after the stage prefix. */
+function keyPattern(resource: unknown, stagePrefix: string): string {
+  const arn = flatten(resource);
+  const m = arn.match(/^(?:resolved|arn:resolved:s3:::dev-files-bucket)\/(.*)$/);
+  if (!m) throw new Error(`not an object resource of the files bucket: ${arn}`);
+  expect(m[1].startsWith(stagePrefix), arn).toBe(true);
+  return m[1].slice(stagePrefix.length);
+}
+
+const resourcesOf = (st: Statement): unknown[] => (Array.isArray(st.Resource) ? st.Resource : [st.Resource]);
+
+/** A function's S3 grants as prefix lists per right (list: the `s3:prefix` values of s3:ListBucket). */
+function bucketGrants(stage: string, name: FunctionName, stagePrefix: string): Required<Omit<Expected, 'queues'>> {
+  const out = { read: [] as string[], write: [] as string[], delete: [] as string[], list: [] as string[] };
+  for (const st of statementsOf(synth(stage), name).filter((x) => x.Effect === 'Allow')) {
+    for (const action of actionsOf(st).filter((a) => a.startsWith('s3:'))) {
+      if (action === 's3:ListBucket') {
+        const prefixes = (st.Condition?.StringLike?.['s3:prefix'] ?? []) as string[];
+        expect(prefixes.length, `${name}: ListBucket without a prefix condition`).toBeGreaterThan(0);
+        for (const p of prefixes) {
+          expect(p.startsWith(stagePrefix) && p.endsWith('*'), p).toBe(true);
+          out.list.push(p.slice(stagePrefix.length, -1));
+        }
+        continue;
+      }
+      const right = S3_ACTIONS[action];
+      expect(right, `${name} may not have ${action}`).toBeDefined();
+      for (const r of resourcesOf(st)) {
+        const pattern = keyPattern(r, stagePrefix);
+        expect(pattern.endsWith('*') && pattern.length > 1, `${name}: ${action} on ${pattern}`).toBe(true);
+        out[right as 'read' | 'write' | 'delete'].push(pattern.slice(0, -1));
+      }
+    }
+  }
+  return out;
+}
+
+function queueGrants(name: FunctionName): { merge: number; push: number } {
+  const targets = statementsOf(synth('dev'), name)
+    .filter((st) => st.Effect === 'Allow' && actionsOf(st).includes('sqs:SendMessage'))
+    .flatMap((st) => resourcesOf(st).map((r) => JSON.stringify(r)));
+  const merge = targets.filter((r) => r.includes('MergeQueues')).length;
+  const push = targets.filter((r) => r.includes('PushQueue')).length;
+  expect(merge + push, `${name} sends to a queue outside the stage's`).toBe(targets.length);
+  return { merge, push };
+}
+
+describe('least privilege: each function touches only the bucket prefixes and queues its code uses', () => {
+  for (const [stage, stagePrefix] of [
+    ['dev', ''],
+    ['production', ''],
+    ['preview-abc', 'preview-abc/'],
+  ] as const) {
+    it(`grants each function exactly its prefixes of the files bucket (${stage})`, () => {
+      for (const [name, want] of Object.entries(EXPECTED) as Array<[FunctionName, Expected]>) {
+        const got = bucketGrants(stage, name, stagePrefix);
+        expect(sorted(got.read), `${name} read`).toEqual(sorted(want.read));
+        expect(sorted(got.write), `${name} write`).toEqual(sorted(want.write));
+        expect(sorted(got.delete), `${name} delete`).toEqual(sorted(want.delete));
+        // Readers may list their prefixes: S3 answers a missing key 404 (not 403) only to a caller that may list it.
+        expect(sorted(got.list), `${name} list`).toEqual(sorted([...(want.read ?? []), ...(want.list ?? [])]));
+      }
+    });
+  }
+
+  it('lets nothing but upload write or delete books, and nothing write releases/', () => {
+    for (const name of Object.keys(EXPECTED) as FunctionName[]) {
+      const got = bucketGrants('dev', name, '');
+      expect(got.write.some((p) => 'releases/'.startsWith(p) || p.startsWith('releases/')), name).toBe(false);
+      expect(got.write.includes('books/'), name).toBe(name === 'upload');
+      expect(got.delete.includes('books/'), name).toBe(name === 'upload' || name === 'retention');
+    }
+  });
+
+  it('lets each function send only to the queues it uses', () => {
+    for (const [name, want] of Object.entries(EXPECTED) as Array<[FunctionName, Expected]>) {
+      expect(queueGrants(name), name).toEqual({ merge: want.queues?.includes('merge') ? 6 : 0, push: want.queues?.includes('push') ? 1 : 0 });
+      const urls = JSON.parse(flatten(environmentOf(synth('dev'), name).QUEUE_URLS)) as Record<string, string>;
+      expect(Object.keys(urls).length, `${name} QUEUE_URLS`).toBe((want.queues?.includes('merge') ? 6 : 0) + (want.queues?.includes('push') ? 1 : 0));
+    }
+  });
+});
