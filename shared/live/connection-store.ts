@@ -33,6 +33,11 @@ export interface LiveConnection {
   /** When the credential stops being valid (null: a device's, until it is deleted). */
   validUntil: number | null;
   connectedAt: number;
+  /**
+   * The caller's rate-limit key at the upgrade (the address CloudFront saw, IPv6 by /64). Renewals meter API
+   * key lookups by it: a `$default` event's own source address is CloudFront's, shared by every viewer.
+   */
+  addressKey?: string;
   /** Set once `hello` is being sent: notices before it would precede the first message. */
   ready: boolean;
 }

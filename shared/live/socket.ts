@@ -102,6 +102,7 @@ export async function connectSocket(svc: Services, req: ConnectRequest): Promise
     historyDays: principal.limits.historyDays,
     validUntil: credentialUntil(principal, now),
     connectedAt: now,
+    addressKey: req.ip,
   });
   return { statusCode: 200, body: '' };
 }
@@ -123,7 +124,7 @@ function parseClientMessage(body: string | null | undefined): ClientMessage | nu
  * (`{t: "auth", until}`); a refused credential is `unauthenticated`, an unreachable identity provider
  * `unavailable`; anything else `bad_message`.
  */
-export async function socketMessage(svc: Services, connectionId: string, body: string | null | undefined, ip: string): Promise<void> {
+export async function socketMessage(svc: Services, connectionId: string, body: string | null | undefined, sourceIp: string): Promise<void> {
   // Metered before anything else: a flood costs one counter update per message until the socket is closed.
   const counted = await countSocketMessage(svc, connectionId, minuteOf(svc.clock.now()));
   if (!counted) return;
@@ -134,6 +135,7 @@ export async function socketMessage(svc: Services, connectionId: string, body: s
   }
   const c = await connectionAt(svc, counted.at);
   if (!c) return;
+  const ip = c.addressKey ?? sourceIp;
   const msg = parseClientMessage(body);
   if (!msg) {
     await send(svc, c, JSON.stringify(errorMessage('bad_message')));
