@@ -58,12 +58,14 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
   }
   if (path === '/_local/faults') {
     if (!input) return bad(res, 'body must be a JSON object'), true;
-    const { identity, storage, merge } = input as Record<string, unknown>;
+    const { identity, storage, table, merge } = input as Record<string, unknown>;
     if (identity !== undefined && identity !== 'up' && identity !== 'down') return bad(res, 'identity is "up" or "down"'), true;
     if (storage !== undefined && storage !== 'up' && storage !== 'down') return bad(res, 'storage is "up" or "down"'), true;
+    if (table !== undefined && table !== 'up' && table !== 'down') return bad(res, 'table is "up" or "down"'), true;
     if (merge !== undefined && merge !== 'crash-once' && merge !== 'none') return bad(res, 'merge is "crash-once"'), true;
     if (identity) rt.faults.identity = identity;
     if (storage) rt.faults.storage = storage;
+    if (table) rt.faults.table = table;
     if (merge) rt.faults.merge = merge;
     rt.faultsChanged();
     sendJson(res, 200, { ...rt.faults });
