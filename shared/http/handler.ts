@@ -5,8 +5,9 @@ import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
 import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
-import { ServiceError } from '../errors';
+import { type ErrorCode, ServiceError } from '../errors';
 import { type Services, services } from '../services';
+import { isDependencyFailure } from '../store/dependency-failure';
 import { compressLarge, errorResult, fromError } from './respond';
 import { toApiRequest } from './request';
 import { Router } from './router';
@@ -36,6 +37,8 @@ export interface RouteContext {
 
 export interface Route {
   access: Access;
+  /** The 503 code when the table or bucket does not answer (default `unavailable`). */
+  outage?: Extract<ErrorCode, 'unavailable' | 'storage_failed'>;
   handle(ctx: RouteContext): Promise<HttpResult>;
 }
 
@@ -73,12 +76,23 @@ export function httpHandler(table: RouteTable) {
     .handler(async (event) => {
       const svc = services();
       const { route, params } = resolve(event, table);
-      const req = toApiRequest(event, params);
-      const principal = await admit(req, route.access, svc);
-      checkPathParams(req.params);
-      const result = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);
-      return req.method === 'HEAD' ? { ...result, body: '' } : result;
+      try {
+        const req = toApiRequest(event, params);
+        const principal = await admit(req, route.access, svc);
+        checkPathParams(req.params);
+        const result = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);
+        return req.method === 'HEAD' ? { ...result, body: '' } : result;
+      } catch (err) {
+        throw asOutage(svc, route, err);
+      }
     });
+}
+
+/** A table or bucket that does not answer is a 503 the caller may retry, not a 500 (README "Failure model"). */
+function asOutage(svc: Services, route: Route, err: unknown): unknown {
+  if (err instanceof ServiceError || !isDependencyFailure(err)) return err;
+  svc.log('warn', 'a dependency did not answer', { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+  return new ServiceError(route.outage ?? 'unavailable', 'a storage service is unavailable; try again');
 }
 
 /** Path rules shared by every route, checked after admission (DESIGN: check order): markets and item keys. */
