@@ -1,4 +1,4 @@
-/** The local control API (`/_local/...`, local runtime only): health, clock, settle, tick, faults, files. */
+/** The local control API (`/_local/...`, local runtime only): health, clock, settle, tick, faults, queues, files. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ListObjectsV2Command, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { ManualClock } from '../../shared/clock';
@@ -83,6 +83,12 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
         sendJson(res, 400, { error: err.code, message: err.message });
       }
     }
+    return true;
+  }
+  if (path === '/_local/queues') {
+    if (method !== 'GET') return sendJson(res, 405, { error: 'method_not_allowed' }), true;
+    const q = rt.queues;
+    sendJson(res, 200, { queues: Object.fromEntries(q.names().map((name) => [name, q.contents(name)])) });
     return true;
   }
   if (path === '/_local/files') {

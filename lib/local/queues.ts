@@ -291,6 +291,11 @@ export class LocalQueues implements QueuePort {
     return this.queue(queue).contents();
   }
 
+  /** Every queue's name: the manifest's, their dead-letter queues and the unconsumed ones. */
+  names(): string[] {
+    return [...this.queues.keys()];
+  }
+
   /** Every message SQS moved to a manifest queue's dead-letter queue, with the queue it came from. */
   get deadLetters(): DeadLetter[] {
     return this.consumedNames.flatMap((name) =>

@@ -74,6 +74,8 @@ describe('local runtime: gateway basics and the control API', () => {
     expect(await local.faults({ table: 'up' })).toMatchObject({ table: 'up' });
     expect((await local.api('POST', '/_local/faults', { body: { storage: 'sideways' } })).status).toBe(400);
     expect((await local.api('POST', '/_local/faults', { body: { table: 'sideways' } })).status).toBe(400);
+    const queues = (await local.api('GET', '/_local/queues')).body.queues;
+    expect(Object.keys(queues)).toEqual(expect.arrayContaining(['merge-normal-alliance', 'merge-normal-alliance-dead-letters', 'merge-rejected', 'push', 'push-dead-letters']));
     await local.faults({ merge: 'none' });
   });
 
