@@ -61,7 +61,10 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     const { identity, storage, table, merge } = input as Record<string, unknown>;
     if (identity !== undefined && identity !== 'up' && identity !== 'down') return bad(res, 'identity is "up" or "down"'), true;
     if (storage !== undefined && storage !== 'up' && storage !== 'down') return bad(res, 'storage is "up" or "down"'), true;
-    if (table !== undefined && table !== 'up' && table !== 'down') return bad(res, 'table is "up" or "down"'), true;
+    if (table !== undefined && table !== 'up' && table !== 'down') {
+      bad(res, 'table is "up" or "down"');
+      return true;
+    }
     if (merge !== undefined && merge !== 'crash-once' && merge !== 'none') return bad(res, 'merge is "crash-once"'), true;
     if (identity) rt.faults.identity = identity;
     if (storage) rt.faults.storage = storage;
@@ -86,9 +89,9 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     return true;
   }
   if (path === '/_local/queues') {
-    if (method !== 'GET') return sendJson(res, 405, { error: 'method_not_allowed' }), true;
     const q = rt.queues;
-    sendJson(res, 200, { queues: Object.fromEntries(q.names().map((name) => [name, q.contents(name)])) });
+    if (method !== 'GET') sendJson(res, 405, { error: 'method_not_allowed' });
+    else sendJson(res, 200, { queues: Object.fromEntries(q.names().map((name) => [name, q.contents(name)])) });
     return true;
   }
   if (path === '/_local/files') {
