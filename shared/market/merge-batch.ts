@@ -93,5 +93,6 @@ async function backOff(svc: Services, records: readonly SQSRecord[], receives: n
  */
 export function describeFailure(err: unknown): string {
   const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  return text.replace(/(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])/g, '<cap>');
+  // A cap is 22 base64url characters, alone or after `<number>-` (book, change and checkpoint file names).
+  return text.replace(/(^|[^A-Za-z0-9_-]|\d-)[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])/g, '$1<cap>');
 }
