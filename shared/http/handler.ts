@@ -70,21 +70,18 @@ export function httpHandler(table: RouteTable) {
   return middy<HttpEvent, HttpResult>()
     .use({
       onError: async (request) => {
-        request.response = fromError(request.error, (msg, e) => services().log('error', msg, { error: e instanceof Error ? e.stack : String(e) }));
+        const err = asOutage(services(), resolve(request.event, table).route, request.error);
+        request.response = fromError(err, (msg, e) => services().log('error', msg, { error: e instanceof Error ? e.stack : String(e) }));
       },
     })
     .handler(async (event) => {
       const svc = services();
       const { route, params } = resolve(event, table);
-      try {
-        const req = toApiRequest(event, params);
-        const principal = await admit(req, route.access, svc);
-        checkPathParams(req.params);
-        const result = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);
-        return req.method === 'HEAD' ? { ...result, body: '' } : result;
-      } catch (err) {
-        throw asOutage(svc, route, err);
-      }
+      const req = toApiRequest(event, params);
+      const principal = await admit(req, route.access, svc);
+      checkPathParams(req.params);
+      const result = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);
+      return req.method === 'HEAD' ? { ...result, body: '' } : result;
     });
 }
 
