@@ -73,6 +73,7 @@ export class MarketDataStack extends Stack {
       table,
       files,
       mergeQueues: merge.queues,
+      mergeRejected: merge.rejected,
       pushQueue: push,
       liveApi,
       secrets,
@@ -84,7 +85,7 @@ export class MarketDataStack extends Stack {
     for (const q of [...merge.queues, push]) q.feed(fn(q.spec.consumer));
     table.streamTo(fn(STREAM_CONSUMER.function), STREAM_CONSUMER.batchSize);
     new Schedules(this, 'Schedules', { specs: SCHEDULES, functionOf: fn });
-    new ServiceAlarms(this, 'Alarms', { stage, queues: [...merge.queues, push], mergeQueues: merge.queues, serverErrors: httpApi.metricServerErrors() });
+    new ServiceAlarms(this, 'Alarms', { stage, queues: [...merge.queues, push], mergeQueues: merge.queues, mergeRejected: merge.rejected, serverErrors: httpApi.metricServerErrors() });
 
     new CfnOutput(this, 'PublicBase', { value: `${site.origin}/` });
     new CfnOutput(this, 'CdnBase', { value: files.cdnBase });

@@ -20,7 +20,8 @@ export type FunctionName =
   | 'snapshot'
   | 'retention'
   | 'items'
-  | 'live-sweep';
+  | 'live-sweep'
+  | 'redrive';
 
 /**
  * A right on a key prefix of the files bucket: `read` (GetObject and HeadObject, with a 404 for a missing
@@ -53,6 +54,11 @@ export interface FunctionSpec {
     /** Nothing when absent. */
     bucket?: BucketAccess;
     queues?: readonly QueueGroup[];
+    /**
+     * Failed merges: `reject` may set a merge aside in the rejected queue (the merge function); `redrive` may
+     * also receive and delete the merge queues' dead letters (the redrive function, with the `merge` group).
+     */
+    mergeFailures?: 'reject' | 'redrive';
     connections?: boolean;
     /** `origin`: the origin-verify secret (functions behind CloudFront); `uploader`: the uploader-hash key. */
     secrets?: Array<'identity' | 'vapid' | 'origin' | 'uploader'>;
@@ -94,7 +100,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   fn('ws-connect', 512, 10, { table: 'write', secrets: ['identity', 'origin'] }),
   fn('ws-message', 512, 10, { table: 'write', connections: true, secrets: ['identity'] }),
   fn('ws-disconnect', 256, 10, { table: 'write' }),
-  fn('merge', 3008, 120, { table: 'write', marketPages: true, bucket: { 'books/': R, 'live/': W }, queues: ['push'], secrets: ['identity'] }, MERGE_CONCURRENCY),
+  fn('merge', 3008, 120, { table: 'write', marketPages: true, bucket: { 'books/': R, 'live/': W }, queues: ['push'], mergeFailures: 'reject', secrets: ['identity'] }, MERGE_CONCURRENCY),
   fn('fanout', 1024, 60, { table: 'write', connections: true }, FANOUT_CONCURRENCY),
   // Re-queues itself: the flush that closes an account's 30 s grouping window.
   fn('push', 512, 60, { table: 'write', queues: ['push'], secrets: ['vapid'] }),
@@ -111,6 +117,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   }),
   fn('items', 1024, 300, { table: 'write', bucket: { 'items/': RW } }),
   fn('live-sweep', 512, 60, { table: 'write', connections: true, secrets: ['identity'] }),
+  // Probes the table and books/ (what a merge reads) before it returns dead letters to their queues.
+  fn('redrive', 256, 60, { table: 'read', bucket: { 'books/': R }, queues: ['merge'], mergeFailures: 'redrive' }),
 ];
 
 /** Whether `access` lets a function use `right` on the bucket key `key` (relative to the stage's prefix). */
@@ -225,22 +233,42 @@ export interface QueueSpec {
   fifo: boolean;
   consumer: FunctionName;
   batchSize: number;
-  /** Receives before a message moves to the dead-letter queue. */
+  /** Receives before SQS moves a message to the queue's dead-letter queue. */
   maxReceives: number;
   visibilityTimeoutSeconds: number;
+  /** How long a message may wait (SQS's default, 4 days, when absent). */
+  retentionDays?: number;
   market?: string;
 }
 
-/** One FIFO merge queue per market (MessageGroupId = market) so each market merges one batch at a time. */
+/** The SQS maximum: an accepted book waits this long for its merge, whatever the outage. */
+export const MERGE_RETENTION_DAYS = 14;
+
+/**
+ * One FIFO merge queue per market (MessageGroupId = market) so each market merges one batch at a time.
+ * The merge handler backs failed books off itself (shared/domain/merge-retry.ts) and sets aside books that
+ * fail for their own data; SQS's move to the dead-letter queue is only the last resort against a merge that
+ * dies without answering (timeouts, crashes): 100 receives, about a day of an outage at the backoff cap.
+ */
 export const MERGE_QUEUES: readonly QueueSpec[] = MARKETS.map((market) => ({
   name: `merge-${marketLabel(market)}`,
   fifo: true,
   consumer: 'merge' as const,
   batchSize: 10,
-  maxReceives: 3,
+  maxReceives: 100,
   visibilityTimeoutSeconds: 720,
+  retentionDays: MERGE_RETENTION_DAYS,
   market,
 }));
+
+/** The dead-letter queue of a manifest queue, by name (SQS moves messages there after `maxReceives`). */
+export const deadLetterQueueName = (queue: string): string => `${queue}-dead-letters`;
+
+/**
+ * Where merges that failed for their own data wait for an operator (FIFO, group = market): no consumer,
+ * never redriven, alarmed on.
+ */
+export const MERGE_REJECTED_QUEUE = { name: 'merge-rejected', fifo: true, retentionDays: MERGE_RETENTION_DAYS } as const;
 
 /** Web Push deliveries; a standard queue because grouping needs per-message delays. */
 export const PUSH_QUEUE: QueueSpec = {
@@ -269,6 +297,7 @@ export const SCHEDULES: readonly ScheduleSpec[] = [
   { name: 'snapshot', function: 'snapshot', everyMinutes: 60 },
   { name: 'items', function: 'items', everyMinutes: 10 },
   { name: 'retention', function: 'retention', everyMinutes: 360 },
+  { name: 'redrive', function: 'redrive', everyMinutes: 5 },
 ];
 
 /** The table stream's one consumer: live fan-out (ah, sealed, alert, roles, hello). */

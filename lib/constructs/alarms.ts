@@ -5,6 +5,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { StageConfig } from '../stages';
 import type { ManifestQueue } from './queues';
 
@@ -21,10 +22,15 @@ export interface ServiceAlarmsProps {
   stage: StageConfig;
   queues: readonly ManifestQueue[];
   mergeQueues: readonly ManifestQueue[];
+  /** Merges set aside for their own data (never redriven). */
+  mergeRejected: IQueue;
   serverErrors: IMetric;
 }
 
-/** Alarms on every dead-letter queue holding a message, on stuck merge queues and on API server errors. */
+/**
+ * Alarms on every dead-letter queue holding a message (merge dead letters are also redriven once storage
+ * answers), on the rejected merges, on stuck merge queues (an outage shows here first) and on API 5xx.
+ */
 export class ServiceAlarms extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
@@ -41,12 +47,18 @@ export class ServiceAlarms extends Construct {
       },
     ]);
     for (const q of props.queues) {
+      const redriven = props.mergeQueues.includes(q) ? '; the redrive schedule returns them once the table and bucket answer' : '';
       this.alarm(`${q.spec.name}-dead-letters`, {
-        description: `Messages of ${q.spec.name} failed ${q.spec.maxReceives} times and wait in its dead-letter queue`,
+        description: `Messages of ${q.spec.name} were received ${q.spec.maxReceives} times and wait in its dead-letter queue${redriven}`,
         metric: q.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
         threshold: 0,
       });
     }
+    this.alarm('merge-rejected', {
+      description: 'A book failed to merge for its own data (or kept dying in its merge) and waits in the rejected queue for an operator; the log line names its market and at',
+      metric: props.mergeRejected.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+      threshold: 0,
+    });
     for (const q of props.mergeQueues) {
       this.alarm(`${q.spec.name}-age`, {
         description: `The oldest ${q.spec.name} message waits longer than ${MERGE_AGE_LIMIT.toMinutes()} minutes`,

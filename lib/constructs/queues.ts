@@ -2,7 +2,8 @@ import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { QueueSpec } from '../topology';
+import { NagSuppressions } from 'cdk-nag';
+import { MERGE_REJECTED_QUEUE, type QueueSpec } from '../topology';
 import type { ServiceFunction } from './service-function';
 
 /** Dead letters wait the SQS maximum so an operator can inspect and redrive them after a weekend. */
@@ -37,6 +38,7 @@ export class ManifestQueue extends Construct {
     this.queue = new Queue(this, 'Queue', {
       ...fifo,
       visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
+      ...(spec.retentionDays ? { retentionPeriod: Duration.days(spec.retentionDays) } : {}),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: spec.maxReceives },
@@ -57,9 +59,13 @@ export interface MergeQueuesProps {
   specs: readonly QueueSpec[];
 }
 
-/** One FIFO queue per market (MessageGroupId = market), so each market merges one batch at a time. */
+/**
+ * One FIFO queue per market (MessageGroupId = market), so each market merges one batch at a time, and the
+ * rejected queue where merges that failed for their own data wait for an operator (README "Failure model").
+ */
 export class MergeQueues extends Construct {
   readonly queues: ManifestQueue[];
+  readonly rejected: Queue;
 
   constructor(scope: Construct, id: string, props: MergeQueuesProps) {
     super(scope, id);
@@ -67,5 +73,15 @@ export class MergeQueues extends Construct {
       if (!spec.fifo) throw new Error(`merge queue ${spec.name} must be FIFO`);
       return new ManifestQueue(this, spec.name, { spec });
     });
+    this.rejected = new Queue(this, 'Rejected', {
+      fifo: MERGE_REJECTED_QUEUE.fifo,
+      contentBasedDeduplication: false,
+      retentionPeriod: Duration.days(MERGE_REJECTED_QUEUE.retentionDays),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    NagSuppressions.addResourceSuppressions(this.rejected, [
+      { id: 'AwsSolutions-SQS3', reason: 'The rejected queue is itself a dead-letter place: nothing consumes it, an alarm fires while it holds a message.' },
+    ]);
   }
 }

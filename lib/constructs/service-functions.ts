@@ -1,8 +1,9 @@
 import { Stack } from 'aws-cdk-lib';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
-import type { FunctionName, FunctionSpec } from '../topology';
+import { type FunctionName, type FunctionSpec, MERGE_REJECTED_QUEUE, deadLetterQueueName } from '../topology';
 import type { DataTable } from './data-table';
 import type { FileHost } from './dev-link';
 import type { LiveApi } from './live-api';
@@ -19,6 +20,8 @@ export interface ServiceFunctionsProps {
   table: DataTable;
   files: FileHost;
   mergeQueues: readonly ManifestQueue[];
+  /** Where merges that failed for their own data are set aside. */
+  mergeRejected: IQueue;
   pushQueue: ManifestQueue;
   liveApi: LiveApi;
   secrets: ServiceSecrets;
@@ -36,11 +39,22 @@ export class ServiceFunctions extends Construct {
       const fn = new ServiceFunction(this, pascal(spec.name), { spec, stage: props.stage, environment: props.environment });
       fn.bindTable(props.table);
       fn.bindBucket(props.files.bucket, props.files.prefix);
-      const { queues, connections, secrets = [] } = spec.access;
+      const { queues, mergeFailures, connections, secrets = [] } = spec.access;
       const sendTo = (queues ?? []).flatMap((group) => (group === 'merge' ? props.mergeQueues : [props.pushQueue]));
       for (const q of sendTo) q.queue.grantSendMessages(fn);
-      // Only the queues it may send to: a URL it cannot use would only invite a confusing AccessDenied.
-      fn.addEnvironment('QUEUE_URLS', Stack.of(this).toJsonString(Object.fromEntries(sendTo.map((q) => [q.spec.name, q.queue.queueUrl]))));
+      const urls: Array<[string, string]> = sendTo.map((q) => [q.spec.name, q.queue.queueUrl]);
+      if (mergeFailures) {
+        props.mergeRejected.grantSendMessages(fn);
+        urls.push([MERGE_REJECTED_QUEUE.name, props.mergeRejected.queueUrl]);
+      }
+      if (mergeFailures === 'redrive') {
+        for (const q of props.mergeQueues) {
+          q.deadLetterQueue.grantConsumeMessages(fn);
+          urls.push([deadLetterQueueName(q.spec.name), q.deadLetterQueue.queueUrl]);
+        }
+      }
+      // Only the queues it may use: a URL it cannot use would only invite a confusing AccessDenied.
+      fn.addEnvironment('QUEUE_URLS', Stack.of(this).toJsonString(Object.fromEntries(urls)));
       if (connections) props.liveApi.grantConnections(fn);
       for (const name of secrets) {
         props.secrets.secrets[name].grantRead(fn);

@@ -1,4 +1,4 @@
-/** The local control API (`/_local/...`, local runtime only): health, clock, settle, tick, faults, files. */
+/** The local control API (`/_local/...`, local runtime only): health, clock, settle, tick, faults, queues, files. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ListObjectsV2Command, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { ManualClock } from '../../shared/clock';
@@ -58,12 +58,17 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
   }
   if (path === '/_local/faults') {
     if (!input) return bad(res, 'body must be a JSON object'), true;
-    const { identity, storage, merge } = input as Record<string, unknown>;
+    const { identity, storage, table, merge } = input as Record<string, unknown>;
     if (identity !== undefined && identity !== 'up' && identity !== 'down') return bad(res, 'identity is "up" or "down"'), true;
     if (storage !== undefined && storage !== 'up' && storage !== 'down') return bad(res, 'storage is "up" or "down"'), true;
+    if (table !== undefined && table !== 'up' && table !== 'down') {
+      bad(res, 'table is "up" or "down"');
+      return true;
+    }
     if (merge !== undefined && merge !== 'crash-once' && merge !== 'none') return bad(res, 'merge is "crash-once"'), true;
     if (identity) rt.faults.identity = identity;
     if (storage) rt.faults.storage = storage;
+    if (table) rt.faults.table = table;
     if (merge) rt.faults.merge = merge;
     rt.faultsChanged();
     sendJson(res, 200, { ...rt.faults });
@@ -81,6 +86,12 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
         sendJson(res, 400, { error: err.code, message: err.message });
       }
     }
+    return true;
+  }
+  if (path === '/_local/queues') {
+    const q = rt.queues;
+    if (method !== 'GET') sendJson(res, 405, { error: 'method_not_allowed' });
+    else sendJson(res, 200, { queues: Object.fromEntries(q.names().map((name) => [name, q.contents(name)])) });
     return true;
   }
   if (path === '/_local/files') {

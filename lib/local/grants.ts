@@ -6,7 +6,7 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { QueuePort } from '../../shared/store/queue';
-import { type BucketRight, bucketAllows, functionSpec, type FunctionName, MERGE_QUEUES, PUSH_QUEUE } from '../topology';
+import { type BucketRight, bucketAllows, deadLetterQueueName, functionSpec, type FunctionName, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES } from '../topology';
 
 type Current = () => FunctionName | undefined;
 
@@ -63,18 +63,50 @@ export function enforceBucketGrants(s3: S3Client, filesPrefix: string, current: 
 const groupOf = (queue: string): 'merge' | 'push' | undefined =>
   queue === PUSH_QUEUE.name ? 'push' : MERGE_QUEUES.some((q) => q.name === queue) ? 'merge' : undefined;
 
-/** The queue port a function sees: sends only to the queues its manifest entry lists. */
+/** Whether `fn` may send to `queue`: its queue groups, and the rejected merges for functions that handle merge failures. */
+function maySend(fn: FunctionName, queue: string): boolean {
+  const access = functionSpec(fn).access;
+  if (queue === MERGE_REJECTED_QUEUE.name) return access.mergeFailures !== undefined;
+  const group = groupOf(queue);
+  return group !== undefined && (access.queues?.includes(group) ?? false);
+}
+
+/** Whether `fn` may receive and delete messages of `queue`: only the redrive function, from the merge dead letters. */
+const mayTake = (fn: FunctionName, queue: string): boolean =>
+  functionSpec(fn).access.mergeFailures === 'redrive' && MERGE_QUEUES.some((q) => deadLetterQueueName(q.name) === queue);
+
+/** Whether `fn` consumes the queue of `sourceArn` (its event source mapping may change the visibility of what it received). */
+const consumes = (fn: FunctionName, sourceArn: string): boolean => {
+  const name = sourceArn.slice(sourceArn.lastIndexOf(':') + 1).replace(/\.fifo$/, '');
+  return QUEUES.some((q) => q.name === name && q.consumer === fn);
+};
+
+/** The queue port a function sees: only the queues its manifest entry lets it use. */
 export function enforceQueueGrants(queues: QueuePort, current: Current, report: (message: string) => void): QueuePort {
+  const check = (allowedFor: (fn: FunctionName) => boolean, what: string): void => {
+    const fn = current();
+    if (fn && !allowedFor(fn)) {
+      const message = `AccessDenied: ${fn} may not ${what} (lib/topology.ts)`;
+      report(message);
+      throw accessDenied(message);
+    }
+  };
   return {
     send: async (queue, messages) => {
-      const fn = current();
-      const group = groupOf(queue);
-      if (fn && !(group && functionSpec(fn).access.queues?.includes(group))) {
-        const message = `AccessDenied: ${fn} may not send to queue ${queue} (lib/topology.ts)`;
-        report(message);
-        throw accessDenied(message);
-      }
+      check((fn) => maySend(fn, queue), `send to queue ${queue}`);
       return queues.send(queue, messages);
+    },
+    changeVisibility: async (sourceArn, handles, seconds) => {
+      check((fn) => consumes(fn, sourceArn), `change the visibility of messages of ${sourceArn}`);
+      return queues.changeVisibility(sourceArn, handles, seconds);
+    },
+    receive: async (queue, max, visibility) => {
+      check((fn) => mayTake(fn, queue), `receive from queue ${queue}`);
+      return queues.receive(queue, max, visibility);
+    },
+    delete: async (queue, handles) => {
+      check((fn) => mayTake(fn, queue), `delete from queue ${queue}`);
+      return queues.delete(queue, handles);
     },
   };
 }

@@ -1,28 +1,34 @@
 /**
- * In-process queues with SQS's contract as the functions see it: SQSEvent batches, FIFO queues deliver
- * one batch at a time per message group in order (other groups proceed in parallel), failed messages
- * are received again after a backoff and move to the dead-letter store after `maxReceives` receives;
- * standard queues honour `delaySeconds` on the service clock. `reportBatchItemFailures` is honoured.
+ * In-process queues with SQS's contract as the functions see it, on the service clock: SQSEvent batches,
+ * FIFO queues deliver one batch at a time per message group in order (a group waits while its head is
+ * invisible), a received message stays invisible for the queue's visibility timeout unless the consumer
+ * changes it, failed messages move to the queue's dead-letter queue after `maxReceives` receives, messages
+ * expire after the retention period, standard queues honour `delaySeconds`. Queues without a consumer (the
+ * dead-letter queues and the rejected merges) are read with `receive` and `delete`, as SQS's API does.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import type { QueueSpec } from '../topology';
-import type { QueueMessage, QueuePort } from '../../shared/store/queue';
+import type { SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import { type QueueSpec, deadLetterQueueName } from '../topology';
+import type { QueueMessage, QueuePort, ReceivedMessage } from '../../shared/store/queue';
 import type { Clock } from '../../shared/clock';
 
 export type SqsConsumer = (event: SQSEvent) => Promise<{ batchItemFailures?: Array<{ itemIdentifier: string }> } | undefined | void>;
 
 interface Pending {
+  /** Message id and, locally, its receipt handle. */
   id: string;
   body: string;
   groupId?: string;
   dedupId?: string;
+  attributes: Record<string, string>;
+  /** Service clock time it was enqueued (moved into a FIFO dead-letter queue resets it, as SQS does). */
   sentAt: number;
-  /** Service clock time before which the message is not visible (delays). */
+  /** Service clock time before which it is not received (delays, in-flight visibility, backoff). */
   visibleAt: number;
-  /** Wall time before which a failed message is not received again (retry backoff). */
-  retryAt: number;
   receives: number;
+  inFlight: boolean;
+  /** Why its last delivery failed (for the dead-letter view). */
+  error?: string;
 }
 
 export interface DeadLetter {
@@ -32,83 +38,133 @@ export interface DeadLetter {
   error: string;
 }
 
-const DEDUP_WINDOW_MS = 5 * 60_000;
-const RETRY_BACKOFF_MS = [0, 50, 200, 500];
+/** What a queue needs to exist: consumed queues carry their manifest spec, the others only this. */
+export interface QueueShape {
+  name: string;
+  fifo: boolean;
+  retentionDays?: number;
+}
 
-/** One queue of the manifest. */
+const DEDUP_WINDOW_MS = 5 * 60_000;
+const DAY_MS = 86_400_000;
+/** SQS's default retention. */
+const DEFAULT_RETENTION_DAYS = 4;
+
+/** One queue: consumed by its manifest function (`consumer`), or read through `receive` only. */
 class LocalQueue {
   private readonly pending: Pending[] = [];
   private readonly busyGroups = new Set<string>();
   private readonly seenDedup = new Map<string, number>();
   private inFlight = 0;
+  readonly arn: string;
 
   constructor(
-    readonly spec: QueueSpec,
+    readonly shape: QueueShape,
     private readonly clock: Clock,
-    private readonly consumer: SqsConsumer,
-    private readonly deadLetters: DeadLetter[],
+    private readonly consumed: { spec: QueueSpec; consumer: SqsConsumer; deadLetters: LocalQueue } | null,
     private readonly onChange: () => void,
-  ) {}
+  ) {
+    this.arn = `arn:aws:sqs:local:000000000000:${shape.name}${shape.fifo ? '.fifo' : ''}`;
+  }
 
   send(m: QueueMessage): void {
     const now = this.clock.now();
-    if (this.spec.fifo) {
-      if (!m.groupId) throw new Error(`${this.spec.name}: FIFO messages need a group id`);
+    if (this.shape.fifo) {
+      if (!m.groupId) throw new Error(`${this.shape.name}: FIFO messages need a group id`);
       const dedup = m.dedupId ?? createHash('sha256').update(m.body).digest('hex');
       const seen = this.seenDedup.get(dedup);
-      if (seen !== undefined && Date.now() - seen < DEDUP_WINDOW_MS) return;
-      this.seenDedup.set(dedup, Date.now());
+      if (seen !== undefined && now - seen < DEDUP_WINDOW_MS) return;
+      this.seenDedup.set(dedup, now);
     }
-    const delay = this.spec.fifo ? 0 : Math.max(0, Math.min(900, m.delaySeconds ?? 0)) * 1000;
-    this.pending.push({ id: randomUUID(), body: m.body, groupId: m.groupId, dedupId: m.dedupId, sentAt: now, visibleAt: now + delay, retryAt: 0, receives: 0 });
+    const delay = this.shape.fifo ? 0 : Math.max(0, Math.min(900, m.delaySeconds ?? 0)) * 1000;
+    this.pending.push({ id: randomUUID(), body: m.body, groupId: m.groupId, dedupId: m.dedupId, attributes: { ...m.attributes }, sentAt: now, visibleAt: now + delay, receives: 0, inFlight: false });
     this.onChange();
   }
 
-  /** True when a batch could be received now. */
+  /** A message SQS moved here from its source queue (no deduplication; FIFO resets its enqueue time). */
+  adopt(p: Pending): void {
+    this.pending.push({ ...p, id: randomUUID(), sentAt: this.shape.fifo ? this.clock.now() : p.sentAt, visibleAt: this.clock.now(), inFlight: false });
+  }
+
+  /** True when a batch could be delivered to the consumer now. */
   runnable(): boolean {
-    return this.nextBatch(false).length > 0;
+    return this.consumed !== null && this.nextBatch(this.consumed.spec.batchSize, false).length > 0;
   }
 
   get busy(): boolean {
     return this.inFlight > 0;
   }
 
-  /** True when a failed message waits out its retry backoff. */
-  hasRetryWaiting(): boolean {
-    const wall = Date.now();
-    return this.pending.some((p) => p.receives > 0 && p.retryAt > wall && p.retryAt !== Number.POSITIVE_INFINITY);
+  /** Messages waiting (delayed, invisible and in flight included). */
+  get depth(): number {
+    this.expire();
+    return this.pending.length;
   }
 
-  /** Messages waiting (including delayed ones). */
-  get depth(): number {
-    return this.pending.length;
+  /** What the queue holds, for tests and the control API. */
+  contents(): Array<{ body: string; receives: number; visibleAt: number; attributes: Record<string, string>; error?: string }> {
+    this.expire();
+    return this.pending.map((p) => ({ body: p.body, receives: p.receives, visibleAt: p.visibleAt, attributes: { ...p.attributes }, ...(p.error ? { error: p.error } : {}) }));
   }
 
   /** Starts every batch that can run now; resolves when they finish. */
   async pump(): Promise<void> {
+    if (!this.consumed) return;
     const running: Promise<void>[] = [];
     for (;;) {
-      const batch = this.nextBatch(true);
+      const batch = this.nextBatch(this.consumed.spec.batchSize, true);
       if (batch.length === 0) break;
       running.push(this.deliver(batch));
     }
     await Promise.all(running);
   }
 
-  private nextBatch(take: boolean): Pending[] {
+  changeVisibility(handles: readonly string[], seconds: number): void {
+    const at = this.clock.now() + seconds * 1000;
+    for (const p of this.pending) if (handles.includes(p.id)) p.visibleAt = at;
+    this.onChange();
+  }
+
+  /** SQS ReceiveMessage on a queue nobody consumes: visible messages in group order, hidden for `visibilitySeconds`. */
+  receive(max: number, visibilitySeconds: number): ReceivedMessage[] {
+    const batch = this.nextBatch(Math.min(10, max), false);
     const now = this.clock.now();
-    const wall = Date.now();
-    const visible = (p: Pending) => p.visibleAt <= now && p.retryAt <= wall;
-    if (this.spec.fifo) {
+    return batch.map((p) => {
+      p.receives++;
+      p.visibleAt = now + visibilitySeconds * 1000;
+      return { body: p.body, receiptHandle: p.id, groupId: p.groupId, dedupId: p.dedupId, receiveCount: p.receives, attributes: { ...p.attributes } };
+    });
+  }
+
+  delete(handles: readonly string[]): void {
+    for (const h of handles) {
+      const i = this.pending.findIndex((p) => p.id === h);
+      if (i >= 0) this.pending.splice(i, 1);
+    }
+  }
+
+  /** Drops messages older than the retention period, as SQS does. */
+  private expire(): void {
+    const oldest = this.clock.now() - (this.shape.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS;
+    for (let i = this.pending.length - 1; i >= 0; i--) if (!this.pending[i].inFlight && this.pending[i].sentAt < oldest) this.pending.splice(i, 1);
+  }
+
+  private nextBatch(size: number, take: boolean): Pending[] {
+    this.expire();
+    const now = this.clock.now();
+    const visible = (p: Pending) => !p.inFlight && p.visibleAt <= now;
+    if (this.shape.fifo) {
       // The head of each idle group, and the messages behind it in order (one batch per group at a time).
+      const tried = new Set<string>();
       for (const p of this.pending) {
         const g = p.groupId ?? '';
-        if (this.busyGroups.has(g)) continue;
+        if (tried.has(g) || this.busyGroups.has(g)) continue;
+        tried.add(g);
         const group = this.pending.filter((q) => (q.groupId ?? '') === g);
         if (!visible(group[0])) continue;
         const batch: Pending[] = [];
         for (const q of group) {
-          if (!visible(q) || batch.length >= this.spec.batchSize) break;
+          if (!visible(q) || batch.length >= size) break;
           batch.push(q);
         }
         if (take) this.busyGroups.add(g);
@@ -116,15 +172,21 @@ class LocalQueue {
       }
       return [];
     }
-    const batch = this.pending.filter(visible).slice(0, this.spec.batchSize);
-    if (take) for (const p of batch) p.retryAt = Number.POSITIVE_INFINITY;
+    const batch = this.pending.filter(visible).slice(0, size);
+    if (take) for (const p of batch) p.inFlight = true;
     return batch;
   }
 
   private async deliver(batch: Pending[]): Promise<void> {
+    const { spec, consumer, deadLetters } = this.consumed!;
     this.inFlight++;
     const group = batch[0].groupId ?? '';
-    for (const p of batch) p.receives++;
+    const now = this.clock.now();
+    for (const p of batch) {
+      p.receives++;
+      p.inFlight = true;
+      p.visibleAt = now + spec.visibilityTimeoutSeconds * 1000;
+    }
     const records: SQSRecord[] = batch.map((p) => ({
       messageId: p.id,
       receiptHandle: p.id,
@@ -133,69 +195,114 @@ class LocalQueue {
         ApproximateReceiveCount: String(p.receives),
         SentTimestamp: String(p.sentAt),
         SenderId: 'local',
-        ApproximateFirstReceiveTimestamp: String(this.clock.now()),
+        ApproximateFirstReceiveTimestamp: String(now),
         ...(p.groupId ? { MessageGroupId: p.groupId, MessageDeduplicationId: p.dedupId ?? '', SequenceNumber: '0' } : {}),
       } as SQSRecord['attributes'],
-      messageAttributes: {},
+      messageAttributes: Object.fromEntries(Object.entries(p.attributes).map(([k, v]) => [k, { stringValue: v, dataType: 'String', stringListValues: [], binaryListValues: [] }])) as SQSMessageAttributes,
       md5OfBody: createHash('md5').update(p.body).digest('hex'),
       eventSource: 'aws:sqs',
-      eventSourceARN: `arn:aws:sqs:local:000000000000:${this.spec.name}${this.spec.fifo ? '.fifo' : ''}`,
+      eventSourceARN: this.arn,
       awsRegion: 'local',
     }));
     let failed = new Set<string>();
     let error = '';
     try {
-      const out = await this.consumer({ Records: records });
+      const out = await consumer({ Records: records });
       failed = new Set((out && 'batchItemFailures' in out ? out.batchItemFailures : undefined)?.map((f) => f.itemIdentifier) ?? []);
       error = 'reported as failed';
     } catch (err) {
+      // A crash: every message comes back once its visibility timeout passes.
       failed = new Set(batch.map((p) => p.id));
       error = err instanceof Error ? err.message : String(err);
     }
     for (const p of batch) {
+      p.inFlight = false;
       const i = this.pending.indexOf(p);
       if (!failed.has(p.id)) {
         if (i >= 0) this.pending.splice(i, 1);
-      } else if (p.receives >= this.spec.maxReceives) {
+        continue;
+      }
+      p.error = error;
+      if (p.receives >= spec.maxReceives) {
         if (i >= 0) this.pending.splice(i, 1);
-        this.deadLetters.push({ queue: this.spec.name, body: p.body, receives: p.receives, error });
-      } else {
-        const backoff = RETRY_BACKOFF_MS[Math.min(p.receives, RETRY_BACKOFF_MS.length - 1)];
-        p.retryAt = Date.now() + backoff;
-        setTimeout(() => this.onChange(), backoff + 1).unref();
+        deadLetters.adopt(p);
       }
     }
-    if (this.spec.fifo) this.busyGroups.delete(group);
+    if (this.shape.fifo) this.busyGroups.delete(group);
     this.inFlight--;
     this.onChange();
   }
 }
 
-/** All queues of the manifest, as the `QueuePort` functions send to and the runtime pumps. */
+/**
+ * All queues of the manifest with their dead-letter queues (named by `deadLetterQueueName`) and the given
+ * queues nobody consumes, as the `QueuePort` functions use and the runtime pumps.
+ */
 export class LocalQueues implements QueuePort {
   private readonly queues = new Map<string, LocalQueue>();
-  readonly deadLetters: DeadLetter[] = [];
+  private readonly consumedNames: string[] = [];
   private readonly active = new Set<Promise<void>>();
   private scheduled = false;
-  /** When false, messages wait for an explicit `drain()` (manual clock); when true, they run as they arrive. */
+  /** When false, messages wait for an explicit `drain()`; when true, they run as they become visible. */
   autoRun = true;
 
-  constructor(
-    specs: readonly QueueSpec[],
-    clock: Clock,
-    consumerOf: (spec: QueueSpec) => SqsConsumer,
-  ) {
-    for (const spec of specs) this.queues.set(spec.name, new LocalQueue(spec, clock, consumerOf(spec), this.deadLetters, () => this.kick()));
+  constructor(specs: readonly QueueSpec[], clock: Clock, consumerOf: (spec: QueueSpec) => SqsConsumer, unconsumed: readonly QueueShape[] = []) {
+    const kick = () => this.kick();
+    for (const shape of unconsumed) this.queues.set(shape.name, new LocalQueue(shape, clock, null, kick));
+    for (const spec of specs) {
+      const dlq = new LocalQueue({ name: deadLetterQueueName(spec.name), fifo: spec.fifo, retentionDays: 14 }, clock, null, kick);
+      this.queues.set(dlq.shape.name, dlq);
+      this.queues.set(spec.name, new LocalQueue(spec, clock, { spec, consumer: consumerOf(spec), deadLetters: dlq }, kick));
+      this.consumedNames.push(spec.name);
+    }
+  }
+
+  private queue(name: string): LocalQueue {
+    const q = this.queues.get(name);
+    if (!q) throw new Error(`unknown queue ${name}`);
+    return q;
   }
 
   async send(queue: string, messages: QueueMessage[]): Promise<void> {
-    const q = this.queues.get(queue);
-    if (!q) throw new Error(`unknown queue ${queue}`);
+    const q = this.queue(queue);
     for (const m of messages) q.send(m);
+  }
+
+  async changeVisibility(sourceArn: string, receiptHandles: string[], seconds: number): Promise<void> {
+    const q = [...this.queues.values()].find((x) => x.arn === sourceArn);
+    if (!q) throw new Error(`unknown queue ${sourceArn}`);
+    q.changeVisibility(receiptHandles, seconds);
+  }
+
+  async receive(queue: string, max: number, visibilitySeconds: number): Promise<ReceivedMessage[]> {
+    return this.queue(queue).receive(max, visibilitySeconds);
+  }
+
+  async delete(queue: string, receiptHandles: string[]): Promise<void> {
+    this.queue(queue).delete(receiptHandles);
   }
 
   depth(queue: string): number {
     return this.queues.get(queue)?.depth ?? 0;
+  }
+
+  /** What a queue holds (its dead-letter queue: `deadLetterQueueName(name)`). */
+  contents(queue: string): ReturnType<LocalQueue['contents']> {
+    return this.queue(queue).contents();
+  }
+
+  /** Every queue's name: the manifest's, their dead-letter queues and the unconsumed ones. */
+  names(): string[] {
+    return [...this.queues.keys()];
+  }
+
+  /** Every message SQS moved to a manifest queue's dead-letter queue, with the queue it came from. */
+  get deadLetters(): DeadLetter[] {
+    return this.consumedNames.flatMap((name) =>
+      this.queue(deadLetterQueueName(name))
+        .contents()
+        .map((m) => ({ queue: name, body: m.body, receives: m.receives, error: m.error ?? '' })),
+    );
   }
 
   /** True when something can run now or is running. */
@@ -204,7 +311,7 @@ export class LocalQueues implements QueuePort {
     return false;
   }
 
-  /** Runs until no queue has a runnable message or a batch in flight (retries with backoff included). */
+  /** Runs until no queue has a message visible at the service clock or a batch in flight. */
   async drain(): Promise<void> {
     for (;;) {
       this.pumpAll();
@@ -212,18 +319,8 @@ export class LocalQueues implements QueuePort {
         await Promise.race(this.active);
         continue;
       }
-      if (this.busy) continue;
-      // Failed messages waiting for their backoff still count as work.
-      if (this.waitingRetry()) {
-        await new Promise((r) => setTimeout(r, 25));
-        continue;
-      }
-      return;
+      if (!this.busy) return;
     }
-  }
-
-  private waitingRetry(): boolean {
-    return [...this.queues.values()].some((q) => q.depth > 0 && q.hasRetryWaiting());
   }
 
   private pumpAll(): void {
@@ -234,7 +331,7 @@ export class LocalQueues implements QueuePort {
     }
   }
 
-  /** Lets delayed messages that became visible (the clock moved) start. */
+  /** Lets messages that became visible (the clock moved) start. */
   poke(): void {
     this.kick();
   }

@@ -19,7 +19,8 @@ import { parseConfig } from '../../shared/config';
 import { Router } from '../../shared/http/router';
 import { jsonLog, keepOutOfLogs } from '../../shared/log';
 import { configureServices, sdkClients } from '../../shared/services';
-import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../topology';
+import { isDependencyFailure } from '../../shared/store/dependency-failure';
+import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../topology';
 import { handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { FileHost } from './file-host';
@@ -58,6 +59,8 @@ export interface RuntimeOptions {
 export interface Faults {
   identity: 'up' | 'down';
   storage: 'up' | 'down';
+  /** The service's table calls fail as in a DynamoDB outage (the runtime's own stream poller and sweeper go on). */
+  table: 'up' | 'down';
   merge: 'none' | 'crash-once';
 }
 
@@ -75,7 +78,7 @@ export class Runtime {
   /** The APIs reached without the edge (only with the `direct` option). */
   directBase = '';
   readonly clock: Clock;
-  readonly faults: Faults = { identity: 'up', storage: 'up', merge: 'none' };
+  readonly faults: Faults = { identity: 'up', storage: 'up', table: 'up', merge: 'none' };
   readonly tableName: string;
   readonly bucketName: string;
   s3!: S3Client;
@@ -172,7 +175,6 @@ export class Runtime {
     });
     const clients = sdkClients(config);
     this.s3 = clients.s3;
-    this.doc = clients.ddb;
     // The `storage` fault makes the service's bucket calls fail, upload bodies included.
     clients.s3.middlewareStack.add(
       (next) => async (args) => {
@@ -183,10 +185,22 @@ export class Runtime {
     );
     const denied = (message: string) => this.log('error', message);
     enforceBucketGrants(clients.s3, this.opts.filesPrefix ?? '', currentFunction, denied);
+    // The `table` fault: DynamoDB's answer to an outage (a 500 server fault), for every handler's table call.
+    clients.ddb.middlewareStack.add(
+      (next) => async (args) => {
+        if (this.faults.table === 'down') {
+          throw Object.assign(new Error('table fault: the table is unreachable'), { name: 'InternalServerError', $fault: 'server', $metadata: { httpStatusCode: 500 } });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'localTableFault' },
+    );
     const plainS3 = new S3Client({ region: 'us-east-1', endpoint: s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
     const rawDdb = new DynamoDBClient({ region: 'us-east-1', endpoint: ddbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    // The runtime's own table client (the sweeper), untouched by the `table` fault.
+    this.doc = DynamoDBDocumentClient.from(rawDdb);
     await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName)]);
-    this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event));
+    this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event), [MERGE_REJECTED_QUEUE]);
     configureServices({
       config,
       clock: this.clock,
@@ -206,7 +220,12 @@ export class Runtime {
     this.fileHost = new FileHost(plainS3, this.bucketName, (origin) => this.allowedOrigin(origin));
     const ws = (key: string) => WS_ROUTES.find((r) => r.routeKey === key)!.function;
     this.live = new LiveGateway(STAGE, (fn, ev) => this.lambdas.invoke(fn, ev), { connect: ws('$connect'), message: ws('$default'), disconnect: ws('$disconnect') }, (err) => this.log('error', 'live gateway', { error: String(err) }));
-    this.scheduler = new LocalScheduler(SCHEDULES, this.clock, (s) => (ev) => this.lambdas.invoke(s.function, ev), (name, err) => this.log('error', `schedule ${name} failed`, { error: err instanceof Error ? err.stack : String(err) }));
+    this.scheduler = new LocalScheduler(SCHEDULES, this.clock, (s) => (ev) => this.lambdas.invoke(s.function, ev), (name, err) =>
+      // A run that met an outage is retried by the next period's run: a warning, not an error.
+      isDependencyFailure(err)
+        ? this.log('warn', `schedule ${name} waits for a dependency`, { error: err instanceof Error ? err.message : String(err) })
+        : this.log('error', `schedule ${name} failed`, { error: err instanceof Error ? err.stack : String(err) }),
+    );
     this.poller = new StreamPoller(ddbEndpoint, rawDdb, this.tableName, (ev) => this.lambdas.invoke(STREAM_CONSUMER.function, ev), STREAM_CONSUMER.batchSize, (err) => this.log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }));
     await Promise.all([this.poller.init(this.memory), this.lambdas.preload(FUNCTIONS.map((f) => f.name))]);
     this.startBackground();

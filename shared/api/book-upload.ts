@@ -6,6 +6,7 @@ import { admitBook } from '../upload/admit-book';
 /** Answers 200 `{at, credited, reason?}`; the spec's 401 / 403 / 413 / 400 / 409 / 503 come from `admitBook`. */
 export const postBook: Route = {
   access: { kind: 'signedIn' },
+  outage: 'storage_failed',
   async handle({ req, svc, principal }) {
     return ok(await admitBook(svc, principal, { body: req.body, contentEncoding: req.headers['content-encoding'] }));
   },

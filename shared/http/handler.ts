@@ -5,9 +5,10 @@ import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
 import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
-import { ServiceError } from '../errors';
+import { type ErrorCode, ServiceError } from '../errors';
 import { type Services, services } from '../services';
 import { requireEdge } from './edge';
+import { isDependencyFailure } from '../store/dependency-failure';
 import { compressLarge, errorResult, fromError } from './respond';
 import { toApiRequest } from './request';
 import { Router } from './router';
@@ -37,6 +38,8 @@ export interface RouteContext {
 
 export interface Route {
   access: Access;
+  /** The 503 code when the table or bucket does not answer (default `unavailable`). */
+  outage?: Extract<ErrorCode, 'unavailable' | 'storage_failed'>;
   handle(ctx: RouteContext): Promise<HttpResult>;
 }
 
@@ -71,7 +74,8 @@ export function httpHandler(table: RouteTable) {
   return middy<HttpEvent, HttpResult>()
     .use({
       onError: async (request) => {
-        request.response = fromError(request.error, (msg, e) => services().log('error', msg, { error: e instanceof Error ? e.stack : String(e) }));
+        const err = asOutage(services(), resolve(request.event, table).route, request.error);
+        request.response = fromError(err, (msg, e) => services().log('error', msg, { error: e instanceof Error ? e.stack : String(e) }));
       },
     })
     .use({
@@ -88,6 +92,13 @@ export function httpHandler(table: RouteTable) {
       const result = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);
       return req.method === 'HEAD' ? { ...result, body: '' } : result;
     });
+}
+
+/** A table or bucket that does not answer is a 503 the caller may retry, not a 500 (README "Failure model"). */
+function asOutage(svc: Services, route: Route, err: unknown): unknown {
+  if (err instanceof ServiceError || !isDependencyFailure(err)) return err;
+  svc.log('warn', 'a dependency did not answer', { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+  return new ServiceError(route.outage ?? 'unavailable', 'a storage service is unavailable; try again');
 }
 
 /** Path rules shared by every route, checked after admission (DESIGN: check order): markets and item keys. */

@@ -1,7 +1,16 @@
-/** One SQS FIFO batch of a market's merge queue, merged in order (spec files: seq dense, never repeated). */
+/**
+ * One SQS FIFO batch of a market's merge queue, merged in order (spec files: seq dense, never repeated), and
+ * what happens to a book whose merge fails (README "Failure model"): it is received again after a backoff
+ * that grows with its receives; a failure of its own making counts against its budget, after which it is
+ * set aside in the rejected queue with an alarm; a dependency's failure only delays it.
+ */
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import { MERGE_REJECTED_QUEUE } from '../../lib/topology';
+import { MERGE_FAILURE_BUDGET, mergeRetryDelaySeconds, type RejectReason } from '../domain/merge-retry';
 import type { Services } from '../services';
-import { parseMergeMessage } from '../upload/merge-message';
+import { isDependencyFailure } from '../store/dependency-failure';
+import { countMergeFailure } from '../store/merge-failures';
+import { type MergeMessage, parseMergeMessage } from '../upload/merge-message';
 import { mergeBook } from './merge-book';
 
 /**
@@ -9,12 +18,8 @@ import { mergeBook } from './merge-book';
  * the group's order holds when SQS delivers them again. A malformed record is dropped (it can never merge).
  */
 export async function mergeBatch(svc: Services, records: readonly SQSRecord[]): Promise<SQSBatchResponse> {
-  const failures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of records) {
-    if (failures.length > 0) {
-      failures.push({ itemIdentifier: record.messageId });
-      continue;
-    }
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
     const msg = parseMergeMessage(record.body);
     if (!msg) {
       svc.log('error', 'merge: malformed message dropped', { messageId: record.messageId });
@@ -24,9 +29,70 @@ export async function mergeBatch(svc: Services, records: readonly SQSRecord[]): 
       const out = await mergeBook(svc, msg);
       svc.log('info', 'merge', { market: msg.market, at: msg.at, ...out });
     } catch (err) {
-      svc.log('error', 'merge failed; received again', { market: msg.market, messageId: record.messageId, error: err instanceof Error ? err.stack : String(err) });
-      failures.push({ itemIdentifier: record.messageId });
+      if ((await afterFailure(svc, record, msg, err)) === 'set-aside') continue;
+      const rest = records.slice(i);
+      await backOff(svc, rest, receiveCount(record));
+      return { batchItemFailures: rest.map((r) => ({ itemIdentifier: r.messageId })) };
     }
   }
-  return { batchItemFailures: failures };
+  return { batchItemFailures: [] };
+}
+
+const receiveCount = (r: SQSRecord): number => Number(r.attributes.ApproximateReceiveCount) || 1;
+
+/** Decides a failed book's fate: received again, or (its budget spent) set aside for an operator. */
+async function afterFailure(svc: Services, record: SQSRecord, msg: MergeMessage, err: unknown): Promise<'retry' | 'set-aside'> {
+  const where = { market: msg.market, at: msg.at, receives: receiveCount(record) };
+  const error = describeFailure(err);
+  if (isDependencyFailure(err)) {
+    svc.log('warn', 'merge waits for a dependency; received again', { ...where, error });
+    return 'retry';
+  }
+  let failures: number;
+  try {
+    failures = await countMergeFailure(svc, msg.market, msg.uploadId, error);
+  } catch (countErr) {
+    // The table went away meanwhile: nothing is counted, the book is simply received again.
+    svc.log('warn', 'merge failed and its failure could not be counted; received again', { ...where, error, countError: describeFailure(countErr) });
+    return 'retry';
+  }
+  if (failures < MERGE_FAILURE_BUDGET) {
+    svc.log('error', 'merge failed; received again', { ...where, failures, error });
+    return 'retry';
+  }
+  try {
+    await setAside(svc, record.body, msg, 'data', error);
+  } catch (sendErr) {
+    svc.log('error', 'merge failed and could not be set aside; received again', { ...where, failures, error, sendError: describeFailure(sendErr) });
+    return 'retry';
+  }
+  svc.log('error', 'merge rejected: the book failed for its own data and waits in the rejected queue', { ...where, failures, error });
+  return 'set-aside';
+}
+
+/** Puts a merge message in the rejected queue (FIFO per market), with why; it is never redriven. */
+export async function setAside(svc: Services, body: string, msg: Pick<MergeMessage, 'market' | 'uploadId' | 'at'>, reason: RejectReason, error: string): Promise<void> {
+  await svc.queues.send(MERGE_REJECTED_QUEUE.name, [
+    { body, groupId: msg.market, dedupId: msg.uploadId, attributes: { reason, error: error.slice(0, 256), market: msg.market, at: String(msg.at) } },
+  ]);
+}
+
+/** Hides the failed record and the ones behind it until their next receive is due (the first retry is immediate). */
+async function backOff(svc: Services, records: readonly SQSRecord[], receives: number): Promise<void> {
+  try {
+    await svc.queues.changeVisibility(records[0].eventSourceARN, records.map((r) => r.receiptHandle), mergeRetryDelaySeconds(receives));
+  } catch (err) {
+    // SQS itself failed: the messages come back after the queue's visibility timeout instead.
+    svc.log('warn', 'merge: could not change the visibility of failed messages', { error: describeFailure(err) });
+  }
+}
+
+/**
+ * An error for the logs: its name and message, with capability paths cut to their prefix (a book path's
+ * cap must never reach a log line).
+ */
+export function describeFailure(err: unknown): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  // A cap is 22 base64url characters, alone or after `<number>-` (book, change and checkpoint file names).
+  return text.replace(/(^|[^A-Za-z0-9_-]|\d-)[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])/g, '$1<cap>');
 }

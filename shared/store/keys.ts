@@ -57,6 +57,8 @@ export const scanLogSk = (at: number, id: string): string => `${pad(at, 15)}#${i
 /** Stored books (snapshots kept 30 days), by observation time. */
 export const bookLogPk = (market: string): string => `MKT#${market}#books`;
 export const bookLogSk = (at: number): string => pad(at, 15);
+/** Failures of one accepted upload's merge that were not a dependency's (its poison budget), by upload id. */
+export const mergeFailureKey = (market: string, uploadId: string) => ({ pk: `MKT#${market}#fail`, sk: uploadId });
 
 // ── Read cache (hourly view) ─────────────────────────────────────────────────────────────
 // Not market pages (no `MKT#`): the API function, which may not write market pages, keeps them. All expire.

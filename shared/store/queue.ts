@@ -1,4 +1,10 @@
-import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+  SendMessageBatchCommand,
+} from '@aws-sdk/client-sqs';
 
 export interface QueueMessage {
   body: string;
@@ -8,11 +14,38 @@ export interface QueueMessage {
   dedupId?: string;
   /** Standard queues only (0..900). */
   delaySeconds?: number;
+  /** String message attributes (why a merge was set aside, how often it was redriven). */
+  attributes?: Record<string, string>;
+}
+
+/** A message taken from a queue that no function consumes (dead letters), to be moved and deleted. */
+export interface ReceivedMessage {
+  body: string;
+  receiptHandle: string;
+  groupId?: string;
+  dedupId?: string;
+  receiveCount: number;
+  attributes: Record<string, string>;
 }
 
 /** Sends messages to a queue named in lib/topology.ts. SQS in AWS, in-process queues locally. */
 export interface QueuePort {
   send(queue: string, messages: QueueMessage[]): Promise<void>;
+  /**
+   * Hides messages a consumer received (by their records' receipt handles) for `seconds` from now: SQS
+   * ChangeMessageVisibility on the queue of `sourceArn`, the records' `eventSourceARN`.
+   */
+  changeVisibility(sourceArn: string, receiptHandles: string[], seconds: number): Promise<void>;
+  /** Receives up to 10 messages (FIFO: in group order), hidden for `visibilitySeconds` unless deleted. */
+  receive(queue: string, max: number, visibilitySeconds: number): Promise<ReceivedMessage[]>;
+  delete(queue: string, receiptHandles: string[]): Promise<void>;
+}
+
+/** The URL of a queue from its ARN (`arn:<partition>:sqs:<region>:<account>:<name>`). */
+export function queueUrlOfArn(arn: string): string {
+  const [, partition, , region, account, name] = arn.split(':');
+  if (!region || !account || !name) throw new Error(`not an SQS queue ARN: ${arn}`);
+  return `https://sqs.${region}.amazonaws.com${partition === 'aws-cn' ? '.cn' : ''}/${account}/${name}`;
 }
 
 /** The SQS adapter: queue names resolve to URLs through config. */
@@ -22,9 +55,14 @@ export class SqsQueues implements QueuePort {
     private readonly urls: Record<string, string>,
   ) {}
 
-  async send(queue: string, messages: QueueMessage[]): Promise<void> {
+  private url(queue: string): string {
     const url = this.urls[queue];
     if (!url) throw new Error(`no URL configured for queue ${queue}`);
+    return url;
+  }
+
+  async send(queue: string, messages: QueueMessage[]): Promise<void> {
+    const url = this.url(queue);
     for (let i = 0; i < messages.length; i += 10) {
       const batch = messages.slice(i, i + 10);
       const out = await this.client.send(
@@ -36,10 +74,57 @@ export class SqsQueues implements QueuePort {
             MessageGroupId: m.groupId,
             MessageDeduplicationId: m.dedupId,
             DelaySeconds: m.delaySeconds,
+            MessageAttributes: m.attributes
+              ? Object.fromEntries(Object.entries(m.attributes).map(([k, v]) => [k, { DataType: 'String', StringValue: v }]))
+              : undefined,
           })),
         }),
       );
       if (out.Failed && out.Failed.length > 0) throw new Error(`queue ${queue}: ${out.Failed.length} messages failed`);
+    }
+  }
+
+  async changeVisibility(sourceArn: string, receiptHandles: string[], seconds: number): Promise<void> {
+    const url = queueUrlOfArn(sourceArn);
+    for (let i = 0; i < receiptHandles.length; i += 10) {
+      const out = await this.client.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: url,
+          Entries: receiptHandles.slice(i, i + 10).map((h, j) => ({ Id: String(j), ReceiptHandle: h, VisibilityTimeout: seconds })),
+        }),
+      );
+      if (out.Failed && out.Failed.length > 0) throw new Error(`queue ${sourceArn}: ${out.Failed.length} visibility changes failed`);
+    }
+  }
+
+  async receive(queue: string, max: number, visibilitySeconds: number): Promise<ReceivedMessage[]> {
+    const out = await this.client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: this.url(queue),
+        MaxNumberOfMessages: Math.min(10, Math.max(1, max)),
+        VisibilityTimeout: visibilitySeconds,
+        WaitTimeSeconds: 0,
+        MessageSystemAttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+      }),
+    );
+    return (out.Messages ?? []).map((m) => ({
+      body: m.Body ?? '',
+      receiptHandle: m.ReceiptHandle ?? '',
+      groupId: m.Attributes?.MessageGroupId,
+      dedupId: m.Attributes?.MessageDeduplicationId,
+      receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? 1),
+      attributes: Object.fromEntries(Object.entries(m.MessageAttributes ?? {}).flatMap(([k, v]) => (v.StringValue !== undefined ? [[k, v.StringValue]] : []))),
+    }));
+  }
+
+  async delete(queue: string, receiptHandles: string[]): Promise<void> {
+    const url = this.url(queue);
+    for (let i = 0; i < receiptHandles.length; i += 10) {
+      const out = await this.client.send(
+        new DeleteMessageBatchCommand({ QueueUrl: url, Entries: receiptHandles.slice(i, i + 10).map((h, j) => ({ Id: String(j), ReceiptHandle: h })) }),
+      );
+      if (out.Failed && out.Failed.length > 0) throw new Error(`queue ${queue}: ${out.Failed.length} deletes failed`);
     }
   }
 }

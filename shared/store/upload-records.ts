@@ -21,7 +21,8 @@ export interface UploadAnswer {
 
 /**
  * Takes a "last time" slot when at least `everyMs` passed since the stored time (the spec's boundary: held
- * while less than `everyMs` passed). `token` marks the taker so only it can release the slot.
+ * while less than `everyMs` passed), or when `token` already holds it (an upload resumed after its first
+ * attempt died). `token` marks the taker so only it can release the slot.
  */
 async function takeSlot(svc: Services, key: Record<string, string>, now: number, everyMs: number, token: string): Promise<Slot> {
   try {
@@ -30,7 +31,7 @@ async function takeSlot(svc: Services, key: Record<string, string>, now: number,
         TableName: svc.config.tableName,
         Key: key,
         UpdateExpression: 'SET #last = :now, #token = :token, #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(#last) OR #last <= :threshold',
+        ConditionExpression: 'attribute_not_exists(#last) OR #last <= :threshold OR #token = :token',
         ExpressionAttributeNames: { '#last': 'last', '#token': 'token', '#ttl': 'ttl' },
         ExpressionAttributeValues: { ':now': now, ':token': token, ':ttl': ttlAt(now + everyMs), ':threshold': now - everyMs },
         ReturnValues: 'ALL_OLD',
@@ -119,27 +120,83 @@ export async function releaseBookAt(svc: Services, market: string, at: number, u
   }
 }
 
-/** The first answer of a retry identity (null when none, or expired at `now`). */
-export async function firstAnswer(svc: Services, retryId: string, now: number): Promise<UploadAnswer | null> {
-  const out = await svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: uploadRetryKey(retryId), ConsistentRead: true }));
-  const item = out.Item;
-  if (!item || (typeof item.ttl === 'number' && item.ttl * 1000 <= now)) return null;
-  const answer: UploadAnswer = { at: Number(item.at), credited: item.credited === true };
-  if (typeof item.reason === 'string') answer.reason = item.reason;
-  return answer;
+/**
+ * The retry record of an upload (spec Uploads, Retry): claimed by the attempt that admits it, then holding
+ * its answer. `busy`: another attempt holds a fresh claim; `claimed`: this attempt admits the upload under
+ * `uploadId` (its own, or that of an attempt whose claim went stale: the steps keyed by it are idempotent).
+ */
+export type RetryClaim = { kind: 'answered'; answer: UploadAnswer } | { kind: 'claimed'; uploadId: string } | { kind: 'busy' };
+
+const PENDING = 'pending';
+
+/**
+ * Claims the retry record, or reads its answer. A claim older than `leaseMs` (longer than the upload
+ * function may run) belongs to an attempt that died: it is taken over, so nothing waits on it for ever.
+ */
+export async function claimRetry(svc: Services, retryId: string, uploadId: string, now: number, leaseMs: number, expiresAt: number): Promise<RetryClaim> {
+  const table = svc.config.tableName;
+  const key = uploadRetryKey(retryId);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const item = (await svc.ddb.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
+    const live = item && !(typeof item.ttl === 'number' && item.ttl * 1000 <= now);
+    if (live && item.state !== PENDING) return { kind: 'answered', answer: answerOf(item) };
+    if (live && typeof item.claimedAt === 'number' && item.claimedAt + leaseMs > now) return { kind: 'busy' };
+    const owner = live && typeof item.uploadId === 'string' ? item.uploadId : uploadId;
+    try {
+      await svc.ddb.send(
+        new PutCommand({
+          TableName: table,
+          Item: { ...key, state: PENDING, uploadId: owner, claimedAt: now, ttl: ttlAt(expiresAt) },
+          // Exactly the record that was read: absent (or expired), or the stale claim.
+          ...(live
+            ? { ConditionExpression: 'claimedAt = :claimedAt AND #state = :pending', ExpressionAttributeNames: { '#state': 'state' }, ExpressionAttributeValues: { ':claimedAt': item.claimedAt, ':pending': PENDING } }
+            : { ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now', ExpressionAttributeNames: { '#ttl': 'ttl' }, ExpressionAttributeValues: { ':now': Math.floor(now / 1000) } }),
+        }),
+      );
+      return { kind: 'claimed', uploadId: owner };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+  return { kind: 'busy' };
 }
 
-/** Keeps an answer for retries until `expiresAt`; the first one written wins. */
-export async function keepAnswer(svc: Services, retryId: string, answer: UploadAnswer, expiresAt: number): Promise<void> {
+/** Puts the claim back when the attempt ends without an answer to keep (an error), so a repeat starts afresh. */
+export async function releaseRetry(svc: Services, retryId: string, uploadId: string): Promise<void> {
   try {
     await svc.ddb.send(
-      new PutCommand({
+      new DeleteCommand({
         TableName: svc.config.tableName,
-        Item: { ...uploadRetryKey(retryId), ...answer, ttl: ttlAt(expiresAt) },
-        ConditionExpression: 'attribute_not_exists(pk)',
+        Key: uploadRetryKey(retryId),
+        ConditionExpression: 'uploadId = :id AND #state = :pending',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':id': uploadId, ':pending': PENDING },
       }),
     );
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }
+}
+
+/** Keeps the claim's answer for retries until `expiresAt`; the first answer written wins. */
+export async function keepAnswer(svc: Services, retryId: string, uploadId: string, answer: UploadAnswer, expiresAt: number): Promise<void> {
+  try {
+    await svc.ddb.send(
+      new PutCommand({
+        TableName: svc.config.tableName,
+        Item: { ...uploadRetryKey(retryId), state: 'answered', uploadId, ...answer, ttl: ttlAt(expiresAt) },
+        ConditionExpression: 'attribute_not_exists(pk) OR (uploadId = :id AND #state = :pending)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':id': uploadId, ':pending': PENDING },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+}
+
+function answerOf(item: Record<string, unknown>): UploadAnswer {
+  const answer: UploadAnswer = { at: Number(item.at), credited: item.credited === true };
+  if (typeof item.reason === 'string') answer.reason = item.reason;
+  return answer;
 }

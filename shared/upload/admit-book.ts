@@ -5,6 +5,7 @@
  * back every record written so far (503 `storage_failed`, nothing half-written).
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout as pause } from 'node:timers/promises';
 import { extendContributorWindow, recordContribution } from '../auth/contributor';
 import type { Principal } from '../auth/principal';
 import { BOOK_WINDOW_BEHIND_MS, type Book, decodeBookJson, validateBook, viaField } from '../domain/book';
@@ -18,11 +19,12 @@ import { putQuarantine } from '../store/upload-quarantine';
 import {
   type UploadAnswer,
   claimBookAt,
-  firstAnswer,
+  claimRetry,
   keepAnswer,
   lastCreditedAt,
   releaseBookAt,
   releaseCreditInterval,
+  releaseRetry,
   releaseUploadLimit,
   takeCreditInterval,
   takeUploadLimit,
@@ -35,6 +37,10 @@ import { type Uploader, requireUploader, requireViaAllowed, retryIdentity, uploa
 export const UPLOAD_EVERY_MS = 300_000;
 /** Claims and first answers outlive the `at` window (24 h behind the clock, plus slack): later the book is refused anyway. */
 const KEEP_AFTER_AT_MS = BOOK_WINDOW_BEHIND_MS + 3_600_000;
+/** A retry claim this old (service time) belongs to an attempt that died: the upload function runs at most 29 s. */
+const RETRY_LEASE_MS = 60_000;
+/** How long (real time) a repeat waits for the answer of the attempt in progress before it is told to try again. */
+const REPEAT_WAIT_MS = 8_000;
 
 export interface RawUpload {
   body: Buffer;
@@ -50,14 +56,35 @@ export async function admitBook(svc: Services, principal: Principal, raw: RawUpl
   const book = validateBook(value, now);
   const who = uploaderOf(principal, book.via, svc.config.uploaderKey);
   const retryId = retryIdentity(who, book.market, 'book', book.at);
-  const first = await firstAnswer(svc, retryId, now);
-  if (first) return first;
-  return new Admission(svc, book, who, retryId, now).run();
+  const claim = await claimOrAwait(svc, retryId, now, book.at + KEEP_AFTER_AT_MS);
+  if ('answer' in claim) return claim.answer;
+  try {
+    return await new Admission(svc, book, who, retryId, claim.uploadId, now).run();
+  } catch (err) {
+    // No answer to keep: the next repeat admits the upload afresh.
+    await releaseRetry(svc, retryId, claim.uploadId).catch((e) => svc.log('error', 'upload: retry claim not released', { error: e instanceof Error ? e.message : String(e) }));
+    throw err;
+  }
+}
+
+/**
+ * Spec Uploads, Retry, under concurrency: the first attempt claims the retry record and admits the upload;
+ * repeats that meet its claim wait (real time, briefly) for its answer and return it, or are told to try again.
+ */
+async function claimOrAwait(svc: Services, retryId: string, now: number, expiresAt: number): Promise<{ answer: UploadAnswer } | { uploadId: string }> {
+  const uploadId = randomBytes(12).toString('base64url');
+  const started = performance.now();
+  for (let wait = 20; ; wait = Math.min(wait * 2, 320)) {
+    const claim = await claimRetry(svc, retryId, uploadId, now, RETRY_LEASE_MS, expiresAt);
+    if (claim.kind === 'answered') return { answer: claim.answer };
+    if (claim.kind === 'claimed') return { uploadId: claim.uploadId };
+    if (performance.now() - started >= REPEAT_WAIT_MS) throw new ServiceError('storage_failed', 'the same upload is still being stored; try again');
+    await pause(wait);
+  }
 }
 
 /** One upload's way through the state rules; `undo` collects what to release if storing fails. */
 class Admission {
-  private readonly uploadId = randomBytes(12).toString('base64url');
   private readonly undo: Array<() => Promise<unknown>> = [];
   private readonly scan: Scan;
   private readonly store: MarketStore;
@@ -67,6 +94,7 @@ class Admission {
     private readonly book: Book,
     private readonly who: Uploader,
     private readonly retryId: string,
+    private readonly uploadId: string,
     private readonly now: number,
   ) {
     this.scan = deriveScan(book);
@@ -148,7 +176,7 @@ class Admission {
     const meta = await this.store.meta(book.market);
     const answer: UploadAnswer = { at: Math.max(meta.newestScanAt ?? book.at, book.at), credited };
     if (outcome.reason) answer.reason = outcome.reason;
-    await keepAnswer(svc, this.retryId, answer, book.at + KEEP_AFTER_AT_MS);
+    await keepAnswer(svc, this.retryId, this.uploadId, answer, book.at + KEEP_AFTER_AT_MS);
     try {
       if (credited) await extendContributorWindow(svc, who.userId, now);
       const record = { market: book.market, at: book.at, kind: 'book' as const, items: this.scan.items.length, complete: book.complete, credited, ...(answer.reason ? { reason: answer.reason } : {}) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
-import { FUNCTIONS, MERGE_QUEUES, PUSH_QUEUE } from '../../lib/topology';
+import { FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, deadLetterQueueName } from '../../lib/topology';
 import { endpointAllowed, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
 import { environmentOf, flatten, synth } from './synth';
 
@@ -18,12 +18,13 @@ describe('function environment', () => {
     }
   });
 
-  it('hands each function the URLs of exactly the queues it may send to', () => {
+  it('hands each function the URLs of exactly the queues it may use', () => {
     const urls = (name: (typeof FUNCTIONS)[number]['name']) => Object.keys(parseConfig(resolvedEnvironment('dev', name)).queueUrls).sort();
     expect(urls('api')).toEqual([]);
     expect(urls('upload')).toEqual(MERGE_QUEUES.map((q) => q.name).sort());
-    expect(urls('merge')).toEqual([PUSH_QUEUE.name]);
+    expect(urls('merge')).toEqual([MERGE_REJECTED_QUEUE.name, PUSH_QUEUE.name].sort());
     expect(urls('push')).toEqual([PUSH_QUEUE.name]);
+    expect(urls('redrive')).toEqual([...MERGE_QUEUES.map((q) => q.name), ...MERGE_QUEUES.map((q) => deadLetterQueueName(q.name)), MERGE_REJECTED_QUEUE.name].sort());
     expect(urls('pages')).toEqual([]);
   });
 

@@ -14,6 +14,10 @@ interface Expected {
   list?: string[];
   /** `merge`: the six merge queues; `push`: the push queue. */
   queues?: Array<'merge' | 'push'>;
+  /** Sets failed merges aside in the rejected queue. */
+  rejects?: boolean;
+  /** Takes the merge queues' dead letters back (receives and deletes them). */
+  redrives?: boolean;
 }
 
 const RETAINED = ['live/', 'books/', 'candles/v1/m1/', 'candles/v1/h1/', 'candles/v1/h1c/', 'candles/v1/d1/', 'candles/v1/d1c/', 'snap/', 'recent/', 'volume/'];
@@ -26,7 +30,7 @@ const EXPECTED: Record<FunctionName, Expected> = {
   'ws-connect': {},
   'ws-message': {},
   'ws-disconnect': {},
-  merge: { read: ['books/'], write: ['live/'], queues: ['push'] },
+  merge: { read: ['books/'], write: ['live/'], queues: ['push'], rejects: true },
   fanout: {},
   push: { queues: ['push'] },
   seal: { write: ['candles/', 'volume/'] },
@@ -35,6 +39,8 @@ const EXPECTED: Record<FunctionName, Expected> = {
   retention: { read: ['live/'], list: RETAINED, delete: [...RETAINED, 'quarantine/'] },
   items: { read: ['items/'], write: ['items/'] },
   'live-sweep': {},
+  // probes books/ (what a merge reads) before it returns dead letters to the merge queues
+  redrive: { read: ['books/'], queues: ['merge'], rejects: true, redrives: true },
 };
 
 const S3_ACTIONS: Record<string, keyof Expected> = { 's3:GetObject': 'read', 's3:PutObject': 'write', 's3:DeleteObject': 'delete' };
@@ -52,7 +58,7 @@ function keyPattern(resource: unknown, stagePrefix: string): string {
 const resourcesOf = (st: Statement): unknown[] => (Array.isArray(st.Resource) ? st.Resource : [st.Resource]);
 
 /** A function's S3 grants as prefix lists per right (list: the `s3:prefix` values of s3:ListBucket). */
-function bucketGrants(stage: string, name: FunctionName, stagePrefix: string): Required<Omit<Expected, 'queues'>> {
+function bucketGrants(stage: string, name: FunctionName, stagePrefix: string): Required<Pick<Expected, 'read' | 'write' | 'delete' | 'list'>> {
   const out = { read: [] as string[], write: [] as string[], delete: [] as string[], list: [] as string[] };
   for (const st of statementsOf(synth(stage), name).filter((x) => x.Effect === 'Allow')) {
     for (const action of actionsOf(st).filter((a) => a.startsWith('s3:'))) {
@@ -77,14 +83,18 @@ function bucketGrants(stage: string, name: FunctionName, stagePrefix: string): R
   return out;
 }
 
-function queueGrants(name: FunctionName): { merge: number; push: number } {
-  const targets = statementsOf(synth('dev'), name)
-    .filter((st) => st.Effect === 'Allow' && actionsOf(st).includes('sqs:SendMessage'))
-    .flatMap((st) => resourcesOf(st).map((r) => JSON.stringify(r)));
-  const merge = targets.filter((r) => r.includes('MergeQueues')).length;
+function queueGrants(name: FunctionName): { merge: number; push: number; rejected: number; deadLetters: number } {
+  const statements = statementsOf(synth('dev'), name).filter((st) => st.Effect === 'Allow');
+  const targets = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap((st) => resourcesOf(st).map((r) => JSON.stringify(r)));
+  const rejected = targets.filter((r) => r.includes('MergeQueuesRejected')).length;
+  const merge = targets.filter((r) => r.includes('MergeQueues') && !r.includes('MergeQueuesRejected') && !r.includes('DeadLetters')).length;
   const push = targets.filter((r) => r.includes('PushQueue')).length;
-  expect(merge + push, `${name} sends to a queue outside the stage's`).toBe(targets.length);
-  return { merge, push };
+  expect(merge + push + rejected, `${name} sends to a queue outside the stage's`).toBe(targets.length);
+  const deadLetters = statements
+    .filter((st) => actionsOf(st).includes('sqs:ReceiveMessage'))
+    .flatMap((st) => resourcesOf(st).map((r) => JSON.stringify(r)))
+    .filter((r) => r.includes('DeadLetters')).length;
+  return { merge, push, rejected, deadLetters };
 }
 
 describe('least privilege: each function touches only the bucket prefixes and queues its code uses', () => {
@@ -116,9 +126,13 @@ describe('least privilege: each function touches only the bucket prefixes and qu
 
   it('lets each function send only to the queues it uses', () => {
     for (const [name, want] of Object.entries(EXPECTED) as Array<[FunctionName, Expected]>) {
-      expect(queueGrants(name), name).toEqual({ merge: want.queues?.includes('merge') ? 6 : 0, push: want.queues?.includes('push') ? 1 : 0 });
+      const want6 = want.queues?.includes('merge') ? 6 : 0;
+      const want1 = want.queues?.includes('push') ? 1 : 0;
+      const rejected = want.rejects ? 1 : 0;
+      const deadLetters = want.redrives ? 6 : 0;
+      expect(queueGrants(name), name).toEqual({ merge: want6, push: want1, rejected, deadLetters });
       const urls = JSON.parse(flatten(environmentOf(synth('dev'), name).QUEUE_URLS)) as Record<string, string>;
-      expect(Object.keys(urls).length, `${name} QUEUE_URLS`).toBe((want.queues?.includes('merge') ? 6 : 0) + (want.queues?.includes('push') ? 1 : 0));
+      expect(Object.keys(urls).length, `${name} QUEUE_URLS`).toBe(want6 + want1 + rejected + deadLetters);
     }
   });
 });

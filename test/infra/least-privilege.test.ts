@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FUNCTIONS, type FunctionName } from '../../lib/topology';
-import { type Statement, actionsOf, ofType, statementsOf, synth } from './synth';
+import { type Statement, actionsOf, mentions, ofType, statementsOf, synth } from './synth';
 
 const TABLE_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
@@ -61,6 +61,60 @@ describe('least privilege', () => {
         expect(reads.some((st) => JSON.stringify(st.Resource).includes(secretId)), `${spec.name} ${name}`).toBe(spec.access.secrets?.includes(name) ?? false);
       }
     }
+  });
+
+  it('lets upload send only to merge queues, merge only to the push queue and the rejected merges', () => {
+    const s = synth('dev');
+    const sendTargets = (name: FunctionName) =>
+      statementsOf(s, name)
+        .filter((st) => actionsOf(st).includes('sqs:SendMessage'))
+        .map((st) => JSON.stringify(st.Resource));
+    expect(sendTargets('upload')).toHaveLength(6);
+    expect(sendTargets('upload').every((r) => r.includes('MergeQueues'))).toBe(true);
+    expect(sendTargets('merge')).toHaveLength(2);
+    expect(sendTargets('merge').filter((r) => r.includes('PushQueue'))).toHaveLength(1);
+    expect(sendTargets('merge').filter((r) => r.includes('MergeQueuesRejected'))).toHaveLength(1);
+    expect(sendTargets('redrive')).toHaveLength(7);
+    expect(sendTargets('redrive').every((r) => r.includes('MergeQueues') && !r.includes('DeadLetters'))).toBe(true);
+    expect(sendTargets('api')).toHaveLength(0);
+    expect(sendTargets('pages')).toHaveLength(0);
+  });
+
+  it('lets only the redrive function take the merge dead letters, and gives it nothing to write but queues', () => {
+    const s = synth('dev');
+    const merge = ofType(s, 'AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy && q.Properties.FifoQueue);
+    const dlqs = merge.map(([, q]) => (q.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] } }).deadLetterTargetArn['Fn::GetAtt'][0]);
+    expect(dlqs).toHaveLength(6);
+    const takes = (name: FunctionName, id: string) =>
+      statementsOf(s, name).some((st) => st.Effect === 'Allow' && actionsOf(st).includes('sqs:ReceiveMessage') && actionsOf(st).includes('sqs:DeleteMessage') && mentions(st.Resource, id));
+    for (const spec of FUNCTIONS) for (const dlq of dlqs) expect(takes(spec.name, dlq), `${spec.name} ${dlq}`).toBe(spec.name === 'redrive');
+    const st = statementsOf(s, 'redrive');
+    expect(allows(st, 'dynamodb:GetItem')).toBe(true);
+    for (const action of TABLE_WRITES) expect(allows(st, action), action).toBe(false);
+    expect(allows(st, 's3:GetObject')).toBe(true);
+    expect(allows(st, 's3:PutObject')).toBe(false);
+    expect(allows(st, 's3:DeleteObject')).toBe(false);
+    expect(allows(st, 'execute-api:ManageConnections')).toBe(false);
+    expect(allows(st, 'secretsmanager:GetSecretValue')).toBe(false);
+  });
+
+  it('lets the merge function back off failed messages of its own queues only', () => {
+    const s = synth('dev');
+    const merge = ofType(s, 'AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy && q.Properties.FifoQueue);
+    const hides = (name: FunctionName) =>
+      statementsOf(s, name)
+        .filter((st) => st.Effect === 'Allow' && actionsOf(st).includes('sqs:ChangeMessageVisibility'))
+        .map((st) => JSON.stringify(st.Resource));
+    for (const [id] of merge) expect(hides('merge').some((r) => r.includes(`"${id}"`)), id).toBe(true);
+    expect(hides('merge')).toHaveLength(merge.length);
+    expect(hides('upload')).toHaveLength(0);
+  });
+
+  it('limits a preview to its own prefix of the shared dev bucket', () => {
+    const st = statementsOf(synth('preview-abc'), 'snapshot').filter((x) => actionsOf(x).some((a) => a.startsWith('s3:')));
+    const objectResources = st.flatMap((x) => (Array.isArray(x.Resource) ? x.Resource : [x.Resource])).map((r) => JSON.stringify(r)).filter((r) => r.includes('/'));
+    expect(objectResources.length).toBeGreaterThan(0);
+    for (const r of objectResources) expect(r).toContain('/preview-abc/');
   });
 
   it('gives no function a managed policy: each role writes only its own log group', () => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { FUNCTIONS, FALLBACK_FUNCTION, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../lib/topology';
+import { MERGE_BACKOFF_CAP_SECONDS, mergeRetryDelaySeconds } from '../../shared/domain/merge-retry';
 import { type CfnResource, functionId, mentions, ofType, synth } from './synth';
+
+const FOURTEEN_DAYS = 14 * 86_400;
 
 const dev = () => synth('dev');
 const production = () => synth('production');
@@ -81,22 +84,48 @@ describe('stack built from the manifest', () => {
     expect(mappings[0][1].Properties.MaximumRetryAttempts).toBeGreaterThan(0);
   });
 
-  it('gives each of the 7 queues its own dead-letter queue of the same kind after 3 receives', () => {
+  it('gives each of the 7 queues its own dead-letter queue of the same kind after its manifest receives', () => {
     const s = dev();
-    const queues = ofType(s, 'AWS::SQS::Queue');
-    expect(queues).toHaveLength(QUEUES.length * 2);
-    const main = queues.filter(([, q]) => q.Properties.RedrivePolicy);
+    const main = ofType(s, 'AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy);
     expect(main).toHaveLength(QUEUES.length);
     for (const [, q] of main) {
       const redrive = q.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] }; maxReceiveCount: number };
-      expect(redrive.maxReceiveCount).toBe(3);
+      const spec = q.Properties.FifoQueue ? MERGE_QUEUES[0] : PUSH_QUEUE;
+      expect(redrive.maxReceiveCount).toBe(spec.maxReceives);
       const dlq = s.resources[redrive.deadLetterTargetArn['Fn::GetAtt'][0]];
       expect(dlq.Properties.RedrivePolicy).toBeUndefined();
       expect(dlq.Properties.FifoQueue).toBe(q.Properties.FifoQueue);
+      expect(dlq.Properties.MessageRetentionPeriod).toBe(FOURTEEN_DAYS);
     }
     const fifo = main.filter(([, q]) => q.Properties.FifoQueue === true);
     expect(fifo).toHaveLength(MERGE_QUEUES.length);
     for (const [, q] of fifo) expect(q.Properties.ContentBasedDeduplication).toBe(false);
+  });
+
+  it('keeps accepted books 14 days in the merge queues, dead-letters them only as a last resort, and backs off within 15 minutes', () => {
+    const s = dev();
+    const merge = ofType(s, 'AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy && q.Properties.FifoQueue);
+    expect(merge).toHaveLength(MERGE_QUEUES.length);
+    for (const [, q] of merge) {
+      expect(q.Properties.MessageRetentionPeriod).toBe(FOURTEEN_DAYS);
+      // A dependency outage at the backoff cap takes about a day to use up the receives.
+      expect((q.Properties.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount).toBeGreaterThanOrEqual(90);
+    }
+    expect(MERGE_BACKOFF_CAP_SECONDS).toBe(900);
+    expect(mergeRetryDelaySeconds(1)).toBe(0);
+    for (let r = 2; r < 12; r++) expect(mergeRetryDelaySeconds(r + 1)).toBeGreaterThanOrEqual(mergeRetryDelaySeconds(r));
+    expect(mergeRetryDelaySeconds(100)).toBe(MERGE_BACKOFF_CAP_SECONDS);
+  });
+
+  it('sets rejected merges aside in one FIFO queue of 14 days that nothing consumes', () => {
+    const s = dev();
+    const loose = ofType(s, 'AWS::SQS::Queue').filter(([id, q]) => !q.Properties.RedrivePolicy && id.includes('Rejected'));
+    expect(loose).toHaveLength(1);
+    const [[rejectedId, rejected]] = loose;
+    expect(rejected.Properties).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: false, MessageRetentionPeriod: FOURTEEN_DAYS });
+    expect(ofType(s, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => mentions(m.Properties.EventSourceArn, rejectedId))).toEqual([]);
+    // Nothing names it as a dead-letter target either: no SQS move ever lands there.
+    expect(ofType(s, 'AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy && mentions(q.Properties.RedrivePolicy, rejectedId))).toEqual([]);
   });
 
   it('delivers every queue to its consumer in manifest batches with partial batch failures', () => {
@@ -154,9 +183,24 @@ describe('stack built from the manifest', () => {
     }
   });
 
-  it('alarms on every dead-letter queue, every merge queue age and HTTP 5xx', () => {
-    const alarms = ofType(dev(), 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties.MetricName);
-    expect(alarms.filter((m) => m === 'ApproximateNumberOfMessagesVisible')).toHaveLength(QUEUES.length);
+  it('runs the redrive function every 5 minutes from EventBridge', () => {
+    const s = dev();
+    const fnId = functionId(s, 'redrive');
+    const rules = ofType(s, 'AWS::Events::Rule').filter(([, r]) => mentions(r.Properties.Targets, fnId));
+    expect(rules).toHaveLength(1);
+    expect(rules[0][1].Properties.ScheduleExpression).toBe('rate(5 minutes)');
+  });
+
+  it('alarms on every dead-letter queue, the rejected merges, every merge queue age and HTTP 5xx', () => {
+    const s = dev();
+    const all = ofType(s, 'AWS::CloudWatch::Alarm');
+    const alarms = all.map(([, a]) => a.Properties.MetricName);
+    expect(alarms.filter((m) => m === 'ApproximateNumberOfMessagesVisible')).toHaveLength(QUEUES.length + 1);
+    const [[rejectedId]] = ofType(s, 'AWS::SQS::Queue').filter(([id]) => id.includes('Rejected'));
+    const rejected = all.filter(([, a]) => mentions(a.Properties.Dimensions, rejectedId));
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0][1].Properties).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(rejected[0][1].Properties.AlarmActions).toHaveLength(1);
     expect(alarms.filter((m) => m === 'ApproximateAgeOfOldestMessage')).toHaveLength(MERGE_QUEUES.length);
     expect(alarms.filter((m) => m === '5xx')).toHaveLength(1);
   });

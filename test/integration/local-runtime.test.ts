@@ -69,9 +69,13 @@ describe('local runtime: gateway basics and the control API', () => {
   });
 
   it('sets and reports faults', async () => {
-    expect(await local.faults({ identity: 'down', storage: 'down' })).toEqual({ identity: 'down', storage: 'down', merge: 'none' });
-    expect(await local.faults({ identity: 'up', storage: 'up', merge: 'crash-once' })).toEqual({ identity: 'up', storage: 'up', merge: 'crash-once' });
+    expect(await local.faults({ identity: 'down', storage: 'down' })).toEqual({ identity: 'down', storage: 'down', table: 'up', merge: 'none' });
+    expect(await local.faults({ identity: 'up', storage: 'up', table: 'down', merge: 'crash-once' })).toEqual({ identity: 'up', storage: 'up', table: 'down', merge: 'crash-once' });
+    expect(await local.faults({ table: 'up' })).toMatchObject({ table: 'up' });
     expect((await local.api('POST', '/_local/faults', { body: { storage: 'sideways' } })).status).toBe(400);
+    expect((await local.api('POST', '/_local/faults', { body: { table: 'sideways' } })).status).toBe(400);
+    const queues = (await local.api('GET', '/_local/queues')).body.queues;
+    expect(Object.keys(queues)).toEqual(expect.arrayContaining(['merge-normal-alliance', 'merge-normal-alliance-dead-letters', 'merge-rejected', 'push', 'push-dead-letters']));
     await local.faults({ merge: 'none' });
   });
 

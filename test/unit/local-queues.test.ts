@@ -7,7 +7,7 @@ import { ManualClock } from '../../shared/clock';
 const fifo = (name: string): QueueSpec => ({ name, fifo: true, consumer: 'merge', batchSize: 2, maxReceives: 3, visibilityTimeoutSeconds: 30 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('local queues (SQS contract)', () => {
+describe('local queues (SQS contract on the service clock)', () => {
   it('delivers one batch at a time per message group, in order, while other groups run in parallel', async () => {
     const clock = new ManualClock(1_000);
     const log: string[] = [];
@@ -37,7 +37,7 @@ describe('local queues (SQS contract)', () => {
     expect(overlapAB).toBe(true);
   });
 
-  it('retries a failed batch and moves it to the dead-letter store after three receives', async () => {
+  it('receives a crashed batch again only once its visibility timeout passed on the service clock, and dead-letters it after maxReceives', async () => {
     const clock = new ManualClock(1_000);
     const receives: number[] = [];
     const queues = new LocalQueues([fifo('merge-a')], clock, () => async (event: SQSEvent) => {
@@ -46,12 +46,46 @@ describe('local queues (SQS contract)', () => {
     });
     await queues.send('merge-a', [{ body: 'bad', groupId: 'a', dedupId: 'bad' }]);
     await queues.drain();
+    expect(receives).toEqual([1]);
+    clock.advance(29_999);
+    await queues.drain();
+    expect(receives).toEqual([1]);
+    clock.advance(1);
+    await queues.drain();
+    expect(receives).toEqual([1, 2]);
+    clock.advance(30_000);
+    await queues.drain();
     expect(receives).toEqual([1, 2, 3]);
     expect(queues.deadLetters).toEqual([{ queue: 'merge-a', body: 'bad', receives: 3, error: 'boom' }]);
     expect(queues.depth('merge-a')).toBe(0);
+    expect(queues.depth('merge-a-dead-letters')).toBe(1);
   });
 
-  it('redelivers only the items a batch reports as failed', async () => {
+  it('holds a failed message and its group for as long as the consumer set its visibility', async () => {
+    const clock = new ManualClock(1_000);
+    const seen: string[] = [];
+    const queues = new LocalQueues([fifo('merge-a')], clock, () => async (event: SQSEvent) => {
+      seen.push(...event.Records.map((r) => `${r.body}@${r.attributes.ApproximateReceiveCount}`));
+      const head = event.Records[0];
+      if (head.body !== 'first') return;
+      const receives = Number(head.attributes.ApproximateReceiveCount);
+      if (receives >= 3) return;
+      await queues.changeVisibility(head.eventSourceARN, event.Records.map((r) => r.receiptHandle), receives === 1 ? 0 : 10);
+      return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
+    });
+    await queues.send('merge-a', ['first', 'second'].map((body) => ({ body, groupId: 'a', dedupId: body })));
+    await queues.drain();
+    expect(seen).toEqual(['first@1', 'second@1', 'first@2', 'second@2']);
+    clock.advance(9_999);
+    await queues.drain();
+    expect(seen).toHaveLength(4);
+    clock.advance(1);
+    await queues.drain();
+    expect(seen).toEqual(['first@1', 'second@1', 'first@2', 'second@2', 'first@3', 'second@3']);
+    expect(queues.depth('merge-a')).toBe(0);
+  });
+
+  it('receives again only the items a batch reports as failed', async () => {
     const clock = new ManualClock(1_000);
     const seen: string[] = [];
     const queues = new LocalQueues([fifo('merge-a')], clock, () => async (event: SQSEvent) => {
@@ -61,11 +95,14 @@ describe('local queues (SQS contract)', () => {
     });
     await queues.send('merge-a', ['1', '2'].map((body) => ({ body, groupId: 'a', dedupId: body })));
     await queues.drain();
+    expect(seen).toEqual(['1', '2']);
+    clock.advance(30_000);
+    await queues.drain();
     expect(seen).toEqual(['1', '2', '2']);
     expect(queues.deadLetters).toEqual([]);
   });
 
-  it('drops a FIFO message whose deduplication id was seen within five minutes', async () => {
+  it('drops a FIFO message whose deduplication id was seen within five minutes of service time', async () => {
     const clock = new ManualClock(1_000);
     const seen: string[] = [];
     const queues = new LocalQueues([fifo('merge-a')], clock, () => async (event: SQSEvent) => {
@@ -73,7 +110,10 @@ describe('local queues (SQS contract)', () => {
     });
     await queues.send('merge-a', [{ body: 'one', groupId: 'a', dedupId: 'same' }, { body: 'two', groupId: 'a', dedupId: 'same' }]);
     await queues.drain();
-    expect(seen).toEqual(['one']);
+    clock.advance(5 * 60_000);
+    await queues.send('merge-a', [{ body: 'three', groupId: 'a', dedupId: 'same' }]);
+    await queues.drain();
+    expect(seen).toEqual(['one', 'three']);
   });
 
   it('holds a delayed standard-queue message until the service clock reaches its delay', async () => {
@@ -90,5 +130,41 @@ describe('local queues (SQS contract)', () => {
     queues.poke();
     await queues.drain();
     expect(seen).toEqual(['now', 'later']);
+  });
+
+  it('lets a queue nobody consumes be received in group order and deleted, with message attributes', async () => {
+    const clock = new ManualClock(1_000);
+    const queues = new LocalQueues([], clock, () => async () => undefined, [{ name: 'held', fifo: true }]);
+    await queues.send('held', [
+      { body: 'a1', groupId: 'a', dedupId: 'a1', attributes: { reason: 'data' } },
+      { body: 'b1', groupId: 'b', dedupId: 'b1' },
+      { body: 'a2', groupId: 'a', dedupId: 'a2' },
+    ]);
+    const first = await queues.receive('held', 10, 60);
+    expect(first.map((m) => [m.body, m.groupId, m.attributes])).toEqual([
+      ['a1', 'a', { reason: 'data' }],
+      ['a2', 'a', {}],
+    ]);
+    // Group a is hidden while its messages are received; b is next.
+    expect((await queues.receive('held', 10, 60)).map((m) => m.body)).toEqual(['b1']);
+    expect(await queues.receive('held', 10, 60)).toEqual([]);
+    await queues.delete('held', [first[0].receiptHandle]);
+    clock.advance(60_000);
+    expect((await queues.receive('held', 10, 60)).map((m) => [m.body, m.receiveCount])).toEqual([['b1', 2]]);
+    expect((await queues.receive('held', 10, 60)).map((m) => [m.body, m.receiveCount])).toEqual([['a2', 2]]);
+  });
+
+  it('drops messages older than the retention period', async () => {
+    const clock = new ManualClock(1_000);
+    const spec: QueueSpec = { ...fifo('merge-a'), retentionDays: 14 };
+    const queues = new LocalQueues([spec], clock, () => async () => {
+      throw new Error('down');
+    });
+    await queues.send('merge-a', [{ body: 'old', groupId: 'a', dedupId: 'old' }]);
+    await queues.drain();
+    clock.advance(14 * 86_400_000 - 1_000);
+    expect(queues.depth('merge-a')).toBe(1);
+    clock.advance(1_001);
+    expect(queues.depth('merge-a')).toBe(0);
   });
 });

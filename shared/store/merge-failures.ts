@@ -1,0 +1,29 @@
+/**
+ * The poison budget of accepted uploads (README "Failure model"): how often a book's merge failed for a
+ * reason that was not a dependency's. SQS's receive count cannot tell, because it grows on every receive,
+ * outages included; this count grows only when the table is up, which a non-dependency failure implies.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DAY_MS } from '../clock';
+import type { Services } from '../services';
+import { ttlAt } from './identity-items';
+import { mergeFailureKey } from './keys';
+
+/** Longer than a message can wait in its queue and dead-letter queue. */
+const KEEP_MS = 30 * DAY_MS;
+
+/** Counts one more failure of the upload's merge; returns the count so far. */
+export async function countMergeFailure(svc: Services, market: string, uploadId: string, error: string): Promise<number> {
+  const now = svc.clock.now();
+  const out = await svc.ddb.send(
+    new UpdateCommand({
+      TableName: svc.config.tableName,
+      Key: mergeFailureKey(market, uploadId),
+      UpdateExpression: 'ADD #failures :one SET #error = :error, #at = :now, #ttl = :ttl',
+      ExpressionAttributeNames: { '#failures': 'failures', '#error': 'error', '#at': 'failedAt', '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':one': 1, ':error': error.slice(0, 500), ':now': now, ':ttl': ttlAt(now + KEEP_MS) },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(out.Attributes?.failures ?? 1);
+}
