@@ -23,13 +23,6 @@ export interface Services {
   connections: ApiGatewayManagementApiClient;
   queues: QueuePort;
   log: (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>) => void;
-  /** Fault injection points of the local runtime (never set in AWS). */
-  hooks?: LocalHooks;
-}
-
-export interface LocalHooks {
-  /** Called by the merge after its first write; throws when the `merge: "crash-once"` fault is armed. */
-  afterFirstMergeWrite?(): void;
 }
 
 let current: Services | undefined;

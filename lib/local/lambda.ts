@@ -5,11 +5,16 @@ import type { Context } from 'aws-lambda';
 import { type FunctionName, functionSpec } from '../topology';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
+/** Wraps every invocation (the local faults count and crash a merge's writes through it). */
+export type Around = <T>(name: FunctionName, run: () => Promise<T>) => Promise<T>;
 
 export class LambdaHost {
   private readonly loaded = new Map<FunctionName, Promise<Handler>>();
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly around: Around = (_name, run) => run(),
+  ) {}
 
   /** Imports every handler up front, so a broken module fails start-up rather than a request. */
   async preload(names: readonly FunctionName[]): Promise<void> {
@@ -44,6 +49,6 @@ export class LambdaHost {
       fail: () => undefined,
       succeed: () => undefined,
     };
-    return (await handler(event, context)) as T;
+    return (await this.around(name, () => handler(event, context))) as T;
   }
 }

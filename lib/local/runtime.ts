@@ -26,6 +26,7 @@ import { readBody, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
 import { LambdaHost } from './lambda';
 import { LiveGateway } from './live-gateway';
+import { MergeCrash, type MergeFaultState } from './merge-crash';
 import { LocalQueues } from './queues';
 import { LocalScheduler } from './scheduler';
 import { ensureBucket, ensureTable, sweepExpired } from './storage';
@@ -51,7 +52,6 @@ export interface RuntimeOptions {
 export interface Faults {
   identity: 'up' | 'down';
   storage: 'up' | 'down';
-  merge: 'none' | 'crash-once';
 }
 
 // The SDK's notice about Node 22 is about future releases; the pinned clients support Node 20.
@@ -65,7 +65,9 @@ const STAGE = 'local';
 export class Runtime {
   base = '';
   readonly clock: Clock;
-  readonly faults: Faults = { identity: 'up', storage: 'up', merge: 'none' };
+  readonly faults: Faults = { identity: 'up', storage: 'up' };
+  /** The `merge` fault: the next merge crashes after its k-th write (lib/local/merge-crash.ts). */
+  readonly mergeCrash = new MergeCrash();
   readonly tableName: string;
   readonly bucketName: string;
   s3!: S3Client;
@@ -73,7 +75,7 @@ export class Runtime {
   identity!: LocalIdentity;
   private server!: Server;
   private engines: Engine[] = [];
-  private lambdas = new LambdaHost(ROOT);
+  private lambdas = new LambdaHost(ROOT, (name, run) => this.mergeCrash.run(name, run));
   private live!: LiveGateway;
   private scheduler!: LocalScheduler;
   private poller!: StreamPoller;
@@ -147,6 +149,8 @@ export class Runtime {
       },
       { step: 'initialize', name: 'localStorageFault' },
     );
+    clients.s3.middlewareStack.add(this.mergeCrash.middleware, { step: 'initialize', name: 'localMergeCrash' });
+    clients.ddb.middlewareStack.add(this.mergeCrash.middleware, { step: 'initialize', name: 'localMergeCrash' });
     const plainS3 = new S3Client({ region: 'us-east-1', endpoint: s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
     const rawDdb = new DynamoDBClient({ region: 'us-east-1', endpoint: ddbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName)]);
@@ -155,15 +159,14 @@ export class Runtime {
       config,
       clock: this.clock,
       ...clients,
-      queues: this.queues,
-      log: this.log,
-      hooks: {
-        afterFirstMergeWrite: () => {
-          if (this.faults.merge !== 'crash-once') return;
-          this.faults.merge = 'none';
-          throw new Error('merge fault: crashed after the first write');
+      // A crashed merge sends nothing either.
+      queues: {
+        send: async (queue, messages) => {
+          this.mergeCrash.assertAlive();
+          await this.queues.send(queue, messages);
         },
       },
+      log: this.log,
     });
     this.identity = new LocalIdentity({ dataDir: dataDir ?? ':memory:', issuer: `${this.base}/_local/idp`, clock: this.clock, secretKey: identitySecret });
     await this.identity.init();
@@ -213,6 +216,11 @@ export class Runtime {
 
   clockMoved(): void {
     this.queues.poke();
+  }
+
+  /** The fault state `/_local/faults` answers. */
+  faultState(): Faults & MergeFaultState {
+    return { ...this.faults, ...this.mergeCrash.state };
   }
 
   faultsChanged(): void {
