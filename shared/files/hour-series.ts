@@ -360,8 +360,8 @@ export function decodeSeries(buf: Uint8Array): HourSeries {
   let n = 0;
   for (let i = 0; i < nKeys; i++) {
     key += getVarint(buf, pos);
-    const count = getVarint(buf, varintEnd.pos);
-    pos = varintEnd.pos;
+    const count = getVarint(buf, varintEnd);
+    pos = varintEnd;
     if (n + count > nPoints) throw new RangeError('corrupt hour series: point count');
     keys[i] = key;
     start[i] = n;
@@ -370,9 +370,9 @@ export function decodeSeries(buf: Uint8Array): HourSeries {
     let q = 0;
     for (let j = count; j > 0; j--) {
       h += getVarint(buf, pos);
-      c = getDelta(buf, varintEnd.pos, c);
-      q = getDelta(buf, varintEnd.pos, q);
-      pos = varintEnd.pos;
+      c = getDelta(buf, varintEnd, c);
+      q = getDelta(buf, varintEnd, q);
+      pos = varintEnd;
       hour[n] = h;
       close[n] = c;
       quantity[n] = q;

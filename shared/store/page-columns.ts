@@ -240,7 +240,7 @@ export class Reader {
   /** `prev` plus a zigzag varint written by `Writer.delta`. */
   delta(prev = 0): number {
     const v = getDelta(this.buf, this.pos, prev);
-    this.pos = varintEnd.pos;
+    this.pos = varintEnd;
     return v;
   }
 
