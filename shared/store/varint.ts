@@ -3,7 +3,8 @@
  * unsigned values up to 2^53 (a price shifted past null), and the difference of any two safe integers,
  * which spans ±(2^54-2) and so has no exact double. A difference under 2^52 (every realistic one) takes
  * the plain path; a larger one is written and read through BigInt, byte for byte what the zigzag varint
- * of the exact difference would be. The hot loops (pages, the hour series) call these directly.
+ * of the exact difference would be. The hour series calls these in its innermost loop; the page Writer
+ * and Reader use them for signed values.
  */
 
 const TWO52 = 2 ** 52;
