@@ -111,7 +111,7 @@ describe('a merge crashed after any of its writes', () => {
       const rows = [...(await store.rows(market))].map(([key, row]) => toAuctionRow(key, row)).sort((p, q) => p[0] - q[0]);
       expect([...socket.table.values()].sort((p, q) => p[0] - q[0])).toEqual(rows);
     }
-  });
+  }, 300_000);
 });
 
 describe('the first merge (a checkpoint seq) crashed after any of its writes', () => {
@@ -153,5 +153,5 @@ describe('the first merge (a checkpoint seq) crashed after any of its writes', (
       for (const [j, crashed] of (await run(batch)).entries()) expect(crashed.state, `first merge crashed after write ${batch[j]}`).toEqual(clean.state);
     }
     expect((clean.state as { checkpoints: unknown[] }).checkpoints).toHaveLength(1);
-  });
+  }, 300_000);
 });
