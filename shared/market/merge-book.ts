@@ -77,7 +77,6 @@ export async function mergeBook(svc: Services, msg: MergeMessage): Promise<Merge
   return { merged: true, seq: pending.seq };
 }
 
-
 /**
  * Fixes the merge's seq, caps and time as its first write, or takes them back from the interrupted attempt
  * of the same upload.
