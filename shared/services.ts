@@ -25,13 +25,6 @@ export interface Services {
   queues: QueuePort;
   /** Writes a log line; the lines never carry a secret (shared/log.ts). */
   log: Log;
-  /** Fault injection points of the local runtime (never set in AWS). */
-  hooks?: LocalHooks;
-}
-
-export interface LocalHooks {
-  /** Called by the merge after its first write; throws when the `merge: "crash-once"` fault is armed. */
-  afterFirstMergeWrite?(): void;
 }
 
 let current: Services | undefined;

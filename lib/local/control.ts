@@ -18,6 +18,19 @@ const parse = (body: Buffer): Record<string, unknown> | null => {
   }
 };
 
+/**
+ * `merge: "crash-once"` crashes the next merge after its first write, `mergeCrashAfter: k` after its k-th
+ * (either arms it), `merge: "none"` disarms. Answers the crash to arm (null: disarm), undefined to leave it,
+ * or what is wrong with the input.
+ */
+function mergeFault(merge: unknown, after: unknown): number | null | undefined | string {
+  if (merge !== undefined && merge !== 'crash-once' && merge !== 'none') return 'merge is "crash-once" or "none"';
+  if (after !== undefined && (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 1)) return 'mergeCrashAfter must be an integer >= 1';
+  if (merge === 'none') return after === undefined ? null : 'mergeCrashAfter needs merge "crash-once" (or no merge field)';
+  if (after !== undefined) return after as number;
+  return merge === 'crash-once' ? 1 : undefined;
+}
+
 const bad = (res: ServerResponse, message: string) => sendJson(res, 400, { error: 'bad_request', message });
 
 /** Answers a control route; false when the path is not one. */
@@ -58,20 +71,18 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
   }
   if (path === '/_local/faults') {
     if (!input) return bad(res, 'body must be a JSON object'), true;
-    const { identity, storage, table, merge } = input as Record<string, unknown>;
+    const { identity, storage, table, merge, mergeCrashAfter } = input as Record<string, unknown>;
     if (identity !== undefined && identity !== 'up' && identity !== 'down') return bad(res, 'identity is "up" or "down"'), true;
     if (storage !== undefined && storage !== 'up' && storage !== 'down') return bad(res, 'storage is "up" or "down"'), true;
-    if (table !== undefined && table !== 'up' && table !== 'down') {
-      bad(res, 'table is "up" or "down"');
-      return true;
-    }
-    if (merge !== undefined && merge !== 'crash-once' && merge !== 'none') return bad(res, 'merge is "crash-once"'), true;
+    if (table !== undefined && table !== 'up' && table !== 'down') return bad(res, 'table is "up" or "down"'), true;
+    const crash = mergeFault(merge, mergeCrashAfter);
+    if (typeof crash === 'string') return bad(res, crash), true;
     if (identity) rt.faults.identity = identity;
     if (storage) rt.faults.storage = storage;
     if (table) rt.faults.table = table;
-    if (merge) rt.faults.merge = merge;
+    if (crash !== undefined) rt.mergeCrash.arm(crash);
     rt.faultsChanged();
-    sendJson(res, 200, { ...rt.faults });
+    sendJson(res, 200, rt.faultState());
     return true;
   }
   if (path === '/_local/items') {

@@ -6,6 +6,8 @@ import type { Context } from 'aws-lambda';
 import { type FunctionName, functionSpec } from '../topology';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
+/** Wraps every invocation (the local faults count and crash a merge's writes through it). */
+export type Around = <T>(name: FunctionName, run: () => Promise<T>) => Promise<T>;
 
 const running = new AsyncLocalStorage<FunctionName>();
 
@@ -15,7 +17,10 @@ export const currentFunction = (): FunctionName | undefined => running.getStore(
 export class LambdaHost {
   private readonly loaded = new Map<FunctionName, Promise<Handler>>();
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly around: Around = (_name, run) => run(),
+  ) {}
 
   /** Imports every handler up front, so a broken module fails start-up rather than a request. */
   async preload(names: readonly FunctionName[]): Promise<void> {
@@ -50,6 +55,6 @@ export class LambdaHost {
       fail: () => undefined,
       succeed: () => undefined,
     };
-    return (await running.run(name, () => handler(event, context))) as T;
+    return (await running.run(name, () => this.around(name, () => handler(event, context)))) as T;
   }
 }

@@ -29,6 +29,7 @@ import { LocalIdentity } from './identity';
 import { enforceBucketGrants, enforceQueueGrants } from './grants';
 import { currentFunction, LambdaHost } from './lambda';
 import { LiveGateway } from './live-gateway';
+import { MergeCrash, type MergeFaultState } from './merge-crash';
 import { LocalQueues } from './queues';
 import { LocalScheduler } from './scheduler';
 import { ensureBucket, ensureTable, sweepExpired } from './storage';
@@ -61,7 +62,6 @@ export interface Faults {
   storage: 'up' | 'down';
   /** The service's table calls fail as in a DynamoDB outage (the runtime's own stream poller and sweeper go on). */
   table: 'up' | 'down';
-  merge: 'none' | 'crash-once';
 }
 
 // The SDK's notice about Node 22 is about future releases; the pinned clients support Node 20.
@@ -78,7 +78,9 @@ export class Runtime {
   /** The APIs reached without the edge (only with the `direct` option). */
   directBase = '';
   readonly clock: Clock;
-  readonly faults: Faults = { identity: 'up', storage: 'up', table: 'up', merge: 'none' };
+  readonly faults: Faults = { identity: 'up', storage: 'up', table: 'up' };
+  /** The `merge` fault: the next merge crashes after its k-th write (lib/local/merge-crash.ts). */
+  readonly mergeCrash = new MergeCrash();
   readonly tableName: string;
   readonly bucketName: string;
   s3!: S3Client;
@@ -89,7 +91,7 @@ export class Runtime {
   /** The origin-verify value this runtime's edge adds (the secret's `current`). */
   private originVerify = '';
   private engines: Engine[] = [];
-  private lambdas = new LambdaHost(ROOT);
+  private lambdas = new LambdaHost(ROOT, (name, run) => this.mergeCrash.run(name, run));
   private live!: LiveGateway;
   private scheduler!: LocalScheduler;
   private poller!: StreamPoller;
@@ -195,6 +197,8 @@ export class Runtime {
       },
       { step: 'initialize', name: 'localTableFault' },
     );
+    clients.s3.middlewareStack.add(this.mergeCrash.middleware, { step: 'initialize', name: 'localMergeCrash' });
+    clients.ddb.middlewareStack.add(this.mergeCrash.middleware, { step: 'initialize', name: 'localMergeCrash' });
     const plainS3 = new S3Client({ region: 'us-east-1', endpoint: s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
     const rawDdb = new DynamoDBClient({ region: 'us-east-1', endpoint: ddbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     // The runtime's own table client (the sweeper), untouched by the `table` fault.
@@ -205,15 +209,21 @@ export class Runtime {
       config,
       clock: this.clock,
       ...clients,
-      queues: enforceQueueGrants(this.queues, currentFunction, denied),
-      log: this.log,
-      hooks: {
-        afterFirstMergeWrite: () => {
-          if (this.faults.merge !== 'crash-once') return;
-          this.faults.merge = 'none';
-          throw new Error('merge fault: crashed after the first write');
+      // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
+      queues: enforceQueueGrants(
+        {
+          send: async (queue, messages) => {
+            this.mergeCrash.assertAlive();
+            await this.queues.send(queue, messages);
+          },
+          changeVisibility: (arn, handles, seconds) => this.queues.changeVisibility(arn, handles, seconds),
+          receive: (queue, max, visibility) => this.queues.receive(queue, max, visibility),
+          delete: (queue, handles) => this.queues.delete(queue, handles),
         },
-      },
+        currentFunction,
+        denied,
+      ),
+      log: this.log,
     });
     this.identity = new LocalIdentity({ dataDir: dataDir ?? ':memory:', issuer: `${this.base}/_local/idp`, clock: this.clock, secretKey: identitySecret });
     await this.identity.init();
@@ -279,6 +289,11 @@ export class Runtime {
 
   clockMoved(): void {
     this.queues.poke();
+  }
+
+  /** The fault state `/_local/faults` answers. */
+  faultState(): Faults & MergeFaultState {
+    return { ...this.faults, ...this.mergeCrash.state };
   }
 
   faultsChanged(): void {

@@ -41,6 +41,12 @@ export interface AlertMergeInput {
 export interface EvaluateOptions {
   /** The account's features now; default: its stored claims (refreshed from the identity provider every 10 minutes). */
   featuresOf?: (userId: string) => Promise<readonly Feature[]>;
+  /** Server time of the evaluation; default the clock. A merge passes its own, so a repeat evaluates at the same time. */
+  now?: number;
+  /** The merge seq, recorded with each firing (a repeated merge reads its firings back by it). */
+  seq?: number;
+  /** Queue the firings' pushes (default true); a merge sends them itself with those of an earlier attempt. */
+  push?: boolean;
 }
 
 export interface FiredAlert {
@@ -79,7 +85,7 @@ const needsCloses = (a: MarketAlert): boolean => isMarketWide(a) || a.kind === '
 
 /** Evaluates the market's alerts after one merge, persists their state, announces and queues the firings. */
 export async function evaluateAlerts(svc: Services, market: string, input: AlertMergeInput, opts: EvaluateOptions = {}): Promise<AlertEvaluation> {
-  const now = svc.clock.now();
+  const now = opts.now ?? svc.clock.now();
   const stored = await enabledMarketAlerts(svc, market);
   if (stored.length === 0) return { evaluated: 0, fired: [] };
   const featuresOf =
@@ -122,17 +128,21 @@ export async function evaluateAlerts(svc: Services, market: string, input: Alert
 
   const changed = active.map((s) => ({ s, o: outcomeOf(s) })).filter(({ o }) => o.changed);
   const saved = await inChunks(changed, ({ s, o }) =>
-    saveEvaluation(svc, s, o.alert, o.remembered, o.fired ? { userId: s.userId, market, at: now, alert: o.alert } : null),
+    saveEvaluation(svc, s, o.alert, o.remembered, o.fired ? { userId: s.userId, market, at: now, alert: o.alert, ...(opts.seq === undefined ? {} : { seq: opts.seq }) } : null),
   );
   // An alert the account edited meanwhile (its save lost) neither fires nor announces.
   const fired = changed.filter(({ o }, i) => o.fired && saved[i]).map(({ s, o }) => ({ userId: s.userId, alert: o.alert }));
-  if (fired.length > 0 && svc.config.vapid) {
-    const byUser = new Map<string, MarketAlert[]>();
-    for (const f of fired) byUser.set(f.userId, [...(byUser.get(f.userId) ?? []), f.alert]);
-    await enqueuePush(
-      svc,
-      [...byUser].map(([userId, alerts]) => ({ t: 'alerts' as const, userId, alerts })),
-    );
-  }
+  if (opts.push !== false) await pushFired(svc, fired);
   return { evaluated: active.length, fired };
+}
+
+/** Queues the pushes of firings: one message per account (spec: alerts of one merge go out as one). */
+export async function pushFired(svc: Services, fired: readonly FiredAlert[]): Promise<void> {
+  if (fired.length === 0 || !svc.config.vapid) return;
+  const byUser = new Map<string, MarketAlert[]>();
+  for (const f of fired) byUser.set(f.userId, [...(byUser.get(f.userId) ?? []), f.alert]);
+  await enqueuePush(
+    svc,
+    [...byUser].map(([userId, alerts]) => ({ t: 'alerts' as const, userId, alerts })),
+  );
 }

@@ -1,4 +1,5 @@
 import type { Book } from './book';
+import { satAdd, satMul } from './saturate';
 
 /** A scan item `[key, lowest unit buyout, quantity]`. */
 export type ScanItem = [key: number, price: number, quantity: number];
@@ -29,8 +30,8 @@ export function deriveScan(book: Pick<Book, 'at' | 'complete' | 'entries'>): Sca
     for (; i < entries.length && entries[i][0] === key; i++) {
       const e = entries[i];
       if (low === 0 && e[1] > 0) low = e[1];
-      // n * stack can pass 2^53 for absurd entries; the cap keeps the sum exact where it matters.
-      quantity = Math.min(MAX_QUANTITY, quantity + e[2] * e[4]);
+      // n * stack reaches 2^62: saturating first keeps the capped sum exact.
+      quantity = Math.min(MAX_QUANTITY, satAdd(quantity, satMul(e[2], e[4])));
     }
     if (low > 0) items.push([key, low, quantity]);
   }

@@ -1,5 +1,6 @@
 import { HOUR_MS } from '../clock';
 import type { BookEntry } from './book';
+import { satAdd, satMul } from './saturate';
 
 /** Spec Order books rule 4: a current book at most this much older than its replacement yields volume. */
 export const VOLUME_WINDOW_MS = 6 * HOUR_MS;
@@ -21,7 +22,8 @@ export const volumeApplies = (currentAt: number, nextAt: number): boolean => nex
  * the auction counts in the old and new book and `short` the old book's band-1 count: gone = max(0, prev -
  * next), new = max(0, next - prev), expired = min(gone, short), sold = gone - expired; listed, sold and
  * expired are those counts times the stack. Both entry lists must be in book order (ascending by key, price,
- * stack, band), which makes this one merge-join pass. Returns items ascending by key.
+ * stack, band), which makes this one merge-join pass. Returns items ascending by key. Counts per key are
+ * exact (at most 5 × 2^31 auctions); each figure saturates at 2^53-1 (n × stack over a book can reach 2^62+).
  */
 export function estimateVolume(prev: readonly BookEntry[], next: readonly BookEntry[]): [key: number, volume: Volume][] {
   const out: [number, Volume][] = [];
@@ -58,23 +60,23 @@ export function estimateVolume(prev: readonly BookEntry[], next: readonly BookEn
     }
     const gone = Math.max(0, prevN - nextN);
     const expired = Math.min(gone, shortN);
-    if (nextN > prevN) vol[0] += (nextN - prevN) * gStack;
-    vol[1] += (gone - expired) * gStack;
-    vol[2] += expired * gStack;
+    if (nextN > prevN) vol[0] = satAdd(vol[0], satMul(nextN - prevN, gStack));
+    if (gone > expired) vol[1] = satAdd(vol[1], satMul(gone - expired, gStack));
+    if (expired > 0) vol[2] = satAdd(vol[2], satMul(expired, gStack));
   }
   if (key !== -1) out.push([key, vol]);
   return out;
 }
 
-/** Spec Order books rule 4: estimates are added to the new book's UTC day page. */
+/** Spec Order books rule 4: estimates are added to the new book's UTC day page (each figure saturating at 2^53-1). */
 export function addVolume(page: VolumePage, estimates: readonly [number, Volume][]): void {
   for (const [key, v] of estimates) {
     const had = page.get(key);
     if (had === undefined) page.set(key, [v[0], v[1], v[2]]);
     else {
-      had[0] += v[0];
-      had[1] += v[1];
-      had[2] += v[2];
+      had[0] = satAdd(had[0], v[0]);
+      had[1] = satAdd(had[1], v[1]);
+      had[2] = satAdd(had[2], v[2]);
     }
   }
 }

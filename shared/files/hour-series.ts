@@ -13,6 +13,7 @@
  * Pure: folding and the binary form.
  */
 import { Reader, Writer } from '../store/page-columns';
+import { getDelta, getVarint, putDelta, putVarint, varintEnd } from '../store/varint';
 import type { DayClosePoint } from './recent-changes';
 
 export interface HourSeries {
@@ -247,8 +248,6 @@ export function foldDays(
   return s;
 }
 
-const zig = (n: number): number => (n >= 0 ? n * 2 : -n * 2 - 1);
-const unzig = (n: number): number => (n % 2 === 0 ? n / 2 : -(n + 1) / 2);
 const optional = (v: number | null): number => (v === null ? 0 : v + 1);
 const fromOptional = (v: number): number | null => (v === 0 ? null : v - 1);
 
@@ -263,7 +262,7 @@ function writePairs(w: Writer, map: ReadonlyMap<number, ReadonlyArray<readonly [
     w.uvar(list.length);
     for (const [a, b] of list) {
       w.uvar(a);
-      w.uvar(zig(b));
+      w.delta(b);
     }
   }
 }
@@ -274,27 +273,13 @@ function readPairs<P extends readonly [number, number]>(r: Reader): Map<number, 
   for (let i = r.uvar(); i > 0; i--) {
     key += r.uvar();
     const list: P[] = [];
-    for (let j = r.uvar(); j > 0; j--) list.push([r.uvar(), unzig(r.uvar())] as unknown as P);
+    for (let j = r.uvar(); j > 0; j--) list.push([r.uvar(), r.delta()] as unknown as P);
     out.set(key, list);
   }
   return out;
 }
 
-/** Writes an unsigned LEB128 varint of a safe integer at `pos`; answers the position after it. */
-function putVarint(buf: Uint8Array, pos: number, v: number): number {
-  while (v >= 0x80000000) {
-    buf[pos++] = (v % 128) | 0x80;
-    v = Math.floor(v / 128);
-  }
-  while (v >= 0x80) {
-    buf[pos++] = (v & 0x7f) | 0x80;
-    v >>>= 7;
-  }
-  buf[pos++] = v;
-  return pos;
-}
-
-/** Bytes a point can take at most: three varints of up to 2^54 (zigzag of a safe integer's difference). */
+/** Bytes a point can take at most: three varints of up to 2^56 (zigzag of a difference of safe integers). */
 const POINT_BYTES = 24;
 
 /**
@@ -333,8 +318,8 @@ export function encodeSeries(s: HourSeries): Uint8Array {
       const cj = s.close[j];
       const qj = s.quantity[j];
       pos = putVarint(buf, pos, checked(hj - h));
-      pos = putVarint(buf, pos, checked(zig(cj - c)));
-      pos = putVarint(buf, pos, checked(zig(qj - q)));
+      pos = putDelta(buf, pos, checked(cj), c);
+      pos = putDelta(buf, pos, checked(qj), q);
       h = hj;
       c = cj;
       q = qj;
@@ -350,32 +335,9 @@ export function encodeSeries(s: HourSeries): Uint8Array {
   return out;
 }
 
-/** A varint's value must be an unsigned safe integer (the Writer's rule, kept on the fast path). */
+/** Hour steps and key steps are unsigned, closes and quantities 0..2^53-1 (their deltas are exact either way). */
 function checked(v: number): number {
-  if (!(v >= 0) || v > 2 ** 54 || v !== Math.floor(v)) throw new RangeError(`not an unsigned integer: ${v}`);
-  return v;
-}
-
-/** Where the last `getVarint` ended (a module cursor keeps the hot loop free of allocations). */
-let cursor = 0;
-
-/** Reads an unsigned LEB128 varint at `pos`; `cursor` is left after it. */
-function getVarint(buf: Uint8Array, pos: number): number {
-  if (pos >= buf.length) throw new RangeError('corrupt hour series: truncated');
-  let b = buf[pos++];
-  if (b < 0x80) {
-    cursor = pos;
-    return b;
-  }
-  let v = b & 0x7f;
-  let mul = 128;
-  do {
-    if (pos >= buf.length || mul >= 2 ** 56) throw new RangeError('corrupt hour series: varint');
-    b = buf[pos++];
-    v += (b & 0x7f) * mul;
-    mul *= 128;
-  } while (b >= 0x80);
-  cursor = pos;
+  if (!(v >= 0) || v > Number.MAX_SAFE_INTEGER || v !== Math.floor(v)) throw new RangeError(`not an unsigned integer: ${v}`);
   return v;
 }
 
@@ -398,8 +360,8 @@ export function decodeSeries(buf: Uint8Array): HourSeries {
   let n = 0;
   for (let i = 0; i < nKeys; i++) {
     key += getVarint(buf, pos);
-    const count = getVarint(buf, cursor);
-    pos = cursor;
+    const count = getVarint(buf, varintEnd);
+    pos = varintEnd;
     if (n + count > nPoints) throw new RangeError('corrupt hour series: point count');
     keys[i] = key;
     start[i] = n;
@@ -408,9 +370,9 @@ export function decodeSeries(buf: Uint8Array): HourSeries {
     let q = 0;
     for (let j = count; j > 0; j--) {
       h += getVarint(buf, pos);
-      c += unzig(getVarint(buf, cursor));
-      q += unzig(getVarint(buf, cursor));
-      pos = cursor;
+      c = getDelta(buf, varintEnd, c);
+      q = getDelta(buf, varintEnd, q);
+      pos = varintEnd;
       hour[n] = h;
       close[n] = c;
       quantity[n] = q;

@@ -114,10 +114,32 @@ export function lowerMedian(values: readonly number[]): number | undefined {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
-/** `(price - then) / then` rounded to 4 decimals, null when either is missing (spec: `chNh`). */
+/**
+ * `(price - then) / then` rounded to 4 decimals (half away from zero), null when either is missing (spec:
+ * `chNh`). Exact for every price 0..2^53-1: the rounding is done on integers, so a ratio a hair below a half
+ * never rounds up (the double quotient cannot tell them apart near 2^53).
+ */
 export function change(price: number | null, then: number | undefined): number | null {
   if (price === null || then === undefined || !(then > 0)) return null;
-  return roundTo((price - then) / then, 4);
+  const diff = price - then;
+  const scaled = Math.abs(diff) * 10_000;
+  if (scaled <= Number.MAX_SAFE_INTEGER) {
+    // `%` of doubles is exact, and so is the quotient of the remainder-free dividend.
+    const rest = scaled % then;
+    const units = (scaled - rest) / then + (rest * 2 >= then ? 1 : 0);
+    return units === 0 ? 0 : (diff < 0 ? -units : units) / 10_000;
+  }
+  return bigChange(diff, then);
+}
+
+/** `change` for differences past 9 × 10^11 copper: BigInt, then the decimal's nearest double. */
+function bigChange(diff: number, then: number): number {
+  const scaled = BigInt(Math.abs(diff)) * 10_000n;
+  const t = BigInt(then);
+  const units = scaled / t + ((scaled % t) * 2n >= t ? 1n : 0n);
+  const digits = units.toString().padStart(5, '0');
+  const text = `${diff < 0 ? '-' : ''}${digits.slice(0, -4)}.${digits.slice(-4)}`;
+  return Number(text);
 }
 
 const sortHours = (list: readonly HourPoint[]): HourPoint[] => [...list].sort((a, b) => a[0] - b[0]);

@@ -1,20 +1,29 @@
 /**
- * What follows a committed merge (spec "Alert evaluation"): every enabled alert of the market is evaluated
- * at server time against the rows after the merge. It runs after the seq commit, so a failure here is
- * logged and never repeats the merge.
+ * The merge's alert evaluation (spec "Alert evaluation"): every enabled alert of the market is evaluated at the
+ * merge's server time against the rows after the merge. It runs after the merge's rows are written and before
+ * its seq commit, so nothing is left to do once the seq commits, and a merge cut short anywhere before repeats
+ * it on redelivery: the repeat evaluates at the same time, alerts the earlier attempt saved as fired fire
+ * nothing twice (their state says so), and the pushes of every firing of the seq, the earlier attempt's
+ * included, are read back from their fired records and sent. A failure here fails the merge, which is received
+ * again and repeats it (the pushes are at least once, like the queue that carries them).
  */
-import { evaluateAlerts } from '../alerts/evaluate';
+import { evaluateAlerts, pushFired } from '../alerts/evaluate';
 import type { Scan } from '../domain/derived-scan';
 import type { RowTable } from '../domain/merge';
 import type { Services } from '../services';
-import type { MarketMeta } from '../store/market-store';
+import type { MarketMeta, PendingMerge } from '../store/market-store';
+import { firedAt } from '../store/settings-alerts';
 import { dayCloses } from './day-closes';
 
-/** Evaluates the market's alerts after a merge of `scan` (disagrees uploads never get here). */
-export async function afterMerge(svc: Services, meta: MarketMeta, scan: Scan, rows: RowTable): Promise<void> {
-  try {
-    await evaluateAlerts(svc, meta.market, { at: scan.at, rows, dayCloses: (keys, beforeDay) => dayCloses(svc, meta, keys, beforeDay) });
-  } catch (err) {
-    svc.log('error', 'merge: alert evaluation failed', { market: meta.market, error: err instanceof Error ? err.stack : String(err) });
-  }
+/** Evaluates the market's alerts for the merge of `scan` under `pending`; `repeated` when an earlier attempt may have fired some. */
+export async function evaluateMergeAlerts(svc: Services, meta: MarketMeta, scan: Scan, rows: RowTable, pending: PendingMerge, repeated: boolean): Promise<void> {
+  const { fired } = await evaluateAlerts(
+    svc,
+    meta.market,
+    { at: scan.at, rows, dayCloses: (keys, beforeDay) => dayCloses(svc, meta, keys, beforeDay) },
+    { now: pending.now, seq: pending.seq, push: false },
+  );
+  if (!repeated) return pushFired(svc, fired);
+  const all = (await firedAt(svc, meta.market, pending.now)).filter((r) => r.seq === pending.seq);
+  await pushFired(svc, all);
 }

@@ -2,10 +2,12 @@
  * The merge of one accepted book into its market (DESIGN "Uploads and merges" step 2; spec Market rules:
  * Merge, Candles, Order books; files: Sequence numbers). Runs one message at a time per market (FIFO group).
  *
- * Redelivery changes nothing twice: a merged upload is recognised by `meta.lastUpload`; an interrupted one
- * left its `pending` record (seq, caps, server time) as its first write, so the repeat publishes the same
- * files at the same time, candle readings re-apply to the same values, and volume shards carry the newest
- * book they hold. The seq commit is the last write and is conditional on the seq before it.
+ * Every write before the seq commit repeats to the same effect, and the seq commit is the last write, so a
+ * merge cut short anywhere is completed exactly once by its redelivery: an interrupted one left its `pending`
+ * record (seq, caps, server time) as its first write, so the repeat publishes the same files at the same time,
+ * candle readings re-apply to the same values, volume shards carry the newest book they hold, the merge record
+ * is rewritten unchanged (its stream INSERT, the live `ah`, happened once), and alert evaluation repeats at the
+ * same time (after-merge.ts). A committed upload is recognised by `meta.lastUpload`: nothing follows the commit.
  */
 import { randomBytes } from 'node:crypto';
 import { dayOf } from '../clock';
@@ -24,9 +26,10 @@ import { MergeLog } from '../store/merge-log';
 import { shardOf } from '../store/page-codec';
 import { ScanLog } from '../store/scan-log';
 import type { MergeMessage } from '../upload/merge-message';
-import { afterMerge } from './after-merge';
+import { evaluateMergeAlerts } from './after-merge';
 import { loadBookFile } from './book-file';
 import { writeMergeFiles } from './merge-files';
+import { settled } from './settled';
 
 /** At least one SQS batch (10 messages): a batch received again after its merges committed skips them all. */
 const RECENT_UPLOADS = 10;
@@ -48,15 +51,15 @@ export async function mergeBook(svc: Services, msg: MergeMessage): Promise<Merge
   const transition = bookTransition(meta.currentBook, book);
   const at = Math.max(meta.newestScanAt ?? scan.at, scan.at);
   // Pages and files are independent of each other; everything that announces them waits for both.
-  const [files] = await Promise.all([
+  const [files] = await settled([
     writeMergeFiles(svc, msg.market, pending, at, rows, changed),
     changed.length > 0 ? store.writeRows(msg.market, rows, changed) : undefined,
     writeCandles(store, msg.market, scan),
     transition.volume && meta.currentBook ? writeVolume(svc, store, msg.market, meta.currentBook, book) : undefined,
-  ]);
+  ] as const);
 
   const table = svc.config.tableName;
-  await Promise.all([
+  await settled([
     new MergeLog(svc.ddb, table).put({ market: msg.market, seq: pending.seq, at, mergedAt: now, ...files, bookPath: msg.bookPath, bookAt: book.at }),
     new ScanLog(svc.ddb, table, svc.clock).put(
       { market: msg.market, at: scan.at, items: scan.items.length, complete: scan.complete, credited: msg.credited, uploader: msg.uploader, mergedAt: now },
@@ -69,15 +72,14 @@ export async function mergeBook(svc: Services, msg: MergeMessage): Promise<Merge
     : meta.currentBook;
   const recentUploads = [...(meta.recentUploads ?? []), msg.uploadId].slice(-RECENT_UPLOADS);
   const merged = { seq: pending.seq, newestScanAt: at, firstMergeAt: meta.firstMergeAt ?? now, currentBook, lastUpload: msg.uploadId, recentUploads, pending: null };
+  await evaluateMergeAlerts(svc, { ...meta, ...merged }, scan, rows, pending, repeated);
   if (!(await store.commitMeta({ market: msg.market, ...merged }, meta.seq))) throw new Error(`merge ${msg.market}: seq ${pending.seq} was taken by another merge`);
-
-  await afterMerge(svc, { ...meta, ...merged }, scan, rows);
   return { merged: true, seq: pending.seq };
 }
 
 /**
  * Fixes the merge's seq, caps and time as its first write, or takes them back from the interrupted attempt
- * of the same upload. The local `merge: crash-once` fault throws right after this write.
+ * of the same upload.
  */
 async function begin(svc: Services, store: MarketStore, meta: MarketMeta, uploadId: string): Promise<{ pending: PendingMerge; repeated: boolean }> {
   const seq = meta.seq + 1;
@@ -86,7 +88,6 @@ async function begin(svc: Services, store: MarketStore, meta: MarketMeta, upload
   const pending: PendingMerge = { uploadId, seq, now: svc.clock.now(), changeCap: newCap(randomBytes) };
   if (isCheckpointSeq(seq)) pending.checkpointCap = newCap(randomBytes);
   if (!(await store.markPending(meta.market, pending))) throw new Error(`merge ${meta.market}: seq ${seq} was taken by another merge`);
-  svc.hooks?.afterFirstMergeWrite?.();
   return { pending, repeated: false };
 }
 
@@ -108,7 +109,7 @@ function mergeRows(rows: RowTable, scan: Scan, reader: string, now: number, repe
 async function writeCandles(store: MarketStore, market: string, scan: Scan): Promise<void> {
   if (scan.items.length === 0) return;
   const keys = scan.items.map((i) => i[0]);
-  await Promise.all(
+  await settled(
     RESOLUTIONS.map(async (res) => {
       const period = periodOf(res, scan.at);
       const page = await store.candlePage(market, res, period);

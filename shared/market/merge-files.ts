@@ -8,6 +8,7 @@ import { putJsonFile } from '../files/file-store';
 import { changePath, checkpointPath } from '../files/paths';
 import type { Services } from '../services';
 import type { PendingMerge } from '../store/market-store';
+import { settled } from './settled';
 
 export interface MergeFiles {
   changePath: string;
@@ -23,7 +24,7 @@ export async function writeMergeFiles(svc: Services, market: string, pending: Pe
     files.checkpointPath = checkpointPath(market, seq, pending.checkpointCap);
     writes.push(putJsonFile(svc, files.checkpointPath, checkpointDoc(market, seq, at, wholeTable(rows))));
   }
-  await Promise.all(writes);
+  await settled(writes);
   return files;
 }
 

@@ -3,6 +3,7 @@
  * deltas with the shard residue divided out, sorted dictionaries and run-length coded index columns. Kept apart
  * so the codec file holds only page layouts.
  */
+import { MAX_VARINT_BYTES, getDelta, putDelta, varintEnd } from './varint';
 
 export function writeKeys(w: Writer, keys: readonly number[], shards: number): void {
   checkShards(shards);
@@ -183,6 +184,12 @@ export class Writer {
     buf[this.pos++] = v;
   }
 
+  /** Zigzag varint of `value - prev` (any two safe integers, exactly). */
+  delta(value: number, prev = 0): void {
+    this.room(MAX_VARINT_BYTES);
+    this.pos = putDelta(this.buf, this.pos, value, prev);
+  }
+
   str(s: string): void {
     const bytes = Buffer.from(s, 'utf8');
     this.uvar(bytes.length);
@@ -227,6 +234,13 @@ export class Reader {
       v += (b & 0x7f) * mul;
       mul *= 128;
     } while (b >= 0x80);
+    return v;
+  }
+
+  /** `prev` plus a zigzag varint written by `Writer.delta`. */
+  delta(prev = 0): number {
+    const v = getDelta(this.buf, this.pos, prev);
+    this.pos = varintEnd;
     return v;
   }
 

@@ -26,6 +26,8 @@ export interface AlertFiredRecord {
   market: string;
   at: number;
   alert: MarketAlert;
+  /** The merge seq whose evaluation fired it, so a repeated merge finds its own firings. */
+  seq?: number;
 }
 
 const FIRED_TTL_MS = 86_400_000;
@@ -235,6 +237,18 @@ export async function saveEvaluation(svc: Services, s: StoredAlert, next: Market
     if (isConditionFailure(err)) return false;
     throw err;
   }
+}
+
+/** The firings recorded for `market` at server time `at` (fired records live a day). */
+export async function firedAt(svc: Services, market: string, at: number): Promise<AlertFiredRecord[]> {
+  const prefix = alertFiredSk(at, '', '').slice(0, -1);
+  return (await queryAll(svc, alertFiredPk(market), prefix)).map((item) => ({
+    userId: String(item.userId),
+    market: String(item.market),
+    at: Number(item.at),
+    alert: item.alert as MarketAlert,
+    ...(typeof item.seq === 'number' ? { seq: item.seq } : {}),
+  }));
 }
 
 function queryAll(svc: Services, pk: string, skPrefix?: string): Promise<Record<string, unknown>[]> {

@@ -69,14 +69,17 @@ describe('local runtime: gateway basics and the control API', () => {
   });
 
   it('sets and reports faults', async () => {
-    expect(await local.faults({ identity: 'down', storage: 'down' })).toEqual({ identity: 'down', storage: 'down', table: 'up', merge: 'none' });
-    expect(await local.faults({ identity: 'up', storage: 'up', table: 'down', merge: 'crash-once' })).toEqual({ identity: 'up', storage: 'up', table: 'down', merge: 'crash-once' });
+    expect(await local.faults({ identity: 'down', storage: 'down' })).toEqual({ identity: 'down', storage: 'down', table: 'up', merge: 'none', mergeCrashAfter: null, mergeWrites: null, mergeCrashes: 0 });
+    expect(await local.faults({ identity: 'up', storage: 'up', table: 'down', merge: 'crash-once' })).toEqual({ identity: 'up', storage: 'up', table: 'down', merge: 'crash-once', mergeCrashAfter: 1, mergeWrites: null, mergeCrashes: 0 });
     expect(await local.faults({ table: 'up' })).toMatchObject({ table: 'up' });
-    expect((await local.api('POST', '/_local/faults', { body: { storage: 'sideways' } })).status).toBe(400);
-    expect((await local.api('POST', '/_local/faults', { body: { table: 'sideways' } })).status).toBe(400);
+    expect(await local.faults({ mergeCrashAfter: 7 })).toMatchObject({ merge: 'crash-once', mergeCrashAfter: 7 });
+    expect(await local.faults({ merge: 'crash-once', mergeCrashAfter: 3 })).toMatchObject({ merge: 'crash-once', mergeCrashAfter: 3 });
+    for (const body of [{ storage: 'sideways' }, { table: 'sideways' }, { mergeCrashAfter: 0 }, { mergeCrashAfter: 1.5 }, { mergeCrashAfter: '2' }, { merge: 'none', mergeCrashAfter: 2 }, { merge: 'twice' }]) {
+      expect((await local.api('POST', '/_local/faults', { body })).status, JSON.stringify(body)).toBe(400);
+    }
     const queues = (await local.api('GET', '/_local/queues')).body.queues;
     expect(Object.keys(queues)).toEqual(expect.arrayContaining(['merge-normal-alliance', 'merge-normal-alliance-dead-letters', 'merge-rejected', 'push', 'push-dead-letters']));
-    await local.faults({ merge: 'none' });
+    expect(await local.faults({ merge: 'none' })).toMatchObject({ merge: 'none', mergeCrashAfter: null });
   });
 
   it('lists bucket files with their headers and serves them at /cdn/ with those headers and CORS', async () => {

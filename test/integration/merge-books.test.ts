@@ -111,7 +111,7 @@ describe('merging books', () => {
     expect((await store.rows(market)).size).toBe(50);
   });
 
-  it('evaluates the market\'s alerts once the merge is committed', async () => {
+  it('evaluates the market\'s alerts as part of the merge', async () => {
     const u = await local.user();
     const session = await local.session(u.id, { expiresIn: 86_400 });
     const market = 'forever.rp.horde.us';

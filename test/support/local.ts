@@ -20,7 +20,7 @@ export interface Local {
   setClock(ms: number): Promise<number>;
   settle(): Promise<void>;
   tick(): Promise<string[]>;
-  faults(f: Record<string, string>): Promise<unknown>;
+  faults(f: Record<string, string | number>): Promise<unknown>;
   /** A user of the local identity provider. */
   user(input?: Record<string, unknown>): Promise<{ id: string; email: string }>;
   session(userId: string, extra?: Record<string, unknown>): Promise<string>;
