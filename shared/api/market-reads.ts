@@ -14,8 +14,7 @@ import { MARKETS } from '../domain/market';
 import { parseItemKey } from '../domain/item-key';
 import { toAuctionRow, rowsChangedSince } from '../domain/merge';
 import { hasFeature, type Principal } from '../auth/principal';
-import { requireFeature } from '../auth/gate';
-import type { Route, RouteContext } from '../http/handler';
+import type { QueryFeatures, Route, RouteContext } from '../http/handler';
 import type { HttpResult } from '../http/types';
 import { type AnswerKey, JsonText, bodyText, liveHeaders, reuseHourly } from '../market/answer-cache';
 import { candlesInWindow, wireVolume } from '../market/candle-read';
@@ -26,6 +25,9 @@ import { candleWindow, historyFrom, intParam, intradayFrom, itemsParam, resParam
 import { readSources } from '../market/sources';
 import { hourlySummary, liveSummary, type MarketSummary, type SnapshotSource } from '../market/summary-read';
 import { cutOf, dayPoints, firstWindowDay, restrictionOf } from '../market/view-rules';
+
+/** Spec Market reads: `res=h1` needs `candles.hourly`, `res=m1` needs `candles.minute` (checked at admission). */
+const RES_FEATURES: QueryFeatures = { param: 'res', absent: 'd1', features: { h1: 'candles.hourly', m1: 'candles.minute' } };
 
 /** Spec Freshness: callers with `prices.live` read live, everyone else the hourly view. */
 export const readsLive = (p: Principal): boolean => hasFeature(p, 'prices.live');
@@ -121,12 +123,10 @@ export const getItem: Route = {
 
 /** GET /api/v1/ah/:market/:item/candles?res&from: `{market, item, res, candles, volume, now, live}`. */
 export const getItemCandles: Route = {
-  access: { kind: 'public', feature: 'candles.daily' },
+  access: { kind: 'public', feature: 'candles.daily', query: RES_FEATURES },
   async handle(ctx) {
     const { req, svc, principal: p } = ctx;
     const res = resParam(req.query);
-    if (res === 'h1') requireFeature(p, 'candles.hourly');
-    if (res === 'm1') requireFeature(p, 'candles.minute');
     const from = intParam(req.query, 'from');
     const key = parseItemKey(req.params.item);
     const market = req.params.market;
@@ -145,11 +145,9 @@ export const getItemCandles: Route = {
 
 /** GET /api/v1/ah/:market/candles?items&res&from: `{market, res, items: [item, candles][], now}`, one entry per key in request order. */
 export const getBatchCandles: Route = {
-  access: { kind: 'public', feature: 'prices.live' },
+  access: { kind: 'public', feature: 'prices.live', query: RES_FEATURES },
   async handle({ req, svc, principal: p }) {
     const res = resParam(req.query);
-    if (res === 'h1') requireFeature(p, 'candles.hourly');
-    if (res === 'm1') requireFeature(p, 'candles.minute');
     const keys = itemsParam(req.query);
     const from = intParam(req.query, 'from');
     const market = req.params.market;
