@@ -11,6 +11,22 @@ export function viewerAddress(req: IncomingMessage): string {
   return `${ip}:${req.socket.remotePort ?? 0}`;
 }
 
+/**
+ * API Gateway's quota on a request: "total combined size of request line and header values: 10240 bytes"
+ * (HTTP APIs, not adjustable). The local gateway refuses larger requests before any function runs, as AWS does.
+ */
+export const REQUEST_HEAD_MAX_BYTES = 10_240;
+
+/** The bytes of a request's line and header values, as the quota counts them. */
+export function requestHeadBytes(req: IncomingMessage): number {
+  let n = Buffer.byteLength(`${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/${req.httpVersion}`);
+  for (let i = 1; i < req.rawHeaders.length; i += 2) n += Buffer.byteLength(req.rawHeaders[i]);
+  return n;
+}
+
+/** The refusal of a request past the quota (431, as API Gateway answers it; the body in the API's error shape). */
+export const TOO_LARGE_HEAD = { error: 'too_large', message: `request line and header values above ${REQUEST_HEAD_MAX_BYTES} bytes` } as const;
+
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded)|text\/)/i;
 
 export function toHttpEvent(req: IncomingMessage, url: URL, body: Buffer, routeKey: string, pathParameters: Record<string, string>): APIGatewayProxyEventV2 {

@@ -22,7 +22,7 @@ import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, QUEUES, SCHEDULES
 import { handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { FileHost } from './file-host';
-import { readBody, sendJson, toHttpEvent, writeResult } from './http-events';
+import { REQUEST_HEAD_MAX_BYTES, TOO_LARGE_HEAD, readBody, requestHeadBytes, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
 import { LambdaHost } from './lambda';
 import { LiveGateway } from './live-gateway';
@@ -61,6 +61,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The local gateway reads bodies up to this size so the handlers can apply the spec's 32 MiB limits exactly. */
 const MAX_LOCAL_BODY = 40 * 1024 * 1024;
 const STAGE = 'local';
+/** Requests up to this head size reach the gateway, which refuses those past API Gateway's 10240 bytes as AWS does. */
+const MAX_LOCAL_HEAD = 1024 * 1024;
 
 export class Runtime {
   base = '';
@@ -107,7 +109,8 @@ export class Runtime {
       this.opts.dynamodbEndpoint ?? startDynamoDbLocal(dataDir ? join(dataDir, 'dynamodb') : null).then((e) => this.keep(e)),
       this.opts.s3Endpoint ?? startS3rver(dataDir ? join(dataDir, 's3') : null).then((e) => this.keep(e)),
     ]);
-    this.server = createServer((req, res) => this.onRequest(req, res));
+    // Node's own 16 KB header limit would answer 431 with no body; the gateway applies API Gateway's quota itself.
+    this.server = createServer({ maxHeaderSize: MAX_LOCAL_HEAD }, (req, res) => this.onRequest(req, res));
     this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
     await new Promise<void>((r) => this.server.listen(this.opts.port ?? 8787, this.opts.host ?? '127.0.0.1', r));
     const address = this.server.address();
@@ -293,6 +296,10 @@ export class Runtime {
 
   /** The HTTP API: route selection as API Gateway does it, `$default` for everything else. */
   private async httpApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (requestHeadBytes(req) > REQUEST_HEAD_MAX_BYTES) {
+      sendJson(res, 431, TOO_LARGE_HEAD, { connection: 'close' });
+      return;
+    }
     const body = await readBody(req, MAX_LOCAL_BODY);
     if (body === null) {
       sendJson(res, 413, { error: 'too_large', message: 'request body too large' });
@@ -310,6 +317,11 @@ export class Runtime {
     const url = new URL(req.url ?? '/', this.base);
     if (url.pathname !== LIVE_PATH) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    if (requestHeadBytes(req) > REQUEST_HEAD_MAX_BYTES) {
+      const body = JSON.stringify(TOO_LARGE_HEAD);
+      socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       return;
     }
     this.live.upgrade(req, socket, head, url).catch((err) => {

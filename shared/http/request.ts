@@ -1,6 +1,7 @@
+import { boundPathParams, boundQuery } from './bounds';
 import type { ApiRequest, HttpEvent } from './types';
 
-/** Builds the route's view of an API Gateway v2 event. */
+/** Builds the route's view of an API Gateway v2 event: path parameters and query values within their bounds (bounds.ts). */
 export function toApiRequest(event: HttpEvent, params: Record<string, string> = {}): ApiRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
@@ -17,8 +18,8 @@ export function toApiRequest(event: HttpEvent, params: Record<string, string> = 
     method: event.requestContext.http.method.toUpperCase(),
     path: event.rawPath,
     routeKey: event.routeKey,
-    params: { ...(event.pathParameters as Record<string, string> | undefined), ...params },
-    query,
+    params: boundPathParams({ ...(event.pathParameters as Record<string, string> | undefined), ...params }),
+    query: boundQuery(query),
     headers,
     cookies,
     body,
