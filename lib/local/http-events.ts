@@ -1,13 +1,14 @@
 /** Translates between Node's HTTP messages and API Gateway HTTP API (payload v2) events and results. */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 
-/** The caller's address as CloudFront reports it: the first `X-Forwarded-For` entry, else the socket's. */
+/** The caller's address as CloudFront reports it: the first `X-Forwarded-For` entry when it is an address, else the socket's. */
 export function viewerAddress(req: IncomingMessage): string {
   const xff = req.headers['x-forwarded-for'];
   const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
-  const ip = first || req.socket.remoteAddress?.replace(/^::ffff:/, '') || '127.0.0.1';
+  const ip = (first && isIP(first) ? first : undefined) || req.socket.remoteAddress?.replace(/^::ffff:/, '') || '127.0.0.1';
   return `${ip}:${req.socket.remotePort ?? 0}`;
 }
 

@@ -62,7 +62,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MAX_LOCAL_BODY = 40 * 1024 * 1024;
 const STAGE = 'local';
 /** Requests up to this head size reach the gateway, which refuses those past API Gateway's 10240 bytes as AWS does. */
-const MAX_LOCAL_HEAD = 1024 * 1024;
+const MAX_LOCAL_HEAD = 4 * 1024 * 1024;
 
 export class Runtime {
   base = '';

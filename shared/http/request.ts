@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { boundPathParams, boundQuery } from './bounds';
 import type { ApiRequest, HttpEvent } from './types';
 
@@ -28,11 +29,15 @@ export function toApiRequest(event: HttpEvent, params: Record<string, string> = 
   };
 }
 
-/** `CloudFront-Viewer-Address` is `ip:port` (IPv6 addresses contain colons too). */
+/**
+ * `CloudFront-Viewer-Address` is `ip:port` (IPv6 addresses contain colons too). Only an address counts: the
+ * HTTP API's own endpoint can be called without CloudFront, with any header (the rate limit's key is built from it).
+ */
 function viewerIp(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const i = value.lastIndexOf(':');
-  return i > 0 ? value.slice(0, i) : value;
+  const ip = i > 0 ? value.slice(0, i) : value;
+  return isIP(ip) ? ip : undefined;
 }
 
 function decodeSafe(v: string): string {
