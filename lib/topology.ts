@@ -33,6 +33,8 @@ export interface FunctionSpec {
     /** Writes market pages (rows, candles, volume). Only the merge function does. */
     marketPages?: boolean;
     bucket: 'read' | 'write' | 'none';
+    /** The private work bucket of internal state (the snapshot job's folded series); never served. */
+    workBucket?: 'write';
     queues?: 'send-merge' | 'send-push' | 'send-all';
     connections?: boolean;
     secrets?: Array<'identity' | 'vapid'>;
@@ -48,7 +50,8 @@ const fn = (name: FunctionName, memoryMb: number, timeoutSeconds: number, access
 });
 
 export const FUNCTIONS: readonly FunctionSpec[] = [
-  fn('api', 1024, 29, { table: 'write', bucket: 'write', queues: 'send-all', connections: true, secrets: ['identity', 'vapid'] }),
+  // The admin snapshot route writes the snapshot files as the schedule does, folded series included.
+  fn('api', 1024, 29, { table: 'write', bucket: 'write', workBucket: 'write', queues: 'send-all', connections: true, secrets: ['identity', 'vapid'] }),
   fn('upload', 1769, 29, { table: 'write', bucket: 'write', queues: 'send-merge', secrets: ['identity'] }),
   fn('pages', 512, 15, { table: 'read', bucket: 'read' }),
   fn('ws-connect', 512, 10, { table: 'write', bucket: 'none', secrets: ['identity'] }),
@@ -58,7 +61,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   fn('fanout', 1024, 60, { table: 'write', bucket: 'read', connections: true }),
   fn('push', 512, 60, { table: 'write', bucket: 'none', secrets: ['vapid'] }),
   fn('seal', 2048, 120, { table: 'write', marketPages: true, bucket: 'write' }),
-  fn('snapshot', 3008, 300, { table: 'write', bucket: 'write' }),
+  fn('snapshot', 3008, 300, { table: 'write', bucket: 'write', workBucket: 'write' }),
   fn('retention', 1024, 900, { table: 'write', marketPages: true, bucket: 'write' }),
   fn('items', 1024, 300, { table: 'write', bucket: 'write' }),
   fn('live-sweep', 512, 60, { table: 'write', bucket: 'none', connections: true, secrets: ['identity'] }),

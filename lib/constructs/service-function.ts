@@ -127,4 +127,11 @@ export class ServiceFunction extends NodejsFunction {
     // Read-write includes s3:DeleteObject*, which retention needs.
     if (this.spec.access.bucket === 'write') bucket.grantReadWrite(this, keys);
   }
+
+  /** Gives the function the work bucket (internal state, never served) when its spec asks for it, and nothing otherwise. */
+  bindWorkBucket(bucket: IBucket): void {
+    if (this.spec.access.workBucket !== 'write') return;
+    this.addEnvironment('WORK_BUCKET_NAME', bucket.bucketName);
+    bucket.grantReadWrite(this);
+  }
 }

@@ -1,4 +1,5 @@
 import { Stack } from 'aws-cdk-lib';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
@@ -18,6 +19,8 @@ export interface ServiceFunctionsProps {
   environment: Record<string, string>;
   table: DataTable;
   files: FileHost;
+  /** Internal state, for functions whose spec lists `workBucket`. */
+  work: IBucket;
   mergeQueues: readonly ManifestQueue[];
   pushQueue: ManifestQueue;
   liveApi: LiveApi;
@@ -37,6 +40,7 @@ export class ServiceFunctions extends Construct {
       const fn = new ServiceFunction(this, pascal(spec.name), { spec, stage: props.stage, environment: props.environment });
       fn.bindTable(props.table);
       fn.bindBucket(props.files.bucket, props.files.prefix);
+      fn.bindWorkBucket(props.work);
       const { queues, connections, secrets = [] } = spec.access;
       const sendTo = queues === 'send-all' ? allQueues : queues === 'send-merge' ? props.mergeQueues : queues === 'send-push' ? [props.pushQueue] : [];
       for (const q of sendTo) q.queue.grantSendMessages(fn);
@@ -77,7 +81,7 @@ function suppressGrantWildcards(fn: ServiceFunction): void {
       {
         id: 'AwsSolutions-IAM5',
         reason:
-          'Wildcards come from scoped CDK grants: object keys of this stage’s files bucket (limited to its prefix), S3 Get/List/Put/Delete action families on that bucket, and the @connections/* paths of this stage’s WebSocket API. No wildcard spans another resource.',
+          'Wildcards come from scoped CDK grants: object keys of this stage’s files bucket (limited to its prefix) and of its work bucket, S3 Get/List/Put/Delete action families on those buckets, and the @connections/* paths of this stage’s WebSocket API. No wildcard spans another resource.',
         appliesTo: [
           'Action::s3:GetObject*',
           'Action::s3:GetBucket*',
@@ -85,6 +89,7 @@ function suppressGrantWildcards(fn: ServiceFunction): void {
           'Action::s3:Abort*',
           'Action::s3:DeleteObject*',
           { regex: '/^Resource::.*FilesBucket.*\\*$/g' },
+          { regex: '/^Resource::.*WorkBucket.*\\*$/g' },
           { regex: '/^Resource::arn:<AWS::Partition>:execute-api:.*@connections\\/\\*$/g' },
         ],
       },

@@ -70,6 +70,8 @@ export class Runtime {
   readonly faults: Faults = { identity: 'up', storage: 'up', merge: 'none' };
   readonly tableName: string;
   readonly bucketName: string;
+  /** The private bucket of internal state (the file host never serves it), as each stage has in AWS. */
+  readonly workBucketName: string;
   s3!: S3Client;
   queues!: LocalQueues;
   identity!: LocalIdentity;
@@ -91,6 +93,7 @@ export class Runtime {
     const suffix = opts.name ?? 'main';
     this.tableName = `market-data-${suffix}`;
     this.bucketName = `market-files-${suffix}`.toLowerCase();
+    this.workBucketName = `market-work-${suffix}`.toLowerCase();
   }
 
   private get memory(): boolean {
@@ -125,6 +128,7 @@ export class Runtime {
       PUBLIC_BASE: `${this.base}/`,
       CDN_BASE: `${this.base}/cdn/${this.opts.filesPrefix ?? ''}`,
       FILES_PREFIX: this.opts.filesPrefix ?? '',
+      WORK_BUCKET_NAME: this.workBucketName,
       ORIGINS: this.base,
       CLERK_PUBLISHABLE_KEY: `pk_test_${Buffer.from(`${this.base.replace(/^https?:\/\//, '')}/_local/idp$`).toString('base64')}`,
       IDP_ISSUER: `${this.base}/_local/idp`,
@@ -152,7 +156,7 @@ export class Runtime {
     );
     const plainS3 = new S3Client({ region: 'us-east-1', endpoint: s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
     const rawDdb = new DynamoDBClient({ region: 'us-east-1', endpoint: ddbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName)]);
+    await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName), ensureBucket(plainS3, this.workBucketName)]);
     this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event));
     configureServices({
       config,

@@ -89,6 +89,7 @@ describe('local runtime: gateway basics and the control API', () => {
     expect(await file.json()).toEqual({ v: 1 });
     const foreign = await fetch(`${local.base}/cdn/${key}`, { headers: { origin: 'https://evil.example' } });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
-    expect((await fetch(`${local.base}/cdn/nothing/here.json`)).status).toBe(404);
+    // CloudFront with origin access control and no s3:ListBucket: a missing key is 403 AccessDenied.
+    expect((await fetch(`${local.base}/cdn/nothing/here.json`)).status).toBe(403);
   });
 });
