@@ -84,6 +84,16 @@ describe('store limits are bounded at the HTTP boundary', () => {
     expect((await as('GET', '/api/v1/push/subscription')).body.subscriptions).toEqual([expect.objectContaining({ endpoint: 'https://push.example/odd', prefs })]);
   });
 
+  it('answers query values past their bound as values naming nothing, in the route’s own terms', async () => {
+    const long = (c: string) => c.repeat(3000);
+    expect(await as('GET', `/api/v1/ah/${MARKET}/1/candles?from=${long('1')}`)).toMatchObject({ status: 400, body: { error: 'bad_query' } });
+    expect(await as('GET', `/api/v1/items?build=${long('b')}`)).toMatchObject({ status: 400, body: { error: 'bad_build' } });
+    expect(await as('GET', `/api/v1/live?market=${long('m')}`)).toMatchObject({ status: 400, body: { error: 'bad_market' } });
+    expect((await local.api('GET', `/item/1?m=${long('m')}`, { headers: anon() })).status).toBe(400);
+    // A parameter no route reads is ignored, however long.
+    expect((await as('GET', `/api/v1/me?x=${long('x')}`)).status).toBe(200);
+  });
+
   it('refuses a request line and headers above API Gateway’s 10240 bytes with 431, as AWS does, for every length up to 100k', async () => {
     for (const n of [10_300, 20_000, 100_000]) {
       const res = await as('GET', `/api/v1/ah/${MARKET}/${'1'.repeat(n)}`);
