@@ -13,6 +13,7 @@ import { ManifestQueue, MergeQueues } from './constructs/queues';
 import { Schedules } from './constructs/schedules';
 import { ServiceSecrets } from './constructs/secrets';
 import { ServiceFunctions } from './constructs/service-functions';
+import { WorkBucket } from './constructs/work-bucket';
 import type { StageConfig } from './stages';
 import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from './topology';
 
@@ -53,6 +54,7 @@ export class MarketDataStack extends Stack {
       files = { bucket: own.bucket, prefix: '', cdnBase: own.cdnBase };
     }
     if (stage.stage === 'dev') new DevExports(this, 'DevExports', { files, publicOrigin: site.origin });
+    const work = new WorkBucket(this, 'WorkBucket', { stage, logsBucket });
 
     const functions = new ServiceFunctions(this, 'Functions', {
       stage,
@@ -72,6 +74,7 @@ export class MarketDataStack extends Stack {
       },
       table,
       files,
+      work,
       mergeQueues: merge.queues,
       mergeRejected: merge.rejected,
       pushQueue: push,

@@ -53,6 +53,8 @@ export interface FunctionSpec {
     marketPages?: boolean;
     /** Nothing when absent. */
     bucket?: BucketAccess;
+    /** The private work bucket of internal state (the snapshot job's folded series); never served. */
+    workBucket?: 'write';
     queues?: readonly QueueGroup[];
     /**
      * Failed merges: `reject` may set a merge aside in the rejected queue (the merge function); `redrive` may
@@ -91,7 +93,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   // merged files are due and, through POST /admin/snapshot, what the snapshot job writes.
   fn('api', 1024, 29, {
     table: 'write',
-    bucket: { 'books/': R, 'releases/': R, 'items/': RW, 'snap/': RW, 'recent/': RW, 'work/': RW },
+    bucket: { 'books/': R, 'releases/': R, 'items/': RW, 'snap/': RW, 'recent/': RW },
+    workBucket: 'write',
     secrets: ['identity', 'vapid', 'origin'],
   }),
   // Stores book bodies (books/, quarantine/) and deletes them again when the admission fails afterwards.
@@ -105,15 +108,15 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   // Re-queues itself: the flush that closes an account's 30 s grouping window.
   fn('push', 512, 60, { table: 'write', queues: ['push'], secrets: ['vapid'] }),
   fn('seal', 2048, 120, { table: 'write', marketPages: true, bucket: { 'candles/': W, 'volume/': W } }),
-  // `work/` holds the recent-changes series (internal state; it is due to leave the served bucket).
-  fn('snapshot', 3008, 300, { table: 'write', bucket: { 'snap/': RW, 'recent/': RW, 'work/': RW, 'items/': R } }),
+  // The folded recent-changes series (internal state) lives in the private work bucket.
+  fn('snapshot', 3008, 300, { table: 'write', bucket: { 'snap/': RW, 'recent/': RW, 'items/': R }, workBucket: 'write' }),
   // Lists and deletes exactly the prefixes retention ages, and quarantined bodies past their time. It reads
   // live/ (HEAD: the write time of files whose path names none) only where LastModified is not the service
   // clock, i.e. in the local runtime; the grant stays so the local runtime can hold it to the manifest.
   fn('retention', 1024, 900, {
     table: 'write',
     marketPages: true,
-    bucket: { ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])), 'live/': ['list', 'delete', 'read'], 'quarantine/': ['delete'] },
+    bucket: { ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])), 'live/': ['list', 'delete', 'read'], 'quarantine/': ['delete'], 'work/': ['list', 'delete'] },
   }),
   fn('items', 1024, 300, { table: 'write', bucket: { 'items/': RW } }),
   fn('live-sweep', 512, 60, { table: 'write', connections: true, secrets: ['identity'] }),

@@ -38,6 +38,8 @@ const ConfigSchema = z.object({
   PUSH_LOOPBACK: z.enum(['allow', 'deny']).default('deny'),
   /** Key prefix of this stage's files in the bucket ('' or, for previews sharing the dev host, `preview-<name>/`). */
   FILES_PREFIX: z.string().default(''),
+  /** The private bucket of internal state (never served): only functions that keep such state get it. */
+  WORK_BUCKET_NAME: z.string().default(''),
   /** JSON object of queue name → queue URL (see lib/topology.ts QUEUES). */
   QUEUE_URLS: z.string().default('{}'),
   AWS_REGION: z.string().default('us-east-1'),
@@ -53,6 +55,8 @@ export interface Config {
   tableName: string;
   bucketName: string;
   filesPrefix: string;
+  /** '' in functions without access to it. */
+  workBucketName: string;
   publicBase: string;
   apiBase: string;
   cdnBase: string;
@@ -92,6 +96,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     tableName: e.TABLE_NAME,
     bucketName: e.BUCKET_NAME,
     filesPrefix: e.FILES_PREFIX,
+    workBucketName: e.WORK_BUCKET_NAME,
     publicBase,
     apiBase: `${publicBase}api/v1/`,
     cdnBase: slash(e.CDN_BASE),

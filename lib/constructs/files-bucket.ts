@@ -10,11 +10,15 @@ import {
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
+import { AccessLevel } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
 import { suppressEdgeFindings } from './edge-findings';
+
+/** The key CloudFront asks for at `/`: never written (the bucket holds only the spec's paths), so `/` is 404. */
+export const NO_ROOT_OBJECT = 'index.html';
 
 /** How long browsers may cache a CORS preflight answer. */
 const PREFLIGHT_MAX_AGE = Duration.minutes(10);
@@ -74,8 +78,14 @@ export class FilesBucket extends Construct {
     const domains = stage.domains;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Files (${stage.stage})`,
+      // `/` would otherwise reach S3 as the bucket root, a listing now that CloudFront may list (below): it asks
+      // for this key instead, which is never written (404). No query string reaches S3 (the cache policy
+      // forwards none), so `?list-type=2` and `?prefix=` are the bare path.
+      defaultRootObject: NO_ROOT_OBJECT,
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        // READ and LIST: with s3:ListBucket, S3 answers a missing key 404 (spec: "a 404 would be cached at the
+        // edge"), not 403. ListBucket is only ever used for the root, which the default root object replaces.
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket, { originAccessLevels: [AccessLevel.READ, AccessLevel.LIST] }),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
         cachePolicy: caching,

@@ -135,6 +135,15 @@ export class ServiceFunction extends NodejsFunction {
       this.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': listed } } }));
     }
   }
+
+  /** Gives the function the work bucket (internal state, never served) when its spec asks for it, and nothing otherwise. */
+  bindWorkBucket(bucket: IBucket): void {
+    if (this.spec.access.workBucket !== 'write') return;
+    this.addEnvironment('WORK_BUCKET_NAME', bucket.bucketName);
+    // Exact actions, as for the files bucket; ListBucket makes a missing object 404 (a cold series), not 403.
+    this.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [bucket.arnForObjects('*')] }));
+    this.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+  }
 }
 
 /** The object actions of each right (`list` is the bucket-level s3:ListBucket, granted per prefix above). */

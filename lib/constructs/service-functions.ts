@@ -1,5 +1,6 @@
 import { Stack } from 'aws-cdk-lib';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
@@ -19,6 +20,8 @@ export interface ServiceFunctionsProps {
   environment: Record<string, string>;
   table: DataTable;
   files: FileHost;
+  /** Internal state, for functions whose spec lists `workBucket`. */
+  work: IBucket;
   mergeQueues: readonly ManifestQueue[];
   /** Where merges that failed for their own data are set aside. */
   mergeRejected: IQueue;
@@ -39,6 +42,7 @@ export class ServiceFunctions extends Construct {
       const fn = new ServiceFunction(this, pascal(spec.name), { spec, stage: props.stage, environment: props.environment });
       fn.bindTable(props.table);
       fn.bindBucket(props.files.bucket, props.files.prefix);
+      fn.bindWorkBucket(props.work);
       const { queues, mergeFailures, connections, secrets = [] } = spec.access;
       const sendTo = (queues ?? []).flatMap((group) => (group === 'merge' ? props.mergeQueues : [props.pushQueue]));
       for (const q of sendTo) q.queue.grantSendMessages(fn);
@@ -89,9 +93,10 @@ function suppressGrantWildcards(fn: ServiceFunction): void {
       {
         id: 'AwsSolutions-IAM5',
         reason:
-          'Wildcards are key prefixes: object keys under one prefix the manifest grants (books/, live/, …) of this stage’s files bucket, itself under the stage prefix, and the @connections/* paths of this stage’s WebSocket API. No wildcard spans another resource.',
+          'Wildcards are key prefixes: object keys under one prefix the manifest grants (books/, live/, …) of this stage’s files bucket, itself under the stage prefix, object keys of its work bucket, and the @connections/* paths of this stage’s WebSocket API. No wildcard spans another resource.',
         appliesTo: [
           { regex: '/^Resource::.*FilesBucket.*\\*$/g' },
+          { regex: '/^Resource::.*WorkBucket.*\\*$/g' },
           { regex: '/^Resource::arn:<AWS::Partition>:execute-api:.*@connections\\/\\*$/g' },
         ],
       },

@@ -1,11 +1,22 @@
 /**
- * The file host at `{base}/cdn/`: serves the files bucket's objects with the headers they were stored with
- * (Content-Type, Content-Encoding, Cache-Control), and answers CORS for the deployment's origins as the
- * CloudFront response-headers policy does.
+ * The file host at `{base}/cdn/`, answering as CloudFront in front of the files bucket with origin access
+ * control does (lib/constructs/files-bucket.ts): objects with the headers they were stored with
+ * (Content-Type, Content-Encoding, Cache-Control) and CORS for the deployment's origins, as the
+ * response-headers policy does. CloudFront may read and list the bucket, so S3 answers a missing key 404
+ * NoSuchKey (the spec's "a 404 would be cached at the edge"); `/` asks for the default root object, which is
+ * never written, and a directory path (`snap/`) is a key no object has: both 404, never a listing. CloudFront
+ * forwards no query string, so `?list-type=2` or `?prefix=` reach S3 as the bare path. Nothing but an
+ * object's own bytes names a key.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { sendJson } from './http-events';
+
+/** S3's longest key; a longer one is S3's 400 `KeyTooLongError`, before any permission check. */
+const KEY_MAX_BYTES = 1024;
+
+/** S3's error document as CloudFront passes it through (no key, no bucket name). */
+const s3Error = (code: string, message: string): string => `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
 
 export class FileHost {
   constructor(
@@ -14,26 +25,33 @@ export class FileHost {
     private readonly allowOrigin: (origin: string) => boolean,
   ) {}
 
-  async serve(req: IncomingMessage, res: ServerResponse, key: string): Promise<void> {
+  /** `path` is the request path after `/cdn/`, still percent-encoded; the query string never reaches here. */
+  async serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const origin = req.headers.origin;
     const cors: Record<string, string> = origin && this.allowOrigin(origin) ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {};
+    const refuse = (status: number, code: string, message: string) => {
+      const body = s3Error(code, message);
+      res.writeHead(status, { ...cors, 'content-type': 'application/xml', 'content-length': String(Buffer.byteLength(body)) });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { ...cors, 'access-control-allow-methods': 'GET, HEAD', 'access-control-max-age': '600' }).end();
       return;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendJson(res, 405, { error: 'method_not_allowed' }, cors);
-      return;
-    }
-    let key2: string;
+    // The distribution allows GET, HEAD and OPTIONS; CloudFront refuses other methods with 403.
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(403, 'MethodNotAllowed', 'This distribution is not configured to allow the HTTP request method');
+    const missing = () => refuse(404, 'NoSuchKey', 'The specified key does not exist.');
+    let key: string;
     try {
-      key2 = decodeURIComponent(key);
+      key = decodeURIComponent(path);
     } catch {
-      sendJson(res, 404, { error: 'not_found' }, cors);
-      return;
+      return missing();
     }
+    if (Buffer.byteLength(key) > KEY_MAX_BYTES) return refuse(400, 'KeyTooLongError', 'Your key is too long');
+    // `/` is the default root object (never written); a key ending in `/` is never an object. Neither lists.
+    if (key === '' || key.endsWith('/')) return missing();
     try {
-      const obj = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key2 }));
+      const obj = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       const data = Buffer.from(await obj.Body!.transformToByteArray());
       const headers: Record<string, string> = { ...cors, 'content-length': String(data.length) };
       if (obj.ContentType) headers['content-type'] = obj.ContentType;
@@ -43,8 +61,9 @@ export class FileHost {
       res.writeHead(200, headers);
       res.end(req.method === 'HEAD' ? undefined : data);
     } catch (err) {
-      const status = (err as { $metadata?: { httpStatusCode?: number }; name?: string }).$metadata?.httpStatusCode;
-      if (status === 404 || (err as { name?: string }).name === 'NoSuchKey') sendJson(res, 404, { error: 'not_found' }, cors);
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 404) missing();
+      else if (status !== undefined && status < 500) refuse(403, 'AccessDenied', 'Access Denied');
       else sendJson(res, 503, { error: 'unavailable' }, cors);
     }
   }

@@ -40,14 +40,18 @@ function allowed(fn: FunctionName, right: BucketRight, key: string, filesPrefix:
 }
 
 /** Adds the grant check to the service's S3 client. */
-export function enforceBucketGrants(s3: S3Client, filesPrefix: string, current: Current, report: (message: string) => void): void {
+export function enforceBucketGrants(s3: S3Client, buckets: { filesPrefix: string; work: string }, current: Current, report: (message: string) => void): void {
   s3.middlewareStack.add(
     (next, context) => async (args) => {
       const fn = current();
       if (fn) {
         const command = String((context as { commandName?: string }).commandName);
-        const need = needs(command, args.input as Record<string, unknown>);
-        const denied = need === null ? [command] : need.keys.filter((k) => !allowed(fn, need.right, k, filesPrefix));
+        const input = args.input as Record<string, unknown>;
+        const need = needs(command, input);
+        // The private work bucket: read, write and list for the functions whose manifest entry names it.
+        const onWork = input.Bucket === buckets.work;
+        const mayWork = functionSpec(fn).access.workBucket === 'write' && need !== null && need.right !== 'delete';
+        const denied = need === null ? [command] : onWork ? (mayWork ? [] : need.keys) : need.keys.filter((k) => !allowed(fn, need.right, k, buckets.filesPrefix));
         if (denied.length > 0) {
           const message = `AccessDenied: ${fn} may not ${need?.right ?? 'call'} ${denied.join(', ')} (lib/topology.ts grants it nothing there)`;
           report(message);

@@ -1,14 +1,15 @@
 /** Translates between Node's HTTP messages and API Gateway HTTP API (payload v2) events and results. */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/http/edge';
 
-/** The caller's address as CloudFront reports it: the first `X-Forwarded-For` entry, else the socket's. */
+/** The caller's address as CloudFront reports it: the first `X-Forwarded-For` entry when it is an address, else the socket's. */
 export function viewerAddress(req: IncomingMessage): string {
   const xff = req.headers['x-forwarded-for'];
   const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
-  return `${first || socketIp(req)}:${req.socket.remotePort ?? 0}`;
+  return `${(first && isIP(first) ? first : undefined) || socketIp(req)}:${req.socket.remotePort ?? 0}`;
 }
 
 /** The address the TCP connection came from (what an origin called directly sees as the source IP). */
@@ -28,6 +29,22 @@ export function originHeaders(req: IncomingMessage, originVerify: string | null)
   headers[ORIGIN_VERIFY_HEADER] = originVerify;
   return { headers, sourceIp: viewer.slice(0, viewer.lastIndexOf(':')) };
 }
+
+/**
+ * API Gateway's quota on a request: "total combined size of request line and header values: 10240 bytes"
+ * (HTTP APIs, not adjustable). The local gateway refuses larger requests before any function runs, as AWS does.
+ */
+export const REQUEST_HEAD_MAX_BYTES = 10_240;
+
+/** The bytes of a request's line and header values, as the quota counts them. */
+export function requestHeadBytes(req: IncomingMessage): number {
+  let n = Buffer.byteLength(`${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/${req.httpVersion}`);
+  for (let i = 1; i < req.rawHeaders.length; i += 2) n += Buffer.byteLength(req.rawHeaders[i]);
+  return n;
+}
+
+/** The refusal of a request past the quota (431, as API Gateway answers it; the body in the API's error shape). */
+export const TOO_LARGE_HEAD = { error: 'too_large', message: `request line and header values above ${REQUEST_HEAD_MAX_BYTES} bytes` } as const;
 
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded)|text\/)/i;
 

@@ -24,7 +24,7 @@ import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QU
 import { handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { FileHost } from './file-host';
-import { readBody, sendJson, toHttpEvent, writeResult } from './http-events';
+import { REQUEST_HEAD_MAX_BYTES, TOO_LARGE_HEAD, readBody, requestHeadBytes, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
 import { enforceBucketGrants, enforceQueueGrants } from './grants';
 import { currentFunction, LambdaHost } from './lambda';
@@ -72,6 +72,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MAX_LOCAL_BODY = 40 * 1024 * 1024;
 const STAGE = 'local';
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
+/** Requests up to this head size reach the gateway, which refuses those past API Gateway's 10240 bytes as AWS does. */
+const MAX_LOCAL_HEAD = 4 * 1024 * 1024;
 
 export class Runtime {
   base = '';
@@ -83,6 +85,8 @@ export class Runtime {
   readonly mergeCrash = new MergeCrash();
   readonly tableName: string;
   readonly bucketName: string;
+  /** The private bucket of internal state (the file host never serves it), as each stage has in AWS. */
+  readonly workBucketName: string;
   s3!: S3Client;
   queues!: LocalQueues;
   identity!: LocalIdentity;
@@ -109,6 +113,7 @@ export class Runtime {
     const suffix = opts.name ?? 'main';
     this.tableName = `market-data-${suffix}`;
     this.bucketName = `market-files-${suffix}`.toLowerCase();
+    this.workBucketName = `market-work-${suffix}`.toLowerCase();
   }
 
   private get memory(): boolean {
@@ -129,7 +134,8 @@ export class Runtime {
       this.opts.dynamodbEndpoint ?? startDynamoDbLocal(dataDir ? join(dataDir, 'dynamodb') : null).then((e) => this.keep(e)),
       this.opts.s3Endpoint ?? startS3rver(dataDir ? join(dataDir, 's3') : null).then((e) => this.keep(e)),
     ]);
-    this.server = createServer((req, res) => this.onRequest(req, res));
+    // Node's own 16 KB header limit would answer 431 with no body; the gateway applies API Gateway's quota itself.
+    this.server = createServer({ maxHeaderSize: MAX_LOCAL_HEAD }, (req, res) => this.onRequest(req, res));
     this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
     await new Promise<void>((r) => this.server.listen(this.opts.port ?? 8787, host, r));
     const address = this.server.address();
@@ -137,7 +143,7 @@ export class Runtime {
     this.base = `http://${host}:${port}`;
     this.controlHosts = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
     if (this.opts.direct) {
-      const direct = createServer((req, res) => this.onRequest(req, res, false));
+      const direct = createServer({ maxHeaderSize: MAX_LOCAL_HEAD }, (req, res) => this.onRequest(req, res, false));
       direct.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head, false));
       await new Promise<void>((r) => direct.listen(0, host, r));
       const a = direct.address();
@@ -158,6 +164,7 @@ export class Runtime {
       PUBLIC_BASE: `${this.base}/`,
       CDN_BASE: `${this.base}/cdn/${this.opts.filesPrefix ?? ''}`,
       FILES_PREFIX: this.opts.filesPrefix ?? '',
+      WORK_BUCKET_NAME: this.workBucketName,
       ORIGINS: this.base,
       CLERK_PUBLISHABLE_KEY: `pk_test_${Buffer.from(`${this.base.replace(/^https?:\/\//, '')}/_local/idp$`).toString('base64')}`,
       IDP_ISSUER: `${this.base}/_local/idp`,
@@ -186,7 +193,7 @@ export class Runtime {
       { step: 'initialize', name: 'localStorageFault' },
     );
     const denied = (message: string) => this.log('error', message);
-    enforceBucketGrants(clients.s3, this.opts.filesPrefix ?? '', currentFunction, denied);
+    enforceBucketGrants(clients.s3, { filesPrefix: this.opts.filesPrefix ?? '', work: this.workBucketName }, currentFunction, denied);
     // The `table` fault: DynamoDB's answer to an outage (a 500 server fault), for every handler's table call.
     clients.ddb.middlewareStack.add(
       (next) => async (args) => {
@@ -203,7 +210,7 @@ export class Runtime {
     const rawDdb = new DynamoDBClient({ region: 'us-east-1', endpoint: ddbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     // The runtime's own table client (the sweeper), untouched by the `table` fault.
     this.doc = DynamoDBDocumentClient.from(rawDdb);
-    await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName)]);
+    await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName), ensureBucket(plainS3, this.workBucketName)]);
     this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event), [MERGE_REJECTED_QUEUE]);
     configureServices({
       config,
@@ -383,6 +390,10 @@ export class Runtime {
 
   /** The HTTP API: route selection as API Gateway does it, `$default` for everything else. */
   private async httpApi(req: IncomingMessage, res: ServerResponse, url: URL, originVerify: string | null): Promise<void> {
+    if (requestHeadBytes(req) > REQUEST_HEAD_MAX_BYTES) {
+      sendJson(res, 431, TOO_LARGE_HEAD, { connection: 'close' });
+      return;
+    }
     const body = await readBody(req, MAX_LOCAL_BODY);
     if (body === null) {
       sendJson(res, 413, { error: 'too_large', message: 'request body too large' });
@@ -400,6 +411,11 @@ export class Runtime {
     const url = new URL(req.url ?? '/', this.base);
     if (url.pathname !== LIVE_PATH) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    if (requestHeadBytes(req) > REQUEST_HEAD_MAX_BYTES) {
+      const body = JSON.stringify(TOO_LARGE_HEAD);
+      socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       return;
     }
     this.live.upgrade(req, socket, head, url, edge ? this.originVerify : null).catch((err) => {

@@ -7,20 +7,15 @@ import { listContributions, scans7d, storedContributorUntil } from '../auth/cont
 import { accountDevices, confirmPairing, openPairing, pollPairing, removeDevice } from '../auth/devices';
 import type { Principal } from '../auth/principal';
 import { ServiceError } from '../errors';
+import { jsonBody } from '../http/bounds';
 import type { Route } from '../http/handler';
 import { ok } from '../http/respond';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
 
-/** A JSON object body; an empty body is `{}`; anything else is 400 `bad_request`. */
+/** A JSON object body within the shared bounds; an empty body is `{}`; anything else is 400 `bad_request`. */
 function objectBody(req: ApiRequest): Record<string, unknown> {
-  if (req.body.length === 0) return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(req.body.toString('utf8'));
-  } catch {
-    throw new ServiceError('bad_request', 'the body is not JSON');
-  }
+  const v = jsonBody(req.body, { empty: {} });
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ServiceError('bad_request', 'the body must be a JSON object');
   return v as Record<string, unknown>;
 }

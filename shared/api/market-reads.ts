@@ -14,8 +14,7 @@ import { MARKETS } from '../domain/market';
 import { parseItemKey } from '../domain/item-key';
 import { toAuctionRow, rowsChangedSince } from '../domain/merge';
 import { hasFeature, type Principal } from '../auth/principal';
-import { requireFeature } from '../auth/gate';
-import type { Route, RouteContext } from '../http/handler';
+import type { QueryFeatures, Route, RouteContext } from '../http/handler';
 import type { HttpResult } from '../http/types';
 import { type AnswerKey, JsonText, bodyText, liveHeaders, reuseHourly } from '../market/answer-cache';
 import { candlesInWindow, wireVolume } from '../market/candle-read';
@@ -27,17 +26,24 @@ import { readSources } from '../market/sources';
 import { hourlySummary, liveSummary, type MarketSummary, type SnapshotSource } from '../market/summary-read';
 import { cutOf, dayPoints, firstWindowDay, restrictionOf } from '../market/view-rules';
 
+/** Spec Market reads: `res=h1` needs `candles.hourly`, `res=m1` needs `candles.minute` (checked at admission). */
+const RES_FEATURES: QueryFeatures = { param: 'res', absent: 'd1', features: { h1: 'candles.hourly', m1: 'candles.minute' } };
+
 /** Spec Freshness: callers with `prices.live` read live, everyone else the hourly view. */
 export const readsLive = (p: Principal): boolean => hasFeature(p, 'prices.live');
 
-const answerKey = ({ req, principal: p }: RouteContext): AnswerKey => ({ path: req.path, query: req.query, restriction: restrictionOf(p.features, p.limits.historyDays) });
+/** The reused answer's key: the route, the normalized values it reads (never the raw path or query) and the tier. */
+const answerKey = (p: Principal, route: string, params: AnswerKey['params']): AnswerKey => ({ route, params, restriction: restrictionOf(p.features, p.limits.historyDays) });
 
 const live = (body: unknown): HttpResult => ({ statusCode: 200, headers: liveHeaders(), body: bodyText(body) });
 
-/** A snapshot route's answer: live for `prices.live` callers, else the hour's reused answer. */
-async function snapshotAnswer(ctx: RouteContext, compute: (isLive: boolean) => Promise<unknown>): Promise<HttpResult> {
+/**
+ * A snapshot route's answer: live for `prices.live` callers, else the hour's reused answer for `route` and
+ * `params` (everything the answer reads, normalized, so other spellings of one request share it).
+ */
+async function snapshotAnswer(ctx: RouteContext, route: string, params: AnswerKey['params'], compute: (isLive: boolean) => Promise<unknown>): Promise<HttpResult> {
   if (readsLive(ctx.principal)) return live(await compute(true));
-  return reuseHourly(ctx.svc, answerKey(ctx), () => compute(false));
+  return reuseHourly(ctx.svc, answerKey(ctx.principal, route, params), () => compute(false));
 }
 
 /** The hour's snapshot file of a market (written once per hour by the snapshot job), read back. */
@@ -54,7 +60,7 @@ const snapshotFile =
 export const getMarkets: Route = {
   access: { kind: 'public' },
   handle: (ctx) =>
-    snapshotAnswer(ctx, async (isLive) => {
+    snapshotAnswer(ctx, 'markets', [], async (isLive) => {
       const { svc, principal: p } = ctx;
       const src = readSources(svc);
       const now = svc.clock.now();
@@ -83,12 +89,12 @@ export const getTable: Route = {
 /** GET /api/v1/ah/:market/:item: `{market, item, row, days, volume, now, live}`; days within `historyDays`, volume with `depth`. */
 export const getItem: Route = {
   access: { kind: 'public' },
-  handle: (ctx) =>
-    snapshotAnswer(ctx, async (isLive) => {
-      const { req, svc, principal: p } = ctx;
+  handle: (ctx) => {
+    const market = ctx.req.params.market;
+    const key = parseItemKey(ctx.req.params.item);
+    return snapshotAnswer(ctx, 'item', [market, key], async (isLive) => {
+      const { svc, principal: p } = ctx;
       const src = readSources(svc);
-      const market = req.params.market;
-      const key = parseItemKey(req.params.item);
       const now = svc.clock.now();
       const depth = hasFeature(p, 'depth');
       const first = firstWindowDay(now, p.limits.historyDays);
@@ -116,40 +122,40 @@ export const getItem: Route = {
         now,
         live: false,
       };
-    }),
+    });
+  },
 };
 
 /** GET /api/v1/ah/:market/:item/candles?res&from: `{market, item, res, candles, volume, now, live}`. */
 export const getItemCandles: Route = {
-  access: { kind: 'public', feature: 'candles.daily' },
+  access: { kind: 'public', feature: 'candles.daily', query: RES_FEATURES },
   async handle(ctx) {
     const { req, svc, principal: p } = ctx;
     const res = resParam(req.query);
-    if (res === 'h1') requireFeature(p, 'candles.hourly');
-    if (res === 'm1') requireFeature(p, 'candles.minute');
     const from = intParam(req.query, 'from');
     const key = parseItemKey(req.params.item);
     const market = req.params.market;
     const depth = hasFeature(p, 'depth');
+    const windowAt = (now: number, isLive: boolean) => candleWindow(res, now, p.limits.historyDays, from, !isLive && res === 'h1');
     const compute = async (isLive: boolean) => {
       const now = svc.clock.now();
-      const w = candleWindow(res, now, p.limits.historyDays, from, !isLive && res === 'h1');
+      const w = windowAt(now, isLive);
       const read = await candlesInWindow(readSources(svc), market, [key], w, { cut: isLive ? undefined : cutOf(now), withVolume: depth });
       return { market, item: key, res, candles: read.candles.get(key) ?? [], volume: depth ? (read.volume.get(key) ?? []) : [], now, live: isLive };
     };
     // Minute candles are never part of the hourly view (spec: snapshot for d1 and h1 only).
     if (res === 'm1' || readsLive(p)) return live(await compute(true));
-    return reuseHourly(svc, answerKey(ctx), () => compute(false));
+    // The window a `from` resolves to is fixed for the hour: every `from` naming it shares the answer.
+    const w = windowAt(svc.clock.now(), false);
+    return reuseHourly(svc, answerKey(p, 'item-candles', [market, key, res, w.first, w.last]), () => compute(false));
   },
 };
 
 /** GET /api/v1/ah/:market/candles?items&res&from: `{market, res, items: [item, candles][], now}`, one entry per key in request order. */
 export const getBatchCandles: Route = {
-  access: { kind: 'public', feature: 'prices.live' },
+  access: { kind: 'public', feature: 'prices.live', query: RES_FEATURES },
   async handle({ req, svc, principal: p }) {
     const res = resParam(req.query);
-    if (res === 'h1') requireFeature(p, 'candles.hourly');
-    if (res === 'm1') requireFeature(p, 'candles.minute');
     const keys = itemsParam(req.query);
     const from = intParam(req.query, 'from');
     const market = req.params.market;
@@ -177,10 +183,11 @@ export const getHistory: Route = {
   async handle(ctx) {
     const { req, svc, principal: p } = ctx;
     const asked = intParam(req.query, 'from');
-    return snapshotAnswer(ctx, async (isLive) => {
+    const market = req.params.market;
+    // The day a `from` resolves to is fixed for the hour: every `from` naming it shares the answer.
+    return snapshotAnswer(ctx, 'history', [market, historyFrom(svc.clock.now(), p.limits.historyDays, asked)], async (isLive) => {
       const now = svc.clock.now();
       const from = historyFrom(now, p.limits.historyDays, asked);
-      const market = req.params.market;
       const items = await marketHistory(readSources(svc), market, from, now, { cut: isLive ? undefined : cutOf(now), withVolume: hasFeature(p, 'depth') });
       return new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now},"live":${isLive}}`);
     });

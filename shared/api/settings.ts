@@ -8,6 +8,7 @@ import { newAlert, parseAlertInput, replaceAlert } from '../domain/alerts';
 import { parseBoards } from '../domain/boards';
 import { isItemKey } from '../domain/item-key';
 import { ServiceError } from '../errors';
+import { jsonBody as boundedJson } from '../http/bounds';
 import type { Route } from '../http/handler';
 import { ok } from '../http/respond';
 import type { ApiRequest } from '../http/types';
@@ -18,14 +19,8 @@ import { getBoards, getWatchlist, putBoards, putWatchlist } from '../store/setti
 const WATCHLIST_CAP = 200;
 const ALERT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The body as JSON, or 400 `bad_request`. */
-export function jsonBody(req: ApiRequest): unknown {
-  try {
-    return JSON.parse(req.body.toString('utf8'));
-  } catch {
-    throw new ServiceError('bad_request', 'the body must be JSON');
-  }
-}
+/** The body as JSON within the shared bounds (bounds.ts): 413 `too_large`, 400 `bad_request`. */
+export const jsonBody = (req: ApiRequest): unknown => boundedJson(req.body);
 
 const tooMany = (limit: number, what: string): ServiceError => new ServiceError('too_many', `at most ${limit} ${what}`, { limit });
 
@@ -33,7 +28,7 @@ const tooMany = (limit: number, what: string): ServiceError => new ServiceError(
 export function parseWatchItems(raw: unknown): number[] {
   const items = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { items?: unknown }).items : undefined;
   if (!Array.isArray(items)) throw new ServiceError('bad_request', 'the body must be {items: itemKey[]}');
-  for (const k of items) if (!isItemKey(k)) throw new ServiceError('bad_request', `${JSON.stringify(k)} is not an item key`);
+  for (const k of items) if (!isItemKey(k)) throw new ServiceError('bad_request', `${typeof k === 'number' ? k : `a ${Array.isArray(k) ? 'list' : typeof k}`} is not an item key`);
   if (new Set(items).size !== items.length) throw new ServiceError('bad_request', 'the watchlist holds each key once');
   return items as number[];
 }

@@ -4,7 +4,7 @@
  */
 import type { Feature } from '../domain/roles';
 import { ServiceError } from '../errors';
-import type { Access } from '../http/handler';
+import type { Access, QueryFeatures } from '../http/handler';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
 import { countRequest } from '../store/identity-rate';
@@ -37,7 +37,17 @@ export async function admit(req: ApiRequest, access: Access, svc: Services): Pro
   if (principal.kind === 'apiKey' && read && !(access.kind === 'public' && access.keyExempt)) requireFeature(principal, 'api.read');
   if (access.kind === 'feature' && !(access.signedInOnly && read)) requireFeature(principal, access.feature);
   if (access.kind === 'public' && access.feature) requireFeature(principal, access.feature);
+  if (access.kind === 'public' && access.query) {
+    const needed = queryFeature(access.query, req.query);
+    if (needed) requireFeature(principal, needed);
+  }
   return principal;
+}
+
+/** The feature a query value names, if any (own keys only: `res=constructor` names nothing). */
+function queryFeature(rule: QueryFeatures, query: Record<string, string>): Feature | undefined {
+  const value = query[rule.param] ?? rule.absent;
+  return value !== undefined && Object.hasOwn(rule.features, value) ? rule.features[value] : undefined;
 }
 
 /** 401 `unauthenticated` for anonymous callers. */

@@ -10,6 +10,11 @@ import type { CatalogueLeader } from './items';
 export const CATALOGUE_MAX_ENTRIES = 5000;
 export const CATALOGUE_MAX_BYTES = 4 * 1024 * 1024;
 export const CATALOGUE_NAME_MAX = 200;
+/**
+ * Names tallied per key. The entry is one DynamoDB item (400 KB at most): 100 names of 200 characters stay
+ * under 100 KB, however many accounts report a key. Real keys see a handful of names (one per client locale).
+ */
+export const CATALOGUE_NAMES_KEPT = 100;
 
 /** One account's report of a key: `[key, name, quality, iconFileID, flags]` as uploaded (`fi` 0 = none). */
 export interface CatalogueReport {
@@ -116,6 +121,19 @@ export interface ReportOutcome {
 }
 
 /**
+ * The tallies without the one least likely to lead, never `keep` (the name just reported): fewest accounts,
+ * then seen last, then the greater name. Its accounts stop counting; were one to report it again, it restarts at 1.
+ */
+function withoutWeakest(names: NameTally[], keep: string): NameTally[] {
+  let weakest: NameTally | null = null;
+  for (const t of names) {
+    if (t.n === keep) continue;
+    if (!weakest || t.accounts < weakest.accounts || (t.accounts === weakest.accounts && (t.first > weakest.first || (t.first === weakest.first && t.n > weakest.n)))) weakest = t;
+  }
+  return names.filter((t) => t !== weakest);
+}
+
+/**
  * Applies one account's report of a key to its entry: the account's previous report (`previous`) stops
  * counting for its name, the new one counts for its name, and the name's quality, icon and flags become those
  * of this newest upload. `nameChanged` says whether an accepted name may have changed.
@@ -136,6 +154,7 @@ export function applyReport(entry: CatalogueEntry | null, key: number, previous:
     Object.assign(tally, { q: report.q, fi: report.fi, fl: report.fl, at: now });
   } else {
     names.push({ n: report.n, accounts: 1, first: now, q: report.q, fi: report.fi, fl: report.fl, at: now });
+    if (names.length > CATALOGUE_NAMES_KEPT) names = withoutWeakest(names, report.n);
   }
   const next: CatalogueEntry = { ...base, names, accounts: base.accounts + (previous ? 0 : 1), lastSeen: Math.max(base.lastSeen, now) };
   const after = leadingTally(names);

@@ -2,7 +2,8 @@
  * Retention of published files (spec files-and-live Limits "Retention of …"; DESIGN: snapshot files 7 days,
  * recent files 8): deletes by prefix and age. A file whose path names its time (candle periods, snapshots,
  * books) ages from it; live change and checkpoint files age from their write time. Pointers, item data and
- * icons are kept. Called by the retention schedule (every 6 hours).
+ * icons are kept; anything left under `work/` (internal state, now in the work bucket) is deleted. Called by
+ * the retention schedule (every 6 hours).
  */
 import { MARKETS } from '../domain/market';
 import type { Services } from '../services';
@@ -11,6 +12,8 @@ import { deleteFiles, listFiles, writtenAt } from './file-store';
 import { expiredFiles, fileTime, parseFilePath, RETENTION, retentionOf, type StoredFile } from './paths';
 
 const PARALLEL = 16;
+/** Internal state once kept beside the published files (before the work bucket): deleted whatever its age. */
+const LEGACY_PREFIXES = ['work/'];
 
 export interface FileRetentionResult {
   /** Files looked at and deleted per prefix. */
@@ -51,6 +54,11 @@ export async function retainFiles(svc: Services): Promise<FileRetentionResult> {
     const expired = expiredFiles(await writeTimes(svc, listed), now).filter((path) => !current.has(path));
     if (expired.length > 0) await deleteFiles(svc, expired);
     prefixes.push({ prefix: rule.prefix, files: listed.length, deleted: expired.length });
+  }
+  for (const prefix of LEGACY_PREFIXES) {
+    const listed = await listFiles(svc, prefix);
+    if (listed.length > 0) await deleteFiles(svc, listed.map((f) => f.path));
+    prefixes.push({ prefix, files: listed.length, deleted: listed.length });
   }
   return { prefixes };
 }

@@ -18,7 +18,7 @@ export const bucketKey = (svc: Services, path: string): string => `${svc.config.
 /** Compression runs on the thread pool, beside the job's other work. */
 const gzipAsync = promisify(gzip);
 
-const isMissing = (err: unknown): boolean => {
+export const isMissing = (err: unknown): boolean => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
 };
@@ -43,20 +43,6 @@ export async function putJsonFile(svc: Services, path: string, doc: unknown): Pr
     }),
   );
   return body.length;
-}
-
-/** Writes an internal working object (not a published file): no public caching. */
-export async function putWorkObject(svc: Services, path: string, data: Uint8Array): Promise<void> {
-  await svc.s3.send(
-    new PutObjectCommand({
-      Bucket: svc.config.bucketName,
-      Key: bucketKey(svc, path),
-      Body: data,
-      ContentType: 'application/octet-stream',
-      CacheControl: 'private, no-store',
-      Metadata: { [WRITTEN_META]: String(svc.clock.now()) },
-    }),
-  );
 }
 
 /** The bytes stored at `path` (as stored: still gzip when written so), or null. */

@@ -14,11 +14,12 @@ import { buildHourlySnapshot } from '../market/hourly-view';
 import type { Services } from '../services';
 import { MarketStore } from '../store/market-store';
 import { latestPointerDoc } from './documents';
-import { fileSize, getObjectBytes, putJsonFile, putWorkObject } from './file-store';
+import { fileSize, putJsonFile } from './file-store';
 import { recordSnapshotHour } from './files-state';
 import { type HourSeries, type HourCloses, decodeSeries, emptySeries, encodeSeries, foldDays, foldHours } from './hour-series';
 import { recentLatestPath, recentPath, snapshotLatestPath, snapshotPath } from './paths';
 import { buildRecentFile } from './recent-build';
+import { getWorkObject, putWorkObject, seriesKey } from './work-store';
 import type { ItemClass } from './recent-changes';
 
 /** Hours the recent file reads before H: the 168-hour index window and its 72-hour carry. */
@@ -29,9 +30,6 @@ const REFOLD_DAYS = 1;
 /** A cold series reads at most this many day pages to find each item's newest 7 day closes. */
 const COLD_DAYS = 30;
 const PARALLEL = 8;
-
-/** Where the folded series lives: an internal object beside the published files (never announced). */
-export const seriesPath = (market: string): string => `work/v1/${market}/recent-series.bin`;
 
 export interface WrittenSnapshot {
   market: string;
@@ -64,7 +62,7 @@ const hourCloses = (page: CandlePage): HourCloses => {
 
 /** The series folded up to hour H-1 and day D-1 (H = `hour`, D its day); `moved` when it must be stored back. */
 export async function seriesFor(svc: Services, store: MarketStore, market: string, hour: number, firstMergeAt: number): Promise<{ series: HourSeries; moved: boolean }> {
-  const stored = await getObjectBytes(svc, seriesPath(market));
+  const stored = await getWorkObject(svc, seriesKey(market));
   let series = emptySeries();
   if (stored) {
     try {
@@ -137,7 +135,7 @@ export async function writeSnapshotFiles(svc: Services, market: string, hour: nu
         }),
       );
     if (folded && classOf) {
-      if (folded.moved) writes.push(putWorkObject(svc, seriesPath(market), encodeSeries(folded.series)));
+      if (folded.moved) writes.push(putWorkObject(svc, seriesKey(market), encodeSeries(folded.series)));
       writes.push(putJsonFile(svc, recent, buildRecentFile({ market, hour, rows: snapshot.rows, series: folded.series, classOf })));
     }
     await Promise.all(writes);

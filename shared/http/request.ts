@@ -1,4 +1,5 @@
 import { addressKey, viewerAddressIp } from '../domain/address-key';
+import { boundPathParams, boundQuery } from './bounds';
 import type { ApiRequest, HttpEvent } from './types';
 
 /**
@@ -10,7 +11,10 @@ export function callerAddressKey(headers: Record<string, string>, sourceIp: stri
   return addressKey(fromEdge && viewer ? viewerAddressIp(viewer) : sourceIp);
 }
 
-/** Builds the route's view of an API Gateway v2 event; `fromEdge` says the origin-verify header was checked. */
+/**
+ * Builds the route's view of an API Gateway v2 event: path parameters and query values within their bounds
+ * (bounds.ts); `fromEdge` says the origin-verify header was checked.
+ */
 export function toApiRequest(event: HttpEvent, params: Record<string, string> = {}, fromEdge = false): ApiRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
@@ -27,8 +31,8 @@ export function toApiRequest(event: HttpEvent, params: Record<string, string> = 
     method: event.requestContext.http.method.toUpperCase(),
     path: event.rawPath,
     routeKey: event.routeKey,
-    params: { ...(event.pathParameters as Record<string, string> | undefined), ...params },
-    query,
+    params: boundPathParams({ ...(event.pathParameters as Record<string, string> | undefined), ...params }),
+    query: boundQuery(query),
     headers,
     cookies,
     body,

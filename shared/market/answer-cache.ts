@@ -2,6 +2,9 @@
  * Spec Freshness: "The first answer of the hour is reused until the hour ends (per path, query and caller
  * restriction)". Kept in the table (not in a function's memory) so every Lambda reuses the same answer; the
  * body is reused as it was (its `now` included) while `Cache-Control` is computed per request (DESIGN).
+ * An answer is keyed by what its route reads, normalized (item key as a number, the window a `from` resolves
+ * to), not by the request's text: unknown, reordered or differently written parameters find the same stored
+ * answer instead of computing and storing another multi-megabyte one each (anyone could otherwise mint them).
  * Bodies are gzip-compressed and split into chunks below DynamoDB's 400 KB item limit (history answers of a
  * big market run to megabytes). Items expire at the end of their hour.
  */
@@ -26,10 +29,12 @@ export class JsonText {
 /** An answer body as JSON text. */
 export const bodyText = (body: unknown): string => (body instanceof JsonText ? body.text : JSON.stringify(body));
 
-/** What one reused answer is keyed by: path, query and the caller restriction (tier). */
+/** What one reused answer is keyed by: the route, the normalized values it reads, and the caller restriction (tier). */
 export interface AnswerKey {
-  path: string;
-  query: Record<string, string>;
+  /** The route's own name (not the request path, which has many spellings). */
+  route: string;
+  /** Everything the answer depends on besides the hour and the tier, parsed and resolved (e.g. the effective window). */
+  params: ReadonlyArray<string | number | null>;
   restriction: string;
 }
 
@@ -45,9 +50,8 @@ export const liveHeaders = (): Record<string, string> => ({ 'content-type': JSON
 
 /** The cache key of an answer in the hour of `now` (the hour is part of it, so a new hour never sees an old answer). */
 export function answerHash(key: AnswerKey, now: number): string {
-  const query = Object.entries(key.query).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return createHash('sha256')
-    .update(JSON.stringify([1, hourOf(now), key.path, query, key.restriction]))
+    .update(JSON.stringify([2, hourOf(now), key.route, key.params, key.restriction]))
     .digest('base64url');
 }
 

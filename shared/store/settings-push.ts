@@ -33,11 +33,18 @@ const subKey = (userId: string, hash: string) => ({ pk: userPk(userId), sk: push
 const ownerKey = (hash: string) => ({ pk: pushEndpointPk(hash), sk: PUSH_ENDPOINT_SK });
 const stateKey = (userId: string) => ({ pk: userPk(userId), sk: PUSH_STATE_SK });
 
+/**
+ * Prefs are kept as JSON text, like the boards document: their other fields are the client's, kept as given,
+ * and any JSON is storable as text (as a DynamoDB map, an empty key, a number past 10^125 or deep nesting is not).
+ * Maps written before are still read.
+ */
+const prefsOf = (v: unknown): PushPrefs => (typeof v === 'string' ? (JSON.parse(v) as PushPrefs) : ((v as PushPrefs | undefined) ?? {}));
+
 function toSubscription(item: Record<string, unknown>): StoredSubscription {
   return {
     endpoint: str(item.endpoint) ?? '',
     keys: (item.keys as StoredSubscription['keys']) ?? { p256dh: '', auth: '' },
-    prefs: (item.prefs as PushPrefs) ?? {},
+    prefs: prefsOf(item.prefs),
     created: num(item.created) ?? 0,
   };
 }
@@ -74,7 +81,7 @@ export async function putSubscription(svc: Services, userId: string, sub: Browse
   await svc.ddb.send(
     new TransactWriteCommand({
       TransactItems: [
-        { Put: { TableName: table(svc), Item: { ...subKey(userId, hash), ...stored } } },
+        { Put: { TableName: table(svc), Item: { ...subKey(userId, hash), ...stored, prefs: JSON.stringify(stored.prefs) } } },
         { Put: { TableName: table(svc), Item: { ...ownerKey(hash), userId } } },
       ],
     }),

@@ -18,6 +18,7 @@ import { DEFAULT_MARKET } from '../../shared/domain/market';
 import type { RowTable } from '../../shared/domain/merge';
 import type { VolumePage } from '../../shared/domain/volume-estimate';
 import { writeSnapshotFiles } from '../../shared/files/snapshot-files';
+import { getWorkObject, seriesKey } from '../../shared/files/work-store';
 import { publishGeneratedItems } from '../../shared/items/publish';
 import { services } from '../../shared/services';
 import { MarketStore } from '../../shared/store/market-store';
@@ -180,8 +181,11 @@ async function publishItems(keys: readonly number[]): Promise<void> {
   await publishGeneratedItems(services(), { v: 1, build: 'bench-1', source: 'bench', suffixes: {}, statNames: {}, bonusLists: {}, bonusTrees: {}, items });
 }
 
-/** One hour's snapshot and recent-changes files of a 20000-key market, in ms (steady state; cold run logged). */
-export async function benchSnapshotFiles(): Promise<number> {
+/**
+ * One hour's snapshot and recent-changes files of a 20000-key market, in ms (steady state; cold run logged),
+ * and the size of the folded series the job keeps in the work bucket between runs.
+ */
+export async function benchSnapshotFiles(): Promise<{ ms: number; seriesBytes: number }> {
   const hour = Math.floor(START / HOUR_MS) + 12;
   const rt = await startRuntime({ port: 0, dataDir: ':memory:', clock: 'manual', clockStart: hour * HOUR_MS, log: false });
   try {
@@ -201,8 +205,9 @@ export async function benchSnapshotFiles(): Promise<number> {
     t = performance.now();
     const warm = await writeSnapshotFiles(svc, market, hour + 1, store);
     const warmMs = performance.now() - t;
-    console.log(`files.snapshot: cold ${Math.round(coldMs)} ms (${cold?.bytes} bytes), steady ${Math.round(warmMs)} ms (${warm?.bytes} bytes), ${keys.length} keys, ${HOURS} hours`);
-    return warmMs;
+    const seriesBytes = (await getWorkObject(svc, seriesKey(market)))?.length ?? 0;
+    console.log(`files.snapshot: cold ${Math.round(coldMs)} ms (${cold?.bytes} bytes), steady ${Math.round(warmMs)} ms (${warm?.bytes} bytes), ${keys.length} keys, ${HOURS} hours, series ${seriesBytes} bytes`);
+    return { ms: warmMs, seriesBytes };
   } finally {
     await rt.close();
   }
@@ -212,6 +217,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const fanout = await benchFanout();
   console.log(`live.fanout_2000_ms ${Math.round(fanout)}`);
   const snapshot = await benchSnapshotFiles();
-  console.log(`files.snapshot_ms ${Math.round(snapshot)}`);
+  console.log(`files.snapshot_ms ${Math.round(snapshot.ms)}`);
+  console.log(`files.recent_series_bytes ${snapshot.seriesBytes}`);
   process.exit(0);
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
-import { FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, deadLetterQueueName } from '../../lib/topology';
+import { FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES, deadLetterQueueName } from '../../lib/topology';
 import { endpointAllowed, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
-import { environmentOf, flatten, synth } from './synth';
+import { environmentOf, flatten, ofType, synth } from './synth';
 
 const resolvedEnvironment = (stage: string, name: (typeof FUNCTIONS)[number]['name']): Record<string, string> =>
   Object.fromEntries(Object.entries(environmentOf(synth(stage), name)).map(([k, v]) => [k, flatten(v)]));
@@ -72,8 +72,8 @@ describe('function environment', () => {
     expect(env.FILES_PREFIX).toBe('preview-abc/');
     expect(flatten(env.BUCKET_NAME)).toBe('dev-files-bucket');
     expect(flatten(env.CDN_BASE)).toBe('https://files.dev.example/preview-abc/');
-    // Only the access-log bucket is the preview's own.
-    expect(Object.values(s.resources).filter((r) => r.Type === 'AWS::S3::Bucket')).toHaveLength(1);
+    // Only the access-log bucket and the work bucket (internal state, never served) are the preview's own.
+    expect(ofType(s, 'AWS::S3::Bucket').map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['AccessLogs', 'WorkBucket']);
   });
 
   it('exports the dev file host for previews', () => {

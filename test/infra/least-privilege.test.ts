@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FUNCTIONS, type FunctionName } from '../../lib/topology';
-import { type Statement, actionsOf, mentions, ofType, statementsOf, synth } from './synth';
+import { type Statement, actionsOf, environmentOf, mentions, ofType, statementsOf, synth } from './synth';
 
 const TABLE_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
@@ -43,6 +43,20 @@ describe('least privilege', () => {
     expect(allows(st, 's3:GetObject')).toBe(true);
     expect(allows(st, 's3:PutObject')).toBe(false);
     expect(allows(st, 's3:DeleteObject')).toBe(false);
+  });
+
+  it('gives the work bucket (internal state) only to the functions whose spec lists it, and its name only to them', () => {
+    const s = synth('dev');
+    const [[workId]] = ofType(s, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('WorkBucket'));
+    const expected = FUNCTIONS.filter((f) => f.access.workBucket === 'write').map((f) => f.name);
+    expect(expected.sort()).toEqual(['api', 'snapshot']);
+    for (const spec of FUNCTIONS) {
+      const onWork = statementsOf(s, spec.name).filter((st) => st.Effect === 'Allow' && JSON.stringify(st.Resource).includes(`"${workId}"`));
+      const has = spec.access.workBucket === 'write';
+      expect(onWork.some((st) => actionsOf(st).some((a) => a.startsWith('s3:PutObject'))), spec.name).toBe(has);
+      expect(onWork.some((st) => actionsOf(st).some((a) => a.startsWith('s3:GetObject'))), spec.name).toBe(has);
+      expect('WORK_BUCKET_NAME' in environmentOf(s, spec.name), spec.name).toBe(has);
+    }
   });
 
   it('lets only connection-pushing functions manage connections', () => {
@@ -112,7 +126,11 @@ describe('least privilege', () => {
 
   it('limits a preview to its own prefix of the shared dev bucket', () => {
     const st = statementsOf(synth('preview-abc'), 'snapshot').filter((x) => actionsOf(x).some((a) => a.startsWith('s3:')));
-    const objectResources = st.flatMap((x) => (Array.isArray(x.Resource) ? x.Resource : [x.Resource])).map((r) => JSON.stringify(r)).filter((r) => r.includes('/'));
+    // The preview's own work bucket aside: its objects are all the preview's.
+    const objectResources = st
+      .flatMap((x) => (Array.isArray(x.Resource) ? x.Resource : [x.Resource]))
+      .map((r) => JSON.stringify(r))
+      .filter((r) => r.includes('/') && !r.includes('"WorkBucket'));
     expect(objectResources.length).toBeGreaterThan(0);
     for (const r of objectResources) expect(r).toContain('/preview-abc/');
   });

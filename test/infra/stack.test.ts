@@ -231,6 +231,32 @@ describe('stack built from the manifest', () => {
     expect(mentions(cors.AccessControlAllowOrigins.Items[0], ofType(s, 'AWS::CloudFront::Distribution').find(([id]) => id.startsWith('Site'))?.[0] ?? '')).toBe(true);
   });
 
+  it('lets CloudFront read and list the files bucket (a missing key is 404) while `/` and query strings never reach S3 as a listing', () => {
+    for (const s of [production(), dev()]) {
+      const [[filesId]] = ofType(s, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('FilesBucket'));
+      const policies = ofType(s, 'AWS::S3::BucketPolicy').filter(([, p]) => mentions(p.Properties.Bucket, filesId));
+      const cloudfront = policies.flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Array<{ Principal?: { Service?: string }; Action: string | string[] }> }).Statement).filter((st) => st.Principal?.Service === 'cloudfront.amazonaws.com');
+      expect(cloudfront.flatMap((st) => [st.Action].flat()).sort()).toEqual(['s3:GetObject', 's3:ListBucket']);
+      const [[, files]] = ofType(s, 'AWS::CloudFront::Distribution').filter(([id]) => id.startsWith('FilesDistribution'));
+      const config = files.Properties.DistributionConfig as { DefaultRootObject?: string; DefaultCacheBehavior: { CachePolicyId: unknown } };
+      expect(config.DefaultRootObject).toBe('index.html');
+      const [[cacheId, cache]] = ofType(s, 'AWS::CloudFront::CachePolicy').filter(([id]) => id.startsWith('FilesCaching'));
+      expect(mentions(config.DefaultCacheBehavior.CachePolicyId, cacheId)).toBe(true);
+      const params = (cache.Properties.CachePolicyConfig as { ParametersInCacheKeyAndForwardedToOrigin: { QueryStringsConfig: { QueryStringBehavior: string } } }).ParametersInCacheKeyAndForwardedToOrigin;
+      expect(params.QueryStringsConfig.QueryStringBehavior).toBe('none');
+    }
+  });
+
+  it('keeps internal state in a work bucket of each stage that no distribution serves and that forgets state left alone for 14 days', () => {
+    for (const s of [production(), dev(), synth('preview-abc')]) {
+      const work = ofType(s, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('WorkBucket'));
+      expect(work).toHaveLength(1);
+      const [[workId, bucket]] = work;
+      expect(bucket.Properties.LifecycleConfiguration).toEqual({ Rules: [{ ExpirationInDays: 14, Status: 'Enabled' }] });
+      for (const [, d] of ofType(s, 'AWS::CloudFront::Distribution')) expect(mentions(d.Properties, workId)).toBe(false);
+    }
+  });
+
   it('lets dev file readers on localhost ports through CORS', () => {
     const [[, policy]] = ofType(dev(), 'AWS::CloudFront::ResponseHeadersPolicy');
     const items = (policy.Properties.ResponseHeadersPolicyConfig as { CorsConfig: { AccessControlAllowOrigins: { Items: unknown[] } } }).CorsConfig.AccessControlAllowOrigins.Items;

@@ -136,7 +136,7 @@ describe('hourly view over the store', () => {
     clock.set(H(80, 10));
     const big = { text: randomBytes(600_000).toString('base64') };
     let computed = 0;
-    const key = { path: '/api/v1/ah/x/history', query: { from: '1' }, restriction: 'h7' };
+    const key = { route: 'history', params: ['x', 1], restriction: 'h7' };
     const first = await reuseHourly(svc, key, async () => {
       computed++;
       return big;

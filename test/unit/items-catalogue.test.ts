@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { itemKey } from '../../shared/domain/item-key';
-import { type CatalogueEntry, type CatalogueReport, applyReport, leaderOf, parseCatalogueUpload } from '../../shared/domain/item-catalogue';
+import { CATALOGUE_NAMES_KEPT, type CatalogueEntry, type CatalogueReport, applyReport, leaderOf, parseCatalogueUpload } from '../../shared/domain/item-catalogue';
 import { ServiceError } from '../../shared/errors';
 
 const codeOf = (fn: () => unknown): string | undefined => {
@@ -120,5 +120,18 @@ describe('naming tallies', () => {
         expect(new Map(entry.names.map((t) => [t.n, t.accounts]))).toEqual(counts);
       }),
     );
+  });
+
+  it('keeps a key’s entry within one DynamoDB item however many accounts report distinct names, keeping the leaders', () => {
+    // Two accounts agree on the real name first; then 2000 accounts each report a different 200-character name.
+    let entry = applyReport(null, 7, null, report('Linen Cloth'), 1).entry;
+    entry = applyReport(entry, 7, null, report('Linen Cloth'), 2).entry;
+    for (let i = 0; i < 2000; i++) entry = applyReport(entry, 7, null, report(`${'ñ'.repeat(190)}${String(i).padStart(10, '0')}`), 3 + i).entry;
+    expect(entry.names.length).toBe(CATALOGUE_NAMES_KEPT);
+    expect(entry.accounts).toBe(2002);
+    expect(leaderOf(entry)).toMatchObject({ n: 'Linen Cloth', accounts: 2 });
+    // The newest report is always tallied (it evicts another one-account name, never itself).
+    expect(entry.names.some((t) => t.n.endsWith('0000001999'))).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(entry), 'utf8')).toBeLessThan(400 * 1024);
   });
 });
