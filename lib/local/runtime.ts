@@ -21,7 +21,7 @@ import { jsonLog, keepOutOfLogs } from '../../shared/log';
 import { configureServices, sdkClients } from '../../shared/services';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
 import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../topology';
-import { handleControl } from './control';
+import { CONTROL_ROUTES, handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { StartAborted } from './ports';
 import { ReplayClock } from './replay-clock';
@@ -372,7 +372,7 @@ export class Runtime {
         } else if (await handleControl(this, req, res, url, body)) {
           return;
         }
-        sendJson(res, 404, { error: 'not_found' });
+        sendJson(res, 404, { error: 'not_found', message: `no control route ${req.method} ${path}: the routes are ${CONTROL_ROUTES.join(', ')}` });
         return;
       }
       if (path.startsWith('/cdn/')) {
