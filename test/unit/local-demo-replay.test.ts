@@ -30,21 +30,22 @@ describe('demo replay', () => {
     }
   });
 
-  it('uploads before the current hour: hourly through the last day, every 6 hours before, back to the start', () => {
+  it('uploads before the current hour: every 2 hours through the last day, every 12 hours before, back to the start', () => {
     const from = Date.UTC(2026, 10, 20 - REPLAY_DAYS);
     const steps = replaySteps(from, TARGET);
     const cut = Math.floor(TARGET / HOUR_MS) * HOUR_MS;
     expect(steps.every((t) => t < cut && t >= from)).toBe(true);
     expect(steps).toEqual([...steps].sort((a, b) => a - b));
     const lastDay = steps.filter((t) => t > TARGET - DAY_MS);
-    expect(lastDay).toHaveLength(23);
-    expect(new Set(lastDay.map((t) => Math.floor(t / HOUR_MS))).size).toBe(23);
+    expect(lastDay).toHaveLength(12);
+    for (let i = 1; i < lastDay.length; i++) expect(lastDay[i] - lastDay[i - 1]).toBe(2 * HOUR_MS);
     const older = steps.filter((t) => t <= TARGET - DAY_MS);
-    for (let i = 1; i < older.length; i++) expect(older[i] - older[i - 1]).toBe(6 * HOUR_MS);
+    for (let i = 1; i < older.length; i++) expect(older[i] - older[i - 1]).toBe(12 * HOUR_MS);
     // every one of the 7 days before today and today has books
     const days = new Set(steps.map((t) => Math.floor(t / DAY_MS)));
     for (let d = Math.floor(TARGET / DAY_MS) - REPLAY_DAYS; d <= Math.floor(TARGET / DAY_MS); d++) expect(days.has(d)).toBe(true);
-    expect(steps[0] - from).toBeLessThan(6 * HOUR_MS);
+    expect(steps[0] - from).toBeLessThan(12 * HOUR_MS);
+    expect(steps.length).toBeLessThanOrEqual(26);
   });
 
   it('replays nothing when the last run was within the hour', () => {
