@@ -25,7 +25,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; text: string }> = [
   { name: 'PORT', text: 'port of the service on 127.0.0.1 (default 8787; 0 picks a free port, printed in the `ready` line)' },
   { name: 'DATA_DIR', text: 'where tables, files, users, API keys and secrets are kept (default .data; `:memory:` keeps nothing)' },
   { name: 'CLOCK', text: '`system` (default) or `manual`: a clock that moves only through POST /_local/clock' },
-  { name: 'CLOCK_START', text: 'start of the manual clock, Unix ms (default: now)' },
+  { name: 'CLOCK_START', text: 'start of the manual clock, Unix ms (default: now; with --demo the week before it is replayed)' },
   { name: 'LOG', text: '`info` (default: JSON log lines on stdout) or `quiet` (errors only)' },
 ];
 
