@@ -324,7 +324,7 @@ export class Runtime {
     }
   }
 
-  /** Waits until queues, the stream and sockets are idle, running no schedule (the demo's replay ticks once, at the end). */
+  /** Waits until queues, the stream and sockets are idle, running no schedule (the demo replays a week, then schedules catch up). */
   drain(): Promise<void> {
     return this.quiesce();
   }
