@@ -38,7 +38,7 @@ export function demoLines(base: string, d: Demo): string[] {
   const ws = `node -e "const T='${d.apiKey}',s=new(require('ws'))('${socket}'+T);s.on('message',m=>console.log(String(m)));s.on('close',(c,r)=>console.log('closed',c,String(r)));setInterval(()=>s.send(JSON.stringify({t:'auth',token:T})),24e4)"`;
   const replay = d.replayed.books > 0 ? `${d.replayed.books} books replayed since ${new Date(d.replayed.from).toISOString().slice(0, 10)} in ${(d.replayed.ms / 1000).toFixed(0)} s; ` : '';
   return [
-    `demo:  ${replay}a book to each of 2 markets every ${FEED_EVERY_MS / 1000} s`,
+    `demo:  ${replay}${d.feeding ? `a book to each of 2 markets every ${FEED_EVERY_MS / 1000} s` : 'no feed on the manual clock'}`,
     `  API key  ${d.apiKey}`,
     '           premium user demo@localhost, no scopes: every feature of the plan, prices.live included',
     `  session  ${d.session}`,

@@ -48,6 +48,8 @@ export interface Demo {
   item: { key: number; name: string };
   /** Books replayed before `ready`, and how long that took. */
   replayed: { books: number; ms: number; from: number };
+  /** Whether a book is uploaded to each market every 20 s (not on a manual clock). */
+  feeding: boolean;
   stop(): void;
 }
 
@@ -197,8 +199,10 @@ export async function runDemo(rt: Runtime, opts: { dataDir: string; target?: num
   };
   save(lastAt);
   publishNames(rt, data, keys[0]).catch((err) => console.error(err instanceof Error ? err.message : String(err)));
-  const stop = rt.clock instanceof ManualClock ? () => undefined : feed(rt, generators, keys, save);
-  return { userId, apiKey: keys[0], session, market, item: { key, name: demoName(data, key) ?? `Item ${key}` }, replayed: { books: steps.length * generators.length, ms: Date.now() - started, from }, stop };
+  const feeding = !(rt.clock instanceof ManualClock);
+  const stop = feeding ? feed(rt, generators, keys, save) : () => undefined;
+  const replayed = { books: steps.length * generators.length, ms: Date.now() - started, from };
+  return { userId, apiKey: keys[0], session, market, item: { key, name: demoName(data, key) ?? `Item ${key}` }, replayed, feeding, stop };
 }
 
 /** Uploads a book to every market every 20 s, rotating the keys; returns how to stop. */

@@ -7,11 +7,11 @@ import { ENVIRONMENT, FLAGS } from '../../lib/local/cli';
 import { type EntryPoint, isEngine, startEntryPoint, stillRunning } from '../support/entry-point';
 
 /**
- * Issue 15, points 2 and 3, through the real entry point (`tsx bin/local.ts`) in a child process: `--help`
+ * Issue 15, points 2 and 3, through the real entry point (`tsx bin/local.ts`) in a child process: `--help`, the lines after `ready`
  * and unknown flags; a start that fails prints one line and leaves no engine, no temporary folder behind
  * (a busy port, a broken data folder after the engines started, a SIGTERM during start-up).
  */
-describe('npm start: help, flags and failed starts', () => {
+describe('npm start: help, flags, the lines after ready, failed starts', () => {
   let scratch: string;
   /** A fresh TMPDIR per start, so a leftover temporary folder of the run is visible. */
   const freshTmp = (): string => {
@@ -37,6 +37,26 @@ describe('npm start: help, flags and failed starts', () => {
     for (const e of ENVIRONMENT) expect(run.stdout()).toMatch(new RegExp(`^  ${e.name} `, 'm'));
     expect(run.stderr()).toBe('');
   });
+
+  it('prints after ready where the docs are, where the data is kept and how to stop; Ctrl-C stops it cleanly', async () => {
+    const tmp = freshTmp();
+    const run = startEntryPoint([], { PORT: '0', DATA_DIR: ':memory:', TMPDIR: tmp, LOG: 'quiet' });
+    try {
+      const [, base] = await run.waitFor(/^ready (http:\/\/127\.0\.0\.1:\d+)$/m, 90_000);
+      await run.waitFor(/^stop: {2}Ctrl-C$/m, 10_000);
+      const after = run.stdout().slice(run.stdout().indexOf('ready '));
+      expect(after).toContain(`docs:  ${base}/docs/api/reference (API reference), ${base}/openapi.json (OpenAPI)`);
+      expect(after).toContain('data:  in memory (DATA_DIR=:memory:): nothing is kept after stop');
+      expect((await fetch(`${base}/docs/api/reference`)).status).toBe(200);
+      expect((await fetch(`${base}/openapi.json`)).status).toBe(200);
+    } finally {
+      run.child.kill('SIGINT');
+    }
+    expect(await run.exited).toEqual({ code: 0, signal: null });
+    expect(run.stderr()).toBe('');
+    expectNoEngineLeft(run);
+    expect(leftovers(tmp)).toEqual([]);
+  }, 120_000);
 
   it('refuses an unknown flag with one line on stderr and exit 2, starting nothing', async () => {
     const run = startEntryPoint(['--deom'], {});
