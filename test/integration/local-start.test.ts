@@ -7,9 +7,10 @@ import { ENVIRONMENT, FLAGS } from '../../lib/local/cli';
 import { type EntryPoint, isEngine, startEntryPoint, stillRunning } from '../support/entry-point';
 
 /**
- * Issue 15, points 2 and 3, through the real entry point (`tsx bin/local.ts`) in a child process: `--help`, the lines after `ready`
- * and unknown flags; a start that fails prints one line and leaves no engine, no temporary folder behind
- * (a busy port, a broken data folder after the engines started, a SIGTERM during start-up).
+ * Issue 15, points 2 and 3, through the real entry point (`tsx bin/local.ts`) in a child process: `--help`,
+ * the lines after `ready` and unknown flags; a start that fails prints one line and leaves no engine, no
+ * temporary folder behind (a busy port, a broken data folder after the engines started, a SIGTERM during
+ * start-up).
  */
 describe('npm start: help, flags, the lines after ready, failed starts', () => {
   let scratch: string;
