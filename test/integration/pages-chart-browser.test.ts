@@ -16,6 +16,8 @@ const CHROMIUM = findChromium();
 const SHOTS = process.env.PAGE_SHOTS;
 if (!CHROMIUM) console.warn('SKIPPED pages-chart-browser: no Chromium binary (install Debian\'s "chromium" package or set CHROMIUM_BIN)');
 
+/** A catalogue name is user-reported: one shaped like markup must stay text. */
+const EVIL = '<img src=x onerror="document.title=1">Tin</title><script>document.title=2</script>';
 const FILE = {
   v: 1,
   build: '1.15.7',
@@ -28,6 +30,7 @@ const FILE = {
     '2589': { n: 'Linen Cloth', q: 1, il: 5, c: 7, sc: 5, st: 20 },
     '2592': { n: 'Wool Cloth', q: 1, il: 15, c: 7, sc: 5 },
     '2770': { n: 'Copper Ore', q: 1, il: 10, c: 7, sc: 7 },
+    '2771': { n: EVIL, q: 1, il: 20, c: 7, sc: 7 },
     '2772': { n: 'Iron Ore', q: 1, il: 30, c: 7, sc: 7 },
     '4306': { n: 'Silk Cloth', q: 1, il: 25, c: 7, sc: 5 },
     '14047': { n: 'Runecloth', q: 1, il: 50, c: 7, sc: 5 },
@@ -100,6 +103,7 @@ describe.skipIf(!CHROMIUM)('item page charts in headless Chromium', () => {
       [2772, 60_000 - 100 * i, 150],
       [4306, 7_500, 900 - i],
       [14047, 31_250 + (i % 5) * 700, 60],
+      [2771, 1_000, 3],
     ];
     for (const [i, at] of READINGS.entries()) await uploadAt(local, uploader, at, [[2589, priceAt(i), 20 + (i % 7) * 15], ...others(i)]);
     await local.setClock(VIEW_AT);
@@ -151,6 +155,18 @@ describe.skipIf(!CHROMIUM)('item page charts in headless Chromium', () => {
     const text = await page.evaluate<string>('document.body.innerText');
     expect(text).toContain('No observed price is available in the last 8 days.');
     expect(text).toContain('No observed price is available for Wool Cloth');
+  });
+
+  it('shows a markup-shaped item name as text: no element, no script made from it', async () => {
+    const page = await browser.open(`${local.base}/item/2771`);
+    const dom = await page.evaluate<{ h1: string; scripts: number; imgs: number; title: string; label: string | null }>(`({
+      h1: document.querySelector('h1').textContent,
+      scripts: document.scripts.length,
+      imgs: document.querySelectorAll('img').length,
+      title: document.title,
+      label: document.querySelector('svg')?.getAttribute('aria-label') ?? null,
+    })`);
+    expect(dom).toEqual({ h1: EVIL, scripts: 1, imgs: 0, title: `${EVIL}: 10s 0c on Normal Alliance (US)`, label: `Daily closing price of ${EVIL}, 8 days` });
   });
 
   it('renders the home page with the most listed items of the market linking to their item pages', async () => {

@@ -8,12 +8,11 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import WebSocket from 'ws';
 
-/** The Chromium binary: `CHROMIUM_BIN`, else the first of the usual names on PATH; null when there is none. */
+/** The Chromium binary: `CHROMIUM_BIN` when set, else the first of the usual names on PATH; null when there is none. */
 export function findChromium(): string | null {
-  const candidates = process.env.CHROMIUM_BIN ? [process.env.CHROMIUM_BIN] : [];
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    for (const name of ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable']) candidates.push(join(dir, name));
-  }
+  const candidates = process.env.CHROMIUM_BIN
+    ? [process.env.CHROMIUM_BIN]
+    : (process.env.PATH ?? '').split(delimiter).flatMap((dir) => ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].map((name) => join(dir, name)));
   for (const path of candidates) {
     try {
       accessSync(path, constants.X_OK);
