@@ -82,7 +82,7 @@ describe('price axis', () => {
         expect(ticks.length).toBeGreaterThanOrEqual(2);
         expect(ticks.length).toBeLessThanOrEqual(12);
         const step = ticks[1] - ticks[0];
-        ticks.forEach((t, i) => expect(t).toBe(ticks[0] + i * step));
+        expect(ticks).toEqual(ticks.map((_, i) => ticks[0] + i * step));
         if (low === high && low > 0) expect(ticks[ticks.length - 1]).toBeGreaterThan(high);
       }),
     );
