@@ -108,7 +108,7 @@ export function itemPageMeta(d: ItemPageData): { title: string; description: str
   const price = priceText(d);
   const title = price ? `${name}: ${price} on ${where}` : `${name} on ${where}`;
   const description = price
-    ? `${name} sells for ${price} per unit on the ${where} auction house (${d.row![2].toLocaleString('en-US')} listed), with daily lows and closes of the last days.`
+    ? `${name} sells for ${price} per unit on the ${where} auction house (${d.row![2].toLocaleString('en-US')} listed), with daily and hourly closes of the last days.`
     : `${name} on the ${where} auction house: no observed price is available.`;
   return { title, description };
 }
