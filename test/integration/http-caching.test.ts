@@ -19,6 +19,16 @@ describe('HTTP caching and rate limits', () => {
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
   const ITEM = `/api/v1/ah/${MARKET}/2589`;
+  const ITEM_FILE = {
+    v: 1,
+    build: '1.15.7',
+    source: 'integration test',
+    suffixes: {},
+    statNames: {},
+    bonusLists: {},
+    bonusTrees: {},
+    items: { '2589': { n: 'Linen Cloth', q: 1, il: 5, c: 7, sc: 5, st: 20 } },
+  };
 
   beforeAll(async () => {
     local = await startLocal();
@@ -84,6 +94,27 @@ describe('HTTP caching and rate limits', () => {
       expect((await get(path, { 'accept-encoding': 'gzip', 'if-none-match': gzTag! })).status).toBe(304);
       expect((await get(path, { 'accept-encoding': 'identity', 'if-none-match': plainTag! })).status).toBe(304);
       expect((await get(path, { 'accept-encoding': 'identity', 'if-none-match': gzTag! })).status).toBe(200);
+    });
+
+    it('tags the item files and a stored book file, and answers their tags with 304', async () => {
+      const published = await fetch(`${local.base}/_local/items`, { method: 'POST', body: JSON.stringify(ITEM_FILE) });
+      expect(published.status).toBe(200);
+      for (const path of ['/api/v1/items', '/api/v1/items/search-index']) {
+        const res = await get(path, { 'accept-encoding': 'gzip' });
+        expect(res.status, path).toBe(200);
+        const tag = res.headers.get('etag');
+        expect(tag, path).toMatch(/^"/);
+        const again = await get(path, { 'accept-encoding': 'gzip', 'if-none-match': tag! });
+        expect(again.status, path).toBe(304);
+        expect(again.headers.get('x-service-build')).toBe(ITEM_FILE.build);
+        expect(again.headers.get('cache-control')).toBe('public, max-age=600');
+      }
+      const book = `/api/v1/ah/${MARKET}/books/${start + 10 * MINUTE}`;
+      const auth = { authorization: `Bearer ${premium}`, 'accept-encoding': 'gzip' };
+      const file = await get(book, auth);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('cache-control')).toBe('private, max-age=86400');
+      expect((await get(book, { ...auth, 'if-none-match': file.headers.get('etag')! })).status).toBe(304);
     });
 
     it('tags item pages per representation (HTML, Markdown) and answers each one’s tag with 304', async () => {
