@@ -5,6 +5,7 @@
 import type { Feature } from '../domain/roles';
 import { ServiceError } from '../errors';
 import type { Access, QueryFeatures } from '../http/handler';
+import type { Metered } from '../http/rate-limit-headers';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
 import { countRequest } from '../store/identity-rate';
@@ -19,12 +20,20 @@ const API_PREFIX = '/api/v1/';
 /** Reads are GET and HEAD; everything else is a write (for `api.read`, origin checks and `signedInOnly`). */
 export const isRead = (method: string): boolean => method === 'GET' || method === 'HEAD';
 
-/** Admits a caller to a route and returns its principal, or throws the spec's 401 / 429 / 403. */
-export async function admit(req: ApiRequest, access: Access, svc: Services): Promise<Principal> {
+/**
+ * Admits a caller to a route and returns its principal, or throws the spec's 401 / 429 / 403. `metered` hears
+ * of a counted request (before any refusal after it), so every answer to it can carry the RateLimit fields.
+ */
+export async function admit(req: ApiRequest, access: Access, svc: Services, metered?: (m: Metered) => void): Promise<Principal> {
   const principal = await authenticate(req, svc);
   const read = isRead(req.method);
   // Every request under /api/v1/ counts, even one about to be refused for want of a sign-in.
-  const count = req.path.startsWith(API_PREFIX) ? await countRequest(svc, principal.callerId, svc.clock.now()) : 0;
+  let count = 0;
+  if (req.path.startsWith(API_PREFIX)) {
+    const now = svc.clock.now();
+    count = await countRequest(svc, principal.callerId, now);
+    metered?.({ limit: principal.limits.apiPerMinute, count, now });
+  }
   if (access.kind !== 'public') requireSignedIn(principal);
   if (count > principal.limits.apiPerMinute) {
     throw new ServiceError('rate_limited', `more than ${principal.limits.apiPerMinute} requests a minute`, {}, { 'retry-after': '60' });

@@ -9,10 +9,12 @@ import { type ErrorCode, ServiceError } from '../errors';
 import { type Services, services } from '../services';
 import { requireEdge } from './edge';
 import { isDependencyFailure } from '../store/dependency-failure';
+import { rateLimitHeaders } from './rate-limit-headers';
 import { compressLarge, errorResult, fromError } from './respond';
 import { toApiRequest } from './request';
 import { Router } from './router';
 import type { ApiRequest, HttpEvent, HttpResult } from './types';
+import { withValidator } from './validators';
 
 /**
  * A feature one query parameter's value needs besides the route's own (`res=m1` needs `candles.minute`).
@@ -79,16 +81,27 @@ function resolve(event: HttpEvent, table: RouteTable): { route: Route; params: R
   return { route: FALLBACK, params: {} };
 }
 
+/** The RateLimit fields of each request admission counted, so its answer carries them on success and error alike. */
+const metered = new WeakMap<HttpEvent, Record<string, string>>();
+
+/** An answer with its request's RateLimit fields (none when the request was not counted, e.g. a 401). */
+const withRateLimit = (event: HttpEvent, result: HttpResult): HttpResult => {
+  const fields = metered.get(event);
+  return fields ? { ...result, headers: { ...result.headers, ...fields } } : result;
+};
+
 /**
  * The middy stack of an HTTP function: refuse what did not come through CloudFront (before anything else),
- * resolve the route, admit the caller, run the route, map errors.
+ * resolve the route, admit the caller, run the route, tag cacheable answers (304 on a matching
+ * `If-None-Match`), map errors; counted requests carry the RateLimit fields either way.
  */
 export function httpHandler(table: RouteTable) {
   return middy<HttpEvent, HttpResult>()
     .use({
       onError: async (request) => {
         const err = asOutage(services(), resolve(request.event, table).route, request.error);
-        request.response = fromError(err, (msg, e) => services().log('error', msg, { error: e instanceof Error ? e.stack : String(e) }));
+        const mapped = fromError(err, (msg, e) => services().log('error', msg, { error: e instanceof Error ? e.stack : String(e) }));
+        request.response = withRateLimit(request.event, mapped);
       },
     })
     .use({
@@ -100,9 +113,11 @@ export function httpHandler(table: RouteTable) {
       const svc = services();
       const { route, params } = resolve(event, table);
       const req = toApiRequest(event, params, true);
-      const principal = await admit(req, route.access, svc);
+      const principal = await admit(req, route.access, svc, (m) => metered.set(event, rateLimitHeaders(m)));
       checkPathParams(req.params);
-      const result = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);
+      const answer = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);
+      // Tagged on the bytes as sent (after compression), before HEAD drops them: HEAD carries GET's tag.
+      const result = withRateLimit(event, withValidator(req.method, req.headers['if-none-match'], answer));
       return req.method === 'HEAD' ? { ...result, body: '' } : result;
     });
 }

@@ -7,6 +7,7 @@ import { itemOfKey, nameOfKey } from '../domain/items';
 import { DEFAULT_MARKET, isMarket } from '../domain/market';
 import type { Route } from '../http/handler';
 import type { ApiRequest, HttpResult } from '../http/types';
+import { weakTag } from '../http/validators';
 import { currentItemFiles, itemFileOf } from '../items/read';
 import type { Services } from '../services';
 import { LINKSET_TYPE, SITEMAP_ITEMS, agentsMd, apiCatalog, homePage, llmsFullTxt, llmsTxt, sitemapXml } from './discovery';
@@ -46,7 +47,18 @@ async function itemPage(req: ApiRequest, svc: Services): Promise<HttpResult> {
   if (!isMarket(market)) return pageError(format, base, 'bad_market', 'Unknown market: m is forever.<normal|pvp|rp>.<alliance|horde>.us.');
   const [data, hours] = await Promise.all([itemPageData(svc, market, path.key), itemHourCloses(svc, market, path.key, svc.clock.now())]);
   const urls = itemPageUrls(base, market, path.key);
-  return pageResult(format, { html: itemPageHtml(data, urls, hours), markdown: itemPageMarkdown(data, urls, hours) }, `public, max-age=${secondsToNextHour(data.now)}`);
+  const page = pageResult(format, { html: itemPageHtml(data, urls, hours), markdown: itemPageMarkdown(data, urls, hours) }, `public, max-age=${secondsToNextHour(data.now)}`);
+  return { ...page, headers: { ...page.headers, etag: itemPageTag(page, data.now) } };
+}
+
+/**
+ * A weak tag (RFC 9110 8.8.1): the page is the hour's view, but its `ahf-item` JSON carries the request's
+ * `now`; pages that differ only there are equivalent, so the tag leaves it out and a revalidation in the same
+ * hour gets its 304. Anything else that changes (a name, a late reading, the next hour) changes the tag.
+ */
+function itemPageTag(page: HttpResult, now: number): string {
+  const text = typeof page.body === 'string' ? page.body : '';
+  return weakTag(String(page.headers?.['content-type'] ?? ''), text.replace(`"now":${now}`, '"now":0'));
 }
 
 const itemRoute: Route = { access: PUBLIC, handle: ({ req, svc }) => itemPage(req, svc) };
