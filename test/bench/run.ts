@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every figure the issues ask for, measured in one run, printed as one table with its
- * target. `npm run bench -- --json PATH` also writes `[{name, value, unit, target}]` to PATH. Figures, not
+ * target. `npm run bench -- --json PATH` also writes `[{name, value, unit, target}]` to PATH; `--cost` adds the
+ * cost model's figures (test/bench/cost-units.ts; `npm run cost -- --figures PATH` prices them). Figures, not
  * tests: a missed target is printed, and the exit code stays 0 so a busy machine cannot fail a build.
  */
 import { writeFileSync } from 'node:fs';
@@ -67,6 +68,13 @@ async function main(): Promise<void> {
     const snapshot = await live.benchSnapshotFiles();
     add({ name: 'files.snapshot_ms', value: round(snapshot.ms), unit: 'ms', target: '<= 3000', max: 3000, note: 'hourly snapshot + recent-changes files, 20000 keys' });
     add({ name: 'files.recent_series_bytes', value: snapshot.seriesBytes, unit: 'B', target: 'report', note: 'folded hour series in the work bucket, 20000 keys x 240 hours' });
+  }
+
+  // The cost model's units (`npm run cost`): with `--cost`, as it simulates 30 days (`--cost-days N` fewer).
+  if (process.argv.includes('--cost')) {
+    const { benchCostUnits } = await import('./cost-units');
+    const days = process.argv.indexOf('--cost-days');
+    for (const f of await benchCostUnits(days > 0 ? Number(process.argv[days + 1]) : 30)) add({ ...f, target: 'report' });
   }
 
   const at = process.argv.indexOf('--json');
