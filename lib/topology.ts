@@ -5,6 +5,7 @@
  */
 import { MARKETS, marketLabel } from '../shared/domain/market';
 import { RETENTION } from '../shared/files/paths';
+import { FANOUT_STREAM_FILTERS, type FilterPattern } from '../shared/live/stream-filter';
 
 export type FunctionName =
   | 'api'
@@ -305,7 +306,12 @@ export const SCHEDULES: readonly ScheduleSpec[] = [
 ];
 
 /** The table stream's one consumer: live fan-out (ah, sealed, alert, roles, hello). */
-export const STREAM_CONSUMER: { function: FunctionName; batchSize: number } = { function: 'fanout', batchSize: 100 };
+/** The table stream's consumer, its batch size and the filters that keep every other write from invoking it. */
+export const STREAM_CONSUMER: { function: FunctionName; batchSize: number; filters: readonly FilterPattern[] } = {
+  function: 'fanout',
+  batchSize: 100,
+  filters: FANOUT_STREAM_FILTERS,
+};
 
 export const functionSpec = (name: FunctionName): FunctionSpec => {
   const spec = FUNCTIONS.find((f) => f.name === name);

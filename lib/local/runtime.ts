@@ -252,7 +252,7 @@ export class Runtime {
         ? this.log('warn', `schedule ${name} waits for a dependency`, { error: err instanceof Error ? err.message : String(err) })
         : this.log('error', `schedule ${name} failed`, { error: err instanceof Error ? err.stack : String(err) }),
     );
-    this.poller = new StreamPoller(ddbEndpoint, rawDdb, this.tableName, (ev) => this.lambdas.invoke(STREAM_CONSUMER.function, ev), STREAM_CONSUMER.batchSize, (err) => this.log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }));
+    this.poller = new StreamPoller(ddbEndpoint, rawDdb, this.tableName, (ev) => this.lambdas.invoke(STREAM_CONSUMER.function, ev), STREAM_CONSUMER.batchSize, STREAM_CONSUMER.filters, (err) => this.log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }));
     await Promise.all([this.poller.init(this.memory), this.lambdas.preload(FUNCTIONS.map((f) => f.name))]);
     if (this.aborter.signal.aborted) throw new StartAborted();
     this.startBackground();

@@ -84,6 +84,21 @@ describe('stack built from the manifest', () => {
     expect(mappings[0][1].Properties.MaximumRetryAttempts).toBeGreaterThan(0);
   });
 
+  it('filters the stream to the records the fan-out reads: at most 5 patterns, all on keys, none admitting rate counters or market pages', () => {
+    const s = dev();
+    const [[tableId]] = ofType(s, 'AWS::DynamoDB::Table');
+    const [[, mapping]] = ofType(s, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => mentions(m.Properties.EventSourceArn, tableId));
+    const filters = (mapping.Properties.FilterCriteria as { Filters: { Pattern: string }[] }).Filters.map((f) => JSON.parse(f.Pattern));
+    expect(filters.length).toBeGreaterThan(0);
+    expect(filters.length).toBeLessThanOrEqual(5);
+    for (const f of filters) expect(Object.keys(f)).toEqual(['dynamodb']);
+    const text = JSON.stringify(filters);
+    expect(text).toContain('"LIVEC#"');
+    expect(text).toContain('"MKT#forever.normal.alliance.us#seq"');
+    expect(text).not.toContain('RATE#');
+    expect(text).not.toMatch(/"prefix":"MKT#"/);
+  });
+
   it('gives each of the 7 queues its own dead-letter queue of the same kind after its manifest receives', () => {
     const s = dev();
     const main = ofType(s, 'AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy);
