@@ -36,7 +36,7 @@ describe('answers too big for a Lambda', () => {
       },
       { step: 'initialize', name: 'countAnswerPuts' },
     );
-  }, 240_000);
+  }, 420_000);
   afterAll(() => local?.close());
 
   const get = (path: string, headers: Record<string, string>, redirect: 'manual' | 'follow' = 'manual') => fetch(`${local.base}${path}`, { headers, redirect });

@@ -25,8 +25,11 @@ export async function fillBigMarket(clock: ManualClock, market: string, now: num
   const books: Book[] = [];
   for (let d = today - days; d < today; d++) books.push(gen.nextBook({ at: d * DAY_MS + 6 * HOUR_MS + 5 * 60_000 }));
   for (let h = 0; h <= hourOf(now) - today * 24 - 1; h++) books.push(gen.nextBook({ at: today * DAY_MS + h * HOUR_MS + 5 * 60_000 }));
-  const { pages } = buildPages(books, ['h1', 'd1'], emptyPages());
-  for (const h of [...pages.candles.h1.keys()]) if (h < hourOf(now) - 30) pages.candles.h1.delete(h);
+  // Day pages over the whole span; hour pages only for the last day (older ones are never read here).
+  const { pages } = buildPages(books, ['d1'], emptyPages());
+  const recent = books.filter((b) => b.at >= (today - 1) * DAY_MS);
+  const previous = books[books.length - recent.length - 1] ?? null;
+  pages.candles.h1 = buildPages(recent, ['h1'], emptyPages(), previous).pages.candles.h1;
   await writePages(t, market, pages);
   const rows: RowTable = new Map();
   const merges = new MergeLog(svc.ddb, svc.config.tableName);
