@@ -91,10 +91,11 @@ export const FANOUT_CONCURRENCY = 10;
 
 export const FUNCTIONS: readonly FunctionSpec[] = [
   // Reads books (book route), snapshots (hourly reads), items and releases; writes item files when a build's
-  // merged files are due and, through POST /admin/snapshot, what the snapshot job writes.
+  // merged files are due and, through POST /admin/snapshot, what the snapshot job writes; writes answers too
+  // big for a Lambda answer to answers/ (shared/market/answer-files.ts), the only function that may.
   fn('api', 1024, 29, {
     table: 'write',
-    bucket: { 'books/': R, 'releases/': R, 'items/': RW, 'snap/': RW, 'recent/': RW },
+    bucket: { 'books/': R, 'releases/': R, 'items/': RW, 'snap/': RW, 'recent/': RW, 'answers/': W },
     workBucket: 'write',
     secrets: ['identity', 'vapid', 'origin'],
   }),
@@ -118,7 +119,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   fn('retention', 1024, 900, {
     table: 'write',
     marketPages: true,
-    bucket: { ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])), 'live/': ['list', 'delete', 'read'], 'quarantine/': ['delete'], 'work/': ['list', 'delete'] },
+    bucket: { ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])), 'live/': ['list', 'delete', 'read'], 'quarantine/': ['delete'], 'work/': ['list', 'delete'], 'answers/': ['list', 'delete'] },
   }),
   fn('items', 1024, 300, { table: 'write', bucket: { 'items/': RW } }),
   fn('live-sweep', 512, 60, { table: 'write', connections: true, secrets: ['identity'] }),

@@ -12,6 +12,7 @@ import { storedJson } from '../http/respond';
 import type { HttpResult } from '../http/types';
 import { getObject } from '../items/bucket';
 import { liveHeaders } from '../market/answer-cache';
+import { fitAnswer } from '../market/answer-files';
 import { bookSummary, itemBookEntries, readBookFile } from '../market/book-read';
 import { bookRange } from '../market/query-rules';
 import { readSources } from '../market/sources';
@@ -56,7 +57,9 @@ export const getBookFile: Route = {
     const entry = Number.isSafeInteger(at) ? await readSources(svc).books.get(req.params.market, at) : null;
     const file = entry ? await readBookFile(svc, entry.path) : null;
     if (!file) throw new ServiceError('unknown_book', 'no stored book was observed at that time');
-    return fileAnswer(file.raw, file.gzip, req.headers['accept-encoding'], 'private, max-age=86400');
+    const ae = req.headers['accept-encoding'];
+    // One stored book is the same answer for every `books` caller: a big one is one file per hour and encoding.
+    return fitAnswer(svc, fileAnswer(file.raw, file.gzip, ae, 'private, max-age=86400'), ae, { kind: 'hourly', key: `book#${entry?.path}` });
   },
 };
 
@@ -70,7 +73,9 @@ export const getSnapshot: Route = {
     if (!file) throw new ServiceError('not_found', 'no hourly snapshot has been written yet');
     const gzip = file.contentEncoding === 'gzip' || (file.data[0] === 0x1f && file.data[1] === 0x8b);
     // The pointer is rewritten shortly after the hour: two minutes of slack keep edges from caching the old one.
-    return fileAnswer(file.data, gzip, req.headers['accept-encoding'], `public, max-age=${secondsToNextHour(svc.clock.now()) + 120}`);
+    const ae = req.headers['accept-encoding'];
+    const answer = fileAnswer(file.data, gzip, ae, `public, max-age=${secondsToNextHour(svc.clock.now()) + 120}`);
+    return fitAnswer(svc, answer, ae, { kind: 'hourly', key: `snapshot#${path}` });
   },
 };
 

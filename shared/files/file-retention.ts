@@ -8,6 +8,7 @@
 import { MARKETS } from '../domain/market';
 import type { Services } from '../services';
 import { MarketStore } from '../store/market-store';
+import { retainAnswers } from './answer-retention';
 import { deleteFiles, listFiles, writtenAt } from './file-store';
 import { expiredFiles, fileTime, parseFilePath, RETENTION, retentionOf, type StoredFile } from './paths';
 
@@ -60,5 +61,6 @@ export async function retainFiles(svc: Services): Promise<FileRetentionResult> {
     if (listed.length > 0) await deleteFiles(svc, listed.map((f) => f.path));
     prefixes.push({ prefix, files: listed.length, deleted: listed.length });
   }
+  prefixes.push(await retainAnswers(svc));
   return { prefixes };
 }

@@ -275,6 +275,13 @@ describe('stack built from the manifest', () => {
     }
   });
 
+  it('expires spilled answers (answers/) after a day and nothing else in the files bucket (issue 13)', () => {
+    for (const s of [production(), dev()]) {
+      const [[, files]] = ofType(s, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('FilesBucket'));
+      expect(files.Properties.LifecycleConfiguration).toEqual({ Rules: [{ Id: 'ExpireAnswers', Prefix: 'answers/', ExpirationInDays: 1, Status: 'Enabled' }] });
+    }
+  });
+
   it('keeps internal state in a work bucket of each stage that no distribution serves and that forgets state left alone for 14 days', () => {
     for (const s of [production(), dev(), synth('preview-abc')]) {
       const work = ofType(s, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('WorkBucket'));

@@ -57,7 +57,9 @@ describe('fuzz over every route', () => {
     expect(a.status, what).toBeGreaterThanOrEqual(200);
     expect(a.status, what).toBeLessThan(500);
     const api = sent.path.startsWith('/api/v1/');
-    if (api && a.status >= 400 && sent.method !== 'HEAD') expect(errorShaped(a), what).toBe(true);
+    // Past API Gateway's 10 MB payload quota the gateway answers in its own shape before the service runs (as on AWS).
+    const gateway = a.status === 413 && a.text === '{"message":"Request Entity Too Large"}';
+    if (api && a.status >= 400 && sent.method !== 'HEAD') expect(errorShaped(a) || gateway, what).toBe(true);
   };
 
   it(`drives ${ROUTE_PATHS.length} route templates with ${PER_ROUTE} hostile requests each and never answers 5xx`, async () => {
