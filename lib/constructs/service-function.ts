@@ -8,7 +8,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { MARKET_PK_PREFIX } from '../../shared/store/keys';
-import type { BucketRight, FunctionSpec } from '../topology';
+import type { BucketRight, FunctionSpec } from '../../shared/topology';
 import type { StageConfig } from '../stages';
 import { BUNDLING } from './bundling';
 import type { DataTable } from './data-table';

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { FunctionName } from '../topology';
+import type { FunctionName } from '../../shared/topology';
 import { originHeaders, readBody, sendJson } from './http-events';
 
 interface Connection {

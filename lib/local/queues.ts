@@ -8,7 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
-import { type QueueSpec, deadLetterQueueName } from '../topology';
+import { type QueueSpec, deadLetterQueueName } from '../../shared/topology';
 import type { QueueMessage, QueuePort, ReceivedMessage } from '../../shared/store/queue';
 import type { Clock } from '../../shared/clock';
 

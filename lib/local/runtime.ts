@@ -1,6 +1,6 @@
 /**
  * The whole service on one machine: real storage engines, the same handlers as AWS, wired from the
- * manifest (lib/topology.ts). One HTTP server plays API Gateway (HTTP and WebSocket APIs, `@connections`),
+ * manifest (shared/topology.ts). One HTTP server plays API Gateway (HTTP and WebSocket APIs, `@connections`),
  * CloudFront (file host at `/cdn/`, viewer address) and hosts the control API (`/_local/...`).
  */
 import { randomBytes } from 'node:crypto';
@@ -20,7 +20,7 @@ import { Router } from '../../shared/http/router';
 import { jsonLog, keepOutOfLogs } from '../../shared/log';
 import { configureServices, sdkClients } from '../../shared/services';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
-import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../topology';
+import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { FileHost } from './file-host';

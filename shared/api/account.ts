@@ -8,7 +8,7 @@ import { accountDevices, confirmPairing, openPairing, pollPairing, removeDevice 
 import type { Principal } from '../auth/principal';
 import { ServiceError } from '../errors';
 import { jsonBody } from '../http/bounds';
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
@@ -105,7 +105,7 @@ export const deleteDeviceRoute: Route = {
   },
 };
 
-/** The account routes by route key (lib/topology.ts). */
+/** The account routes by route key (shared/topology.ts). */
 export const accountRoutes = {
   'GET /api/v1/me': getMe,
   'GET /api/v1/contributions': getContributions,
@@ -114,4 +114,4 @@ export const accountRoutes = {
   'GET /api/v1/devices/pair/{pairId}': getPair,
   'GET /api/v1/devices': getDevices,
   'DELETE /api/v1/devices/{id}': deleteDeviceRoute,
-} satisfies Record<string, Route>;
+} satisfies RoutesOf<'api'>;

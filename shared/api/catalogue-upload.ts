@@ -2,7 +2,7 @@
 import { CATALOGUE_MAX_BYTES, parseCatalogueUpload } from '../domain/item-catalogue';
 import { ServiceError } from '../errors';
 import { readBody } from '../http/body';
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import { catalogueAccount, recordCatalogueReports } from '../store/catalogue';
 import { requireUploader } from '../upload/uploader';
@@ -25,6 +25,6 @@ export const postItemsSeen: Route = {
   },
 };
 
-export const catalogueRoutes: Record<string, Route> = {
+export const catalogueRoutes = {
   'POST /api/v1/items/seen': postItemsSeen,
-};
+} satisfies RoutesOf<'upload'>;

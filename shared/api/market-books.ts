@@ -7,7 +7,7 @@ import { secondsToNextHour } from '../clock';
 import { parseItemKey } from '../domain/item-key';
 import { ServiceError } from '../errors';
 import { snapshotLatestPath } from '../files/paths';
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import { storedJson } from '../http/respond';
 import type { HttpResult } from '../http/types';
 import { getObject } from '../items/bucket';
@@ -74,10 +74,10 @@ export const getSnapshot: Route = {
   },
 };
 
-/** Route keys of the book and snapshot file reads (lib/topology.ts). */
-export const marketBookRoutes: Record<string, Route> = {
+/** Route keys of the book and snapshot file reads (shared/topology.ts). */
+export const marketBookRoutes = {
   'GET /api/v1/ah/{market}/{item}/book': getItemBook,
   'GET /api/v1/ah/{market}/books': getBooks,
   'GET /api/v1/ah/{market}/books/{at}': getBookFile,
   'GET /api/v1/ah/{market}/snapshot': getSnapshot,
-};
+} satisfies RoutesOf<'api'>;

@@ -4,7 +4,7 @@
  */
 import { requireSignedIn } from '../auth/gate';
 import { ServiceError } from '../errors';
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import { parsePrefs, parseSubscription, SUBSCRIPTIONS_MAX } from '../push/subscription';
 import type { Services } from '../services';
@@ -63,10 +63,10 @@ export const deletePushSubscription: Route = {
   },
 };
 
-/** The push routes by route key (lib/topology.ts). */
+/** The push routes by route key (shared/topology.ts). */
 export const pushRoutes = {
   'GET /api/v1/push/key': getPushKey,
   'GET /api/v1/push/subscription': getPushSubscriptions,
   'PUT /api/v1/push/subscription': putPushSubscription,
   'DELETE /api/v1/push/subscription': deletePushSubscription,
-} satisfies Record<string, Route>;
+} satisfies RoutesOf<'api'>;

@@ -9,7 +9,7 @@ import { parseBoards } from '../domain/boards';
 import { isItemKey } from '../domain/item-key';
 import { ServiceError } from '../errors';
 import { jsonBody as boundedJson } from '../http/bounds';
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import type { ApiRequest } from '../http/types';
 import { createAlert, deleteStoredAlert, getAccountAlert, listAccountAlerts, replaceStoredAlert } from '../store/settings-alerts';
@@ -122,7 +122,7 @@ export const putBoardsRoute: Route = {
   },
 };
 
-/** The settings routes by route key (lib/topology.ts). */
+/** The settings routes by route key (shared/topology.ts). */
 export const settingsRoutes = {
   'GET /api/v1/market/watch': getWatch,
   'PUT /api/v1/market/watch': putWatch,
@@ -132,4 +132,4 @@ export const settingsRoutes = {
   'DELETE /api/v1/market/alerts/{id}': deleteAlert,
   'GET /api/v1/market/boards': getBoardsRoute,
   'PUT /api/v1/market/boards': putBoardsRoute,
-} satisfies Record<string, Route>;
+} satisfies RoutesOf<'api'>;

@@ -11,7 +11,7 @@ import { isMissing } from './file-store';
 /** Each stage has its own work bucket, so its keys need no stage prefix. */
 function workBucket(svc: Services): string {
   const bucket = svc.config.workBucketName;
-  if (!bucket) throw new Error('this function has no work bucket (lib/topology.ts access.workBucket)');
+  if (!bucket) throw new Error('this function has no work bucket (shared/topology.ts access.workBucket)');
   return bucket;
 }
 

@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { HTTP_ROUTES } from '../../lib/topology';
+import { type FunctionName, HTTP_ROUTES, type RouteKey } from '../topology';
 import { admit } from '../auth/gate';
 import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
@@ -56,7 +56,11 @@ export interface Route {
   handle(ctx: RouteContext): Promise<HttpResult>;
 }
 
-export type RouteTable = Record<string, Route>;
+/** A function's whole route table: exactly the route keys the manifest gives it (shared/topology.ts). */
+export type RouteTable<F extends FunctionName> = { readonly [K in RouteKey<F>]: Route };
+
+/** Some of a function's routes (one module of shared/api): a key the manifest does not give `F` fails the typecheck. */
+export type RoutesOf<F extends FunctionName> = { readonly [K in RouteKey<F>]?: Route };
 
 const router = new Router(HTTP_ROUTES);
 
@@ -71,7 +75,7 @@ const FALLBACK: Route = {
 };
 
 /** Resolves the route of an event: API Gateway's route key, else our own matching (the `$default` route). */
-function resolve(event: HttpEvent, table: RouteTable): { route: Route; params: Record<string, string> } {
+function resolve(event: HttpEvent, table: Readonly<Record<string, Route>>): { route: Route; params: Record<string, string> } {
   const direct = table[event.routeKey];
   if (direct) return { route: direct, params: {} };
   const m = router.match(event.requestContext.http.method, event.rawPath);
@@ -83,7 +87,7 @@ function resolve(event: HttpEvent, table: RouteTable): { route: Route; params: R
  * The middy stack of an HTTP function: refuse what did not come through CloudFront (before anything else),
  * resolve the route, admit the caller, run the route, map errors.
  */
-export function httpHandler(table: RouteTable) {
+export function httpHandler(table: Readonly<Record<string, Route>>) {
   return middy<HttpEvent, HttpResult>()
     .use({
       onError: async (request) => {

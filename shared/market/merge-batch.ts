@@ -5,7 +5,7 @@
  * set aside in the rejected queue with an alarm; a dependency's failure only delays it.
  */
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { MERGE_REJECTED_QUEUE } from '../../lib/topology';
+import { MERGE_REJECTED_QUEUE } from '../topology';
 import { MERGE_FAILURE_BUDGET, mergeRetryDelaySeconds, type RejectReason } from '../domain/merge-retry';
 import type { Services } from '../services';
 import { isDependencyFailure } from '../store/dependency-failure';

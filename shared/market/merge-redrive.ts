@@ -6,7 +6,7 @@
  * data never pass through here.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { MERGE_QUEUES, deadLetterQueueName } from '../../lib/topology';
+import { MERGE_QUEUES, deadLetterQueueName } from '../topology';
 import { MERGE_REDRIVE_LIMIT } from '../domain/merge-retry';
 import { fileSize } from '../files/file-store';
 import type { Services } from '../services';

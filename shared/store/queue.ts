@@ -28,7 +28,7 @@ export interface ReceivedMessage {
   attributes: Record<string, string>;
 }
 
-/** Sends messages to a queue named in lib/topology.ts. SQS in AWS, in-process queues locally. */
+/** Sends messages to a queue named in shared/topology.ts. SQS in AWS, in-process queues locally. */
 export interface QueuePort {
   send(queue: string, messages: QueueMessage[]): Promise<void>;
   /**

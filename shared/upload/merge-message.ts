@@ -3,7 +3,7 @@
  * itself (ten bodies would pass the Lambda payload limit). Grouped by market, deduplicated by upload id.
  */
 import { z } from 'zod';
-import { mergeQueueName } from '../../lib/topology';
+import { mergeQueueName } from '../topology';
 import type { QueueMessage } from '../store/queue';
 
 const MergeMessageSchema = z.object({

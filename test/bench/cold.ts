@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../../lib/constructs/bundling';
-import { FUNCTIONS, type FunctionName, type FunctionSpec } from '../../lib/topology';
+import { FUNCTIONS, type FunctionName, type FunctionSpec } from '../../shared/topology';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** Inside the project, so the bundles' `@aws-sdk/*` imports resolve from its node_modules. */
