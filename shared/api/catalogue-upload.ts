@@ -1,6 +1,6 @@
 /** POST /api/v1/items/seen (spec api.md: Item data, Catalogue upload rules): an app reports the items it saw. */
 import { CATALOGUE_MAX_BYTES, parseCatalogueUpload } from '../domain/item-catalogue';
-import { ServiceError } from '../errors';
+import { ValidationError } from '../errors';
 import { readBody } from '../http/body';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
@@ -17,7 +17,7 @@ export const postItemsSeen: Route = {
     try {
       value = JSON.parse(raw.toString('utf8'));
     } catch {
-      throw new ServiceError('bad_request', 'the body is not JSON');
+      throw new ValidationError('bad_request', 'the body is not JSON');
     }
     const upload = parseCatalogueUpload(value);
     const { added, known } = await recordCatalogueReports(svc, catalogueAccount(principal.userId), upload.items, svc.clock.now());

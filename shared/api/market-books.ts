@@ -5,7 +5,7 @@
  */
 import { secondsToNextHour } from '../clock';
 import { parseItemKey } from '../domain/item-key';
-import { ServiceError } from '../errors';
+import { NotFoundError } from '../errors';
 import { snapshotLatestPath } from '../files/paths';
 import type { Route, RoutesOf } from '../http/handler';
 import { storedJson } from '../http/respond';
@@ -55,7 +55,7 @@ export const getBookFile: Route = {
     const at = /^(0|[1-9][0-9]{0,15})$/.test(text) ? Number(text) : Number.NaN;
     const entry = Number.isSafeInteger(at) ? await readSources(svc).books.get(req.params.market, at) : null;
     const file = entry ? await readBookFile(svc, entry.path) : null;
-    if (!file) throw new ServiceError('unknown_book', 'no stored book was observed at that time');
+    if (!file) throw new NotFoundError('unknown_book', 'no stored book was observed at that time');
     return fileAnswer(file.raw, file.gzip, req.headers['accept-encoding'], 'private, max-age=86400');
   },
 };
@@ -67,7 +67,7 @@ export const getSnapshot: Route = {
     const pointer = await getObject(svc, snapshotLatestPath(req.params.market));
     const path = pointer ? (JSON.parse(pointer.data.toString('utf8')) as { path?: unknown }).path : undefined;
     const file = typeof path === 'string' ? await getObject(svc, path) : null;
-    if (!file) throw new ServiceError('not_found', 'no hourly snapshot has been written yet');
+    if (!file) throw new NotFoundError('not_found', 'no hourly snapshot has been written yet');
     const gzip = file.contentEncoding === 'gzip' || (file.data[0] === 0x1f && file.data[1] === 0x8b);
     // The pointer is rewritten shortly after the hour: two minutes of slack keep edges from caching the old one.
     return fileAnswer(file.data, gzip, req.headers['accept-encoding'], `public, max-age=${secondsToNextHour(svc.clock.now()) + 120}`);

@@ -3,7 +3,7 @@
  * check of theirs when no VAPID key pair is configured (DESIGN: check order).
  */
 import { requireSignedIn } from '../auth/gate';
-import { ServiceError } from '../errors';
+import { UnavailableError, ValidationError } from '../errors';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import { parsePrefs, parseSubscription, SUBSCRIPTIONS_MAX } from '../push/subscription';
@@ -12,7 +12,7 @@ import { deleteSubscription, listSubscriptions, putSubscription } from '../store
 import { jsonBody } from './settings';
 
 const requirePush = (svc: Services): void => {
-  if (!svc.config.vapid) throw new ServiceError('push_unconfigured', 'push is not set up on this deployment');
+  if (!svc.config.vapid) throw new UnavailableError('push_unconfigured', 'push is not set up on this deployment');
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,7 +42,7 @@ export const putPushSubscription: Route = {
     requireSignedIn(p);
     requirePush(svc);
     const body = jsonBody(req);
-    if (!isObject(body)) throw new ServiceError('bad_request', 'the body must be {subscription, prefs?}');
+    if (!isObject(body)) throw new ValidationError('bad_request', 'the body must be {subscription, prefs?}');
     const sub = parseSubscription(body.subscription, svc.config.push);
     const prefs = body.prefs === undefined ? undefined : parsePrefs(body.prefs);
     const stored = await putSubscription(svc, p.userId, sub, prefs, svc.clock.now(), SUBSCRIPTIONS_MAX);
@@ -58,7 +58,7 @@ export const deletePushSubscription: Route = {
     requirePush(svc);
     const body = jsonBody(req);
     const endpoint = isObject(body) ? body.endpoint : undefined;
-    if (typeof endpoint !== 'string' || endpoint === '') throw new ServiceError('bad_request', 'the body must be {endpoint}');
+    if (typeof endpoint !== 'string' || endpoint === '') throw new ValidationError('bad_request', 'the body must be {endpoint}');
     return ok({ deleted: await deleteSubscription(svc, p.userId, endpoint) });
   },
 };

@@ -7,7 +7,7 @@ import { requireSignedIn } from '../auth/gate';
 import { newAlert, parseAlertInput, replaceAlert } from '../domain/alerts';
 import { parseBoards } from '../domain/boards';
 import { isItemKey } from '../domain/item-key';
-import { ServiceError } from '../errors';
+import { ConflictError, type DomainError, NotFoundError, ValidationError } from '../errors';
 import { jsonBody as boundedJson } from '../http/bounds';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
@@ -22,14 +22,14 @@ const ALERT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** The body as JSON within the shared bounds (bounds.ts): 413 `too_large`, 400 `bad_request`. */
 export const jsonBody = (req: ApiRequest): unknown => boundedJson(req.body);
 
-const tooMany = (limit: number, what: string): ServiceError => new ServiceError('too_many', `at most ${limit} ${what}`, { limit });
+const tooMany = (limit: number, what: string): DomainError => new ConflictError('too_many', `at most ${limit} ${what}`, { limit });
 
 /** Spec watchlist body `{items}`: an ordered list of distinct, valid item keys. */
 export function parseWatchItems(raw: unknown): number[] {
   const items = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { items?: unknown }).items : undefined;
-  if (!Array.isArray(items)) throw new ServiceError('bad_request', 'the body must be {items: itemKey[]}');
-  for (const k of items) if (!isItemKey(k)) throw new ServiceError('bad_request', `${typeof k === 'number' ? k : `a ${Array.isArray(k) ? 'list' : typeof k}`} is not an item key`);
-  if (new Set(items).size !== items.length) throw new ServiceError('bad_request', 'the watchlist holds each key once');
+  if (!Array.isArray(items)) throw new ValidationError('bad_request', 'the body must be {items: itemKey[]}');
+  for (const k of items) if (!isItemKey(k)) throw new ValidationError('bad_request', `${typeof k === 'number' ? k : `a ${Array.isArray(k) ? 'list' : typeof k}`} is not an item key`);
+  if (new Set(items).size !== items.length) throw new ValidationError('bad_request', 'the watchlist holds each key once');
   return items as number[];
 }
 
@@ -86,7 +86,7 @@ export const putAlert: Route = {
     const id = req.params.id ?? '';
     const old = ALERT_ID.test(id) ? await getAccountAlert(svc, p.userId, id) : null;
     const alert = old ? await replaceStoredAlert(svc, old, replaceAlert(old.alert, input)) : null;
-    if (!alert) throw new ServiceError('unknown_alert', 'no such alert');
+    if (!alert) throw new NotFoundError('unknown_alert', 'no such alert');
     return ok({ alert });
   },
 };

@@ -5,7 +5,7 @@
  */
 import { MINUTE_MS } from '../clock';
 import { KEY_LOOKUPS_PER_MINUTE } from '../domain/flood-limits';
-import { ServiceError } from '../errors';
+import { LimitError, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
 import { getKeyVerdict, type KeyVerdict, putKeyVerdict } from '../store/identity-api-keys';
 import { countRequest } from '../store/identity-rate';
@@ -46,7 +46,7 @@ export async function resolveApiKey(svc: Services, key: string, keyHash: string,
     });
     memo.set(memoKey, verdict, verdict.until);
   }
-  if (!verdict.ok) throw new ServiceError('unauthenticated', 'the API key is not valid');
+  if (!verdict.ok) throw new UnauthenticatedError('the API key is not valid');
   return { userId: verdict.userId, scopes: verdict.scopes, until: verdict.until };
 }
 
@@ -54,7 +54,7 @@ export async function resolveApiKey(svc: Services, key: string, keyHash: string,
 async function meterLookup(svc: Services, ip: string, now: number): Promise<void> {
   const n = await countRequest(svc, `keylookup:${ip}`, now);
   if (n > KEY_LOOKUPS_PER_MINUTE) {
-    throw new ServiceError('rate_limited', `more than ${KEY_LOOKUPS_PER_MINUTE} unknown API keys a minute from this address`, {}, { 'retry-after': '60' });
+    throw new LimitError('rate_limited', `more than ${KEY_LOOKUPS_PER_MINUTE} unknown API keys a minute from this address`, {}, 60);
   }
 }
 

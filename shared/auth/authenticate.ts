@@ -5,7 +5,7 @@
  */
 import { entitlementsOf } from '../domain/roles';
 import { isDeviceTokenShape, lastSeenDue, LAST_SEEN_EVERY_MS, DEVICE_TOKEN_PREFIX } from '../domain/pairing';
-import { ServiceError } from '../errors';
+import { type DomainError, UnauthenticatedError } from '../errors';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
 import { deviceByToken, touchDevice } from '../store/identity-devices';
@@ -26,7 +26,7 @@ export interface AuthOptions {
 
 export const SESSION_COOKIE = '__session';
 
-const unauthenticated = (message: string): ServiceError => new ServiceError('unauthenticated', message);
+const unauthenticated = (message: string): DomainError => new UnauthenticatedError(message);
 
 /**
  * Resolves the caller's principal; 401 for a bad header/query credential, 503 when the provider is needed

@@ -1,7 +1,7 @@
 /** Device pairing and the account's devices (spec: "Device pairing" state table; Device resource). */
 import { confirmOutcome, normalizePairCode, PAIRING_VALID_MS, type Pairing, pollOutcome, UNCOLLECTED_DEVICE_MS } from '../domain/pairing';
 import { PAIRING_MISS_WINDOW_MS, PAIRING_MISSES } from '../domain/flood-limits';
-import { ServiceError } from '../errors';
+import { DomainError, LimitError, NotFoundError } from '../errors';
 import type { Services } from '../services';
 import { returnPairingPlace, takePairingPlace } from '../store/identity-pair-misses';
 import { bindPairing, collectPairing, deleteDevice, getDevice, getPairing, listDevices, pairingByCode, putPairing } from '../store/identity-devices';
@@ -27,7 +27,7 @@ export async function openPairing(svc: Services, name: string): Promise<{ code: 
     // A code still held by a live pairing is taken: draw another (32^8 codes make this rare).
     if (await putPairing(svc, pairing, hashSecret(code), now)) return { code, pairId: pairing.pairId, expires };
   }
-  throw new ServiceError('internal', 'no free pairing code');
+  throw new DomainError('internal', 'no free pairing code');
 }
 
 /**
@@ -37,10 +37,10 @@ export async function openPairing(svc: Services, name: string): Promise<{ code: 
  */
 export async function confirmPairing(svc: Services, userId: string, rawCode: string): Promise<{ id: string; name: string }> {
   const code = normalizePairCode(rawCode);
-  if (!code) throw new ServiceError('unknown_code', 'no such pairing code');
+  if (!code) throw new NotFoundError('unknown_code', 'no such pairing code');
   const window = await takePairingPlace(svc, userId, svc.clock.now(), PAIRING_MISSES, PAIRING_MISS_WINDOW_MS);
   if (window === null) {
-    throw new ServiceError('rate_limited', `more than ${PAIRING_MISSES} pairing codes that match nothing; try again later`, {}, { 'retry-after': '60' });
+    throw new LimitError('rate_limited', `more than ${PAIRING_MISSES} pairing codes that match nothing; try again later`, {}, 60);
   }
   const device = await bindCode(svc, userId, code);
   await returnPairingPlace(svc, userId, window);
@@ -53,14 +53,14 @@ async function bindCode(svc: Services, userId: string, code: string): Promise<{ 
     const now = svc.clock.now();
     const p = await pairingByCode(svc, codeHash, now);
     const outcome = confirmOutcome(p, userId, now);
-    if (outcome === 'unknown' || !p) throw new ServiceError('unknown_code', 'no such pairing code');
-    if (outcome === 'expired') throw new ServiceError('expired', 'the pairing code has expired');
+    if (outcome === 'unknown' || !p) throw new NotFoundError('unknown_code', 'no such pairing code');
+    if (outcome === 'expired') throw new NotFoundError('expired', 'the pairing code has expired');
     if (outcome === 'same' && p.deviceId) return { id: p.deviceId, name: p.name };
     const device = { id: newId('dev_', 12), userId, name: p.name, created: now, lastSeen: null, collected: false, tokenHash: null };
     if (await bindPairing(svc, p.pairId, device, now, now + UNCOLLECTED_DEVICE_MS)) return { id: device.id, name: device.name };
     // Lost a race (another confirm, or expiry): the next read says which.
   }
-  throw new ServiceError('unknown_code', 'no such pairing code');
+  throw new NotFoundError('unknown_code', 'no such pairing code');
 }
 
 /** The app's poll: waiting, or the device token exactly once after confirmation; 404 when expired, collected or unknown. */
@@ -73,7 +73,7 @@ export async function pollPairing(svc: Services, pairId: string): Promise<{ stat
     const token = newDeviceToken();
     if (await collectPairing(svc, p, hashSecret(token), now)) return { status: 'paired', token };
   }
-  throw new ServiceError('not_found', 'no such pairing');
+  throw new NotFoundError('not_found', 'no such pairing');
 }
 
 /** The account's devices, newest first. */

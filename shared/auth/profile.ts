@@ -2,7 +2,7 @@
 import { MINUTE_MS } from '../clock';
 import { contributorUntil } from '../domain/contributor';
 import type { Claims } from '../domain/roles';
-import { ServiceError } from '../errors';
+import { DomainError, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
 import { getProfile, putClaims, type StoredClaims } from '../store/identity-profile';
 import { getUser } from './idp';
@@ -27,7 +27,7 @@ export async function accountClaims(svc: Services, userId: string, now: number):
     try {
       stored = await refreshes.run(`${svc.config.idp.apiUrl}|${userId}`, () => refresh(svc, userId, now));
     } catch (err) {
-      const cannotAsk = err instanceof ServiceError && err.code === 'unavailable';
+      const cannotAsk = err instanceof DomainError && err.code === 'unavailable';
       if (!cannotAsk || !stored) throw err;
       svc.log('warn', 'identity provider unreachable; serving stored claims', { ageMs: now - stored.fetchedAt });
     }
@@ -46,7 +46,7 @@ export async function accountClaims(svc: Services, userId: string, now: number):
 
 async function refresh(svc: Services, userId: string, now: number): Promise<StoredClaims> {
   const user = await getUser(svc, userId);
-  if (!user) throw new ServiceError('unauthenticated', 'the account no longer exists');
+  if (!user) throw new UnauthenticatedError('the account no longer exists');
   const stored: StoredClaims = {
     email: user.email,
     plan: user.plan,

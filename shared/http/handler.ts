@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
 import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
-import { type ErrorCode, ServiceError } from '../errors';
+import { DomainError, ForbiddenError, UnavailableError, type UnavailableCode } from '../errors';
 import { type Services, services } from '../services';
 import { requireEdge } from './edge';
 import { isDependencyFailure } from '../store/dependency-failure';
@@ -52,7 +52,7 @@ export interface RouteContext {
 export interface Route {
   access: Access;
   /** The 503 code when the table or bucket does not answer (default `unavailable`). */
-  outage?: Extract<ErrorCode, 'unavailable' | 'storage_failed'>;
+  outage?: Extract<UnavailableCode, 'unavailable' | 'storage_failed'>;
   handle(ctx: RouteContext): Promise<HttpResult>;
 }
 
@@ -113,9 +113,9 @@ export function httpHandler(table: Readonly<Record<string, Route>>) {
 
 /** A table or bucket that does not answer is a 503 the caller may retry, not a 500 (README "Failure model"). */
 function asOutage(svc: Services, route: Route, err: unknown): unknown {
-  if (err instanceof ServiceError || !isDependencyFailure(err)) return err;
+  if (err instanceof DomainError || !isDependencyFailure(err)) return err;
   svc.log('warn', 'a dependency did not answer', { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
-  return new ServiceError(route.outage ?? 'unavailable', 'a storage service is unavailable; try again');
+  return new UnavailableError(route.outage ?? 'unavailable', 'a storage service is unavailable; try again');
 }
 
 /** Path rules shared by every route, checked after admission (DESIGN: check order): markets and item keys. */
@@ -125,5 +125,5 @@ function checkPathParams(params: Record<string, string>): void {
 }
 
 export const requireFeature = (p: Principal, f: Feature): void => {
-  if (!p.features.includes(f)) throw new ServiceError('forbidden', `needs the ${f} feature`, { feature: f });
+  if (!p.features.includes(f)) throw new ForbiddenError('forbidden', `needs the ${f} feature`, { feature: f });
 };

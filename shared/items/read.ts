@@ -4,7 +4,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { type ItemFile, isBuildName } from '../domain/items';
-import { ServiceError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
 import { itemFilePaths } from '../files/paths';
 import type { Services } from '../services';
 import { type BuildRecord, getBuild, getCurrent } from '../store/item-builds';
@@ -26,11 +26,11 @@ const refOf = (rec: BuildRecord): ItemFilesRef => ({ build: rec.build, hash: rec
  * current one (404 `not_found` before anything is published), its merged files rebuilt on request when due.
  */
 export async function resolveItemFiles(svc: Services, build: string | undefined): Promise<ItemFilesRef> {
-  if (build !== undefined && !isBuildName(build)) throw new ServiceError('bad_build', 'unknown build');
+  if (build !== undefined && !isBuildName(build)) throw new ValidationError('bad_build', 'unknown build');
   const name = build ?? (await getCurrent(svc))?.build;
-  if (name === undefined) throw new ServiceError('not_found', 'no item data is published');
+  if (name === undefined) throw new NotFoundError('not_found', 'no item data is published');
   const rec = await ensureMerged(svc, name);
-  if (!rec) throw build === undefined ? new ServiceError('not_found', 'no item data is published') : new ServiceError('bad_build', 'unknown build');
+  if (!rec) throw build === undefined ? new NotFoundError('not_found', 'no item data is published') : new ValidationError('bad_build', 'unknown build');
   return refOf(rec);
 }
 

@@ -11,7 +11,7 @@ import type { Principal } from '../auth/principal';
 import { BOOK_WINDOW_BEHIND_MS, type Book, decodeBookJson, validateBook, viaField } from '../domain/book';
 import { CREDIT_EVERY_MS, type CreditOutcome, QUARANTINE_MS, judgeUpload, listedInLastDay } from '../domain/credit';
 import { type Scan, deriveScan } from '../domain/derived-scan';
-import { ServiceError } from '../errors';
+import { ConflictError, DomainError, UnavailableError } from '../errors';
 import { BODY_LIMIT, readBody } from '../http/body';
 import type { Services } from '../services';
 import { MarketStore } from '../store/market-store';
@@ -78,7 +78,7 @@ async function claimOrAwait(svc: Services, retryId: string, now: number, expires
     const claim = await claimRetry(svc, retryId, uploadId, now, RETRY_LEASE_MS, expiresAt);
     if (claim.kind === 'answered') return { answer: claim.answer };
     if (claim.kind === 'claimed') return { uploadId: claim.uploadId };
-    if (performance.now() - started >= REPEAT_WAIT_MS) throw new ServiceError('storage_failed', 'the same upload is still being stored; try again');
+    if (performance.now() - started >= REPEAT_WAIT_MS) throw new UnavailableError('storage_failed', 'the same upload is still being stored; try again');
     await pause(wait);
   }
 }
@@ -104,7 +104,7 @@ class Admission {
   async run(): Promise<UploadAnswer> {
     const { svc, book, who, now } = this;
     const limit = await takeUploadLimit(svc, who.caller, book.market, now, UPLOAD_EVERY_MS, this.uploadId);
-    if (!limit.won) throw new ServiceError('too_soon', 'one book per caller and market every 5 minutes');
+    if (!limit.won) throw new ConflictError('too_soon', 'one book per caller and market every 5 minutes');
     this.undo.push(() => releaseUploadLimit(svc, who.caller, book.market, this.uploadId, limit.previous, UPLOAD_EVERY_MS));
     try {
       if (!(await claimBookAt(svc, book.market, book.at, this.retryId, this.uploadId, book.at + KEEP_AFTER_AT_MS))) {
@@ -118,9 +118,9 @@ class Admission {
       return await this.finish(outcome, outcome.credited);
     } catch (err) {
       await this.rollback();
-      if (err instanceof ServiceError) throw err;
+      if (err instanceof DomainError) throw err;
       svc.log('error', 'upload: admission failed', { error: err instanceof Error ? err.stack : String(err) });
-      throw new ServiceError('storage_failed', 'the upload could not be stored; try again');
+      throw new UnavailableError('storage_failed', 'the upload could not be stored; try again');
     }
   }
 

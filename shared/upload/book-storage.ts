@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Book } from '../domain/book';
-import { ServiceError } from '../errors';
+import { UnavailableError } from '../errors';
 import { newCap } from '../files/caps';
 import { bucketKey } from '../files/file-store';
 import { bookDoc } from '../files/documents';
@@ -40,7 +40,7 @@ async function put(svc: Services, key: string, text: string, headers: { contentT
     );
   } catch (err) {
     svc.log('error', 'upload: storing the body failed', { error: err instanceof Error ? err.message : String(err) });
-    throw new ServiceError('storage_failed', 'the upload could not be stored; try again');
+    throw new UnavailableError('storage_failed', 'the upload could not be stored; try again');
   }
 }
 

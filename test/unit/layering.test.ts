@@ -3,8 +3,10 @@
  * stack, the local runtime) and shared/ both import it from below, and nothing in shared/ reaches up into
  * lib/, bin/, lambdas/ or test/.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importsOf, sourceFiles } from '../support/imports';
+import { importsOf, ROOT, sourceFiles } from '../support/imports';
 
 describe('layering', () => {
   it('keeps shared/ free of imports from lib/, bin/, lambdas/ and test/', () => {
@@ -14,6 +16,29 @@ describe('layering', () => {
         .map((i) => `${file} imports ${i.specifier}`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('keeps the HTTP status map in the HTTP layer: no domain, store or other shared module imports it', () => {
+    const readers = sourceFiles('shared')
+      .filter((file) => importsOf(file).some((i) => i.target === 'shared/http/status'))
+      .filter((file) => !/^shared\/(http|pages)\//.test(file));
+    expect(readers).toEqual([]);
+  });
+
+  it('keeps statuses out of the domain errors', () => {
+    expect(readFileSync(join(ROOT, 'shared/errors.ts'), 'utf8')).not.toMatch(/\b[1-5]\d\d\b/);
+  });
+
+  it('keeps the domain pure: no SDK, no HTTP layer, no store, no environment, no wall clock', () => {
+    const impure = sourceFiles('shared/domain').flatMap((file) => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const bad = importsOf(file)
+        .filter((i) => i.target.startsWith('@aws-sdk/') || /^shared\/(http|store|live|api)\//.test(i.target))
+        .map((i) => `${file} imports ${i.specifier}`);
+      if (/process\.env|Date\.now\(/.test(text)) bad.push(`${file} reads the environment or the wall clock`);
+      return bad;
+    });
+    expect(impure).toEqual([]);
   });
 
   it('finds the imports it checks (the scan itself works)', () => {
