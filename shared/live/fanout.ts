@@ -21,6 +21,7 @@ import { isMergeRecordKey, type MergeRecord } from '../store/merge-log';
 import { type LiveConnection, marketAudiences, type SocketAudience, type SocketRef, toConnection, updateConnection, userConnections } from './connection-store';
 import { withWindow } from './credentials';
 import { loadMarketView } from './market-view';
+import type { LiveMessage } from './message-types';
 import { ahMessage, alertMessage, type Audience, helloMessage, sealedMessage } from './messages';
 import { applyClaims, closeUnauthenticated, profileClaims } from './roles-watch';
 import { sendAll } from './sender';
@@ -74,7 +75,7 @@ class ReadySockets {
 }
 
 /** One text per distinct message: sockets with the same audience share it. */
-function perAudience(sockets: readonly SocketAudience[], build: (a: Audience) => object | null): Array<readonly [SocketRef, string | null]> {
+function perAudience(sockets: readonly SocketAudience[], build: (a: Audience) => LiveMessage | null): Array<readonly [SocketRef, string | null]> {
   const cache = new Map<string, string | null>();
   return sockets.map((c) => {
     const id = c.audience;
@@ -121,9 +122,10 @@ async function announceAlerts(svc: Services, records: Parsed[]): Promise<void> {
   for (const r of records) {
     const userId = typeof r.next?.userId === 'string' ? r.next.userId : null;
     const market = typeof r.next?.market === 'string' ? r.next.market : null;
-    if (!userId || !market || !r.next?.alert) continue;
+    const alert = r.next?.alert;
+    if (!userId || !market || !alert || typeof alert !== 'object') continue;
     const sockets = (await userConnections(svc, userId, market)).filter((c) => c.ready);
-    const text = JSON.stringify(alertMessage(r.next.alert));
+    const text = JSON.stringify(alertMessage(alert as Record<string, unknown>));
     await sendAll(svc, sockets.map((c) => [c, text] as const));
   }
 }

@@ -20,6 +20,7 @@ import { DomainError, ForbiddenError, forbidden, UnauthenticatedError, Validatio
 import type { Services } from '../services';
 import { addConnection, connectionAt, countSocketMessage, marketConnections, removeConnectionById, updateConnection } from './connection-store';
 import { credentialUntil, mayRenew, sameFeatures, type SocketKind } from './credentials';
+import type { AuthRequestMessage } from './message-types';
 import { authMessage, errorMessage, rolesMessage } from './messages';
 import { accountClaimsCache, type SocketOutcome, sweepSocket } from './roles-watch';
 import { CLOSE_FORBIDDEN, CLOSE_POLICY, closeConnection, send } from './sender';
@@ -85,9 +86,7 @@ export async function connectSocket(svc: Services, req: ConnectRequest): Promise
   });
 }
 
-type ClientMessage = { t: 'auth'; token: string };
-
-function parseClientMessage(body: string | null | undefined): ClientMessage | null {
+function parseClientMessage(body: string | null | undefined): AuthRequestMessage | null {
   try {
     const v = JSON.parse(body ?? '') as Record<string, unknown> | null;
     if (v && typeof v === 'object' && v.t === 'auth' && typeof v.token === 'string' && v.token !== '') return { t: 'auth', token: v.token };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveClient } from '../../shared/client/live-client';
+import { LiveClient } from '../support/live-client';
 import { addConnection, getConnection } from '../../shared/live/connection-store';
 import { services } from '../../shared/services';
 import { pairDevice } from '../support/devices';

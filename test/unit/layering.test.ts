@@ -41,6 +41,27 @@ describe('layering', () => {
     expect(impure).toEqual([]);
   });
 
+  it('lets the live client import nothing but Node built-ins, its own modules and production dependencies', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const i of importsOf(file)) {
+        if (i.specifier.startsWith('.')) visit(`${i.target}.ts`);
+        else if (!i.specifier.startsWith('node:')) packages.add(i.specifier.startsWith('@') ? i.specifier.split('/').slice(0, 2).join('/') : i.specifier.split('/')[0]);
+      }
+    };
+    visit('shared/client/live-client.ts');
+    expect([...packages].filter((p) => !(p in pkg.dependencies))).toEqual([]);
+  });
+
+  it('gives the live socket one module of message types, imported by the server and the client', () => {
+    const readers = ['shared/live/messages.ts', 'shared/live/fanout.ts', 'shared/live/socket.ts', 'shared/client/live-client.ts'];
+    for (const file of readers) expect(importsOf(file).map((i) => i.target), file).toContain('shared/live/message-types');
+  });
+
   it('finds the imports it checks (the scan itself works)', () => {
     const targets = importsOf('shared/topology.ts').map((i) => i.target);
     expect(targets).toContain('shared/domain/market');
