@@ -8,14 +8,14 @@
 import { HOUR_MS, dayOf, hourOf } from '../clock';
 import type { CandlePage } from '../domain/candles';
 import { candlePk, daySoFarPk, shardSk } from '../store/keys';
-import { PAGE_SHARDS } from '../store/market-store';
 import type { MergeRecord } from '../store/merge-log';
-import { decodeCandles, encodeCandles, shardOf } from '../store/page-codec';
+import { decodeCandles, encodeCandles } from '../store/page-codec';
+import { ALL_PAGE_SHARDS, PAGE_SHARDS, shardOf } from '../store/shard-layout';
 import type { ReadSources } from './sources';
 import { foldPage } from './view-rules';
 
 /** Every page shard: whole-market reads. */
-export const ALL_SHARDS: readonly number[] = Array.from({ length: PAGE_SHARDS }, (_, s) => s);
+export const ALL_SHARDS = ALL_PAGE_SHARDS;
 
 /** The page shard of an item key. */
 export const pageShardOf = (key: number): number => shardOf(key, PAGE_SHARDS);

@@ -12,8 +12,8 @@ import type { CandlePage } from '../domain/candles';
 import type { VolumePage } from '../domain/volume-estimate';
 import type { Services } from '../services';
 import { historyMarkKey } from '../store/keys';
-import { HISTORY_SHARDS } from '../store/market-store';
-import { type HistoryPage, compactHistory, splitShards } from '../store/page-codec';
+import { type HistoryPage, compactHistory } from '../store/page-codec';
+import { HISTORY_SHARDS, splitShards } from '../store/shard-layout';
 import { type ReadSources, readSources } from './sources';
 
 /** Spec Uploads: a book may be observed up to 24 h before it arrives; a day is final once that has passed too. */

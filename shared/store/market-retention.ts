@@ -5,8 +5,8 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { RowTable } from '../domain/merge';
 import { marketMetaKey, marketRetentionKey, rowsPk, shardSk } from './keys';
-import { ROW_SHARDS } from './market-store';
-import { encodeRows, shardsTouched, splitShards } from './page-codec';
+import { encodeRows } from './page-codec';
+import { ROW_SHARDS, shardsTouched, splitShards } from './shard-layout';
 
 /** Where the last run left a market: periods before these are gone. */
 export interface RetentionMark {

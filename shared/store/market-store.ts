@@ -20,14 +20,9 @@ import {
   encodeHistory,
   encodeRowShards,
   encodeVolume,
-  shardOf,
-  shardsTouched,
-  splitShards,
 } from './page-codec';
+import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched, splitShards } from './shard-layout';
 
-export const ROW_SHARDS = 16;
-export const PAGE_SHARDS = 16;
-export const HISTORY_SHARDS = 512;
 
 /** The current order book of a market (spec Order books rule 2). */
 export interface CurrentBook {

@@ -21,11 +21,9 @@ import {
   encodeCandleShards,
   encodeHistory,
   encodeRowShards,
-  SHARD_LAYOUT,
   encodeVolumeShards,
-  shardsTouched,
-  splitShards,
 } from '../../shared/store/page-codec';
+import { SHARD_LAYOUT, shardsTouched, splitShards } from '../../shared/store/shard-layout';
 
 /** The page layout under test: key shards per page type (powers of two). */
 export const LAYOUT = SHARD_LAYOUT;

@@ -62,6 +62,16 @@ describe('layering', () => {
     for (const file of readers) expect(importsOf(file).map((i) => i.target), file).toContain('shared/live/message-types');
   });
 
+  it('defines the market shard layout once, used by the store, retention, compaction and the bench', () => {
+    const definitions = [...sourceFiles('shared'), ...sourceFiles('test'), ...sourceFiles('lib')].filter((file) =>
+      /\b(ROW_SHARDS|PAGE_SHARDS|HISTORY_SHARDS|SHARD_LAYOUT)\s*=/.test(readFileSync(join(ROOT, file), 'utf8')),
+    );
+    expect(definitions).toEqual(['shared/store/shard-layout.ts']);
+    for (const user of ['shared/store/market-store.ts', 'shared/store/market-retention.ts', 'shared/market/history-compaction.ts', 'test/bench/engine.ts']) {
+      expect(importsOf(user).map((i) => i.target), user).toContain('shared/store/shard-layout');
+    }
+  });
+
   it('finds the imports it checks (the scan itself works)', () => {
     const targets = importsOf('shared/topology.ts').map((i) => i.target);
     expect(targets).toContain('shared/domain/market');
