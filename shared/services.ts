@@ -9,7 +9,9 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { type Clock, systemClock } from './clock';
 import { type Config, parseConfig } from './config';
 import { jsonLog, keepOutOfLogs, type Log } from './log';
+import type { FilesPort } from './ports/files';
 import { type QueuePort, SqsQueues } from './store/queue';
+import { S3Files } from './store/s3-files';
 
 /**
  * Everything a handler touches outside its own code: configuration, the clock, SDK clients and ports.
@@ -23,6 +25,10 @@ export interface Services {
   s3: S3Client;
   connections: ApiGatewayManagementApiClient;
   queues: QueuePort;
+  /** The files bucket, under the stage's prefix. */
+  files: FilesPort;
+  /** The private work bucket (functions whose manifest entry names it). */
+  work: FilesPort;
   /** Writes a log line; the lines never carry a secret (shared/log.ts). */
   log: Log;
 }
@@ -59,6 +65,11 @@ export function sdkClients(config: Config): Pick<Services, 'ddb' | 's3' | 'conne
   // the SDK's default pool of 50 would queue them.
   const connections = new ApiGatewayManagementApiClient({ region: config.region, endpoint: config.connectionsEndpoint, credentials, requestHandler: pooled(500) });
   return { ddb, s3, connections };
+}
+
+/** The files and work bucket ports of a configuration. */
+export function bucketPorts(s3: S3Client, config: Config, clock: Clock): Pick<Services, 'files' | 'work'> {
+  return { files: new S3Files(s3, config.bucketName, config.filesPrefix, clock), work: new S3Files(s3, config.workBucketName, '', clock) };
 }
 
 /** A keep-alive connection pool of `maxSockets` for an SDK client. */
@@ -100,10 +111,12 @@ const secretEnv = await loadSecrets(process.env);
 function fromEnvironment(): Services {
   const config = parseConfig({ ...process.env, ...secretEnv });
   keepOutOfLogs(config.idp.secretKey, config.vapid?.privateKey);
+  const clients = sdkClients(config);
   return {
     config,
     clock: systemClock,
-    ...sdkClients(config),
+    ...clients,
+    ...bucketPorts(clients.s3, config, systemClock),
     queues: new SqsQueues(new SQSClient({ region: config.region }), config.queueUrls),
     log: jsonLog,
   };

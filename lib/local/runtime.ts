@@ -18,7 +18,7 @@ import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
 import { Router } from '../../shared/http/router';
 import { jsonLog, keepOutOfLogs } from '../../shared/log';
-import { configureServices, sdkClients } from '../../shared/services';
+import { bucketPorts, configureServices, sdkClients } from '../../shared/services';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
 import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { handleControl } from './control';
@@ -216,6 +216,7 @@ export class Runtime {
       config,
       clock: this.clock,
       ...clients,
+      ...bucketPorts(clients.s3, config, this.clock),
       // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
       queues: enforceQueueGrants(
         {
