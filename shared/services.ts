@@ -10,7 +10,8 @@ import { type Clock, systemClock } from './clock';
 import { type Config, parseConfig } from './config';
 import { jsonLog, keepOutOfLogs, type Log } from './log';
 import type { FilesPort } from './ports/files';
-import { type QueuePort, SqsQueues } from './store/queue';
+import type { QueuePort } from './ports/queues';
+import { SqsQueues } from './store/queue';
 import { S3Files } from './store/s3-files';
 
 /**

@@ -5,7 +5,7 @@
  * Calls made outside any function (the control API, the runtime's own set-up) are the operator's and pass.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { QueuePort } from '../../shared/store/queue';
+import type { QueuePort } from '../../shared/ports/queues';
 import { type BucketRight, bucketAllows, deadLetterQueueName, functionSpec, type FunctionName, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES } from '../../shared/topology';
 
 type Current = () => FunctionName | undefined;

@@ -12,7 +12,7 @@ import { fileSize } from '../files/file-store';
 import type { Services } from '../services';
 import { isDependencyFailure } from '../store/dependency-failure';
 import { marketMetaKey } from '../store/keys';
-import type { QueueMessage, ReceivedMessage } from '../store/queue';
+import type { QueueMessage, ReceivedMessage } from '../ports/queues';
 import { parseMergeMessage } from '../upload/merge-message';
 import { describeFailure, setAside } from './merge-batch';
 

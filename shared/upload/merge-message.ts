@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { mergeQueueName } from '../topology';
-import type { QueueMessage } from '../store/queue';
+import type { QueueMessage } from '../ports/queues';
 
 const MergeMessageSchema = z.object({
   v: z.literal(1),
