@@ -9,7 +9,10 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { type Clock, systemClock } from './clock';
 import { type Config, parseConfig } from './config';
 import { jsonLog, keepOutOfLogs, type Log } from './log';
+import type { ConnectionsPort, SocketsPort } from './ports/connections';
 import type { FilesPort } from './ports/files';
+import { ApiGatewaySockets } from './store/api-gateway-sockets';
+import { DynamoConnections } from './store/dynamo-connections';
 import type { QueuePort } from './ports/queues';
 import { SqsQueues } from './store/queue';
 import { S3Files } from './store/s3-files';
@@ -24,7 +27,10 @@ export interface Services {
   clock: Clock;
   ddb: DynamoDBDocumentClient;
   s3: S3Client;
-  connections: ApiGatewayManagementApiClient;
+  /** The live sockets' records. */
+  connections: ConnectionsPort;
+  /** `@connections`: posting to sockets and closing them. */
+  sockets: SocketsPort;
   queues: QueuePort;
   /** The files bucket, under the stage's prefix. */
   files: FilesPort;
@@ -46,7 +52,7 @@ export function configureServices(s: Services): void {
 }
 
 /** SDK clients for a configuration (shared by AWS and the local runtime, which passes local endpoints). */
-export function sdkClients(config: Config): Pick<Services, 'ddb' | 's3' | 'connections'> {
+export function sdkClients(config: Config): { ddb: DynamoDBDocumentClient; s3: S3Client; connections: ApiGatewayManagementApiClient } {
   const local = config.endpoints.dynamodb !== undefined;
   const credentials = local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined;
   // s3rver accepts only its own well-known key pair.
@@ -62,10 +68,17 @@ export function sdkClients(config: Config): Pick<Services, 'ddb' | 's3' | 'conne
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
-  // A fan-out posts to up to 2000 sockets of a hub at once (shared/live/poster.ts, on this client's handler):
+  // A fan-out posts to up to 2000 sockets of a hub at once (shared/store/connection-poster.ts, on this client's handler):
   // the SDK's default pool of 50 would queue them.
   const connections = new ApiGatewayManagementApiClient({ region: config.region, endpoint: config.connectionsEndpoint, credentials, requestHandler: pooled(500) });
   return { ddb, s3, connections };
+}
+
+/** The live socket ports of a configuration: records in the table, `@connections` through the management API. */
+export function livePorts(ddb: DynamoDBDocumentClient, client: ApiGatewayManagementApiClient, config: Config, clock: Clock): Pick<Services, 'connections' | 'sockets'> {
+  // Only the local runtime's gateway reads a close code; API Gateway would ignore it.
+  const local = config.env === 'dev' && config.endpoints.dynamodb !== undefined;
+  return { connections: new DynamoConnections({ ddb, name: config.tableName, clock }), sockets: new ApiGatewaySockets(client, local) };
 }
 
 /** The files and work bucket ports of a configuration. */
@@ -116,7 +129,9 @@ function fromEnvironment(): Services {
   return {
     config,
     clock: systemClock,
-    ...clients,
+    ddb: clients.ddb,
+    s3: clients.s3,
+    ...livePorts(clients.ddb, clients.connections, config, systemClock),
     ...bucketPorts(clients.s3, config, systemClock),
     queues: new SqsQueues(new SQSClient({ region: config.region }), config.queueUrls),
     log: jsonLog,

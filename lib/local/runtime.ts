@@ -18,7 +18,7 @@ import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
 import { Router } from '../../shared/http/router';
 import { jsonLog, keepOutOfLogs } from '../../shared/log';
-import { bucketPorts, configureServices, sdkClients } from '../../shared/services';
+import { bucketPorts, configureServices, livePorts, sdkClients } from '../../shared/services';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
 import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { handleControl } from './control';
@@ -215,7 +215,9 @@ export class Runtime {
     configureServices({
       config,
       clock: this.clock,
-      ...clients,
+      ddb: clients.ddb,
+      s3: clients.s3,
+      ...livePorts(clients.ddb, clients.connections, config, this.clock),
       ...bucketPorts(clients.s3, config, this.clock),
       // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
       queues: enforceQueueGrants(

@@ -18,7 +18,6 @@ import { isMarket, MARKETS } from '../domain/market';
 import type { Claims } from '../domain/roles';
 import { DomainError, ForbiddenError, forbidden, UnauthenticatedError, ValidationError } from '../errors';
 import type { Services } from '../services';
-import { addConnection, connectionAt, countSocketMessage, marketConnections, removeConnectionById, updateConnection } from './connection-store';
 import { credentialUntil, mayRenew, sameFeatures, type SocketKind } from './credentials';
 import type { AuthRequestMessage } from './message-types';
 import { authMessage, errorMessage, rolesMessage } from './messages';
@@ -69,7 +68,7 @@ export async function connectSocket(svc: Services, req: ConnectRequest): Promise
   if (!isMarket(market)) throw new ValidationError('bad_market', market ? 'unknown market' : 'market is required');
   const now = svc.clock.now();
   const { claims, scopes } = await socketClaims(svc, principal, credentialOf(req), req.ip);
-  await addConnection(svc, {
+  await svc.connections.add({
     connectionId: req.connectionId,
     market,
     userId: principal.userId,
@@ -103,14 +102,14 @@ function parseClientMessage(body: string | null | undefined): AuthRequestMessage
  */
 export async function socketMessage(svc: Services, connectionId: string, body: string | null | undefined, sourceIp: string): Promise<void> {
   // Metered before anything else: a flood costs one counter update per message until the socket is closed.
-  const counted = await countSocketMessage(svc, connectionId, minuteOf(svc.clock.now()));
+  const counted = await svc.connections.countMessage(connectionId, minuteOf(svc.clock.now()));
   if (!counted) return;
   if (counted.count > SOCKET_MESSAGES_PER_MINUTE) {
     // Only the message that crossed the limit closes; later ones of the flood find the socket gone or closing.
     if (counted.count === SOCKET_MESSAGES_PER_MINUTE + 1) await closeConnection(svc, counted.at, CLOSE_POLICY);
     return;
   }
-  const c = await connectionAt(svc, counted.at);
+  const c = await svc.connections.at(counted.at);
   if (!c) return;
   const ip = c.addressKey ?? sourceIp;
   const msg = parseClientMessage(body);
@@ -136,7 +135,7 @@ export async function socketMessage(svc: Services, connectionId: string, body: s
   const until = credentialUntil(fresh, now);
   const { claims, scopes } = await socketClaims(svc, fresh, msg.token, ip);
   const changed = !sameFeatures(fresh.features, c.features) || !sameFeatures(fresh.roles, c.roles);
-  const stored = await updateConnection(svc, { ...c }, {
+  const stored = await svc.connections.update({ ...c }, {
     validUntil: until,
     claims,
     scopes,
@@ -154,7 +153,7 @@ export async function socketMessage(svc: Services, connectionId: string, body: s
 }
 
 /** `$disconnect`: the socket is forgotten. */
-export const disconnectSocket = (svc: Services, connectionId: string): Promise<boolean> => removeConnectionById(svc, connectionId);
+export const disconnectSocket = (svc: Services, connectionId: string): Promise<boolean> => svc.connections.removeById(connectionId);
 
 /** API Gateway ends every connection after 2 hours; a record older than that lost its `$disconnect`. */
 const MAX_CONNECTION_MS = 2 * 3_600_000 + 10 * 60_000;
@@ -167,10 +166,10 @@ export async function sweepSockets(svc: Services): Promise<Record<SocketOutcome,
   // The local gateway keeps sockets open as long as the client does.
   const aws = svc.config.endpoints.dynamodb === undefined;
   for (const market of MARKETS) {
-    for (const c of await marketConnections(svc, market)) {
+    for (const c of await svc.connections.ofMarket(market)) {
       try {
         if (aws && now - c.connectedAt > MAX_CONNECTION_MS) {
-          await removeConnectionById(svc, c.connectionId);
+          await svc.connections.removeById(c.connectionId);
           counts.gone++;
           continue;
         }
