@@ -11,6 +11,8 @@ import { type Config, parseConfig } from './config';
 import { jsonLog, keepOutOfLogs, type Log } from './log';
 import type { ConnectionsPort, SocketsPort } from './ports/connections';
 import type { FilesPort } from './ports/files';
+import type { SettingsPort } from './ports/settings';
+import { dynamoSettings } from './store/dynamo-settings';
 import { ApiGatewaySockets } from './store/api-gateway-sockets';
 import { DynamoConnections } from './store/dynamo-connections';
 import type { QueuePort } from './ports/queues';
@@ -32,6 +34,7 @@ export interface Services {
   /** `@connections`: posting to sockets and closing them. */
   sockets: SocketsPort;
   queues: QueuePort;
+  settings: SettingsPort;
   /** The files bucket, under the stage's prefix. */
   files: FilesPort;
   /** The private work bucket (functions whose manifest entry names it). */
@@ -75,10 +78,11 @@ export function sdkClients(config: Config): { ddb: DynamoDBDocumentClient; s3: S
 }
 
 /** The live socket ports of a configuration: records in the table, `@connections` through the management API. */
-export function livePorts(ddb: DynamoDBDocumentClient, client: ApiGatewayManagementApiClient, config: Config, clock: Clock): Pick<Services, 'connections' | 'sockets'> {
+export function livePorts(ddb: DynamoDBDocumentClient, client: ApiGatewayManagementApiClient, config: Config, clock: Clock): Pick<Services, 'connections' | 'sockets' | 'settings'> {
   // Only the local runtime's gateway reads a close code; API Gateway would ignore it.
   const local = config.env === 'dev' && config.endpoints.dynamodb !== undefined;
-  return { connections: new DynamoConnections({ ddb, name: config.tableName, clock }), sockets: new ApiGatewaySockets(client, local) };
+  const table = { ddb, name: config.tableName, clock };
+  return { connections: new DynamoConnections(table), sockets: new ApiGatewaySockets(client, local), settings: dynamoSettings(table) };
 }
 
 /** The files and work bucket ports of a configuration. */

@@ -8,7 +8,6 @@ import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import { parsePrefs, parseSubscription, SUBSCRIPTIONS_MAX } from '../push/subscription';
 import type { Services } from '../services';
-import { deleteSubscription, listSubscriptions, putSubscription } from '../store/settings-push';
 import { jsonBody } from './settings';
 
 const requirePush = (svc: Services): void => {
@@ -30,7 +29,7 @@ export const getPushSubscriptions: Route = {
   access: { kind: 'signedIn' },
   async handle({ svc, principal: p }) {
     requireSignedIn(p);
-    const subs = await listSubscriptions(svc, p.userId);
+    const subs = await svc.settings.listSubscriptions(p.userId);
     return ok({ subscriptions: subs.map(({ endpoint, prefs, created }) => ({ endpoint, prefs, created })) });
   },
 };
@@ -45,7 +44,7 @@ export const putPushSubscription: Route = {
     if (!isObject(body)) throw new ValidationError('bad_request', 'the body must be {subscription, prefs?}');
     const sub = parseSubscription(body.subscription, svc.config.push);
     const prefs = body.prefs === undefined ? undefined : parsePrefs(body.prefs);
-    const stored = await putSubscription(svc, p.userId, sub, prefs, svc.clock.now(), SUBSCRIPTIONS_MAX);
+    const stored = await svc.settings.putSubscription(p.userId, sub, prefs, svc.clock.now(), SUBSCRIPTIONS_MAX);
     return ok({ subscription: { endpoint: stored.endpoint, prefs: stored.prefs, created: stored.created } });
   },
 };
@@ -59,7 +58,7 @@ export const deletePushSubscription: Route = {
     const body = jsonBody(req);
     const endpoint = isObject(body) ? body.endpoint : undefined;
     if (typeof endpoint !== 'string' || endpoint === '') throw new ValidationError('bad_request', 'the body must be {endpoint}');
-    return ok({ deleted: await deleteSubscription(svc, p.userId, endpoint) });
+    return ok({ deleted: await svc.settings.deleteSubscription(p.userId, endpoint) });
   },
 };
 

@@ -12,8 +12,6 @@ import { jsonBody as boundedJson } from '../http/bounds';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import type { ApiRequest } from '../http/types';
-import { createAlert, deleteStoredAlert, getAccountAlert, listAccountAlerts, replaceStoredAlert } from '../store/settings-alerts';
-import { getBoards, getWatchlist, putBoards, putWatchlist } from '../store/settings-documents';
 
 /** The spec caps every role's watchlist at 200, whatever the role table says. */
 const WATCHLIST_CAP = 200;
@@ -38,7 +36,7 @@ export const getWatch: Route = {
   access: { kind: 'feature', feature: 'watchlist', signedInOnly: true },
   async handle({ svc, principal: p }) {
     requireSignedIn(p);
-    return ok({ items: await getWatchlist(svc, p.userId) });
+    return ok({ items: await svc.settings.getWatchlist(p.userId) });
   },
 };
 
@@ -50,7 +48,7 @@ export const putWatch: Route = {
     const items = parseWatchItems(jsonBody(req));
     const limit = Math.min(p.limits.watchlist, WATCHLIST_CAP);
     if (items.length > limit) throw tooMany(limit, 'watchlist items');
-    await putWatchlist(svc, p.userId, items, svc.clock.now());
+    await svc.settings.putWatchlist(p.userId, items, svc.clock.now());
     return ok({ items });
   },
 };
@@ -60,7 +58,7 @@ export const getAlerts: Route = {
   access: { kind: 'feature', feature: 'alerts', signedInOnly: true },
   async handle({ svc, principal: p }) {
     requireSignedIn(p);
-    const stored = await listAccountAlerts(svc, p.userId);
+    const stored = await svc.settings.listAccountAlerts(p.userId);
     return ok({ alerts: stored.map((s) => s.alert), now: svc.clock.now() });
   },
 };
@@ -72,7 +70,7 @@ export const postAlert: Route = {
     requireSignedIn(p);
     const input = parseAlertInput(jsonBody(req));
     const alert = newAlert(input, randomBytes(12).toString('base64url'), svc.clock.now());
-    if (!(await createAlert(svc, p.userId, alert, p.limits.alerts))) throw tooMany(p.limits.alerts, 'alerts');
+    if (!(await svc.settings.createAlert(p.userId, alert, p.limits.alerts))) throw tooMany(p.limits.alerts, 'alerts');
     return ok({ alert });
   },
 };
@@ -84,8 +82,8 @@ export const putAlert: Route = {
     requireSignedIn(p);
     const input = parseAlertInput(jsonBody(req));
     const id = req.params.id ?? '';
-    const old = ALERT_ID.test(id) ? await getAccountAlert(svc, p.userId, id) : null;
-    const alert = old ? await replaceStoredAlert(svc, old, replaceAlert(old.alert, input)) : null;
+    const old = ALERT_ID.test(id) ? await svc.settings.getAccountAlert(p.userId, id) : null;
+    const alert = old ? await svc.settings.replaceStoredAlert(old, replaceAlert(old.alert, input)) : null;
     if (!alert) throw new NotFoundError('unknown_alert', 'no such alert');
     return ok({ alert });
   },
@@ -97,8 +95,8 @@ export const deleteAlert: Route = {
   async handle({ req, svc, principal: p }) {
     requireSignedIn(p);
     const id = req.params.id ?? '';
-    const old = ALERT_ID.test(id) ? await getAccountAlert(svc, p.userId, id) : null;
-    return ok({ deleted: old ? await deleteStoredAlert(svc, old) : false });
+    const old = ALERT_ID.test(id) ? await svc.settings.getAccountAlert(p.userId, id) : null;
+    return ok({ deleted: old ? await svc.settings.deleteStoredAlert(old) : false });
   },
 };
 
@@ -107,7 +105,7 @@ export const getBoardsRoute: Route = {
   access: { kind: 'feature', feature: 'boards', signedInOnly: true },
   async handle({ svc, principal: p }) {
     requireSignedIn(p);
-    return ok(await getBoards(svc, p.userId));
+    return ok(await svc.settings.getBoards(p.userId));
   },
 };
 
@@ -117,7 +115,7 @@ export const putBoardsRoute: Route = {
   async handle({ req, svc, principal: p }) {
     requireSignedIn(p);
     const doc = parseBoards(jsonBody(req));
-    await putBoards(svc, p.userId, doc, svc.clock.now());
+    await svc.settings.putBoards(p.userId, doc, svc.clock.now());
     return ok(doc);
   },
 };
