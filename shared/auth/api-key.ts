@@ -7,8 +7,7 @@ import { MINUTE_MS } from '../clock';
 import { KEY_LOOKUPS_PER_MINUTE } from '../domain/flood-limits';
 import { LimitError, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
-import { getKeyVerdict, type KeyVerdict, putKeyVerdict } from '../store/identity-api-keys';
-import { countRequest } from '../store/identity-rate';
+import type { KeyVerdict } from '../ports/identity';
 import { verifyApiKey } from './idp';
 import { Memo, SingleFlight } from './memo';
 
@@ -37,11 +36,11 @@ export async function resolveApiKey(svc: Services, key: string, keyHash: string,
   let verdict = memo.get(memoKey, now);
   if (!verdict) {
     verdict = await lookups.run(memoKey, async () => {
-      const stored = await getKeyVerdict(svc, keyHash, now);
+      const stored = await svc.identity.getKeyVerdict(keyHash, now);
       if (stored) return stored;
       await meterLookup(svc, ip, now);
       const fresh = await ask(svc, key, now);
-      await putKeyVerdict(svc, keyHash, fresh);
+      await svc.identity.putKeyVerdict(keyHash, fresh);
       return fresh;
     });
     memo.set(memoKey, verdict, verdict.until);
@@ -52,7 +51,7 @@ export async function resolveApiKey(svc: Services, key: string, keyHash: string,
 
 /** Counts a provider lookup of an address (atomically, so a concurrent flood cannot pass); 429 past the limit. */
 async function meterLookup(svc: Services, ip: string, now: number): Promise<void> {
-  const n = await countRequest(svc, `keylookup:${ip}`, now);
+  const n = await svc.identity.countRequest(`keylookup:${ip}`, now);
   if (n > KEY_LOOKUPS_PER_MINUTE) {
     throw new LimitError('rate_limited', `more than ${KEY_LOOKUPS_PER_MINUTE} unknown API keys a minute from this address`, {}, 60);
   }

@@ -8,7 +8,6 @@ import { isDeviceTokenShape, lastSeenDue, LAST_SEEN_EVERY_MS, DEVICE_TOKEN_PREFI
 import { type DomainError, UnauthenticatedError } from '../errors';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
-import { deviceByToken, touchDevice } from '../store/identity-devices';
 import { API_KEY_PREFIX, resolveApiKey } from './api-key';
 import { isAllowedOrigin } from './origins';
 import type { Principal } from './principal';
@@ -88,9 +87,9 @@ function sessionPrincipal(s: Session, now: number): Principal {
 async function devicePrincipal(token: string, svc: Services, now: number): Promise<Principal> {
   if (!isDeviceTokenShape(token)) throw unauthenticated('the device token is not valid');
   const tokenHash = hashSecret(token);
-  const device = await deviceByToken(svc, tokenHash);
+  const device = await svc.identity.deviceByToken(tokenHash);
   if (!device) throw unauthenticated('the device token is not valid');
-  if (lastSeenDue(device.seen ?? undefined, now)) await touchDevice(svc, device, tokenHash, now, now - LAST_SEEN_EVERY_MS);
+  if (lastSeenDue(device.seen ?? undefined, now)) await svc.identity.touchDevice(device, tokenHash, now, now - LAST_SEEN_EVERY_MS);
   const account = await accountClaims(svc, device.userId, now);
   return {
     kind: 'device',

@@ -7,7 +7,6 @@ import { ForbiddenError, LimitError, UnauthenticatedError } from '../errors';
 import type { Access, QueryFeatures } from '../http/handler';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
-import { countRequest } from '../store/identity-rate';
 import { authenticate } from './authenticate';
 import { isAllowedOrigin } from './origins';
 import type { Principal } from './principal';
@@ -24,7 +23,7 @@ export async function admit(req: ApiRequest, access: Access, svc: Services): Pro
   const principal = await authenticate(req, svc);
   const read = isRead(req.method);
   // Every request under /api/v1/ counts, even one about to be refused for want of a sign-in.
-  const count = req.path.startsWith(API_PREFIX) ? await countRequest(svc, principal.callerId, svc.clock.now()) : 0;
+  const count = req.path.startsWith(API_PREFIX) ? await svc.identity.countRequest(principal.callerId, svc.clock.now()) : 0;
   if (access.kind !== 'public') requireSignedIn(principal);
   if (count > principal.limits.apiPerMinute) {
     throw new LimitError('rate_limited', `more than ${principal.limits.apiPerMinute} requests a minute`, {}, 60);

@@ -4,7 +4,7 @@ import { contributorUntil } from '../domain/contributor';
 import type { Claims } from '../domain/roles';
 import { DomainError, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
-import { getProfile, putClaims, type StoredClaims } from '../store/identity-profile';
+import type { StoredClaims } from '../ports/identity';
 import { getUser } from './idp';
 import { SingleFlight } from './memo';
 
@@ -21,7 +21,7 @@ export interface AccountClaims {
 const refreshes = new SingleFlight<StoredClaims>();
 
 export async function accountClaims(svc: Services, userId: string, now: number): Promise<AccountClaims> {
-  const profile = await getProfile(svc, userId);
+  const profile = await svc.identity.getProfile(userId);
   let stored = profile.claims;
   if (!stored || now - stored.fetchedAt >= CLAIMS_REFRESH_MS) {
     try {
@@ -56,6 +56,6 @@ async function refresh(svc: Services, userId: string, now: number): Promise<Stor
     partner: user.partner,
     fetchedAt: now,
   };
-  await putClaims(svc, userId, stored);
+  await svc.identity.putClaims(userId, stored);
   return stored;
 }

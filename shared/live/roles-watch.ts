@@ -8,7 +8,6 @@ import { type AccountClaims, accountClaims } from '../auth/profile';
 import { contributorUntil } from '../domain/contributor';
 import type { Claims, Entitlements } from '../domain/roles';
 import type { Services } from '../services';
-import { getDevice } from '../store/identity-devices';
 import type { LiveConnection } from '../ports/connections';
 import { credentialExpired, sameFeatures, socketEntitlements } from './credentials';
 import { errorMessage, rolesMessage } from './messages';
@@ -68,7 +67,7 @@ export function profileClaims(image: Record<string, unknown> | undefined): { cla
  */
 export async function sweepSocket(svc: Services, c: LiveConnection, now: number, claimsOf: (userId: string) => Promise<AccountClaims | null>): Promise<SocketOutcome> {
   if (credentialExpired(c.validUntil, now)) return closeUnauthenticated(svc, c);
-  if (c.kind === 'device' && c.deviceId && !(await getDevice(svc, c.userId, c.deviceId, now))) return closeUnauthenticated(svc, c);
+  if (c.kind === 'device' && c.deviceId && !(await svc.identity.getDevice(c.userId, c.deviceId, now))) return closeUnauthenticated(svc, c);
   if (c.kind === 'session') return applyClaims(svc, c, c.claims, now);
   const account = await claimsOf(c.userId);
   return account ? applyClaims(svc, c, storedClaims(account), now) : 'kept';
