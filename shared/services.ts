@@ -11,7 +11,11 @@ import { type Config, parseConfig } from './config';
 import { jsonLog, keepOutOfLogs, type Log } from './log';
 import type { ConnectionsPort, SocketsPort } from './ports/connections';
 import type { FilesPort } from './ports/files';
+import type { CataloguePort } from './ports/catalogue';
 import type { IdentityPort } from './ports/identity';
+import type { UploadsPort } from './ports/uploads';
+import { dynamoCatalogue } from './store/dynamo-catalogue';
+import { dynamoUploads } from './store/dynamo-uploads';
 import type { SettingsPort } from './ports/settings';
 import { dynamoIdentity } from './store/dynamo-identity';
 import { dynamoSettings } from './store/dynamo-settings';
@@ -38,6 +42,8 @@ export interface Services {
   queues: QueuePort;
   settings: SettingsPort;
   identity: IdentityPort;
+  uploads: UploadsPort;
+  catalogue: CataloguePort;
   /** The files bucket, under the stage's prefix. */
   files: FilesPort;
   /** The private work bucket (functions whose manifest entry names it). */
@@ -81,11 +87,11 @@ export function sdkClients(config: Config): { ddb: DynamoDBDocumentClient; s3: S
 }
 
 /** The live socket ports of a configuration: records in the table, `@connections` through the management API. */
-export function livePorts(ddb: DynamoDBDocumentClient, client: ApiGatewayManagementApiClient, config: Config, clock: Clock): Pick<Services, 'connections' | 'sockets' | 'settings' | 'identity'> {
+export function livePorts(ddb: DynamoDBDocumentClient, client: ApiGatewayManagementApiClient, config: Config, clock: Clock): Pick<Services, 'connections' | 'sockets' | 'settings' | 'identity' | 'uploads' | 'catalogue'> {
   // Only the local runtime's gateway reads a close code; API Gateway would ignore it.
   const local = config.env === 'dev' && config.endpoints.dynamodb !== undefined;
   const table = { ddb, name: config.tableName, clock };
-  return { connections: new DynamoConnections(table), sockets: new ApiGatewaySockets(client, local), settings: dynamoSettings(table), identity: dynamoIdentity(table) };
+  return { connections: new DynamoConnections(table), sockets: new ApiGatewaySockets(client, local), settings: dynamoSettings(table), identity: dynamoIdentity(table), uploads: dynamoUploads(table), catalogue: dynamoCatalogue(table) };
 }
 
 /** The files and work bucket ports of a configuration. */

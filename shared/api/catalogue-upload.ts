@@ -4,7 +4,7 @@ import { ValidationError } from '../errors';
 import { readBody } from '../http/body';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
-import { catalogueAccount, recordCatalogueReports } from '../store/catalogue';
+import { catalogueAccount } from '../store/catalogue';
 import { requireUploader } from '../upload/uploader';
 
 /** POST /api/v1/items/seen `{build?, items}` → `{added, known}`; checks 401/403 (uploaders only), then 413 (4 MiB), then 400. */
@@ -20,7 +20,7 @@ export const postItemsSeen: Route = {
       throw new ValidationError('bad_request', 'the body is not JSON');
     }
     const upload = parseCatalogueUpload(value);
-    const { added, known } = await recordCatalogueReports(svc, catalogueAccount(principal.userId), upload.items, svc.clock.now());
+    const { added, known } = await svc.catalogue.recordCatalogueReports(catalogueAccount(principal.userId), upload.items, svc.clock.now());
     return ok({ added, known });
   },
 };

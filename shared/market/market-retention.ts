@@ -15,7 +15,6 @@ import { type MarketMeta, MarketStore } from '../store/market-store';
 import { type RetentionMark, RetentionStore } from '../store/market-retention';
 import type { HistoryPage } from '../store/page-codec';
 import { ScanLog } from '../store/scan-log';
-import { deleteQuarantine, quarantinedBefore } from '../store/upload-quarantine';
 import { deleteStored } from '../upload/book-storage';
 import { historyMark } from './history-compaction';
 import { readSources } from './sources';
@@ -127,9 +126,9 @@ async function trimHistory(svc: Services, store: MarketStore, market: string, fi
 /** Deletes quarantined bodies received before `before`, then their records. */
 async function dropQuarantined(svc: Services, market: string, before: number): Promise<number> {
   let n = 0;
-  for (const rec of await quarantinedBefore(svc, market, before)) {
+  for (const rec of await svc.uploads.quarantinedBefore(market, before)) {
     if (!(await deleteStored(svc, rec.path))) continue;
-    await deleteQuarantine(svc, market, rec.sk);
+    await svc.uploads.deleteQuarantine(market, rec.sk);
     n++;
   }
   return n;
