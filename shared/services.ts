@@ -13,6 +13,8 @@ import type { ConnectionsPort, SocketsPort } from './ports/connections';
 import type { FilesPort } from './ports/files';
 import type { CataloguePort } from './ports/catalogue';
 import type { IdentityPort } from './ports/identity';
+import type { MarketPort } from './ports/market';
+import { dynamoMarket } from './store/dynamo-market';
 import type { UploadsPort } from './ports/uploads';
 import { dynamoCatalogue } from './store/dynamo-catalogue';
 import { dynamoUploads } from './store/dynamo-uploads';
@@ -44,6 +46,7 @@ export interface Services {
   identity: IdentityPort;
   uploads: UploadsPort;
   catalogue: CataloguePort;
+  market: MarketPort;
   /** The files bucket, under the stage's prefix. */
   files: FilesPort;
   /** The private work bucket (functions whose manifest entry names it). */
@@ -87,11 +90,11 @@ export function sdkClients(config: Config): { ddb: DynamoDBDocumentClient; s3: S
 }
 
 /** The live socket ports of a configuration: records in the table, `@connections` through the management API. */
-export function livePorts(ddb: DynamoDBDocumentClient, client: ApiGatewayManagementApiClient, config: Config, clock: Clock): Pick<Services, 'connections' | 'sockets' | 'settings' | 'identity' | 'uploads' | 'catalogue'> {
+export function livePorts(ddb: DynamoDBDocumentClient, client: ApiGatewayManagementApiClient, config: Config, clock: Clock): Pick<Services, 'connections' | 'sockets' | 'settings' | 'identity' | 'uploads' | 'catalogue' | 'market'> {
   // Only the local runtime's gateway reads a close code; API Gateway would ignore it.
   const local = config.env === 'dev' && config.endpoints.dynamodb !== undefined;
   const table = { ddb, name: config.tableName, clock };
-  return { connections: new DynamoConnections(table), sockets: new ApiGatewaySockets(client, local), settings: dynamoSettings(table), identity: dynamoIdentity(table), uploads: dynamoUploads(table), catalogue: dynamoCatalogue(table) };
+  return { connections: new DynamoConnections(table), sockets: new ApiGatewaySockets(client, local), settings: dynamoSettings(table), identity: dynamoIdentity(table), uploads: dynamoUploads(table), catalogue: dynamoCatalogue(table), market: dynamoMarket(table) };
 }
 
 /** The files and work bucket ports of a configuration. */

@@ -10,7 +10,7 @@ import { type Caps, type CapState, capsFor } from '../files/caps';
 import type { FilesState, SealRes } from '../files/files-state';
 import { fileUrl, snapshotPath } from '../files/paths';
 import { periodStartOf } from '../files/seal-plan';
-import type { MergeRecord } from '../store/merge-log';
+import type { MergeRecord } from '../ports/market';
 import type { AhMessage, AlertMessage, AuthMessage, ErrorMessage, HelloMessage, LiveErrorCode, RolesMessage, SealedMessage } from './message-types';
 
 /** What the service knows of one market for hello and the files route; paths relative to `cdnBase`. */

@@ -11,7 +11,7 @@ import { evaluateAlerts, pushFired } from '../alerts/evaluate';
 import type { Scan } from '../domain/derived-scan';
 import type { RowTable } from '../domain/merge';
 import type { Services } from '../services';
-import type { MarketMeta, PendingMerge } from '../store/market-store';
+import type { MarketMeta, PendingMerge } from '../ports/market';
 import { dayCloses } from './day-closes';
 
 /** Evaluates the market's alerts for the merge of `scan` under `pending`; `repeated` when an earlier attempt may have fired some. */

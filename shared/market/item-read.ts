@@ -6,7 +6,7 @@
  */
 import type { Candle } from '../domain/candles';
 import type { Volume } from '../domain/volume-estimate';
-import type { HistoryPage } from '../store/page-codec';
+import type { HistoryPage } from '../ports/market';
 import { HISTORY_SHARDS, shardOf } from '../store/shard-layout';
 import { historyMark } from './history-compaction';
 import type { ReadSources } from './sources';

@@ -19,6 +19,7 @@ import {
   writeSortedInts,
 } from './page-columns';
 import { checkShards } from './shard-layout';
+import type { HistoryDay, HistoryPage } from '../ports/market';
 
 /**
  * Packed pages (DESIGN: Storage of market data): the binary encoding of a rows shard, a candle page, a volume
@@ -39,14 +40,7 @@ const DEFLATED = 1;
 /** Payloads smaller than this are left raw: deflate's framing would eat the gain. */
 const DEFLATE_FROM = 64;
 
-/** A day of a compacted history page: the day candles (day points) and the volume estimates of that day. */
-export interface HistoryDay {
-  candles: CandlePage;
-  volume: VolumePage;
-}
 
-/** Compacted day history of one key shard: day number → that day's pages. */
-export type HistoryPage = Map<number, HistoryDay>;
 
 /** Encodes a rows shard: key, price or null, quantity, at, changedAt, reader. `shards` is the shard count used. */
 export function encodeRows(rows: ReadonlyMap<number, Row>, shards = 1): Uint8Array {

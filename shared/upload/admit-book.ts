@@ -14,7 +14,7 @@ import { type Scan, deriveScan } from '../domain/derived-scan';
 import { ConflictError, DomainError, UnavailableError } from '../errors';
 import { BODY_LIMIT, readBody } from '../http/body';
 import type { Services } from '../services';
-import { MarketStore } from '../store/market-store';
+import type { MarketPages } from '../ports/market';
 import type { UploadAnswer } from '../ports/uploads';
 import { deleteStored, storeBookFile, storeQuarantined } from './book-storage';
 import { mergeMessage } from './merge-message';
@@ -74,7 +74,7 @@ async function claimOrAwait(svc: Services, retryId: string, now: number, expires
 class Admission {
   private readonly undo: Array<() => Promise<unknown>> = [];
   private readonly scan: Scan;
-  private readonly store: MarketStore;
+  private readonly store: MarketPages;
 
   constructor(
     private readonly svc: Services,
@@ -85,7 +85,7 @@ class Admission {
     private readonly now: number,
   ) {
     this.scan = deriveScan(book);
-    this.store = new MarketStore(svc.ddb, svc.config.tableName);
+    this.store = svc.market.pages;
   }
 
   async run(): Promise<UploadAnswer> {

@@ -13,7 +13,8 @@ import { type Candle, periodOf } from '../../shared/domain/candles';
 import { deriveScan } from '../../shared/domain/derived-scan';
 import { services } from '../../shared/services';
 import { CapacityMeter, MarketStore } from '../../shared/store/market-store';
-import { type HistoryPage, compactHistory } from '../../shared/store/page-codec';
+import { compactHistory } from '../../shared/store/page-codec';
+import type { HistoryPage } from '../../shared/ports/market';
 import { HISTORY_SHARDS, shardOf } from '../../shared/store/shard-layout';
 
 export interface MergeCostFigures {
