@@ -1,36 +1,56 @@
 /**
- * `npm start`: the whole service on this machine. Environment: PORT (default 8787), DATA_DIR (default
- * `.data`; `:memory:` keeps nothing), CLOCK=manual with CLOCK_START=<ms>. `npm start -- --demo` feeds
- * realistic synthetic books so a newcomer sees data.
+ * `npm start`: the whole service on this machine (`npm start -- --help` lists the flags and environment
+ * variables, lib/local/cli.ts). A start that fails prints one line saying what to do and stops everything it
+ * started; so does Ctrl-C (SIGINT) or SIGTERM at any point, start-up included.
  */
-import { startRuntime } from '../lib/local/runtime';
+import { banner } from '../lib/local/banner';
+import { parseCli, usage } from '../lib/local/cli';
+import { StartAborted } from '../lib/local/ports';
+import { Runtime } from '../lib/local/runtime';
+import { startFailure } from '../lib/local/start-failure';
 
-const port = Number(process.env.PORT ?? 8787);
-const clockStart = process.env.CLOCK_START ? Number(process.env.CLOCK_START) : undefined;
-if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not ${process.env.PORT}`);
-if (clockStart !== undefined && !Number.isSafeInteger(clockStart)) throw new Error('CLOCK_START must be Unix ms');
-
-const rt = await startRuntime({
-  port,
-  dataDir: process.env.DATA_DIR ?? '.data',
-  clock: process.env.CLOCK === 'manual' ? 'manual' : 'system',
-  clockStart,
-  log: process.env.LOG !== 'quiet',
+const cli = parseCli(process.argv.slice(2), process.env);
+if (cli.kind === 'help') {
+  console.log(usage());
+  process.exit(0);
+}
+if (cli.kind === 'error') {
+  console.error(`error: ${cli.message}`);
+  process.exit(2);
+}
+const o = cli.options;
+const demo = o.demo ? await import('../lib/local/demo') : null;
+// The demo replays the last week on a clock that starts in the past (a manual clock: the week before CLOCK_START).
+const target = o.clock === 'manual' ? (o.clockStart ?? Date.now()) : undefined;
+const rt = new Runtime({
+  port: o.port,
+  dataDir: o.dataDir,
+  clock: demo && o.clock === 'system' ? 'replay' : o.clock,
+  clockStart: demo ? demo.demoClockStart(o.dataDir, target ?? Date.now()) : o.clockStart,
+  log: o.log,
 });
 
-console.log(`ready ${rt.base}`);
-
-if (process.argv.includes('--demo')) {
-  const { runDemo } = await import('../lib/local/demo');
-  await runDemo(rt);
-}
-
 let stopping = false;
+let shown: Awaited<ReturnType<NonNullable<typeof demo>['runDemo']>> | null = null;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
-  await rt.close();
+  shown?.stop();
+  await rt.close().catch((err) => console.error(`error while stopping: ${err instanceof Error ? err.message : String(err)}`));
   process.exit(0);
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+
+try {
+  await rt.start();
+  shown = demo ? await demo.runDemo(rt, { dataDir: o.dataDir, target, progress: (line) => console.log(line) }) : null;
+  console.log(`ready ${rt.base}`);
+  console.log(banner({ base: rt.base, dataDir: o.dataDir, clock: o.clock, now: rt.clock.now() }, shown).join('\n'));
+} catch (err) {
+  // A stop during start-up is not a failure: `stop` ends the process once everything is down.
+  if (stopping || err instanceof StartAborted) await new Promise(() => undefined);
+  console.error(`error: ${startFailure(err, o)}`);
+  await rt.close().catch(() => undefined);
+  process.exit(1);
+}

@@ -99,7 +99,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   }),
   // Stores book bodies (books/, quarantine/) and deletes them again when the admission fails afterwards.
   fn('upload', 1769, 29, { table: 'write', bucket: { 'books/': WD, 'quarantine/': WD }, queues: ['merge'], secrets: ['identity', 'origin', 'uploader'] }),
-  fn('pages', 512, 15, { table: 'read', bucket: { 'items/': R, 'icons/': R }, secrets: ['origin'] }),
+  // Reads snapshots: the home page lists each market's most listed items from the newest hourly snapshot.
+  fn('pages', 512, 15, { table: 'read', bucket: { 'items/': R, 'icons/': R, 'snap/': R }, secrets: ['origin'] }),
   fn('ws-connect', 512, 10, { table: 'write', secrets: ['identity', 'origin'] }),
   fn('ws-message', 512, 10, { table: 'write', connections: true, secrets: ['identity'] }),
   fn('ws-disconnect', 256, 10, { table: 'write' }),

@@ -6,7 +6,7 @@ import { DomainError } from '../../shared/errors';
 import { publishGeneratedItems } from '../../shared/items/publish';
 import { services } from '../../shared/services';
 import { sendJson } from './http-events';
-import type { Runtime } from './runtime';
+import type { Faults, Runtime } from './runtime';
 
 const parse = (body: Buffer): Record<string, unknown> | null => {
   if (body.length === 0) return {};
@@ -33,6 +33,32 @@ function mergeFault(merge: unknown, after: unknown): number | null | undefined |
 
 const bad = (res: ServerResponse, message: string) => sendJson(res, 400, { error: 'bad_request', message });
 
+/** Every control route, for the 404 of a path that is none of them (runtime.ts answers it). */
+export const CONTROL_ROUTES = [
+  'GET /_local/health',
+  'POST /_local/users',
+  'GET|PATCH /_local/users/:id',
+  'POST /_local/sessions',
+  'POST /_local/api-keys',
+  'DELETE /_local/api-keys/:key',
+  'POST /_local/clock',
+  'POST /_local/settle',
+  'POST /_local/tick',
+  'POST /_local/faults',
+  'POST /_local/items',
+  'GET /_local/queues',
+  'GET /_local/files?prefix=',
+];
+
+const FAULTS: Record<keyof Faults | 'merge', readonly string[]> = { identity: ['up', 'down'], storage: ['up', 'down'], table: ['up', 'down'], merge: ['crash-once', 'none'] };
+const quoted = (values: readonly string[]): string => values.map((v) => `"${v}"`).join(' or ');
+
+/** The first field of `input` not in `allowed`, as a message naming the allowed ones; null when all are known. */
+function unknownField(input: Record<string, unknown>, allowed: readonly string[], route: string): string | null {
+  const unknown = Object.keys(input).find((k) => !allowed.includes(k));
+  return unknown === undefined ? null : `unknown field "${unknown}": ${route} takes ${allowed.map((a) => `"${a}"`).join(', ')}`;
+}
+
 /** Answers a control route; false when the path is not one. */
 export async function handleControl(rt: Runtime, req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer): Promise<boolean> {
   const path = url.pathname;
@@ -48,10 +74,12 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     return true;
   }
   if (path === '/_local/clock') {
-    if (!input) return bad(res, 'body must be a JSON object'), true;
+    if (!input) return bad(res, 'body must be a JSON object: {"now": ms} or {"advance": ms}'), true;
     if (!(rt.clock instanceof ManualClock)) return sendJson(res, 409, { error: 'not_manual', message: 'the clock is the system clock (start with CLOCK=manual)' }), true;
+    const unknown = unknownField(input, ['now', 'advance'], path);
+    if (unknown) return bad(res, unknown), true;
     const { now, advance } = input as { now?: unknown; advance?: unknown };
-    if (now !== undefined && (typeof now !== 'number' || !Number.isSafeInteger(now))) return bad(res, 'now must be an integer (ms)'), true;
+    if (now !== undefined && (typeof now !== 'number' || !Number.isSafeInteger(now))) return bad(res, 'now must be an integer (Unix ms)'), true;
     if (advance !== undefined && (typeof advance !== 'number' || !Number.isSafeInteger(advance) || advance < 0)) return bad(res, 'advance must be a non-negative integer (ms)'), true;
     if (typeof now === 'number') rt.clock.set(now);
     if (typeof advance === 'number') rt.clock.advance(advance);
@@ -70,13 +98,20 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     return true;
   }
   if (path === '/_local/faults') {
-    if (!input) return bad(res, 'body must be a JSON object'), true;
-    const { identity, storage, table, merge, mergeCrashAfter } = input as Record<string, unknown>;
-    if (identity !== undefined && identity !== 'up' && identity !== 'down') return bad(res, 'identity is "up" or "down"'), true;
-    if (storage !== undefined && storage !== 'up' && storage !== 'down') return bad(res, 'storage is "up" or "down"'), true;
-    if (table !== undefined && table !== 'up' && table !== 'down') return bad(res, 'table is "up" or "down"'), true;
-    const crash = mergeFault(merge, mergeCrashAfter);
+    if (!input) {
+      bad(res, 'body must be a JSON object, e.g. {"storage": "down"}');
+      return true;
+    }
+    const problem =
+      unknownField(input, [...Object.keys(FAULTS), 'mergeCrashAfter'], path) ??
+      (Object.keys(FAULTS) as Array<keyof typeof FAULTS>).map((f) => (input[f] !== undefined && !FAULTS[f].includes(input[f] as string) ? `${f} is ${quoted(FAULTS[f])}, not ${JSON.stringify(input[f])}` : null)).find((m) => m !== null);
+    if (problem) {
+      bad(res, problem);
+      return true;
+    }
+    const crash = mergeFault(input.merge, input.mergeCrashAfter);
     if (typeof crash === 'string') return bad(res, crash), true;
+    const { identity, storage, table } = input as Partial<Faults>;
     if (identity) rt.faults.identity = identity;
     if (storage) rt.faults.storage = storage;
     if (table) rt.faults.table = table;

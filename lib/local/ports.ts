@@ -14,16 +14,29 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Waits until `probe` resolves true, polling every `everyMs`, or throws after `timeoutMs`. */
-export async function waitFor(probe: () => Promise<boolean>, what: string, timeoutMs = 20_000, everyMs = 100): Promise<void> {
+/** Thrown when a start-up is called off (a stop during start-up): nothing to report, everything to clean up. */
+export class StartAborted extends Error {
+  constructor() {
+    super('start-up called off');
+    this.name = 'StartAborted';
+  }
+}
+
+/** Waits until `probe` resolves true, polling every `everyMs`; throws after `timeoutMs` or once `signal` aborts. */
+export async function waitFor(probe: () => Promise<boolean>, what: string, timeoutMs = 20_000, everyMs = 100, signal?: AbortSignal): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
+    if (signal?.aborted) throw new StartAborted();
     try {
       if (await probe()) return;
-    } catch {
-      // not up yet
+    } catch (err) {
+      // not up yet, unless the probe says the engine is gone
+      if (err instanceof EngineExited) throw err;
     }
-    if (Date.now() > until) throw new Error(`${what} did not start within ${timeoutMs} ms`);
+    if (Date.now() > until) throw new Error(`${what} did not start within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** A started engine's process exited before it answered: its last words are the reason. */
+export class EngineExited extends Error {}

@@ -323,6 +323,11 @@ export class LocalQueues implements QueuePort {
     }
   }
 
+  /** Waits for the batches in flight, starting none (a stopping runtime lets them finish before its engines go). */
+  async settled(): Promise<void> {
+    while (this.active.size > 0) await Promise.allSettled([...this.active]);
+  }
+
   private pumpAll(): void {
     for (const q of this.queues.values()) {
       if (!q.runnable()) continue;

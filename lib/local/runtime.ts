@@ -21,8 +21,10 @@ import { jsonLog, keepOutOfLogs } from '../../shared/log';
 import { bucketPorts, configureServices, livePorts, sdkClients } from '../../shared/services';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
 import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
-import { handleControl } from './control';
+import { CONTROL_ROUTES, handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
+import { StartAborted } from './ports';
+import { ReplayClock } from './replay-clock';
 import { FileHost } from './file-host';
 import { REQUEST_HEAD_MAX_BYTES, TOO_LARGE_HEAD, readBody, requestHeadBytes, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
@@ -40,7 +42,8 @@ export interface RuntimeOptions {
   host?: string;
   /** Where data lives; `:memory:` keeps nothing. */
   dataDir: string;
-  clock: 'manual' | 'system';
+  /** `replay` (the demo): starts at `clockStart` in the past, moved by its driver, then follows the system clock. */
+  clock: 'manual' | 'system' | 'replay';
   clockStart?: number;
   /** Use already running engines (tests share one DynamoDB Local and one s3rver per run). */
   dynamodbEndpoint?: string;
@@ -95,6 +98,12 @@ export class Runtime {
   /** The origin-verify value this runtime's edge adds (the secret's `current`). */
   private originVerify = '';
   private engines: Engine[] = [];
+  /** Engines still starting: a stop during start-up waits for them (they stop themselves on abort). */
+  private starting: Promise<unknown>[] = [];
+  private readonly aborter = new AbortController();
+  /** Requests before start-up finished are answered 503: the handlers are not wired yet. */
+  private ready = false;
+  private closing: Promise<void> | null = null;
   private lambdas = new LambdaHost(ROOT, (name, run) => this.mergeCrash.run(name, run));
   private live!: LiveGateway;
   private scheduler!: LocalScheduler;
@@ -109,7 +118,8 @@ export class Runtime {
   private controlHosts: string[] = [];
 
   constructor(private readonly opts: RuntimeOptions) {
-    this.clock = opts.clock === 'manual' ? new ManualClock(opts.clockStart ?? Date.now()) : systemClock;
+    const start = opts.clockStart ?? Date.now();
+    this.clock = opts.clock === 'manual' ? new ManualClock(start) : opts.clock === 'replay' ? new ReplayClock(start) : systemClock;
     const suffix = opts.name ?? 'main';
     this.tableName = `market-data-${suffix}`;
     this.bucketName = `market-files-${suffix}`.toLowerCase();
@@ -127,29 +137,28 @@ export class Runtime {
   async start(): Promise<string> {
     const dataDir = this.memory ? null : resolve(this.opts.dataDir);
     if (dataDir) mkdirSync(dataDir, { recursive: true });
-    // Engines and the server's port in parallel: start-up stays well under 10 s.
     const host = this.opts.host ?? '127.0.0.1';
     if (!LOOPBACK_HOSTS.includes(host)) throw new Error(`the local runtime listens on loopback only (127.0.0.1 or localhost), not ${host}`);
-    const [ddbEndpoint, s3Endpoint] = await Promise.all([
-      this.opts.dynamodbEndpoint ?? startDynamoDbLocal(dataDir ? join(dataDir, 'dynamodb') : null).then((e) => this.keep(e)),
-      this.opts.s3Endpoint ?? startS3rver(dataDir ? join(dataDir, 's3') : null).then((e) => this.keep(e)),
-    ]);
+    // The port first: a port in use fails the start before any engine is spawned.
     // Node's own 16 KB header limit would answer 431 with no body; the gateway applies API Gateway's quota itself.
     this.server = createServer({ maxHeaderSize: MAX_LOCAL_HEAD }, (req, res) => this.onRequest(req, res));
     this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
-    await new Promise<void>((r) => this.server.listen(this.opts.port ?? 8787, host, r));
-    const address = this.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
+    const port = await listen(this.server, this.opts.port ?? 8787, host);
     this.base = `http://${host}:${port}`;
     this.controlHosts = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
     if (this.opts.direct) {
       const direct = createServer({ maxHeaderSize: MAX_LOCAL_HEAD }, (req, res) => this.onRequest(req, res, false));
       direct.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head, false));
-      await new Promise<void>((r) => direct.listen(0, host, r));
-      const a = direct.address();
-      this.directBase = `http://${host}:${typeof a === 'object' && a ? a.port : 0}`;
       this.direct = direct;
+      this.directBase = `http://${host}:${await listen(direct, 0, host)}`;
     }
+    // Both engines in parallel: start-up stays well under 10 s.
+    const signal = this.aborter.signal;
+    const engines = [
+      this.opts.dynamodbEndpoint ?? this.keep(startDynamoDbLocal(dataDir ? join(dataDir, 'dynamodb') : null, signal)),
+      this.opts.s3Endpoint ?? this.keep(startS3rver(dataDir ? join(dataDir, 's3') : null, signal)),
+    ];
+    const [ddbEndpoint, s3Endpoint] = await Promise.all(engines);
     const identitySecret = this.secret(dataDir, 'identity-secret.txt', () => `sk_local_${randomBytes(24).toString('base64url')}`);
     const vapid = JSON.parse(this.secret(dataDir, 'vapid.json', () => JSON.stringify(webpush.generateVAPIDKeys()))) as { publicKey: string; privateKey: string };
     // Rotate by editing the file: {"current": new, "previous": old} (the edge sends `current`).
@@ -248,14 +257,21 @@ export class Runtime {
     );
     this.poller = new StreamPoller(ddbEndpoint, rawDdb, this.tableName, (ev) => this.lambdas.invoke(STREAM_CONSUMER.function, ev), STREAM_CONSUMER.batchSize, (err) => this.log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }));
     await Promise.all([this.poller.init(this.memory), this.lambdas.preload(FUNCTIONS.map((f) => f.name))]);
+    if (this.aborter.signal.aborted) throw new StartAborted();
     this.startBackground();
+    this.ready = true;
     return this.base;
   }
 
-  private keep(e: Engine): string {
-    this.engines.push(e);
-    if (e.exposed) this.log('warn', e.exposed);
-    return e.endpoint;
+  /** An engine being started: kept for `close()` whether start-up goes on or not. */
+  private keep(starting: Promise<Engine>): Promise<string> {
+    const endpoint = starting.then((e) => {
+      this.engines.push(e);
+      if (e.exposed) this.log('warn', e.exposed);
+      return e.endpoint;
+    });
+    this.starting.push(endpoint.catch(() => undefined));
+    return endpoint;
   }
 
   /**
@@ -291,8 +307,10 @@ export class Runtime {
     }, 50);
     this.background.push(poll);
     if (!(this.clock instanceof ManualClock)) {
-      this.background.push(setInterval(() => void this.scheduler.runDue(), 1000));
-      this.background.push(setInterval(() => void sweepExpired(this.doc, this.tableName, this.clock.now()).catch(() => undefined), 60_000));
+      // A replaying clock (the demo's back-fill) runs schedules only when its driver ticks.
+      const driven = () => this.clock instanceof ReplayClock && this.clock.replaying;
+      this.background.push(setInterval(() => driven() || void this.scheduler.runDue(), 1000));
+      this.background.push(setInterval(() => driven() || void sweepExpired(this.doc, this.tableName, this.clock.now()).catch(() => undefined), 60_000));
     }
     for (const t of this.background) t.unref();
   }
@@ -331,6 +349,11 @@ export class Runtime {
     }
   }
 
+  /** Waits until queues, the stream and sockets are idle, running no schedule (the demo replays a week, then schedules catch up). */
+  drain(): Promise<void> {
+    return this.quiesce();
+  }
+
   private async quiesce(): Promise<void> {
     for (;;) {
       await this.queues.drain();
@@ -338,6 +361,13 @@ export class Runtime {
       const records = await this.poller.pollOnce();
       if (records === 0 && !this.queues.busy && !this.live.busy) return;
     }
+  }
+
+  /** Runs the named schedules now (each counted as run for its period), then drains. */
+  async runSchedules(names: string[]): Promise<void> {
+    await this.quiesce();
+    for (const name of names) await this.scheduler.runNow(name);
+    await this.quiesce();
   }
 
   /** Runs every schedule due at the service clock, then settles. */
@@ -350,6 +380,10 @@ export class Runtime {
 
   /** One request; `edge` false on the direct listener, which serves only the APIs. */
   private async onRequest(req: IncomingMessage, res: ServerResponse, edge = true): Promise<void> {
+    if (!this.ready) {
+      sendJson(res, 503, { error: 'starting', message: 'the local runtime is starting' });
+      return;
+    }
     this.httpInflight++;
     try {
       const url = new URL(req.url ?? '/', this.base);
@@ -370,7 +404,7 @@ export class Runtime {
         } else if (await handleControl(this, req, res, url, body)) {
           return;
         }
-        sendJson(res, 404, { error: 'not_found' });
+        sendJson(res, 404, { error: 'not_found', message: `no control route ${req.method} ${path}: the routes are ${CONTROL_ROUTES.join(', ')}` });
         return;
       }
       if (path.startsWith('/cdn/')) {
@@ -411,6 +445,10 @@ export class Runtime {
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, edge = true): void {
+    if (!this.ready) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     const url = new URL(req.url ?? '/', this.base);
     if (url.pathname !== LIVE_PATH) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -427,17 +465,50 @@ export class Runtime {
     });
   }
 
-  async close(): Promise<void> {
-    for (const t of this.background) clearInterval(t);
-    // A stream batch in flight would otherwise meet stopped engines.
-    await this.poller?.idle();
-    await this.live?.closeAll();
-    for (const server of [this.server, this.direct]) {
-      await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
-      server?.closeAllConnections?.();
-    }
-    await Promise.all(this.engines.map((e) => e.stop()));
+  /**
+   * Stops everything this runtime started; safe at any point of start-up (engines still starting are
+   * called off and stop themselves) and more than once.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.closeNow();
+    return this.closing;
   }
+
+  private async closeNow(): Promise<void> {
+    this.ready = false;
+    this.aborter.abort();
+    for (const t of this.background) clearInterval(t);
+    try {
+      await this.live?.closeAll();
+      // No new requests; those in flight finish.
+      await Promise.all(
+        [this.server, this.direct].map((server) => {
+          if (!server?.listening) return undefined;
+          const closed = new Promise<void>((r) => server.close(() => r()));
+          server.closeIdleConnections();
+          return closed;
+        }),
+      );
+      // Work in flight (a merge, a stream batch) would otherwise meet stopped engines.
+      await this.queues?.settled();
+      await this.poller?.idle();
+    } finally {
+      await Promise.all(this.starting);
+      await Promise.all(this.engines.map((e) => e.stop()));
+    }
+  }
+}
+
+/** Listens on `port` (0: any free one) and resolves the port; rejects with the server's error (EADDRINUSE, EACCES). */
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolvePort(typeof address === 'object' && address ? address.port : 0);
+    });
+  });
 }
 
 /** Starts the local runtime and resolves once everything answers. */

@@ -44,7 +44,8 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-type Kind = 'commodity' | 'ammo' | 'misc' | 'gear' | 'pet';
+/** What sort of item a key is: drives its prices and stacks here, its name and icon in the local demo. */
+export type Kind = 'commodity' | 'ammo' | 'misc' | 'gear' | 'pet';
 
 interface ItemModel {
   key: number;
@@ -108,6 +109,11 @@ export class MarketGenerator {
     // Every item starts with one posting so that a fresh market lists (almost) all keys.
     for (const item of this.items) this.post(item, this.now, true);
     while (this.postings.length < this.target) this.post(this.pickItem(), this.now, true);
+  }
+
+  /** Each key's kind of item (the local demo names and draws its items by it). */
+  kinds(): Map<number, Kind> {
+    return new Map(this.items.map((i) => [i.key, i.kind]));
   }
 
   /** The next book: advances the market by one step of churn and lists it. */

@@ -1,11 +1,14 @@
 /**
  * Discovery documents (spec api.md Conventions: public, no credentials): the home page, the RFC 9727 API
- * catalog, `/llms.txt`, `/llms-full.txt`, `/sitemap.xml` and `/AGENTS.md`. Pure: documents for a base URL.
+ * catalog, `/llms.txt`, `/llms-full.txt`, `/sitemap.xml` and `/AGENTS.md`. Pure: documents for a base URL (and,
+ * for the home page, the markets' most listed items).
  */
 import { MARKETS } from '../domain/market';
-import { marketTitle } from './item-page';
+import type { HomeMarket } from './home-markets';
+import { itemPageUrls, marketTitle } from './item-page';
+import { copperHtml, formatCopper } from './money';
 import { referenceMarkdown } from './reference';
-import { escapeHtml, htmlDocument } from './render';
+import { escapeHtml, escapeMarkdown, htmlDocument } from './render';
 
 /** RFC 9727 media type of the catalog (a linkset with the API catalog profile). */
 export const LINKSET_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
@@ -116,9 +119,19 @@ export function sitemapXml(publicBase: string, itemKeys: readonly number[]): str
 /** A sitemap file holds at most 50000 URLs; the two fixed pages leave room for this many item pages. */
 export const SITEMAP_ITEMS = 49_990;
 
-/** The home page in both formats. */
-export function homePage(publicBase: string): { html: string; markdown: string } {
-  const markets = MARKETS.map((m) => [marketTitle(m), `${publicBase}api/v1/ah/${m}/snapshot`] as const);
+const utcHour = (ms: number): string => `${new Date(ms).toISOString().slice(0, 13).replace('T', ' ')}:00 UTC`;
+
+/** The home page in both formats: each market's most listed items linking to their item pages, then the docs. */
+export function homePage(publicBase: string, markets: readonly HomeMarket[] = []): { html: string; markdown: string } {
+  const byMarket = new Map(markets.map((m) => [m.market, m]));
+  const sections = MARKETS.map((market) => ({
+    market,
+    title: marketTitle(market),
+    data: byMarket.get(market) ?? { market, at: null, top: [] },
+    json: `${publicBase}api/v1/ah/${market}/snapshot`,
+    page: (key: number) => itemPageUrls(publicBase, market, key).page,
+  }));
+  const intro = (m: HomeMarket): string => (m.at === null || m.top.length === 0 ? 'No prices yet.' : `Most listed items, hourly view of ${utcHour(m.at)}:`);
   const markdown = [
     '# Market Data Service',
     '',
@@ -126,29 +139,50 @@ export function homePage(publicBase: string): { html: string; markdown: string }
     '',
     '## Markets',
     '',
-    ...markets.map(([t, u]) => `- [${t}](${u})`),
-    '',
+    ...sections.flatMap((s) => [
+      `### ${s.title}`,
+      '',
+      intro(s.data),
+      '',
+      ...s.data.top.map((t, i) => `${i + 1}. [${escapeMarkdown(t.name)}](${s.page(t.key)}): ${formatCopper(t.price)}, ${t.quantity.toLocaleString('en-US')} listed`),
+      ...(s.data.top.length ? [''] : []),
+      ...(s.data.at === null ? [] : [`Hourly snapshot (JSON): ${s.json}`, '']),
+    ]),
     '## Documentation',
     '',
     ...docLinks(publicBase),
     `- [llms.txt](${publicBase}llms.txt)`,
     '',
   ].join('\n');
+  const link = (href: string, text: string): string => `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+  const marketCard = (s: (typeof sections)[number]): string =>
+    [
+      `<section class="card" aria-labelledby="m-${s.market.replace(/\./g, '-')}">`,
+      `<h3 id="m-${s.market.replace(/\./g, '-')}">${escapeHtml(s.title)}</h3>`,
+      `<p class="muted">${escapeHtml(intro(s.data))}</p>`,
+      s.data.top.length
+        ? `<ol>\n${s.data.top.map((t) => `<li><div class="row">${link(s.page(t.key), t.name)}<span>${copperHtml(t.price)}</span></div><div class="muted">${t.quantity.toLocaleString('en-US')} listed</div></li>`).join('\n')}\n</ol>`
+        : '',
+      s.data.at === null ? '' : `<p class="muted">${link(s.json, 'Hourly snapshot (JSON)')}</p>`,
+      '</section>',
+    ]
+      .filter((l) => l !== '')
+      .join('\n');
   const body = [
+    `<header class="site"><nav aria-label="Site">${link(publicBase, 'Market Data Service')}</nav></header>`,
     '<main>',
     '<h1>Market Data Service</h1>',
     `<p>${escapeHtml(SUMMARY)}</p>`,
     '<h2>Markets</h2>',
-    '<ul>',
-    ...markets.map(([t, u]) => `<li><a href="${escapeHtml(u)}">${escapeHtml(t)}</a></li>`),
-    '</ul>',
+    '<p class="muted">Prices are per unit (100c = 1s, 100s = 1g) with the number of units listed; each name opens the item\'s page.</p>',
+    `<div class="markets">\n${sections.map(marketCard).join('\n')}\n</div>`,
     '<h2>Documentation</h2>',
     '<ul>',
-    `<li><a href="${escapeHtml(publicBase)}docs/api/reference">API reference</a></li>`,
-    `<li><a href="${escapeHtml(publicBase)}openapi.json">OpenAPI description</a></li>`,
-    `<li><a href="${escapeHtml(publicBase)}.well-known/api-catalog">API catalog</a></li>`,
-    `<li><a href="${escapeHtml(publicBase)}llms.txt">llms.txt</a></li>`,
-    `<li><a href="${escapeHtml(publicBase)}AGENTS.md">AGENTS.md</a></li>`,
+    `<li>${link(`${publicBase}docs/api/reference`, 'API reference')}</li>`,
+    `<li>${link(`${publicBase}openapi.json`, 'OpenAPI description')}</li>`,
+    `<li>${link(`${publicBase}.well-known/api-catalog`, 'API catalog')}</li>`,
+    `<li>${link(`${publicBase}llms.txt`, 'llms.txt')}</li>`,
+    `<li>${link(`${publicBase}AGENTS.md`, 'AGENTS.md')}</li>`,
     '</ul>',
     '</main>',
   ].join('\n');

@@ -7,7 +7,11 @@ import { DEFAULT_MARKET, MARKETS } from '../domain/market';
 import type { AuctionRow } from '../domain/merge';
 import { KEY_BASE, isItemKey } from '../domain/item-key';
 import type { ItemRecord, VariantRecord } from '../domain/items';
+import { type HourClose, type PriceHistory, dailyChart, dailyTableHtml, hourlyChart, hourlyTableHtml, priceHistoryMarkdown } from './item-charts';
+import { copperHtml, formatCopper } from './money';
 import { escapeHtml, escapeMarkdown, htmlDocument, scriptJson } from './render';
+
+export { formatCopper };
 
 /** `[id, price, quantity, at]` (spec: AuctionRow). */
 export type PageRow = AuctionRow;
@@ -46,20 +50,7 @@ export function marketTitle(market: string): string {
   return `${cap(ruleset)} ${cap(faction)} (${region.toUpperCase()})`;
 }
 
-/** Copper as `12,345g 67s 89c` (10,000 copper = 1 gold), leading zero units left out. */
-export function formatCopper(copper: number): string {
-  const g = Math.floor(copper / 10000);
-  const s = Math.floor((copper % 10000) / 100);
-  const c = copper % 100;
-  const parts: string[] = [];
-  if (g > 0) parts.push(`${g.toLocaleString('en-US')}g`);
-  if (g > 0 || s > 0) parts.push(`${s}s`);
-  parts.push(`${c}c`);
-  return parts.join(' ');
-}
-
 const utc = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-const dayText = (day: number): string => new Date(day * 86_400_000).toISOString().slice(0, 10);
 
 /** The key's name: a suffix or pet key's own name, else its item's, else `Item <item id>`. */
 export function pageName(d: Pick<ItemPageData, 'key' | 'item' | 'variant'>): string {
@@ -117,57 +108,72 @@ export function itemPageMeta(d: ItemPageData): { title: string; description: str
   const price = priceText(d);
   const title = price ? `${name}: ${price} on ${where}` : `${name} on ${where}`;
   const description = price
-    ? `${name} sells for ${price} per unit on the ${where} auction house (${d.row![2].toLocaleString('en-US')} listed), with daily lows and closes of the last days.`
+    ? `${name} sells for ${price} per unit on the ${where} auction house (${d.row![2].toLocaleString('en-US')} listed), with daily and hourly closes of the last days.`
     : `${name} on the ${where} auction house: no observed price is available.`;
   return { title, description };
 }
 
-/** The HTML page: heading, observation summary, facts, recent days, links to other markets, and the `ahf-item` JSON. */
-export function itemPageHtml(d: ItemPageData, urls: ItemPageUrls): string {
+const link = (href: string, text: string): string => `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+
+/** The price line under the heading: the hourly view's lowest buyout in coloured coins, or that there is none. */
+function priceLine(d: ItemPageData): string {
+  if (!d.row || d.row[1] === null) return '<p class="price">No observed price</p>';
+  return `<p class="price">${copperHtml(d.row[1])} <span class="per">per unit</span></p>`;
+}
+
+/**
+ * The HTML page: heading with icon, price and observation summary, the daily and hourly charts, facts, the
+ * daily and hourly tables, links to other markets, and the `ahf-item` JSON (`hours` are the page's hourly
+ * closes; they are drawn and tabled but are no part of `ahf-item`).
+ */
+export function itemPageHtml(d: ItemPageData, urls: ItemPageUrls, hours: readonly HourClose[] = []): string {
   const { title, description } = itemPageMeta(d);
+  const name = pageName(d);
   const icon = iconUrl(urls.publicBase, d);
-  const days = d.days.length
-    ? [
-        '<table>',
-        '<thead><tr><th>Day (UTC)</th><th>Low</th><th>Last</th><th>Quantity</th></tr></thead>',
-        '<tbody>',
-        ...[...d.days].reverse().map(([day, low, last, q]) => `<tr><td>${dayText(day)}</td><td>${formatCopper(low)}</td><td>${formatCopper(last)}</td><td>${q}</td></tr>`),
-        '</tbody>',
-        '</table>',
-      ].join('\n')
-    : '<p>No daily prices in the last days.</p>';
+  const history: PriceHistory = { days: d.days, hours, now: d.now };
+  const quality = d.variant?.q ?? d.item?.q;
+  const sub = [marketTitle(d.market), d.item?.il !== undefined ? `Item level ${d.item.il}` : null, `Item key ${d.key}`].filter((x) => x !== null).join(' · ');
   const others = MARKETS.filter((m) => m !== d.market)
-    .map((m) => `<li><a href="${escapeHtml(itemPageUrls(urls.publicBase, m, d.key).page)}">${escapeHtml(marketTitle(m))}</a></li>`)
+    .map((m) => `<li>${link(itemPageUrls(urls.publicBase, m, d.key).page, marketTitle(m))}</li>`)
     .join('\n');
   const body = [
+    `<header class="site"><nav aria-label="Site">${link(urls.publicBase, 'Market Data Service')}<span class="crumb" aria-hidden="true">/</span><span class="crumb">${escapeHtml(marketTitle(d.market))}</span></nav></header>`,
     '<main>',
-    `<h1>${icon ? `<img src="${escapeHtml(icon)}" width="56" height="56" alt=""> ` : ''}${escapeHtml(pageName(d))}</h1>`,
+    `<div class="item-head${quality !== undefined ? ` q${escapeHtml(String(quality))}` : ''}">`,
+    icon ? `<img src="${escapeHtml(icon)}" width="56" height="56" alt="">` : '',
+    `<div>\n<h1>${escapeHtml(name)}</h1>\n<p class="sub">${escapeHtml(sub)}</p>\n</div>`,
+    '</div>',
+    '<section class="summary card" aria-label="Price">',
+    priceLine(d),
     `<p id="observation">${escapeHtml(observationSummary(d))}</p>`,
-    '<dl>',
+    '</section>',
+    '<section class="charts" aria-label="Price history">',
+    `<figure class="card">\n<figcaption>Daily close</figcaption>\n${dailyChart(history, name)}\n</figure>`,
+    `<figure class="card">\n<figcaption>Hourly close</figcaption>\n${hourlyChart(history, name)}\n</figure>`,
+    '</section>',
+    '<h2>Details</h2>',
+    '<dl class="facts card">',
     ...facts(d).map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`),
     '</dl>',
     '<h2>Recent days</h2>',
-    days,
+    `<div class="table-scroll">${dailyTableHtml(history)}</div>`,
+    `<details>\n<summary>Hourly closes</summary>\n<div class="table-scroll">${hourlyTableHtml(history)}</div>\n</details>`,
     '<h2>Other markets</h2>',
-    `<ul>\n${others}\n</ul>`,
-    `<p><a href="${escapeHtml(urls.markdown)}">Markdown</a> · <a href="${escapeHtml(`${urls.publicBase}api/v1/ah/${d.market}/${d.key}`)}">JSON API</a> · <a href="${escapeHtml(`${urls.publicBase}docs/api/reference`)}">API reference</a></p>`,
+    `<ul class="pills">\n${others}\n</ul>`,
+    `<footer><p>${link(urls.markdown, 'Markdown')} · ${link(`${urls.publicBase}api/v1/ah/${d.market}/${d.key}`, 'JSON API')} · ${link(`${urls.publicBase}docs/api/reference`, 'API reference')} · Prices are the hourly view, in copper: 100c = 1s, 100s = 1g.</p></footer>`,
     '</main>',
     `<script type="application/json" id="ahf-item">${scriptJson(d)}</script>`,
-  ].join('\n');
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
   const og = icon ? `<meta property="og:image" content="${escapeHtml(icon)}">` : '';
   return htmlDocument({ title, description, url: urls.page, markdownUrl: urls.markdown, body, head: og });
 }
 
-/** The Markdown page: the same public facts. */
-export function itemPageMarkdown(d: ItemPageData, urls: ItemPageUrls): string {
+/** The Markdown page: the same public facts, the daily and hourly closes as tables. */
+export function itemPageMarkdown(d: ItemPageData, urls: ItemPageUrls, hours: readonly HourClose[] = []): string {
   const lines = [`# ${escapeMarkdown(pageName(d))}`, '', escapeMarkdown(observationSummary(d)), '', ...facts(d).map(([k, v]) => `- ${k}: ${escapeMarkdown(v)}`), ''];
-  lines.push('## Recent days', '');
-  if (d.days.length) {
-    lines.push('| Day (UTC) | Low | Last | Quantity |', '|---|---|---|---|');
-    for (const [day, low, last, q] of [...d.days].reverse()) lines.push(`| ${dayText(day)} | ${formatCopper(low)} | ${formatCopper(last)} | ${q} |`);
-  } else {
-    lines.push('No daily prices in the last days.');
-  }
+  lines.push(...priceHistoryMarkdown({ days: d.days, hours, now: d.now }));
   lines.push('', '## Links', '', `- [This page (HTML)](${urls.page})`, `- [JSON API](${urls.publicBase}api/v1/ah/${d.market}/${d.key})`, `- [API reference](${urls.publicBase}docs/api/reference.md)`, `- [llms.txt](${urls.publicBase}llms.txt)`);
   for (const m of MARKETS.filter((x) => x !== d.market)) lines.push(`- [${marketTitle(m)}](${itemPageUrls(urls.publicBase, m, d.key).markdown})`);
   // A backtick in a name must not close the fence; \u0060 is the same JSON.

@@ -6,6 +6,7 @@ import type { ErrorCode } from '../errors';
 import { ERROR_STATUS } from '../http/status';
 import type { HttpResult } from '../http/types';
 import type { PageFormat } from './negotiate';
+import { PAGE_CSS } from './style';
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
@@ -35,7 +36,7 @@ export interface HtmlPage {
   head?: string;
 }
 
-/** The one HTML shell of every page: title, description and `og:` meta, canonical and Markdown links. */
+/** The one HTML shell of every page: title, description and `og:` meta, canonical and Markdown links, the stylesheet. */
 export function htmlDocument(p: HtmlPage): string {
   const t = escapeHtml(p.title);
   const d = escapeHtml(p.description);
@@ -55,6 +56,7 @@ export function htmlDocument(p: HtmlPage): string {
     `<link rel="canonical" href="${u}">`,
     p.markdownUrl ? `<link rel="alternate" type="text/markdown" href="${escapeHtml(p.markdownUrl)}">` : '',
     p.head ?? '',
+    `<style>${PAGE_CSS}</style>`,
     '</head>',
     '<body>',
     p.body,

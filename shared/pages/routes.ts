@@ -11,6 +11,8 @@ import { currentItemFiles, itemFileOf } from '../items/read';
 import type { Services } from '../services';
 import type { RouteKey } from '../topology';
 import { LINKSET_TYPE, SITEMAP_ITEMS, agentsMd, apiCatalog, homePage, llmsFullTxt, llmsTxt, sitemapXml } from './discovery';
+import { homeMarkets } from './home-markets';
+import { itemHourCloses } from './hour-closes';
 import { getIcon, getIconById } from './icons';
 import { type ItemPageData, itemPageHtml, itemPageMarkdown, itemPageUrls, parseItemPath } from './item-page';
 import { type PageFormat, negotiatePage } from './negotiate';
@@ -43,9 +45,9 @@ async function itemPage(req: ApiRequest, svc: Services): Promise<HttpResult> {
   const format: PageFormat = path.markdown ? 'markdown' : negotiated;
   const market = req.query.m === undefined ? DEFAULT_MARKET : req.query.m;
   if (!isMarket(market)) return pageError(format, base, 'bad_market', 'Unknown market: m is forever.<normal|pvp|rp>.<alliance|horde>.us.');
-  const data = await itemPageData(svc, market, path.key);
+  const [data, hours] = await Promise.all([itemPageData(svc, market, path.key), itemHourCloses(svc, market, path.key, svc.clock.now())]);
   const urls = itemPageUrls(base, market, path.key);
-  return pageResult(format, { html: itemPageHtml(data, urls), markdown: itemPageMarkdown(data, urls) }, `public, max-age=${secondsToNextHour(data.now)}`);
+  return pageResult(format, { html: itemPageHtml(data, urls, hours), markdown: itemPageMarkdown(data, urls, hours) }, `public, max-age=${secondsToNextHour(data.now)}`);
 }
 
 const itemRoute: Route = { access: PUBLIC, handle: ({ req, svc }) => itemPage(req, svc) };
@@ -54,7 +56,8 @@ const home: Route = {
   access: PUBLIC,
   async handle({ req, svc }) {
     const base = svc.config.publicBase;
-    return pageResult(formatOf(req), homePage(base), DOCS_CACHE, 200, { link: `<${base}.well-known/api-catalog>; rel="api-catalog"` });
+    const { markets, cacheControl } = await homeMarkets(svc);
+    return pageResult(formatOf(req), homePage(base, markets), cacheControl, 200, { link: `<${base}.well-known/api-catalog>; rel="api-catalog"` });
   },
 };
 

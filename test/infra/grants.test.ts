@@ -26,7 +26,8 @@ const EXPECTED: Record<FunctionName, Expected> = {
   // book route, snapshot reads, updater files, item data (rebuilt on request), POST /admin/snapshot
   api: { read: ['books/', 'releases/', 'items/', 'snap/', 'recent/'], write: ['items/', 'snap/', 'recent/'] },
   upload: { write: ['books/', 'quarantine/'], delete: ['books/', 'quarantine/'], queues: ['merge'] },
-  pages: { read: ['items/', 'icons/'] },
+  // item data, icons, and the newest hourly snapshots (the home page's most listed items)
+  pages: { read: ['items/', 'icons/', 'snap/'] },
   'ws-connect': {},
   'ws-message': {},
   'ws-disconnect': {},
