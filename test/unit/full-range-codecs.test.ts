@@ -36,7 +36,7 @@ describe('varints over the full range', () => {
   });
 
   it('round-trips the difference of any two safe integers, as the zigzag varint of the exact difference', () => {
-    const safe = fc.oneof(fc.maxSafeInteger(), edgy(0, MAX_SAFE), edgy(0, MAX_SAFE).map((v) => -v));
+    const safe = fc.oneof(fc.maxSafeInteger(), edgy(0, MAX_SAFE), edgy(0, MAX_SAFE).map((v) => (v === 0 ? 0 : -v))); // never -0: no integer the codec stores
     fc.assert(
       fc.property(safe, safe, (value, prev) => {
         const buf = new Uint8Array(8);
