@@ -15,7 +15,7 @@ import { ServiceSecrets } from './constructs/secrets';
 import { ServiceFunctions } from './constructs/service-functions';
 import { WorkBucket } from './constructs/work-bucket';
 import type { StageConfig } from './stages';
-import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from './topology';
+import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../shared/topology';
 
 /** Props of a {@link MarketDataStack}. */
 export interface MarketDataStackProps extends StackProps {

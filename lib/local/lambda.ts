@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
-import { type FunctionName, functionSpec } from '../topology';
+import { type FunctionName, functionSpec } from '../../shared/topology';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 /** Wraps every invocation (the local faults count and crash a merge's writes through it). */

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { FunctionName } from '../topology';
+import type { FunctionName } from '../../shared/topology';
 import { WS_FRAME_MAX, WS_MESSAGE_MAX } from './gateway-limits';
 import { originHeaders, readBody, sendJson } from './http-events';
 

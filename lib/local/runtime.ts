@@ -1,6 +1,6 @@
 /**
  * The whole service on one machine: real storage engines, the same handlers as AWS, wired from the
- * manifest (lib/topology.ts). One HTTP server plays API Gateway (HTTP and WebSocket APIs, `@connections`),
+ * manifest (shared/topology.ts). One HTTP server plays API Gateway (HTTP and WebSocket APIs, `@connections`),
  * CloudFront (file host at `/cdn/`, viewer address) and hosts the control API (`/_local/...`).
  */
 import { randomBytes } from 'node:crypto';
@@ -18,9 +18,9 @@ import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
 import { Router } from '../../shared/http/router';
 import { jsonLog, keepOutOfLogs } from '../../shared/log';
-import { configureServices, sdkClients } from '../../shared/services';
+import { bucketPorts, configureServices, livePorts, sdkClients } from '../../shared/services';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
-import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../topology';
+import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { CONTROL_ROUTES, handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { StartAborted } from './ports';
@@ -229,7 +229,10 @@ export class Runtime {
     configureServices({
       config,
       clock: this.clock,
-      ...clients,
+      ddb: clients.ddb,
+      s3: clients.s3,
+      ...livePorts(clients.ddb, clients.connections, config, this.clock),
+      ...bucketPorts(clients.s3, config, this.clock),
       // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
       queues: enforceQueueGrants(
         {

@@ -2,7 +2,7 @@
  * The manifest's side of the cost model: memory per function, schedules and queues. The one import of the
  * manifest, so its move (lib/topology.ts → shared/topology.ts) is a one-line change here.
  */
-import { FUNCTIONS, QUEUES, SCHEDULES } from '../../lib/topology';
+import { FUNCTIONS, QUEUES, SCHEDULES } from '../../shared/topology';
 import type { CostTopology } from './model';
 
 export function costTopology(): CostTopology {

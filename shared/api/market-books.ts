@@ -5,9 +5,9 @@
  */
 import { secondsToNextHour } from '../clock';
 import { parseItemKey } from '../domain/item-key';
-import { ServiceError } from '../errors';
+import { NotFoundError } from '../errors';
 import { snapshotLatestPath } from '../files/paths';
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import { storedJson } from '../http/respond';
 import type { HttpResult } from '../http/types';
 import { getObject } from '../items/bucket';
@@ -56,7 +56,7 @@ export const getBookFile: Route = {
     const at = /^(0|[1-9][0-9]{0,15})$/.test(text) ? Number(text) : Number.NaN;
     const entry = Number.isSafeInteger(at) ? await readSources(svc).books.get(req.params.market, at) : null;
     const file = entry ? await readBookFile(svc, entry.path) : null;
-    if (!file) throw new ServiceError('unknown_book', 'no stored book was observed at that time');
+    if (!file) throw new NotFoundError('unknown_book', 'no stored book was observed at that time');
     const ae = req.headers['accept-encoding'];
     // One stored book is the same answer for every `books` caller: a big one is one file per hour and encoding.
     return fitAnswer(svc, fileAnswer(file.raw, file.gzip, ae, 'private, max-age=86400'), ae, { kind: 'hourly', key: `book#${entry?.path}` });
@@ -70,7 +70,7 @@ export const getSnapshot: Route = {
     const pointer = await getObject(svc, snapshotLatestPath(req.params.market));
     const path = pointer ? (JSON.parse(pointer.data.toString('utf8')) as { path?: unknown }).path : undefined;
     const file = typeof path === 'string' ? await getObject(svc, path) : null;
-    if (!file) throw new ServiceError('not_found', 'no hourly snapshot has been written yet');
+    if (!file) throw new NotFoundError('not_found', 'no hourly snapshot has been written yet');
     const gzip = file.contentEncoding === 'gzip' || (file.data[0] === 0x1f && file.data[1] === 0x8b);
     // The pointer is rewritten shortly after the hour: two minutes of slack keep edges from caching the old one.
     const ae = req.headers['accept-encoding'];
@@ -79,10 +79,10 @@ export const getSnapshot: Route = {
   },
 };
 
-/** Route keys of the book and snapshot file reads (lib/topology.ts). */
-export const marketBookRoutes: Record<string, Route> = {
+/** Route keys of the book and snapshot file reads (shared/topology.ts). */
+export const marketBookRoutes = {
   'GET /api/v1/ah/{market}/{item}/book': getItemBook,
   'GET /api/v1/ah/{market}/books': getBooks,
   'GET /api/v1/ah/{market}/books/{at}': getBookFile,
   'GET /api/v1/ah/{market}/snapshot': getSnapshot,
-};
+} satisfies RoutesOf<'api'>;

@@ -14,7 +14,7 @@ import { MARKETS } from '../domain/market';
 import { parseItemKey } from '../domain/item-key';
 import { toAuctionRow, rowsChangedSince } from '../domain/merge';
 import { hasFeature, type Principal } from '../auth/principal';
-import type { QueryFeatures, Route, RouteContext } from '../http/handler';
+import type { QueryFeatures, Route, RouteContext, RoutesOf } from '../http/handler';
 import type { HttpResult } from '../http/types';
 import { type AnswerKey, JsonText, answerHash, bodyText, liveHeaders, reuseHourly } from '../market/answer-cache';
 import { fitAnswer } from '../market/answer-files';
@@ -200,8 +200,8 @@ export const getHistory: Route = {
   },
 };
 
-/** Route keys of the market reads (lib/topology.ts). */
-export const marketReadRoutes: Record<string, Route> = {
+/** Route keys of the market reads (shared/topology.ts). */
+export const marketReadRoutes = {
   'GET /api/v1/ah': getMarkets,
   'GET /api/v1/ah/{market}': getTable,
   'GET /api/v1/ah/{market}/{item}': getItem,
@@ -209,4 +209,4 @@ export const marketReadRoutes: Record<string, Route> = {
   'GET /api/v1/ah/{market}/candles': getBatchCandles,
   'GET /api/v1/ah/{market}/intraday': getIntraday,
   'GET /api/v1/ah/{market}/history': getHistory,
-};
+} satisfies RoutesOf<'api'>;

@@ -1,11 +1,11 @@
 import middy from '@middy/core';
-import { HTTP_ROUTES } from '../../lib/topology';
+import { type FunctionName, HTTP_ROUTES, type RouteKey } from '../topology';
 import { admit } from '../auth/gate';
 import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
 import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
-import { type ErrorCode, ServiceError } from '../errors';
+import { DomainError, ForbiddenError, UnavailableError, type UnavailableCode } from '../errors';
 import { type Services, services } from '../services';
 import { requireEdge } from './edge';
 import { isDependencyFailure } from '../store/dependency-failure';
@@ -54,11 +54,15 @@ export interface RouteContext {
 export interface Route {
   access: Access;
   /** The 503 code when the table or bucket does not answer (default `unavailable`). */
-  outage?: Extract<ErrorCode, 'unavailable' | 'storage_failed'>;
+  outage?: Extract<UnavailableCode, 'unavailable' | 'storage_failed'>;
   handle(ctx: RouteContext): Promise<HttpResult>;
 }
 
-export type RouteTable = Record<string, Route>;
+/** A function's whole route table: exactly the route keys the manifest gives it (shared/topology.ts). */
+export type RouteTable<F extends FunctionName> = { readonly [K in RouteKey<F>]: Route };
+
+/** Some of a function's routes (one module of shared/api): a key the manifest does not give `F` fails the typecheck. */
+export type RoutesOf<F extends FunctionName> = { readonly [K in RouteKey<F>]?: Route };
 
 const router = new Router(HTTP_ROUTES);
 
@@ -73,7 +77,7 @@ const FALLBACK: Route = {
 };
 
 /** Resolves the route of an event: API Gateway's route key, else our own matching (the `$default` route). */
-function resolve(event: HttpEvent, table: RouteTable): { route: Route; params: Record<string, string> } {
+function resolve(event: HttpEvent, table: Readonly<Record<string, Route>>): { route: Route; params: Record<string, string> } {
   const direct = table[event.routeKey];
   if (direct) return { route: direct, params: {} };
   const m = router.match(event.requestContext.http.method, event.rawPath);
@@ -95,7 +99,7 @@ const withRateLimit = (event: HttpEvent, result: HttpResult): HttpResult => {
  * resolve the route, admit the caller, run the route, tag cacheable answers (304 on a matching
  * `If-None-Match`), map errors; counted requests carry the RateLimit fields either way.
  */
-export function httpHandler(table: RouteTable) {
+export function httpHandler(table: Readonly<Record<string, Route>>) {
   return middy<HttpEvent, HttpResult>()
     .use({
       onError: async (request) => {
@@ -124,9 +128,9 @@ export function httpHandler(table: RouteTable) {
 
 /** A table or bucket that does not answer is a 503 the caller may retry, not a 500 (README "Failure model"). */
 function asOutage(svc: Services, route: Route, err: unknown): unknown {
-  if (err instanceof ServiceError || !isDependencyFailure(err)) return err;
+  if (err instanceof DomainError || !isDependencyFailure(err)) return err;
   svc.log('warn', 'a dependency did not answer', { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
-  return new ServiceError(route.outage ?? 'unavailable', 'a storage service is unavailable; try again');
+  return new UnavailableError(route.outage ?? 'unavailable', 'a storage service is unavailable; try again');
 }
 
 /** Path rules shared by every route, checked after admission (DESIGN: check order): markets and item keys. */
@@ -136,5 +140,5 @@ function checkPathParams(params: Record<string, string>): void {
 }
 
 export const requireFeature = (p: Principal, f: Feature): void => {
-  if (!p.features.includes(f)) throw new ServiceError('forbidden', `needs the ${f} feature`, { feature: f });
+  if (!p.features.includes(f)) throw new ForbiddenError('forbidden', `needs the ${f} feature`, { feature: f });
 };

@@ -15,16 +15,11 @@
  * short-lived file. Everything under `answers/` expires (answer-retention.ts; an S3 lifecycle rule in AWS).
  */
 import { randomBytes } from 'node:crypto';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { HOUR_MS, hourOf, secondsToNextHour } from '../clock';
+import { hourOf, secondsToNextHour } from '../clock';
 import { newCap } from '../files/caps';
-import { bucketKey, WRITTEN_META } from '../files/file-store';
 import { compressLarge } from '../http/respond';
 import type { HttpResult } from '../http/types';
 import type { Services } from '../services';
-import { isConditionFailure } from '../store/identity-items';
-import { VIEW_PK_PREFIX } from '../store/keys';
 
 /** Lambda's synchronous response limit: "Exceeded maximum allowed payload size (6291556 bytes)". */
 export const LAMBDA_PAYLOAD_MAX = 6_291_556;
@@ -79,49 +74,15 @@ interface AnswerFile {
 export const answerPath = (cap: string, hour: number, gzip: boolean): string => `${ANSWERS_PREFIX}${cap}/${hour}.json${gzip ? '.gz' : ''}`;
 
 async function writeAnswerFile(svc: Services, file: AnswerFile): Promise<string> {
-  const now = svc.clock.now();
-  const path = answerPath(newCap((n) => randomBytes(n)), hourOf(now), file.gzip);
-  await svc.s3.send(
-    new PutObjectCommand({
-      Bucket: svc.config.bucketName,
-      Key: bucketKey(svc, path),
-      Body: file.data,
-      ContentType: file.contentType,
-      ContentEncoding: file.gzip ? 'gzip' : undefined,
-      CacheControl: file.cacheControl,
-      Metadata: { [WRITTEN_META]: String(now) },
-    }),
-  );
+  const path = answerPath(newCap((n) => randomBytes(n)), hourOf(svc.clock.now()), file.gzip);
+  await svc.files.put(path, file.data, { contentType: file.contentType, contentEncoding: file.gzip ? 'gzip' : undefined, cacheControl: file.cacheControl });
   return path;
 }
 
-/** The table item naming the hour's shared file of one answer and encoding (expires with the hour). */
-const fileKey = (key: string) => ({ pk: `${VIEW_PK_PREFIX}file#${key}`, sk: '0' });
-
-/** The hour's file of a shared answer: the one already written, else this one (the first recorded wins a race). */
+/** The hour's file of a shared answer: the one already written, else this one (the first recorded wins a race; ours then expires unread). */
 async function sharedFile(svc: Services, key: string, file: AnswerFile): Promise<string> {
-  const table = svc.config.tableName;
   const now = svc.clock.now();
-  const known = await svc.ddb.send(new GetCommand({ TableName: table, Key: fileKey(key), ConsistentRead: true }));
-  const found = known.Item as { path?: string; ttl?: number } | undefined;
-  if (found?.path && (found.ttl ?? 0) * 1000 > now) return found.path;
-  const path = await writeAnswerFile(svc, file);
-  const ttl = Math.ceil(((hourOf(now) + 1) * HOUR_MS) / 1000);
-  try {
-    await svc.ddb.send(
-      new PutCommand({
-        TableName: table,
-        Item: { ...fileKey(key), path, ttl },
-        ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
-      }),
-    );
-    return path;
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-    // Another caller recorded its file first: every caller is sent to that one (ours expires unread).
-    const winner = await svc.ddb.send(new GetCommand({ TableName: table, Key: fileKey(key), ConsistentRead: true }));
-    return (winner.Item as { path?: string } | undefined)?.path ?? path;
-  }
+  const known = await svc.market.answers.spilledFile(key, now);
+  if (known) return known;
+  return svc.market.answers.recordSpilledFile(key, await writeAnswerFile(svc, file), now);
 }

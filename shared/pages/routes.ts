@@ -10,6 +10,7 @@ import type { ApiRequest, HttpResult } from '../http/types';
 import { weakTag } from '../http/validators';
 import { currentItemFiles, itemFileOf } from '../items/read';
 import type { Services } from '../services';
+import type { RouteKey } from '../topology';
 import { LINKSET_TYPE, SITEMAP_ITEMS, agentsMd, apiCatalog, homePage, llmsFullTxt, llmsTxt, sitemapXml } from './discovery';
 import { homeMarkets } from './home-markets';
 import { itemHourCloses } from './hour-closes';
@@ -110,24 +111,26 @@ const sitemap: Route = {
   },
 };
 
-/** Route key (as in lib/topology.ts) → route; HEAD shares GET's route. */
-export const pageRoutes: Record<string, Route> = Object.fromEntries(
-  Object.entries({
-    '/': home,
-    '/item/{key}': itemRoute,
-    '/item/{key}/{slug}': itemRoute,
-    '/openapi.json': text('application/json; charset=utf-8', (b) => JSON.stringify(openApiDocument(b))),
-    '/docs/api/reference': reference,
-    '/docs/api/reference.md': referenceMd,
-    '/.well-known/api-catalog': text(LINKSET_TYPE, (b) => JSON.stringify(apiCatalog(b))),
-    '/llms.txt': text('text/plain; charset=utf-8', llmsTxt),
-    '/llms-full.txt': text('text/plain; charset=utf-8', llmsFullTxt),
-    '/sitemap.xml': sitemap,
-    '/AGENTS.md': text('text/markdown; charset=utf-8', agentsMd),
-    '/icons/{icon}': getIcon,
-    '/icons/id/{fileId}': getIconById,
-  }).flatMap(([path, route]) => [
-    [`GET ${path}`, route],
-    [`HEAD ${path}`, route],
-  ]),
-);
+/** A page path of the manifest (each is served for GET and HEAD). */
+type PagePath = RouteKey<'pages'> extends infer K ? (K extends `GET ${infer P}` ? P : never) : never;
+
+/** The GET and HEAD route keys of each path, sharing one route. */
+const getAndHead = <P extends PagePath>(paths: Record<P, Route>) =>
+  Object.fromEntries(Object.entries<Route>(paths).flatMap(([path, route]) => [[`GET ${path}`, route], [`HEAD ${path}`, route]])) as Record<`GET ${P}` | `HEAD ${P}`, Route>;
+
+/** Route key (as in shared/topology.ts) → route; HEAD shares GET's route. */
+export const pageRoutes = getAndHead({
+  '/': home,
+  '/item/{key}': itemRoute,
+  '/item/{key}/{slug}': itemRoute,
+  '/openapi.json': text('application/json; charset=utf-8', (b) => JSON.stringify(openApiDocument(b))),
+  '/docs/api/reference': reference,
+  '/docs/api/reference.md': referenceMd,
+  '/.well-known/api-catalog': text(LINKSET_TYPE, (b) => JSON.stringify(apiCatalog(b))),
+  '/llms.txt': text('text/plain; charset=utf-8', llmsTxt),
+  '/llms-full.txt': text('text/plain; charset=utf-8', llmsFullTxt),
+  '/sitemap.xml': sitemap,
+  '/AGENTS.md': text('text/markdown; charset=utf-8', agentsMd),
+  '/icons/{icon}': getIcon,
+  '/icons/id/{fileId}': getIconById,
+});

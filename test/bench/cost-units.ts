@@ -21,7 +21,7 @@ import { MarketGenerator } from '../../shared/demo/market-generator';
 import { DEFAULT_MARKET, MARKETS } from '../../shared/domain/market';
 import { services } from '../../shared/services';
 import { CostMeter, type EventFigure, eventFigures } from './cost-meter';
-import { SCHEDULES } from '../../lib/topology';
+import { SCHEDULES } from '../../shared/topology';
 
 const MARKET = DEFAULT_MARKET;
 /** The scenario's sockets per market (2000 over 6 markets). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FunctionName } from '../../lib/topology';
+import type { FunctionName } from '../../shared/topology';
 import { type Statement, actionsOf, environmentOf, flatten, statementsOf, synth } from './synth';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS, type FunctionName } from '../../lib/topology';
+import { FUNCTIONS, type FunctionName } from '../../shared/topology';
 import { type Statement, actionsOf, environmentOf, mentions, ofType, statementsOf, synth } from './synth';
 
 /**

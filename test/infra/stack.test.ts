@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS, FALLBACK_FUNCTION, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../lib/topology';
+import { FUNCTIONS, FALLBACK_FUNCTION, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { MERGE_BACKOFF_CAP_SECONDS, mergeRetryDelaySeconds } from '../../shared/domain/merge-retry';
 import { type CfnResource, functionId, mentions, ofType, synth } from './synth';
 

@@ -8,7 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { addAwsSolutionsChecks } from '../../lib/nag-checks';
 import { MarketDataStack } from '../../lib/stack';
 import { type IdentityInstance, STAGES, type StageConfig, stackName, stageConfig } from '../../lib/stages';
-import type { FunctionName } from '../../lib/topology';
+import type { FunctionName } from '../../shared/topology';
 
 /** A synthesized stage: its stack, assertion template and resources by logical id. */
 export interface Synthesized {

@@ -6,7 +6,7 @@ import { type Caller, type FuzzAnswer, type FuzzRequest, ROUTE_PATHS, fuzzReques
 import { type Local, startLocal } from '../support/local';
 
 /**
- * Issue 10: a fuzz over every route of lib/topology.ts's HTTP_ROUTES and the live upgrade, with long, deep,
+ * Issue 10: a fuzz over every route of shared/topology.ts's HTTP_ROUTES and the live upgrade, with long, deep,
  * huge and malformed input, as anonymous, free, premium, admin, device and API-key callers (and a forged
  * credential). No answer is ever 5xx, and every API error is `{error, message?}`. Seeded: a failure prints
  * the request and reproduces with the same seed.

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { describe, expect, it } from 'vitest';
-import { ConnectionPoster } from '../../shared/live/poster';
+import { ConnectionPoster } from '../../shared/store/connection-poster';
 
 /**
  * The README's reason for the poster (Architecture): the SDK command path costs several times the CPU per

@@ -1,7 +1,7 @@
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { LocalQueues } from '../../lib/local/queues';
-import type { QueueSpec } from '../../lib/topology';
+import type { QueueSpec } from '../../shared/topology';
 import { ManualClock } from '../../shared/clock';
 
 const fifo = (name: string): QueueSpec => ({ name, fifo: true, consumer: 'merge', batchSize: 2, maxReceives: 3, visibilityTimeoutSeconds: 30 });
