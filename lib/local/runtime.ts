@@ -29,7 +29,7 @@ import { FileHost } from './file-host';
 import { REQUEST_HEAD_MAX_BYTES, TOO_LARGE_HEAD, readBody, requestHeadBytes, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
 import { enforceBucketGrants, enforceQueueGrants } from './grants';
-import { currentFunction, LambdaHost, LambdaLimitError } from './lambda';
+import { currentFunction, InFlight, LambdaHost, LambdaLimitError } from './lambda';
 import { GATEWAY_ERRORS, HTTP_API_MAX_BODY, INTEGRATION_TIMEOUT_MS } from './gateway-limits';
 import { LiveGateway } from './live-gateway';
 import { MergeCrash, type MergeFaultState } from './merge-crash';
@@ -110,6 +110,7 @@ export class Runtime {
   readonly lambdaKnobs = this.lambdas.knobs;
   /** API Gateway's integration timeout (30 s for HTTP APIs); tests may shorten it. */
   integrationTimeoutMs = INTEGRATION_TIMEOUT_MS;
+  private readonly gatewayInFlight = new InFlight();
   private live!: LiveGateway;
   private scheduler!: LocalScheduler;
   private poller!: StreamPoller;
@@ -446,9 +447,10 @@ export class Runtime {
     const fn = m.kind === 'route' ? m.route.function : FALLBACK_FUNCTION;
     const routeKey = m.kind === 'route' ? m.routeKey : '$default';
     const event = toHttpEvent(req, url, body, routeKey, m.kind === 'route' ? m.params : {}, originVerify);
-    let timer: NodeJS.Timeout | undefined;
+    // 30 s of the gateway's wall time, stretched by the requests in flight at once (see InFlight in lambda.ts).
+    const share = this.gatewayInFlight.track();
     const integrationTimedOut = new Promise<'timeout'>((r) => {
-      timer = setTimeout(() => r('timeout'), this.integrationTimeoutMs);
+      share.deadline(Date.now(), this.integrationTimeoutMs, () => r('timeout'));
     });
     const invoked = this.lambdas.invoke<APIGatewayProxyStructuredResultV2>(fn, event);
     invoked.catch(() => undefined);
@@ -467,7 +469,7 @@ export class Runtime {
       else if (err.limit === 'response') sendJson(res, 502, GATEWAY_ERRORS.internal);
       else sendJson(res, 500, GATEWAY_ERRORS.internal);
     } finally {
-      clearTimeout(timer);
+      share.done();
     }
   }
 
