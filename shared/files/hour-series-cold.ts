@@ -10,12 +10,15 @@ import type { ColumnHourCloses } from './hour-closes';
 import { type HourSeries, emptySeries, foldHours } from './hour-series';
 
 interface ShardPoints {
-  keys: number[];
+  keys: Float64Array;
   /** Key i's points are `start[i] … start[i + 1] - 1`. */
-  start: number[];
-  hour: number[];
-  close: number[];
-  quantity: number[];
+  start: Uint32Array;
+  hour: Int32Array;
+  close: Float64Array;
+  quantity: Float64Array;
+  /** Keys and points written. */
+  nKeys: number;
+  n: number;
 }
 
 /** Sorted union of two ascending key lists (the common case, equal lists, costs one comparison pass). */
@@ -45,10 +48,20 @@ function foldShard(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFro
   let keys = runs[0][1].keys;
   for (let r = 1; r < runs.length; r++) keys = union(keys, runs[r][1].keys);
   const cursor = new Int32Array(runs.length);
-  const out: ShardPoints = { keys: [], start: [], hour: [], close: [], quantity: [] };
+  let capacity = 0;
+  for (const [, run] of runs) capacity += run.keys.length;
+  const out: ShardPoints = {
+    keys: new Float64Array(keys.length),
+    start: new Uint32Array(keys.length + 1),
+    hour: new Int32Array(capacity),
+    close: new Float64Array(capacity),
+    quantity: new Float64Array(capacity),
+    nKeys: 0,
+    n: 0,
+  };
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k];
-    const from = out.hour.length;
+    const from = out.n;
     // The newest point before keepFrom is kept while it is retained (hours ascend, so the last one seen).
     let carry = -1;
     let carryH = 0;
@@ -69,18 +82,20 @@ function foldShard(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFro
       push(out, h, run, c);
     }
     if (carry >= 0 && carryH >= retainFrom) push(out, carryH, runs[carry][1], cursor[carry] - 1);
-    if (out.hour.length === from) continue;
-    out.keys.push(key);
-    out.start.push(from);
+    if (out.n === from) continue;
+    out.keys[out.nKeys] = key;
+    out.start[out.nKeys] = from;
+    out.nKeys++;
   }
-  out.start.push(out.hour.length);
+  out.start[out.nKeys] = out.n;
   return out;
 }
 
 function push(out: ShardPoints, h: number, run: CandleCloses, i: number): void {
-  out.hour.push(h);
-  out.close.push(run.close[i]);
-  out.quantity.push(run.quantity[i]);
+  out.hour[out.n] = h;
+  out.close[out.n] = run.close[i];
+  out.quantity[out.n] = run.quantity[i];
+  out.n++;
 }
 
 /**
@@ -106,8 +121,8 @@ export function foldHoursCold(pages: ReadonlyArray<readonly [hour: number, close
   const order: Array<[number, number, number]> = [];
   let points = 0;
   shards.forEach((s, si) => {
-    for (let i = 0; i < s.keys.length; i++) order.push([s.keys[i], si, i]);
-    points += s.hour.length;
+    for (let i = 0; i < s.nKeys; i++) order.push([s.keys[i], si, i]);
+    points += s.n;
   });
   order.sort((a, b) => a[0] - b[0]);
   const keys = new Float64Array(order.length);
@@ -120,12 +135,12 @@ export function foldHoursCold(pages: ReadonlyArray<readonly [hour: number, close
     const s = shards[si];
     keys[k] = key;
     start[k] = n;
-    for (let j = s.start[i]; j < s.start[i + 1]; j++) {
-      hour[n] = s.hour[j];
-      close[n] = s.close[j];
-      quantity[n] = s.quantity[j];
-      n++;
-    }
+    const from = s.start[i];
+    const to = s.start[i + 1];
+    hour.set(s.hour.subarray(from, to), n);
+    close.set(s.close.subarray(from, to), n);
+    quantity.set(s.quantity.subarray(from, to), n);
+    n += to - from;
   });
   start[order.length] = n;
   return { ...emptySeries(), hourThrough: ordered.length > 0 ? ordered[ordered.length - 1][0] : null, keys, start, hour, close, quantity };
