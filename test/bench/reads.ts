@@ -99,7 +99,11 @@ async function fill(rt: { clock: ManualClock }, days: number): Promise<number[]>
   await store.writeRows(MARKET, rows, rows.keys());
   await store.commitMeta({ ...(await store.meta(MARKET)), seq, newestScanAt: previous?.at ?? null, firstMergeAt: firstAt + 60_000 }, 0);
   rt.clock.set(NOW);
-  const compacted = await compactHistories(svc, MARKET, today);
+  // At full retention a history shard must still fit one DynamoDB item: if it does not, every read figure
+  // here would be of a market production cannot hold, so the section fails (its figures are MISSING).
+  const compacted = await compactHistories(svc, MARKET, today).catch((err: unknown) => {
+    throw new Error(`history compaction of ${days} days failed (${err instanceof Error ? err.message : String(err)}): a history shard of this market does not fit one item at full retention`);
+  });
   if (compacted.days.length < days - 2) throw new Error(`compaction folded ${compacted.days.length} days, expected ${days - 2}`);
   return gen.keys;
 }
