@@ -1,7 +1,7 @@
 /**
  * Live and file-job figures through the local runtime:
- * - `benchFanout()`: ms from a merge (its merge record written) to the last of 2000 sockets on one market
- *   receiving its `ah` (target <= 2000 ms), the sockets' clients in a worker thread;
+ * - `benchFanout()`: ms from a merge (its merge record written) to the last of 2000 DISTINCT sockets on one
+ *   market receiving that merge's `ah` (target <= 2000 ms; fewer than 2000 fails), clients in a worker thread;
  * - `benchSnapshotFiles()`: ms building and writing one hour's snapshot and recent-changes files of a
  *   20000-key market with 240 hours of hour candles (target <= 3000 ms), in the steady state (the folded
  *   recent series of the previous hour exists; the first, cold run is printed beside it).
