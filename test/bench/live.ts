@@ -87,7 +87,7 @@ interface ClientReport {
  * Merge → the last of 2000 distinct sockets of one market receiving the merge's `ah`, in ms. Throws (the
  * figure is then MISSING) when fewer than 2000 distinct sockets got it within 60 s.
  */
-export async function benchFanout(): Promise<{ ms: number; sockets: number; messages: number }> {
+export async function benchFanout(count = SOCKETS): Promise<{ ms: number; sockets: number; messages: number }> {
   const rt = await startRuntime({ port: 0, dataDir: ':memory:', clock: 'manual', clockStart: START, log: false });
   let worker: Worker | null = null;
   try {
@@ -98,7 +98,7 @@ export async function benchFanout(): Promise<{ ms: number; sockets: number; mess
     const { key } = await post(base, '/_local/api-keys', { userId: uploader.id });
     const url = `${base.replace(/^http/, 'ws')}/api/v1/live?market=${DEFAULT_MARKET}`;
     // The market has no merge yet: the upload below is its merge 1.
-    const w = new Worker(CLIENTS, { eval: true, workerData: { ws: createRequire(import.meta.url).resolve('ws'), url, token, count: SOCKETS, seq: 1 } });
+    const w = new Worker(CLIENTS, { eval: true, workerData: { ws: createRequire(import.meta.url).resolve('ws'), url, token, count: count, seq: 1 } });
     worker = w;
     const next = (kind: string) =>
       new Promise<ClientReport>((resolve, reject) => {
@@ -112,7 +112,7 @@ export async function benchFanout(): Promise<{ ms: number; sockets: number; mess
         w.on('message', on);
       });
     const ready = await next('ready');
-    if (ready.greeted !== SOCKETS) throw new Error(`only ${ready.greeted} of ${SOCKETS} sockets were greeted`);
+    if (ready.greeted !== count) throw new Error(`only ${ready.greeted} of ${count} sockets were greeted`);
     await post(base, '/_local/settle', {});
     // The merge's last write is its merge record: the fan-out's start.
     let merged = 0;
@@ -135,11 +135,11 @@ export async function benchFanout(): Promise<{ ms: number; sockets: number; mess
       timer = setTimeout(() => {
         const counted = next('count');
         w.postMessage('count');
-        counted.then((c) => reject(new Error(`only ${c.distinct} of ${SOCKETS} distinct sockets heard the merge's ah within 60 s (${c.messages} messages)`)), reject);
+        counted.then((c) => reject(new Error(`only ${c.distinct} of ${count} distinct sockets heard the merge's ah within 60 s (${c.messages} messages)`)), reject);
       }, 60_000);
     });
     const got = await Promise.race([heard, timeout]).finally(() => clearTimeout(timer));
-    if (got.distinct !== SOCKETS || !got.at) throw new Error(`only ${got.distinct} of ${SOCKETS} distinct sockets heard the merge's ah`);
+    if (got.distinct !== count || !got.at) throw new Error(`only ${got.distinct} of ${count} distinct sockets heard the merge's ah`);
     if (merged === 0) throw new Error('the merge record was never written');
     console.log(`live.fanout: ${got.at - merged} ms from the merge record, ${got.at - uploaded} ms from the upload request, ${got.distinct} distinct sockets, ${got.messages} ah messages`);
     return { ms: got.at - merged, sockets: got.distinct, messages: got.messages ?? 0 };
