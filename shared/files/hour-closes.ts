@@ -28,7 +28,8 @@ export class ColumnHourCloses implements HourCloses {
         byResidue = new Map();
         this.shards.set(run.shards, byResidue);
       }
-      // Two items of one shard would mean a corrupt partition; the newer-read one wins, as Map.set did.
+      // Two items of one shard would mean a corrupt partition (the old Candle-map path let the later one win):
+      // refused, so the run fails loudly rather than folding half of it.
       const had = byResidue.get(run.residue);
       if (had) throw new RangeError(`hour page: two items hold shard ${run.residue} of ${run.shards}`);
       byResidue.set(run.residue, run);
