@@ -2,7 +2,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
-import type { FunctionSpec } from '../topology';
+import type { FunctionSpec } from '../../shared/topology';
 
 type SecretName = NonNullable<FunctionSpec['access']['secrets']>[number];
 

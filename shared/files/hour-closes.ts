@@ -6,9 +6,8 @@
  * keeps each shard's three columns as they were decoded and answers `get` by a binary search in the key's
  * shard, so `foldHours` folds exactly the same values as before.
  */
-import { candlePk } from '../store/keys';
-import type { MarketStore } from '../store/market-store';
-import { type CandleCloses, decodeCandleCloses } from '../store/page-codec';
+import type { MarketPages } from '../ports/market';
+import type { CandleCloses } from '../store/page-codec';
 import type { HourCloses } from './hour-series';
 
 /** One hour page over its decoded shard columns. Read-only; `get` allocates the pair it answers. */
@@ -87,7 +86,6 @@ function indexOf(keys: Float64Array, key: number): number {
 }
 
 /** The closes of one market's hour page (every shard), read with one Query. */
-export async function readHourCloses(store: MarketStore, market: string, hour: number): Promise<ColumnHourCloses> {
-  const items = await store.queryAll(candlePk(market, 'h1', hour));
-  return new ColumnHourCloses(items.map((item) => decodeCandleCloses(item.d)));
+export async function readHourCloses(store: MarketPages, market: string, hour: number): Promise<ColumnHourCloses> {
+  return new ColumnHourCloses(await store.candleCloses(market, 'h1', hour));
 }

@@ -1,20 +1,25 @@
 /**
  * `npm run bench`: every figure the issues ask for, measured in one run, printed as one table with its
  * target. `npm run bench -- --json PATH` also writes `[{name, value, unit, target}]` to PATH (a missing
- * figure's value is null).
+ * figure's value is null); `--cost` adds the cost model's figures (test/bench/cost-units.ts; `npm run cost --
+ * --figures PATH` prices them).
  *
  * Exit code: a figure that could not be measured (its bench threw, or gave no finite number) is printed as
- * MISSING, never replaced by another figure, and makes the run exit 1. A run where every figure was measured
- * exits 0 even when a target is missed: a missed target is printed (MISSED), so a busy machine cannot fail a
- * build, but a broken bench can.
+ * MISSING, never replaced by another figure, and makes the run exit 1; so does a function bundle importing an
+ * SDK client its manifest access does not allow (not a timing). A run where every figure was measured exits 0
+ * even when a target is missed: a missed target is printed (MISSED), so a busy machine cannot fail a build,
+ * but a broken bench can.
  */
 import { writeFileSync } from 'node:fs';
+import { benchCold, COLD_BEFORE_MS, type ColdFigures } from './cold';
+import { benchCostUnits } from './cost-units';
 import { benchValidation } from './engine';
 import { benchFanout, benchSnapshotFiles } from './live';
 import { benchMergeCost } from './merge-cost';
 import { benchMergeCpu } from './merge-cpu';
 import { benchReads } from './reads';
 import { type Figure, FigureReport } from './report';
+import { FUNCTIONS } from '../../shared/topology';
 
 /** Every figure the run must print, in order; any left unprinted is reported MISSING. */
 const FIGURES = [
@@ -35,10 +40,13 @@ const FIGURES = [
   'files.recent_series_bytes',
 ] as const;
 
+/** Cold start per function (the bundles synth deploys): bundle size and import time. */
+const COLD_FIGURES = FUNCTIONS.flatMap((f) => [`cold.${f.name}.bundle_kb`, `cold.${f.name}.init_ms`]);
+
 const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
 
 async function main(): Promise<number> {
-  const report = new FigureReport(FIGURES);
+  const report = new FigureReport([...FIGURES, ...COLD_FIGURES]);
   const add = (f: Figure) => report.add(f);
   const section = (names: readonly string[], run: () => Promise<void> | void) =>
     report.section(names, async () => {
@@ -89,6 +97,33 @@ async function main(): Promise<number> {
     add({ name: 'files.recent_series_bytes', value: s.seriesBytes, unit: 'B', target: 'report', note: 'folded hour series in the work bucket, 20000 keys x 240 hours' });
   });
 
+  // Cold start per function: bundle size and import time of the bundles synth deploys; an SDK client the
+  // manifest does not allow is a failed run (that one does not depend on the machine's load).
+  let unexpectedSdk = 0;
+  let cold: ColdFigures[] = [];
+  await section(COLD_FIGURES, async () => {
+    cold = await benchCold();
+  });
+  for (const f of cold) {
+    const before = COLD_BEFORE_MS[f.name];
+    add({ name: `cold.${f.name}.bundle_kb`, value: round(f.bytes / 1024), unit: 'KB', target: 'report', note: f.sdk.static.map((p) => p.replace('@aws-sdk/', '')).join(' ') });
+    add({
+      name: `cold.${f.name}.init_ms`,
+      value: round(f.initMs),
+      unit: 'ms',
+      target: before.halve ? `<= ${round(before.ms / 2)}` : 'report',
+      max: before.halve ? before.ms / 2 : undefined,
+      note: `import of the bundle in a fresh Node process, median of 7 (before: ${before.ms} ms)${f.extra.length > 0 ? `; NOT ALLOWED: ${f.extra.join(' ')}` : ''}`,
+    });
+    unexpectedSdk += f.extra.length;
+  }
+
+  // The cost model's units (`npm run cost`): with `--cost`, as it simulates 30 days (`--cost-days N` fewer).
+  if (process.argv.includes('--cost')) {
+    const days = process.argv.indexOf('--cost-days');
+    for (const f of await benchCostUnits(days > 0 ? Number(process.argv[days + 1]) : 30)) report.addExtra({ ...f, target: 'report' });
+  }
+
   const code = report.finish();
   const missing = report.missing;
   const figures = report.figures;
@@ -99,7 +134,8 @@ async function main(): Promise<number> {
     console.log(`figures written to ${process.argv[at + 1]}`);
   }
   if (missing.length > 0) console.error(`MISSING ${missing.length} figure(s): ${missing.join(', ')}`);
-  return code;
+  if (unexpectedSdk > 0) console.error(`${unexpectedSdk} SDK client import(s) the manifest does not allow (cold.*: NOT ALLOWED)`);
+  return unexpectedSdk > 0 ? 1 : code;
 }
 
 main().then(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config';
-import { FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES, deadLetterQueueName } from '../../lib/topology';
+import { FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES, deadLetterQueueName } from '../../shared/topology';
 import { endpointAllowed, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
 import { environmentOf, flatten, ofType, synth } from './synth';
 

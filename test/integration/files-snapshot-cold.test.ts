@@ -18,6 +18,7 @@ import { services } from '../../shared/services';
 import { MarketStore } from '../../shared/store/market-store';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
 import { MARKET } from '../support/market-books';
+import { volumeShardsOf } from '../support/market-fill';
 
 const HOURS = 60;
 const KEYS = [...Array.from({ length: 40 }, (_, i) => 1000 + i * 3), 2 ** 31 * 7 + 82_800, 2 ** 31 * 9 + 82_800];
@@ -45,7 +46,7 @@ describe('snapshot files: cold run and steady run', () => {
         volume.set(k, [4 + (k % 3), 1 + (k % 2), 0]);
       }
       await store.writeCandlePage(MARKET, 'd1', d, d * DAY_MS, page, KEYS);
-      await store.writeVolumePage(MARKET, d, volume, KEYS);
+      await store.writeVolumeShards(MARKET, d, volumeShardsOf(volume));
     }
     const rows: RowTable = new Map();
     const at = (hour - 1) * HOUR_MS - 5 * MINUTE_MS;
