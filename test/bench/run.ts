@@ -134,7 +134,7 @@ async function main(): Promise<number> {
     console.log(`figures written to ${process.argv[at + 1]}`);
   }
   if (missing.length > 0) console.error(`MISSING ${missing.length} figure(s): ${missing.join(', ')}`);
-  if (unexpectedSdk > 0) console.error(`${unexpectedSdk} SDK client import(s) the manifest does not allow (cold.*: NOT ALLOWED)`);
+  if (unexpectedSdk > 0) console.error(`${unexpectedSdk} SDK client imports the manifest does not allow (cold.*: NOT ALLOWED)`);
   return unexpectedSdk > 0 ? 1 : code;
 }
 
