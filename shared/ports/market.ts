@@ -11,6 +11,7 @@ import type { RowTable } from '../domain/merge';
 import type { VolumePage } from '../domain/volume-estimate';
 import type { CapScope, CapStore } from '../files/caps';
 import type { FilesState, SealRes } from '../files/files-state';
+import type { CandleCloses } from '../store/page-codec';
 
 /** The current order book of a market (spec Order books rule 2). */
 export interface CurrentBook {
@@ -139,6 +140,8 @@ export interface MarketPages {
   writeRows(market: string, rows: RowTable, changedKeys: Iterable<number>): Promise<void>;
   /** One whole period's candles. */
   candlePage(market: string, res: CandleRes, period: number): Promise<CandlePage>;
+  /** One whole period's closes and quantities as each shard's columns (keys ascending per shard). */
+  candleCloses(market: string, res: CandleRes, period: number): Promise<CandleCloses[]>;
   /** Candles of `keys` over several periods: period → key → candle (periods without any left out). */
   candlesOf(market: string, res: CandleRes, periods: readonly number[], keys: readonly number[]): Promise<Map<number, Map<number, Candle>>>;
   /** Single page shards of periods (those stored): what folding an hour by shard reads. */

@@ -12,7 +12,7 @@ import { periodExpiresAt } from '../domain/retention';
 import type { VolumePage } from '../domain/volume-estimate';
 import { candlePk, daySoFarPk, historyMarkKey, historyPk, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
 import type { DayFold, HistoryPage, MarketMeta, MarketPages, PendingMerge, VolumeShard } from '../ports/market';
-import { decodeCandles, decodeHistory, decodeRows, decodeVolume, encodeCandles, encodeCandleShards, encodeHistory, encodeRowShards, encodeVolume } from './page-codec';
+import { type CandleCloses, decodeCandleCloses, decodeCandles, decodeHistory, decodeRows, decodeVolume, encodeCandles, encodeCandleShards, encodeHistory, encodeRowShards, encodeVolume } from './page-codec';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
 
 
@@ -155,6 +155,11 @@ export class MarketStore implements MarketPages {
     const page: CandlePage = new Map();
     for (const item of await this.queryAll(candlePk(market, res, period))) decodeCandles(item.d, page);
     return page;
+  }
+
+  /** One whole period's closes and quantities as each shard's columns (no candle objects: the cold recent series). */
+  async candleCloses(market: string, res: CandleRes, period: number): Promise<CandleCloses[]> {
+    return (await this.queryAll(candlePk(market, res, period))).map((item) => decodeCandleCloses(item.d));
   }
 
   /** Candles of `keys` over several periods (only their shards are read): period → key → candle. */
