@@ -20,6 +20,7 @@ import { Router } from '../../shared/http/router';
 import { jsonLog, keepOutOfLogs } from '../../shared/log';
 import { configureServices, sdkClients } from '../../shared/services';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
+import type { QueuePort } from '../../shared/store/queue';
 import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../topology';
 import { CONTROL_ROUTES, handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
@@ -30,6 +31,8 @@ import { REQUEST_HEAD_MAX_BYTES, TOO_LARGE_HEAD, readBody, requestHeadBytes, sen
 import { LocalIdentity } from './identity';
 import { enforceBucketGrants, enforceQueueGrants } from './grants';
 import { currentFunction, LambdaHost } from './lambda';
+import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
+import { recordClientCalls, recordQueueCalls } from './iam/record';
 import { LiveGateway } from './live-gateway';
 import { MergeCrash, type MergeFaultState } from './merge-crash';
 import { LocalQueues } from './queues';
@@ -58,6 +61,11 @@ export interface RuntimeOptions {
    */
   direct?: boolean;
   log?: boolean;
+  /**
+   * Records every AWS call a handler makes (function, IAM action, resource ARN: lib/local/iam/) in `calls`,
+   * and appends them to `file` when given (the test run checks them against the synthesized policies).
+   */
+  recordCalls?: { file?: string };
 }
 
 export interface Faults {
@@ -74,6 +82,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The local gateway reads bodies up to this size so the handlers can apply the spec's 32 MiB limits exactly. */
 const MAX_LOCAL_BODY = 40 * 1024 * 1024;
 const STAGE = 'local';
+/** The WebSocket API's id in local events (lib/local/live-gateway.ts) and in recorded `@connections` ARNs. */
+const LIVE_API_ID = 'local';
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
 /** Requests up to this head size reach the gateway, which refuses those past API Gateway's 10240 bytes as AWS does. */
 const MAX_LOCAL_HEAD = 4 * 1024 * 1024;
@@ -92,6 +102,8 @@ export class Runtime {
   readonly workBucketName: string;
   s3!: S3Client;
   queues!: LocalQueues;
+  /** The handlers' AWS calls as IAM sees them (only with the `recordCalls` option). */
+  recorder: CallRecorder | null = null;
   identity!: LocalIdentity;
   private server!: Server;
   private direct: Server | null = null;
@@ -193,6 +205,11 @@ export class Runtime {
     });
     const clients = sdkClients(config);
     this.s3 = clients.s3;
+    if (this.opts.recordCalls) {
+      const names = { region: LOCAL_REGION, account: LOCAL_ACCOUNT, table: this.tableName, bucket: this.bucketName, work: this.workBucketName, filesPrefix: this.opts.filesPrefix ?? '', liveApiId: LIVE_API_ID, liveStage: STAGE };
+      this.recorder = new CallRecorder(names, currentFunction, this.opts.recordCalls.file);
+      recordClientCalls(clients, this.recorder);
+    }
     // The `storage` fault makes the service's bucket calls fail, upload bodies included.
     clients.s3.middlewareStack.add(
       (next) => async (args) => {
@@ -226,7 +243,7 @@ export class Runtime {
       clock: this.clock,
       ...clients,
       // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
-      queues: enforceQueueGrants(
+      queues: this.withRecorder(enforceQueueGrants(
         {
           send: async (queue, messages) => {
             this.mergeCrash.assertAlive();
@@ -238,7 +255,7 @@ export class Runtime {
         },
         currentFunction,
         denied,
-      ),
+      )),
       log: this.log,
     });
     this.identity = new LocalIdentity({ dataDir: dataDir ?? ':memory:', issuer: `${this.base}/_local/idp`, clock: this.clock, secretKey: identitySecret });
@@ -258,6 +275,11 @@ export class Runtime {
     this.startBackground();
     this.ready = true;
     return this.base;
+  }
+
+  /** The queue port as the handlers see it: recorded first when calls are recorded, so a refused call counts too. */
+  private withRecorder(queues: QueuePort): QueuePort {
+    return this.recorder ? recordQueueCalls(queues, this.recorder) : queues;
   }
 
   /** An engine being started: kept for `close()` whether start-up goes on or not. */
@@ -489,6 +511,7 @@ export class Runtime {
       // Work in flight (a merge, a stream batch) would otherwise meet stopped engines.
       await this.queues?.settled();
       await this.poller?.idle();
+      this.recorder?.flush();
     } finally {
       await Promise.all(this.starting);
       await Promise.all(this.engines.map((e) => e.stop()));
