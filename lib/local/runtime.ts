@@ -18,10 +18,11 @@ import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
 import { Router } from '../../shared/http/router';
 import { jsonLog, keepOutOfLogs } from '../../shared/log';
-import { configureServices, sdkClients } from '../../shared/services';
+import { configureServices, type Services, sdkClients } from '../../shared/services';
+import { type Deployment, functionEnvironment, type SecretName } from '../environment';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
 import type { QueuePort } from '../../shared/store/queue';
-import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../topology';
+import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../topology';
 import { CONTROL_ROUTES, handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { StartAborted } from './ports';
@@ -178,31 +179,40 @@ export class Runtime {
     this.originVerify = (JSON.parse(originSecret) as { current: string }).current;
     const uploaderKey = this.secret(dataDir, 'uploader-key.txt', () => randomBytes(32).toString('base64url'));
     keepOutOfLogs(identitySecret, vapid.privateKey, this.originVerify, uploaderKey);
-    const config = parseConfig({
-      STAGE: 'dev',
-      TABLE_NAME: this.tableName,
-      BUCKET_NAME: this.bucketName,
-      PUBLIC_BASE: `${this.base}/`,
-      CDN_BASE: `${this.base}/cdn/${this.opts.filesPrefix ?? ''}`,
-      FILES_PREFIX: this.opts.filesPrefix ?? '',
-      WORK_BUCKET_NAME: this.workBucketName,
-      ORIGINS: this.base,
-      CLERK_PUBLISHABLE_KEY: `pk_test_${Buffer.from(`${this.base.replace(/^https?:\/\//, '')}/_local/idp$`).toString('base64')}`,
-      IDP_ISSUER: `${this.base}/_local/idp`,
-      IDP_JWKS_URL: `${this.base}/_local/idp/.well-known/jwks.json`,
-      IDP_API_URL: `${this.base}/_local/idp`,
-      IDP_SECRET_KEY: identitySecret,
-      CONNECTIONS_ENDPOINT: `${this.base}/${STAGE}`,
-      VAPID_PUBLIC_KEY: vapid.publicKey,
-      VAPID_PRIVATE_KEY: vapid.privateKey,
-      VAPID_SUBJECT: 'mailto:ops@localhost',
-      ORIGIN_VERIFY: originSecret,
-      UPLOADER_KEY: uploaderKey,
-      PUSH_LOOPBACK: 'allow',
-      DYNAMODB_ENDPOINT: ddbEndpoint,
-      S3_ENDPOINT: s3Endpoint,
-      AWS_REGION: 'us-east-1',
-    });
+    // Each function's environment comes from the builder the stack uses (lib/environment.ts), with the
+    // secrets' values where AWS has their ARNs, and the local endpoints.
+    const secretValues: Record<SecretName, Record<string, string>> = {
+      identity: { IDP_SECRET_KEY: identitySecret },
+      vapid: { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey },
+      origin: { ORIGIN_VERIFY: originSecret },
+      uploader: { UPLOADER_KEY: uploaderKey },
+    };
+    const deployment: Deployment = {
+      stage: 'dev',
+      publicBase: `${this.base}/`,
+      cdnBase: `${this.base}/cdn/${this.opts.filesPrefix ?? ''}`,
+      origins: this.base,
+      identity: {
+        publishableKey: `pk_test_${Buffer.from(`${this.base.replace(/^https?:\/\//, '')}/_local/idp$`).toString('base64')}`,
+        issuer: `${this.base}/_local/idp`,
+        jwksUrl: `${this.base}/_local/idp/.well-known/jwks.json`,
+        apiUrl: `${this.base}/_local/idp`,
+      },
+      connectionsEndpoint: `${this.base}/${STAGE}`,
+      vapidSubject: 'mailto:ops@localhost',
+      tableName: this.tableName,
+      bucketName: this.bucketName,
+      filesPrefix: this.opts.filesPrefix ?? '',
+      workBucketName: this.workBucketName,
+      // Handlers reach the in-process queues by name (LocalQueues); the URLs only have to name them.
+      queueUrl: (name) => `local:queue/${name}`,
+      secret: (name) => secretValues[name],
+    };
+    const localOnly = { DYNAMODB_ENDPOINT: ddbEndpoint, S3_ENDPOINT: s3Endpoint, PUSH_LOOPBACK: 'allow', AWS_REGION: LOCAL_REGION };
+    const configOf = (spec: FunctionSpec) => parseConfig({ ...functionEnvironment(spec, deployment), ...localOnly });
+    // Calls outside any invocation (the control API's publishing) are the operator's: every access.
+    const operator: FunctionSpec = { ...functionSpec('api'), access: { table: 'write', workBucket: 'write', queues: ['merge', 'push'], mergeFailures: 'redrive', secrets: ['identity', 'vapid', 'origin', 'uploader'] } };
+    const config = configOf(operator);
     const clients = sdkClients(config);
     this.s3 = clients.s3;
     if (this.opts.recordCalls) {
@@ -238,8 +248,7 @@ export class Runtime {
     this.doc = DynamoDBDocumentClient.from(rawDdb);
     await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName), ensureBucket(plainS3, this.workBucketName)]);
     this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event), [MERGE_REJECTED_QUEUE]);
-    configureServices({
-      config,
+    const shared: Omit<Services, 'config'> = {
       clock: this.clock,
       ...clients,
       // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
@@ -257,6 +266,11 @@ export class Runtime {
         denied,
       )),
       log: this.log,
+    };
+    const own = new Map(FUNCTIONS.map((spec) => [spec.name, { config: configOf(spec), ...shared }]));
+    configureServices({ config, ...shared }, () => {
+      const fn = currentFunction();
+      return fn === undefined ? undefined : own.get(fn);
     });
     this.identity = new LocalIdentity({ dataDir: dataDir ?? ':memory:', issuer: `${this.base}/_local/idp`, clock: this.clock, secretKey: identitySecret });
     await this.identity.init();
