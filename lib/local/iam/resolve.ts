@@ -123,7 +123,9 @@ function deadLetterName(t: TemplateJson, ids: TemplateIds, id: string): string |
 function roleOf(t: TemplateJson, name: FunctionName): string {
   const found = functions(t).filter(([, r]) => String(r.Properties?.Description ?? '').startsWith(`${name} (`));
   if (found.length !== 1) throw new Error(`expected one function ${name} in the template, found ${found.length}`);
-  return (found[0][1].Properties?.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  const role = found[0][1].Properties?.Role as { 'Fn::GetAtt'?: [string, string] } | undefined;
+  if (!role?.['Fn::GetAtt']) throw new Error(`function ${name} names its role in a way the check does not read`);
+  return role['Fn::GetAtt'][0];
 }
 
 const list = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
