@@ -41,7 +41,7 @@ const PARTITION_KEY = 'pk';
 const FLUSH_EVERY = 500;
 
 export class CallRecorder {
-  /** Every call recorded by this runtime, in order (tests evaluate them directly). */
+  /** Every call recorded by this runtime, in order, when it records in memory only (tests evaluate them directly). */
   readonly calls: RecordedCall[] = [];
   private pending: string[] = [];
   private readonly seen = new Set<string>();
@@ -61,8 +61,10 @@ export class CallRecorder {
     if (!fn) return;
     for (const r of requests) {
       const call: RecordedCall = { fn, ...r, names: this.names };
-      this.calls.push(call);
-      if (!this.file) continue;
+      if (!this.file) {
+        this.calls.push(call);
+        continue;
+      }
       // The same call again adds nothing to the check: written once.
       const key = `${fn}\u0000${r.action}\u0000${r.resource}\u0000${JSON.stringify(r.context ?? {})}`;
       if (this.seen.has(key)) continue;
