@@ -28,7 +28,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
         process.exitCode = 1;
         throw new Error(reportOf(check));
       }
-      if (check.calls > 0) console.log(`IAM check: ${check.calls} distinct AWS calls of ${check.functions.length} functions, all allowed by the synthesized policies`);
+      if (check.calls > 0) {
+        const by = Object.entries(check.services).map(([service, n]) => `${service} ${n}`).join(', ');
+        console.log(`IAM check: ${check.calls} distinct AWS calls (${by}) of ${check.functions.length} functions, all allowed by the synthesized policies`);
+      }
     } finally {
       rmSync(callsDir, { recursive: true, force: true });
     }

@@ -37,16 +37,20 @@ export function readCalls(dir: string): RecordedCall[] {
 export interface RunCheck {
   calls: number;
   functions: string[];
+  /** Distinct calls by service (`dynamodb`, `s3`, `sqs`, `execute-api`). */
+  services: Record<string, number>;
   violations: Violation[];
 }
 
 /** Checks a run's recorded calls; throws when the policy would deny one, naming each. */
 export function checkRun(dir: string): RunCheck {
   const calls = readCalls(dir);
-  if (calls.length === 0) return { calls: 0, functions: [], violations: [] };
+  if (calls.length === 0) return { calls: 0, functions: [], services: {}, violations: [] };
   const violations = checkCalls(localTemplate(), calls);
   const functions = [...new Set(calls.map((c) => c.fn))].sort();
-  return { calls: calls.length, functions, violations };
+  const services: Record<string, number> = {};
+  for (const c of calls) services[c.action.split(':')[0]] = (services[c.action.split(':')[0]] ?? 0) + 1;
+  return { calls: calls.length, functions, services, violations };
 }
 
 export const reportOf = (check: RunCheck): string =>
