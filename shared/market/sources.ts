@@ -19,10 +19,12 @@ export interface ReadSources {
   table: string;
   clock: Clock;
   meter: CapacityMeter;
+  /** The caller may not write the table (the pages function): read caches are not stored (IAM would refuse). */
+  readOnly?: boolean;
 }
 
 /** The read sources of a service configuration. */
-export function readSources(svc: Pick<Services, 'ddb' | 'config' | 'clock'>, meter = new CapacityMeter()): ReadSources {
+export function readSources(svc: Pick<Services, 'ddb' | 'config' | 'clock'>, meter = new CapacityMeter(), readOnly = false): ReadSources {
   const table = svc.config.tableName;
   return {
     store: new MarketStore(svc.ddb, table, meter),
@@ -33,5 +35,6 @@ export function readSources(svc: Pick<Services, 'ddb' | 'config' | 'clock'>, met
     table,
     clock: svc.clock,
     meter,
+    readOnly,
   };
 }
