@@ -1,14 +1,28 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects (issue 12 point 2): `unit` runs the pure rules and the in-memory fakes with no global setup, so
+ * no Java and no storage engine (`npm run test:unit`); `integration` (integration, contract and infra tests)
+ * gets DynamoDB Local and s3rver from the global setup. `npm test` / `vitest run` runs both.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/infra/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -2,10 +2,10 @@
 /**
  * The CDK app: one stack for the stage named by `-c stage=production|dev|preview-<name>` (default dev).
  * The only place that reads CDK context. AWS Solutions checks run on every synth, so an unsuppressed
- * finding fails `cdk synth` and `cdk deploy`.
+ * finding, warnings included, fails `cdk synth` and `cdk deploy` (lib/nag-checks.ts).
  */
-import { App, Aspects } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { App } from 'aws-cdk-lib';
+import { addAwsSolutionsChecks } from '../lib/nag-checks';
 import { MarketDataStack } from '../lib/stack';
 import { type IdentityInstance, stackName, stageConfig } from '../lib/stages';
 
@@ -22,4 +22,4 @@ new MarketDataStack(app, stackName(config.stage), {
   // A stage with a CloudFront web ACL lives in us-east-1 (StageConfig.region); the others where the CLI points.
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: config.region ?? process.env.CDK_DEFAULT_REGION },
 });
-Aspects.of(app).add(new AwsSolutionsChecks());
+addAwsSolutionsChecks(app);

@@ -15,7 +15,7 @@ import { ServiceSecrets } from './constructs/secrets';
 import { ServiceFunctions } from './constructs/service-functions';
 import { WorkBucket } from './constructs/work-bucket';
 import type { StageConfig } from './stages';
-import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from './topology';
+import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../shared/topology';
 
 /** Props of a {@link MarketDataStack}. */
 export interface MarketDataStackProps extends StackProps {
@@ -82,7 +82,7 @@ export class MarketDataStack extends Stack {
     httpApi.addRoutes(HTTP_ROUTES, fn(FALLBACK_FUNCTION), fn);
     liveApi.addRoutes(WS_ROUTES, fn);
     for (const q of [...merge.queues, push]) q.feed(fn(q.spec.consumer));
-    table.streamTo(fn(STREAM_CONSUMER.function), STREAM_CONSUMER.batchSize);
+    table.streamTo(fn(STREAM_CONSUMER.function), STREAM_CONSUMER.batchSize, STREAM_CONSUMER.filters);
     new Schedules(this, 'Schedules', { specs: SCHEDULES, functionOf: fn });
     new ServiceAlarms(this, 'Alarms', { stage, queues: [...merge.queues, push], mergeQueues: merge.queues, mergeRejected: merge.rejected, serverErrors: httpApi.metricServerErrors() });
 

@@ -38,7 +38,7 @@ const ConfigSchema = z.object({
   FILES_PREFIX: z.string().default(''),
   /** The private bucket of internal state (never served): only functions that keep such state get it. */
   WORK_BUCKET_NAME: z.string().default(''),
-  /** JSON object of queue name → queue URL (see lib/topology.ts QUEUES). */
+  /** JSON object of queue name → queue URL (see shared/topology.ts QUEUES). */
   QUEUE_URLS: z.string().default('{}'),
   AWS_REGION: z.string().default('us-east-1'),
   DYNAMODB_ENDPOINT: z.string().optional(),

@@ -9,7 +9,23 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { type Clock, systemClock } from './clock';
 import { type Config, parseConfig } from './config';
 import { jsonLog, keepOutOfLogs, type Log } from './log';
-import { type QueuePort, SqsQueues } from './store/queue';
+import type { ConnectionsPort, SocketsPort } from './ports/connections';
+import type { FilesPort } from './ports/files';
+import type { CataloguePort } from './ports/catalogue';
+import type { IdentityPort } from './ports/identity';
+import type { MarketPort } from './ports/market';
+import { dynamoMarket } from './store/dynamo-market';
+import type { UploadsPort } from './ports/uploads';
+import { dynamoCatalogue } from './store/dynamo-catalogue';
+import { dynamoUploads } from './store/dynamo-uploads';
+import type { SettingsPort } from './ports/settings';
+import { dynamoIdentity } from './store/dynamo-identity';
+import { dynamoSettings } from './store/dynamo-settings';
+import { ApiGatewaySockets } from './store/api-gateway-sockets';
+import { DynamoConnections } from './store/dynamo-connections';
+import type { QueuePort } from './ports/queues';
+import { SqsQueues } from './store/queue';
+import { S3Files } from './store/s3-files';
 
 /**
  * Everything a handler touches outside its own code: configuration, the clock, SDK clients and ports.
@@ -21,8 +37,20 @@ export interface Services {
   clock: Clock;
   ddb: DynamoDBDocumentClient;
   s3: S3Client;
-  connections: ApiGatewayManagementApiClient;
+  /** The live sockets' records. */
+  connections: ConnectionsPort;
+  /** `@connections`: posting to sockets and closing them. */
+  sockets: SocketsPort;
   queues: QueuePort;
+  settings: SettingsPort;
+  identity: IdentityPort;
+  uploads: UploadsPort;
+  catalogue: CataloguePort;
+  market: MarketPort;
+  /** The files bucket, under the stage's prefix. */
+  files: FilesPort;
+  /** The private work bucket (functions whose manifest entry names it). */
+  work: FilesPort;
   /** Writes a log line; the lines never carry a secret (shared/log.ts). */
   log: Log;
 }
@@ -45,7 +73,7 @@ export function configureServices(s: Services, perInvocation?: () => Services | 
 }
 
 /** SDK clients for a configuration (shared by AWS and the local runtime, which passes local endpoints). */
-export function sdkClients(config: Config): Pick<Services, 'ddb' | 's3' | 'connections'> {
+export function sdkClients(config: Config): { ddb: DynamoDBDocumentClient; s3: S3Client; connections: ApiGatewayManagementApiClient } {
   const local = config.endpoints.dynamodb !== undefined;
   const credentials = local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined;
   // s3rver accepts only its own well-known key pair.
@@ -61,10 +89,23 @@ export function sdkClients(config: Config): Pick<Services, 'ddb' | 's3' | 'conne
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
-  // A fan-out posts to up to 2000 sockets of a hub at once (shared/live/poster.ts, on this client's handler):
+  // A fan-out posts to up to 2000 sockets of a hub at once (shared/store/connection-poster.ts, on this client's handler):
   // the SDK's default pool of 50 would queue them.
   const connections = new ApiGatewayManagementApiClient({ region: config.region, endpoint: config.connectionsEndpoint, credentials, requestHandler: pooled(500) });
   return { ddb, s3, connections };
+}
+
+/** The live socket ports of a configuration: records in the table, `@connections` through the management API. */
+export function livePorts(ddb: DynamoDBDocumentClient, client: ApiGatewayManagementApiClient, config: Config, clock: Clock): Pick<Services, 'connections' | 'sockets' | 'settings' | 'identity' | 'uploads' | 'catalogue' | 'market'> {
+  // Only the local runtime's gateway reads a close code; API Gateway would ignore it.
+  const local = config.env === 'dev' && config.endpoints.dynamodb !== undefined;
+  const table = { ddb, name: config.tableName, clock };
+  return { connections: new DynamoConnections(table), sockets: new ApiGatewaySockets(client, local), settings: dynamoSettings(table), identity: dynamoIdentity(table), uploads: dynamoUploads(table), catalogue: dynamoCatalogue(table), market: dynamoMarket(table) };
+}
+
+/** The files and work bucket ports of a configuration. */
+export function bucketPorts(s3: S3Client, config: Config, clock: Clock): Pick<Services, 'files' | 'work'> {
+  return { files: new S3Files(s3, config.bucketName, config.filesPrefix, clock), work: new S3Files(s3, config.workBucketName, '', clock) };
 }
 
 /** A keep-alive connection pool of `maxSockets` for an SDK client. */
@@ -106,10 +147,14 @@ const secretEnv = await loadSecrets(process.env);
 function fromEnvironment(): Services {
   const config = parseConfig({ ...process.env, ...secretEnv });
   keepOutOfLogs(config.idp.secretKey, config.vapid?.privateKey);
+  const clients = sdkClients(config);
   return {
     config,
     clock: systemClock,
-    ...sdkClients(config),
+    ddb: clients.ddb,
+    s3: clients.s3,
+    ...livePorts(clients.ddb, clients.connections, config, systemClock),
+    ...bucketPorts(clients.s3, config, systemClock),
     queues: new SqsQueues(new SQSClient({ region: config.region }), config.queueUrls),
     log: jsonLog,
   };

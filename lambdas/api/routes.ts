@@ -11,8 +11,8 @@ import { settingsRoutes } from '../../shared/api/settings';
 import { updateRoutes } from '../../shared/api/updates';
 import type { RouteTable } from '../../shared/http/handler';
 
-/** Route key (as in lib/topology.ts) → route. */
-export const routes: RouteTable = {
+/** Every route the manifest (shared/topology.ts) gives `api`, and no other. */
+export const routes = {
   'GET /api/v1/config': getConfig,
   'ANY /api/v1/ah/scans': retiredScans,
   ...accountRoutes,
@@ -25,4 +25,4 @@ export const routes: RouteTable = {
   'GET /api/v1/ah/{market}/files': getMarketFiles,
   'GET /api/v1/live': getLiveWithoutUpgrade,
   'POST /api/v1/admin/snapshot': postAdminSnapshot,
-};
+} satisfies RouteTable<'api'>;

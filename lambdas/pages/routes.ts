@@ -1,7 +1,7 @@
 import type { RouteTable } from '../../shared/http/handler';
 import { pageRoutes } from '../../shared/pages/routes';
 
-/** Route key (as in lib/topology.ts) → route. */
-export const routes: RouteTable = {
+/** Every route the manifest (shared/topology.ts) gives `pages`, and no other. */
+export const routes = {
   ...pageRoutes,
-};
+} satisfies RouteTable<'pages'>;

@@ -1,7 +1,8 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { requireEdge } from '../../shared/http/edge';
-import { connectSocket, refuseUpgrade } from '../../shared/live/socket';
+import { answerUpgrade } from '../../shared/http/upgrade';
+import { connectSocket } from '../../shared/live/socket';
 import { connectRequest, type WsConnectEvent } from '../../shared/live/ws-events';
 import { redactErrors } from '../../shared/log';
 import { services } from '../../shared/services';
@@ -14,6 +15,8 @@ export const handler = middy<WsConnectEvent, APIGatewayProxyResult>()
   .use(redactErrors())
   .handler(async (event) => {
     const svc = services();
-    const refused = await refuseUpgrade(() => requireEdge(svc, event.headers));
-    return refused ?? connectSocket(svc, connectRequest(event, true));
+    return answerUpgrade(async () => {
+      await requireEdge(svc, event.headers);
+      await connectSocket(svc, connectRequest(event, true));
+    });
   });

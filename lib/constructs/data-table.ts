@@ -1,9 +1,10 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import type { FilterPattern } from '../../shared/live/stream-filter';
 import type { StageConfig } from '../stages';
 import type { ServiceFunction } from './service-function';
 
@@ -42,8 +43,11 @@ export class DataTable extends Table {
     }
   }
 
-  /** Feeds the table's stream to its consumer: newest records first, poison batches bisected, then skipped. */
-  streamTo(consumer: ServiceFunction, batchSize: number): void {
+  /**
+   * Feeds the table's stream to its consumer: newest records first, poison batches bisected, then skipped;
+   * only records passing one of `filters` invoke it.
+   */
+  streamTo(consumer: ServiceFunction, batchSize: number, filters: readonly FilterPattern[]): void {
     consumer.addEventSource(
       new DynamoEventSource(this, {
         startingPosition: StartingPosition.LATEST,
@@ -52,6 +56,7 @@ export class DataTable extends Table {
         retryAttempts: STREAM_RETRY_ATTEMPTS,
         maxRecordAge: STREAM_MAX_RECORD_AGE,
         reportBatchItemFailures: true,
+        filters: filters.map((f) => FilterCriteria.filter(f as Record<string, unknown>)),
       }),
     );
     NagSuppressions.addResourceSuppressions(

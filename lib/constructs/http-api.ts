@@ -8,7 +8,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
-import type { FunctionName, HttpMethod as ManifestMethod, RouteSpec } from '../topology';
+import type { FunctionName, HttpMethod as ManifestMethod, RouteSpec } from '../../shared/topology';
 import type { ServiceFunction } from './service-function';
 
 /**

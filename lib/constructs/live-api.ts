@@ -5,7 +5,7 @@ import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integra
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
-import type { FunctionName, WsRouteSpec } from '../topology';
+import type { FunctionName, WsRouteSpec } from '../../shared/topology';
 import type { ServiceFunction } from './service-function';
 
 /** The WebSocket stage; CloudFront rewrites the public live path to `/${LIVE_STAGE}` (to `/` on a custom domain). */

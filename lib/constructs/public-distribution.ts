@@ -21,7 +21,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/http/edge';
 import type { StageConfig } from '../stages';
-import { LIVE_PATH } from '../topology';
+import { LIVE_PATH } from '../../shared/topology';
 import { suppressEdgeFindings } from './edge-findings';
 import type { HttpApi } from './http-api';
 import type { LiveApi } from './live-api';

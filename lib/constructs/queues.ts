@@ -3,7 +3,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
-import { MERGE_REJECTED_QUEUE, type QueueSpec } from '../topology';
+import { MERGE_REJECTED_QUEUE, type QueueSpec } from '../../shared/topology';
 import type { ServiceFunction } from './service-function';
 
 /** Dead letters wait the SQS maximum so an operator can inspect and redrive them after a weekend. */

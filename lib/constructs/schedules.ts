@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import type { FunctionName, ScheduleSpec } from '../topology';
+import type { FunctionName, ScheduleSpec } from '../../shared/topology';
 import type { ServiceFunction } from './service-function';
 
 /** A failed scheduled run is retried a little; the next period's run catches up on what it missed. */

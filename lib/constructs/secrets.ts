@@ -3,7 +3,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { CONFIG_VARIABLES_BY_SOURCE } from '../../shared/config';
 import type { StageConfig } from '../stages';
-import type { FunctionSpec } from '../topology';
+import type { FunctionSpec } from '../../shared/topology';
 
 type SecretName = NonNullable<FunctionSpec['access']['secrets']>[number];
 

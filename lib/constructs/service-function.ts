@@ -8,8 +8,9 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { MARKET_PK_PREFIX } from '../../shared/store/keys';
-import type { BucketRight, FunctionSpec } from '../topology';
+import type { BucketRight, FunctionSpec } from '../../shared/topology';
 import type { StageConfig } from '../stages';
+import { BUNDLING } from './bundling';
 import type { DataTable } from './data-table';
 
 /** The project root: handler entries in the manifest are relative to it. */
@@ -20,12 +21,6 @@ const KEYED_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Delet
 
 /** PartiQL writes: `dynamodb:LeadingKeys` is not a reliable guard for them, and no handler uses PartiQL. */
 const PARTIQL_WRITES = ['dynamodb:PartiQLInsert', 'dynamodb:PartiQLUpdate', 'dynamodb:PartiQLDelete'];
-
-/**
- * CommonJS dependencies (web-push, parts of Powertools) call `require` inside the ESM bundle; give them
- * one. The alias keeps the banner's import from colliding with bundled names.
- */
-const ESM_REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 /** Props of a {@link ServiceFunction}. */
 export interface ServiceFunctionProps {
@@ -67,15 +62,9 @@ export class ServiceFunction extends NodejsFunction {
       environment: props.environment,
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        // Prefer ESM builds of dependencies so tree shaking works; fall back to CommonJS.
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_SHIM,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        // The Node 22 runtime ships AWS SDK v3; bundling it would only grow every cold start.
-        externalModules: ['@aws-sdk/*'],
+        ...BUNDLING,
+        mainFields: [...BUNDLING.mainFields],
+        externalModules: [...BUNDLING.externalModules],
       },
     });
     this.spec = spec;

@@ -5,7 +5,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
-import { type FunctionName, type FunctionSpec, MERGE_REJECTED_QUEUE, deadLetterQueueName } from '../topology';
+import { type FunctionName, type FunctionSpec, MERGE_REJECTED_QUEUE, deadLetterQueueName } from '../../shared/topology';
 import type { DataTable } from './data-table';
 import type { FileHost } from './dev-link';
 import type { LiveApi } from './live-api';

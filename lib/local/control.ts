@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ListObjectsV2Command, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { ManualClock } from '../../shared/clock';
-import { ServiceError } from '../../shared/errors';
+import { DomainError } from '../../shared/errors';
 import { publishGeneratedItems } from '../../shared/items/publish';
 import { services } from '../../shared/services';
 import { sendJson } from './http-events';
@@ -128,7 +128,7 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
         const { build } = await publishGeneratedItems(services(), input);
         sendJson(res, 200, { build });
       } catch (err) {
-        if (!(err instanceof ServiceError)) throw err;
+        if (!(err instanceof DomainError)) throw err;
         sendJson(res, 400, { error: err.code, message: err.message });
       }
     }

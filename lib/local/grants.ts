@@ -1,12 +1,12 @@
 /**
  * The local runtime holds every function to its manifest grants, as IAM does in AWS: a bucket call outside
  * the function's prefixes, or a send to a queue it may not use, fails with AccessDenied. So an integration
- * test that exercises a function also checks that lib/topology.ts grants what its code really touches.
+ * test that exercises a function also checks that shared/topology.ts grants what its code really touches.
  * Calls made outside any function (the control API, the runtime's own set-up) are the operator's and pass.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { QueuePort } from '../../shared/store/queue';
-import { type BucketRight, bucketAllows, deadLetterQueueName, functionSpec, type FunctionName, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES } from '../topology';
+import type { QueuePort } from '../../shared/ports/queues';
+import { type BucketRight, bucketAllows, deadLetterQueueName, functionSpec, type FunctionName, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES } from '../../shared/topology';
 
 type Current = () => FunctionName | undefined;
 
@@ -53,7 +53,7 @@ export function enforceBucketGrants(s3: S3Client, buckets: { filesPrefix: string
         const mayWork = functionSpec(fn).access.workBucket === 'write' && need !== null && need.right !== 'delete';
         const denied = need === null ? [command] : onWork ? (mayWork ? [] : need.keys) : need.keys.filter((k) => !allowed(fn, need.right, k, buckets.filesPrefix));
         if (denied.length > 0) {
-          const message = `AccessDenied: ${fn} may not ${need?.right ?? 'call'} ${denied.join(', ')} (lib/topology.ts grants it nothing there)`;
+          const message = `AccessDenied: ${fn} may not ${need?.right ?? 'call'} ${denied.join(', ')} (shared/topology.ts grants it nothing there)`;
           report(message);
           throw accessDenied(message);
         }
@@ -90,7 +90,7 @@ export function enforceQueueGrants(queues: QueuePort, current: Current, report: 
   const check = (allowedFor: (fn: FunctionName) => boolean, what: string): void => {
     const fn = current();
     if (fn && !allowedFor(fn)) {
-      const message = `AccessDenied: ${fn} may not ${what} (lib/topology.ts)`;
+      const message = `AccessDenied: ${fn} may not ${what} (shared/topology.ts)`;
       report(message);
       throw accessDenied(message);
     }

@@ -96,7 +96,8 @@ export function writeResult(res: ServerResponse, result: APIGatewayProxyStructur
   for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = String(v);
   if (r.cookies?.length) headers['set-cookie'] = r.cookies;
   const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body, r.isBase64Encoded ? 'base64' : 'utf8');
-  if (!('content-length' in headers)) headers['content-length'] = String(body.length);
+  // A 304 has no content and sends no Content-Length (RFC 9110 8.6: it would describe the 200's body).
+  if (!('content-length' in headers) && r.statusCode !== 304) headers['content-length'] = String(body.length);
   res.writeHead(r.statusCode ?? 200, headers);
   res.end(head ? undefined : body);
 }

@@ -1,15 +1,51 @@
-/** Loads handler modules named by the manifest and invokes them with a Lambda-like context. */
+/**
+ * Loads handler modules named by the manifest and invokes them with a Lambda-like context, held to Lambda's
+ * limits as AWS holds them: the event and the result at most 6 MB each (measured as the JSON the service
+ * posts, binary bodies as base64), and the function's timeout from the manifest in wall time (AWS stops a
+ * function by the wall clock, whatever the service clock says). A timed-out handler cannot be stopped in
+ * one process: it runs on unobserved, while its caller already has the error (on AWS the sandbox is frozen).
+ */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
-import { type FunctionName, functionSpec } from '../topology';
+import { type FunctionName, functionSpec } from '../../shared/topology';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 /** Wraps every invocation (the local faults count and crash a merge's writes through it). */
 export type Around = <T>(name: FunctionName, run: () => Promise<T>) => Promise<T>;
 
 const running = new AsyncLocalStorage<FunctionName>();
+
+/** Lambda's synchronous invocation limits: "Request must be smaller than 6291456 bytes", response "6291556 bytes". */
+export const INVOKE_REQUEST_MAX = 6_291_456;
+export const INVOKE_RESPONSE_MAX = 6_291_556;
+
+/** What the Lambda service answers when an invocation breaks a limit (the caller maps it as API Gateway does). */
+export class LambdaLimitError extends Error {
+  constructor(
+    readonly limit: 'request' | 'response' | 'timeout',
+    message: string,
+  ) {
+    super(message);
+    this.name = limit === 'timeout' ? 'Sandbox.Timedout' : limit === 'request' ? 'RequestEntityTooLargeException' : 'ResponseSizeTooLarge';
+  }
+}
+
+/**
+ * Knobs for tests (in-process): a shorter timeout per function, and a wall-time delay before a function's
+ * handler runs (a slow function), so timeouts are shown in milliseconds rather than by waiting 29 s.
+ */
+export interface LambdaKnobs {
+  timeoutMs: Partial<Record<FunctionName, number>>;
+  delayMs: Partial<Record<FunctionName, number>>;
+  /** A lower response limit than Lambda's (tests show the limit at an exact size without 6 MB answers). */
+  responseMax?: number;
+  /** Called with each result's size as the limit counts it. */
+  onResult?: (name: FunctionName, bytes: number) => void;
+}
+
+const jsonBytes = (value: unknown): number => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
 
 /** The function whose invocation the calling code runs in (undefined outside any), for the local grant checks. */
 export const currentFunction = (): FunctionName | undefined => running.getStore();
@@ -19,6 +55,7 @@ export const runAs = <T>(name: FunctionName, run: () => Promise<T>): Promise<T> 
 
 export class LambdaHost {
   private readonly loaded = new Map<FunctionName, Promise<Handler>>();
+  readonly knobs: LambdaKnobs = { timeoutMs: {}, delayMs: {} };
 
   constructor(
     private readonly root: string,
@@ -43,6 +80,10 @@ export class LambdaHost {
   async invoke<T = unknown>(name: FunctionName, event: unknown): Promise<T> {
     const spec = functionSpec(name);
     const handler = await this.handler(name);
+    const eventBytes = jsonBytes(event);
+    if (eventBytes > INVOKE_REQUEST_MAX) throw new LambdaLimitError('request', `${eventBytes} byte payload is too large for the RequestResponse invocation type (limit ${INVOKE_REQUEST_MAX} bytes)`);
+    const timeoutMs = this.knobs.timeoutMs[name] ?? spec.timeoutSeconds * 1000;
+    const delayMs = this.knobs.delayMs[name] ?? 0;
     const started = Date.now();
     const context: Context = {
       callbackWaitsForEmptyEventLoop: false,
@@ -53,11 +94,32 @@ export class LambdaHost {
       awsRequestId: randomUUID(),
       logGroupName: `/aws/lambda/${name}`,
       logStreamName: 'local',
-      getRemainingTimeInMillis: () => Math.max(0, spec.timeoutSeconds * 1000 - (Date.now() - started)),
+      getRemainingTimeInMillis: () => Math.max(0, timeoutMs - (Date.now() - started)),
       done: () => undefined,
       fail: () => undefined,
       succeed: () => undefined,
     };
-    return (await running.run(name, () => this.around(name, () => handler(event, context)))) as T;
+    const run = running.run(name, () =>
+      this.around(name, async () => {
+        if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+        return handler(event, context);
+      }),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new LambdaLimitError('timeout', `Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`)), timeoutMs);
+    });
+    // The handler's own failure after a timeout has no one to hear it (its caller already has the timeout).
+    run.catch(() => undefined);
+    try {
+      const result = await Promise.race([run, timedOut]);
+      const resultBytes = jsonBytes(result);
+      this.knobs.onResult?.(name, resultBytes);
+      const max = this.knobs.responseMax ?? INVOKE_RESPONSE_MAX;
+      if (resultBytes > max) throw new LambdaLimitError('response', `Response payload size exceeded maximum allowed payload size (${max} bytes): ${resultBytes} bytes`);
+      return result as T;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

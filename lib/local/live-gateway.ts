@@ -9,7 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { FunctionName } from '../topology';
+import type { FunctionName } from '../../shared/topology';
+import { WS_FRAME_MAX, WS_MESSAGE_MAX } from './gateway-limits';
 import { originHeaders, readBody, sendJson } from './http-events';
 
 interface Connection {
@@ -29,7 +30,8 @@ export type Invoke = (fn: FunctionName, event: unknown) => Promise<unknown>;
 const newConnectionId = (): string => randomBytes(10).toString('base64');
 
 export class LiveGateway {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 128 * 1024 });
+  // A message past 128 KB closes the connection with 1009 (ws's own check); frames are checked per socket below.
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: WS_MESSAGE_MAX });
   private readonly connections = new Map<string, Connection>();
   private readonly inflight = new Set<Promise<unknown>>();
 
@@ -124,6 +126,9 @@ export class LiveGateway {
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       c.ws = ws;
+      limitFrames(ws);
+      // A frame or message past the quotas is an error on the socket; ws closes it with 1009 as API Gateway does.
+      ws.on('error', () => undefined);
       for (const m of c.queued.splice(0)) ws.send(m);
       ws.on('message', (data, isBinary) => {
         // As API Gateway: once a connection is being closed, its messages reach no route.
@@ -145,13 +150,13 @@ export class LiveGateway {
   /** `/{stage}/@connections/{id}`: POST sends, GET describes, DELETE closes (an `x-close-code` header picks the close code locally). */
   async manage(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
     const c = this.connections.get(id);
-    const body = await readBody(req, 128 * 1024 + 1);
+    const body = await readBody(req, WS_MESSAGE_MAX + 1);
     if (!c || (c.ws && c.ws.readyState !== WebSocket.OPEN)) {
       sendJson(res, 410, { message: 'Gone' }, { 'x-amzn-errortype': 'GoneException' });
       return;
     }
     if (req.method === 'POST') {
-      if (body === null || body.length > 128 * 1024) {
+      if (body === null || body.length > WS_MESSAGE_MAX) {
         sendJson(res, 413, { message: 'Payload too large' }, { 'x-amzn-errortype': 'PayloadTooLargeException' });
         return;
       }
@@ -186,6 +191,31 @@ export class LiveGateway {
     await this.idle();
     await new Promise<void>((r) => this.wss.close(() => r()));
   }
+}
+
+interface FrameReceiver {
+  _payloadLength: number;
+  _opcode: number;
+  haveLength(cb: (err?: Error) => void): void;
+  createError(ctor: typeof RangeError, message: string, prefix: boolean, status: number, code: string): Error;
+}
+
+/**
+ * API Gateway's 32 KB frame quota: a data frame above it closes the connection with 1009, as a message above
+ * 128 KB does. ws checks only the message, so the frame length its receiver has just read is checked here
+ * (a private hook of ws 8's Receiver; the live-gateway test fails loudly if a ws upgrade changes it).
+ */
+function limitFrames(ws: WebSocket): void {
+  const receiver = (ws as unknown as { _receiver?: FrameReceiver })._receiver;
+  if (!receiver || typeof receiver.haveLength !== 'function') throw new Error('ws Receiver changed: the 32 KB frame check cannot hook it');
+  const haveLength = receiver.haveLength;
+  receiver.haveLength = function (this: FrameReceiver, cb) {
+    if (this._opcode < 0x08 && this._payloadLength > WS_FRAME_MAX) {
+      cb(this.createError(RangeError, 'Frame size exceeded', false, 1009, 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'));
+      return;
+    }
+    haveLength.call(this, cb);
+  };
 }
 
 function statusText(status: number): string {

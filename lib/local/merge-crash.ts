@@ -7,7 +7,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { InitializeHandler, InitializeHandlerArguments, InitializeHandlerOutput, InitializeMiddleware, MetadataBearer } from '@smithy/types';
-import type { FunctionName } from '../topology';
+import type { FunctionName } from '../../shared/topology';
 
 /** DynamoDB (low-level and document client names) and S3 calls that write. */
 const WRITES = /^(Put|Update|Delete|BatchWrite|TransactWrite)(Item|Items)?Command$|^(PutObject|DeleteObjects?|CopyObject|CreateMultipartUpload|UploadPart|CompleteMultipartUpload)Command$/;

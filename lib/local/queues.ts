@@ -8,8 +8,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
-import { type QueueSpec, deadLetterQueueName } from '../topology';
-import type { QueueMessage, QueuePort, ReceivedMessage } from '../../shared/store/queue';
+import { type QueueSpec, deadLetterQueueName } from '../../shared/topology';
+import type { QueueMessage, QueuePort, ReceivedMessage } from '../../shared/ports/queues';
 import type { Clock } from '../../shared/clock';
 
 export type SqsConsumer = (event: SQSEvent) => Promise<{ batchItemFailures?: Array<{ itemIdentifier: string }> } | undefined | void>;

@@ -1,6 +1,6 @@
 /**
  * The whole service on one machine: real storage engines, the same handlers as AWS, wired from the
- * manifest (lib/topology.ts). One HTTP server plays API Gateway (HTTP and WebSocket APIs, `@connections`),
+ * manifest (shared/topology.ts). One HTTP server plays API Gateway (HTTP and WebSocket APIs, `@connections`),
  * CloudFront (file host at `/cdn/`, viewer address) and hosts the control API (`/_local/...`).
  */
 import { randomBytes } from 'node:crypto';
@@ -18,11 +18,11 @@ import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
 import { Router } from '../../shared/http/router';
 import { jsonLog, keepOutOfLogs } from '../../shared/log';
-import { configureServices, type Services, sdkClients } from '../../shared/services';
+import { bucketPorts, configureServices, livePorts, type Services, sdkClients } from '../../shared/services';
 import { type Deployment, functionEnvironment, type SecretName } from '../environment';
+import type { QueuePort } from '../../shared/ports/queues';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
-import type { QueuePort } from '../../shared/store/queue';
-import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../topology';
+import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { CONTROL_ROUTES, handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { StartAborted } from './ports';
@@ -31,7 +31,8 @@ import { FileHost } from './file-host';
 import { REQUEST_HEAD_MAX_BYTES, TOO_LARGE_HEAD, readBody, requestHeadBytes, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
 import { enforceBucketGrants, enforceQueueGrants } from './grants';
-import { currentFunction, LambdaHost } from './lambda';
+import { currentFunction, LambdaHost, LambdaLimitError } from './lambda';
+import { GATEWAY_ERRORS, HTTP_API_MAX_BODY, INTEGRATION_TIMEOUT_MS } from './gateway-limits';
 import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
 import { recordClientCalls, recordQueueCalls } from './iam/record';
 import { LiveGateway } from './live-gateway';
@@ -80,7 +81,7 @@ export interface Faults {
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The local gateway reads bodies up to this size so the handlers can apply the spec's 32 MiB limits exactly. */
+/** The control API (not part of the emulated API Gateway) reads bodies up to this size. */
 const MAX_LOCAL_BODY = 40 * 1024 * 1024;
 const STAGE = 'local';
 /** The WebSocket API's id in local events (lib/local/live-gateway.ts) and in recorded `@connections` ARNs. */
@@ -118,6 +119,10 @@ export class Runtime {
   private ready = false;
   private closing: Promise<void> | null = null;
   private lambdas = new LambdaHost(ROOT, (name, run) => this.mergeCrash.run(name, run));
+  /** Tests shorten timeouts and slow functions down here (lib/local/lambda.ts) instead of waiting 29 s. */
+  readonly lambdaKnobs = this.lambdas.knobs;
+  /** API Gateway's integration timeout (30 s for HTTP APIs); tests may shorten it. */
+  integrationTimeoutMs = INTEGRATION_TIMEOUT_MS;
   private live!: LiveGateway;
   private scheduler!: LocalScheduler;
   private poller!: StreamPoller;
@@ -250,7 +255,10 @@ export class Runtime {
     this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event), [MERGE_REJECTED_QUEUE]);
     const shared: Omit<Services, 'config'> = {
       clock: this.clock,
-      ...clients,
+      ddb: clients.ddb,
+      s3: clients.s3,
+      ...livePorts(clients.ddb, clients.connections, config, this.clock),
+      ...bucketPorts(clients.s3, config, this.clock),
       // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
       queues: this.withRecorder(enforceQueueGrants(
         {
@@ -283,7 +291,7 @@ export class Runtime {
         ? this.log('warn', `schedule ${name} waits for a dependency`, { error: err instanceof Error ? err.message : String(err) })
         : this.log('error', `schedule ${name} failed`, { error: err instanceof Error ? err.stack : String(err) }),
     );
-    this.poller = new StreamPoller(ddbEndpoint, rawDdb, this.tableName, (ev) => this.lambdas.invoke(STREAM_CONSUMER.function, ev), STREAM_CONSUMER.batchSize, (err) => this.log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }));
+    this.poller = new StreamPoller(ddbEndpoint, rawDdb, this.tableName, (ev) => this.lambdas.invoke(STREAM_CONSUMER.function, ev), STREAM_CONSUMER.batchSize, STREAM_CONSUMER.filters, (err) => this.log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }));
     await Promise.all([this.poller.init(this.memory), this.lambdas.preload(FUNCTIONS.map((f) => f.name))]);
     if (this.aborter.signal.aborted) throw new StartAborted();
     this.startBackground();
@@ -464,17 +472,39 @@ export class Runtime {
       sendJson(res, 431, TOO_LARGE_HEAD, { connection: 'close' });
       return;
     }
-    const body = await readBody(req, MAX_LOCAL_BODY);
+    // API Gateway's HTTP API payload quota (10 MB), before any function runs.
+    const body = await readBody(req, HTTP_API_MAX_BODY);
     if (body === null) {
-      sendJson(res, 413, { error: 'too_large', message: 'request body too large' });
+      sendJson(res, 413, GATEWAY_ERRORS.tooLarge, { connection: 'close' });
       return;
     }
     const m = this.router.match(req.method ?? 'GET', url.pathname);
     const fn = m.kind === 'route' ? m.route.function : FALLBACK_FUNCTION;
     const routeKey = m.kind === 'route' ? m.routeKey : '$default';
     const event = toHttpEvent(req, url, body, routeKey, m.kind === 'route' ? m.params : {}, originVerify);
-    const result = await this.lambdas.invoke<APIGatewayProxyStructuredResultV2>(fn, event);
-    writeResult(res, result, req.method === 'HEAD');
+    let timer: NodeJS.Timeout | undefined;
+    const integrationTimedOut = new Promise<'timeout'>((r) => {
+      timer = setTimeout(() => r('timeout'), this.integrationTimeoutMs);
+    });
+    const invoked = this.lambdas.invoke<APIGatewayProxyStructuredResultV2>(fn, event);
+    invoked.catch(() => undefined);
+    try {
+      const result = await Promise.race([invoked, integrationTimedOut]);
+      if (result === 'timeout') {
+        sendJson(res, 503, GATEWAY_ERRORS.unavailable);
+        return;
+      }
+      writeResult(res, result, req.method === 'HEAD');
+    } catch (err) {
+      // What API Gateway answers when the Lambda service refuses or fails the invocation.
+      if (!(err instanceof LambdaLimitError)) throw err;
+      this.log('warn', `${fn}: ${err.message}`);
+      if (err.limit === 'request') sendJson(res, 413, GATEWAY_ERRORS.tooLarge);
+      else if (err.limit === 'response') sendJson(res, 502, GATEWAY_ERRORS.internal);
+      else sendJson(res, 500, GATEWAY_ERRORS.internal);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, edge = true): void {

@@ -5,7 +5,7 @@
  */
 import type { ScheduledEvent } from 'aws-lambda';
 import type { Clock } from '../../shared/clock';
-import type { ScheduleSpec } from '../topology';
+import type { ScheduleSpec } from '../../shared/topology';
 
 export type ScheduledConsumer = (event: ScheduledEvent) => Promise<unknown>;
 

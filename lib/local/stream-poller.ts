@@ -1,10 +1,12 @@
 /**
  * DynamoDB Streams → Lambda, as the event source mapping does it: polls DynamoDB Local's stream of the table
  * and invokes the consumer with `DynamoDBStreamEvent` batches (INSERT / MODIFY / REMOVE with both images).
+ * Records that pass none of the mapping's filters are dropped before batching, as Lambda drops them.
  */
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { type FilterPattern, passesFilters } from '../../shared/live/stream-filter';
 
 export type StreamConsumer = (event: DynamoDBStreamEvent) => Promise<unknown>;
 
@@ -22,6 +24,7 @@ export class StreamPoller {
     private readonly tableName: string,
     private readonly consumer: StreamConsumer,
     private readonly batchSize: number,
+    private readonly filters: readonly FilterPattern[],
     private readonly onError: (err: unknown) => void,
   ) {
     this.streams = new DynamoDBStreamsClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -91,7 +94,9 @@ export class StreamPoller {
           while (it) {
             const out = await this.streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: 1000 }));
             it = out.NextShardIterator ?? null;
-            const records = (out.Records ?? []) as unknown as DynamoDBRecord[];
+            const read = (out.Records ?? []) as unknown as DynamoDBRecord[];
+            const records = read.filter((r) => passesFilters(r, this.filters));
+            const newest = read[read.length - 1]?.dynamodb?.SequenceNumber;
             for (let i = 0; i < records.length; i += this.batchSize) {
               const batch = records.slice(i, i + this.batchSize).map((r) => ({ ...r, eventSourceARN: this.streamArn }));
               try {
@@ -103,7 +108,9 @@ export class StreamPoller {
               const last = batch[batch.length - 1].dynamodb?.SequenceNumber;
               if (last) this.lastSeq.set(shard, last);
             }
-            if (records.length === 0) break;
+            // Filtered records are consumed too: a resumed iterator starts after the newest record read.
+            if (newest) this.lastSeq.set(shard, newest);
+            if (read.length === 0) break;
           }
           break;
         } catch (err) {

@@ -23,7 +23,7 @@ import {
 import { type Feature, entitlementsOf } from '../domain/roles';
 import { enqueuePush } from '../push/dispatch';
 import type { Services } from '../services';
-import { type StoredAlert, enabledMarketAlerts, saveEvaluation } from '../store/settings-alerts';
+import type { StoredAlert } from '../ports/settings';
 
 /** What the merge hands over: the scan's `at`, the rows after the merge, and day candle closes on demand. */
 export interface AlertMergeInput {
@@ -86,7 +86,7 @@ const needsCloses = (a: MarketAlert): boolean => isMarketWide(a) || a.kind === '
 /** Evaluates the market's alerts after one merge, persists their state, announces and queues the firings. */
 export async function evaluateAlerts(svc: Services, market: string, input: AlertMergeInput, opts: EvaluateOptions = {}): Promise<AlertEvaluation> {
   const now = opts.now ?? svc.clock.now();
-  const stored = await enabledMarketAlerts(svc, market);
+  const stored = await svc.settings.enabledMarketAlerts(market);
   if (stored.length === 0) return { evaluated: 0, fired: [] };
   const featuresOf =
     opts.featuresOf ??
@@ -128,7 +128,7 @@ export async function evaluateAlerts(svc: Services, market: string, input: Alert
 
   const changed = active.map((s) => ({ s, o: outcomeOf(s) })).filter(({ o }) => o.changed);
   const saved = await inChunks(changed, ({ s, o }) =>
-    saveEvaluation(svc, s, o.alert, o.remembered, o.fired ? { userId: s.userId, market, at: now, alert: o.alert, ...(opts.seq === undefined ? {} : { seq: opts.seq }) } : null),
+    svc.settings.saveEvaluation(s, o.alert, o.remembered, o.fired ? { userId: s.userId, market, at: now, alert: o.alert, ...(opts.seq === undefined ? {} : { seq: opts.seq }) } : null),
   );
   // An alert the account edited meanwhile (its save lost) neither fires nor announces.
   const fired = changed.filter(({ o }, i) => o.fired && saved[i]).map(({ s, o }) => ({ userId: s.userId, alert: o.alert }));

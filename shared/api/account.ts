@@ -6,9 +6,9 @@ import { accountClaims } from '../auth/profile';
 import { listContributions, scans7d, storedContributorUntil } from '../auth/contributor';
 import { accountDevices, confirmPairing, openPairing, pollPairing, removeDevice } from '../auth/devices';
 import type { Principal } from '../auth/principal';
-import { ServiceError } from '../errors';
+import { ValidationError } from '../errors';
 import { jsonBody } from '../http/bounds';
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
@@ -16,7 +16,7 @@ import type { Services } from '../services';
 /** A JSON object body within the shared bounds; an empty body is `{}`; anything else is 400 `bad_request`. */
 function objectBody(req: ApiRequest): Record<string, unknown> {
   const v = jsonBody(req.body, { empty: {} });
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ServiceError('bad_request', 'the body must be a JSON object');
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ValidationError('bad_request', 'the body must be a JSON object');
   return v as Record<string, unknown>;
 }
 
@@ -51,7 +51,7 @@ export const getContributions: Route = {
     requireSignedIn(p);
     const now = svc.clock.now();
     const from = contributionsFrom(req.query.from, now);
-    if (from === null) throw new ServiceError('bad_query', '`from` must be a non-negative integer (Unix ms)');
+    if (from === null) throw new ValidationError('bad_query', '`from` must be a non-negative integer (Unix ms)');
     const [scans, stored] = await Promise.all([listContributions(svc, p.userId, from, now), storedContributorUntil(svc, p.userId)]);
     return ok({ scans, until: contributorUntil(stored, p.contributorUntil), now });
   },
@@ -62,7 +62,7 @@ export const postPair: Route = {
   access: { kind: 'public' },
   async handle({ req, svc }) {
     const name = deviceName(objectBody(req).name);
-    if (name === null) throw new ServiceError('bad_request', '`name` must be a string of at most 100 characters');
+    if (name === null) throw new ValidationError('bad_request', '`name` must be a string of at most 100 characters');
     return ok(await openPairing(svc, name));
   },
 };
@@ -74,7 +74,7 @@ export const postConfirm: Route = {
     requireSession(p);
     requireSignedIn(p);
     const code = objectBody(req).code;
-    if (typeof code !== 'string') throw new ServiceError('bad_request', '`code` is required');
+    if (typeof code !== 'string') throw new ValidationError('bad_request', '`code` is required');
     return ok({ device: await confirmPairing(svc, p.userId, code) });
   },
 };
@@ -105,7 +105,7 @@ export const deleteDeviceRoute: Route = {
   },
 };
 
-/** The account routes by route key (lib/topology.ts). */
+/** The account routes by route key (shared/topology.ts). */
 export const accountRoutes = {
   'GET /api/v1/me': getMe,
   'GET /api/v1/contributions': getContributions,
@@ -114,4 +114,4 @@ export const accountRoutes = {
   'GET /api/v1/devices/pair/{pairId}': getPair,
   'GET /api/v1/devices': getDevices,
   'DELETE /api/v1/devices/{id}': deleteDeviceRoute,
-} satisfies Record<string, Route>;
+} satisfies RoutesOf<'api'>;

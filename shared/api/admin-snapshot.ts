@@ -4,7 +4,7 @@
  * as stored, never rewritten). Not in production: 404 there for every caller.
  */
 import { requireFeature, requireSignedIn } from '../auth/gate';
-import { ServiceError } from '../errors';
+import { NotFoundError } from '../errors';
 import { writeAllSnapshots } from '../files/snapshot-files';
 import type { Route } from '../http/handler';
 import { ok } from '../http/respond';
@@ -13,7 +13,7 @@ import { ok } from '../http/respond';
 export const postAdminSnapshot: Route = {
   access: { kind: 'public', keyExempt: true },
   async handle({ svc, principal }) {
-    if (svc.config.env === 'production') throw new ServiceError('not_found', 'no such route');
+    if (svc.config.env === 'production') throw new NotFoundError('not_found', 'no such route');
     requireSignedIn(principal);
     requireFeature(principal, 'admin');
     const written = await writeAllSnapshots(svc);

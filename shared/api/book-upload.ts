@@ -1,5 +1,5 @@
 /** POST /api/v1/ah/books (spec Uploads): a desktop app or an API key uploads an order book. */
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import { admitBook } from '../upload/admit-book';
 
@@ -12,6 +12,6 @@ export const postBook: Route = {
   },
 };
 
-export const bookUploadRoutes: Record<string, Route> = {
+export const bookUploadRoutes = {
   'POST /api/v1/ah/books': postBook,
-};
+} satisfies RoutesOf<'upload'>;

@@ -1,10 +1,10 @@
 /** POST /api/v1/items/seen (spec api.md: Item data, Catalogue upload rules): an app reports the items it saw. */
 import { CATALOGUE_MAX_BYTES, parseCatalogueUpload } from '../domain/item-catalogue';
-import { ServiceError } from '../errors';
+import { ValidationError } from '../errors';
 import { readBody } from '../http/body';
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
-import { catalogueAccount, recordCatalogueReports } from '../store/catalogue';
+import { catalogueAccount } from '../store/catalogue';
 import { requireUploader } from '../upload/uploader';
 
 /** POST /api/v1/items/seen `{build?, items}` → `{added, known}`; checks 401/403 (uploaders only), then 413 (4 MiB), then 400. */
@@ -17,14 +17,14 @@ export const postItemsSeen: Route = {
     try {
       value = JSON.parse(raw.toString('utf8'));
     } catch {
-      throw new ServiceError('bad_request', 'the body is not JSON');
+      throw new ValidationError('bad_request', 'the body is not JSON');
     }
     const upload = parseCatalogueUpload(value);
-    const { added, known } = await recordCatalogueReports(svc, catalogueAccount(principal.userId), upload.items, svc.clock.now());
+    const { added, known } = await svc.catalogue.recordCatalogueReports(catalogueAccount(principal.userId), upload.items, svc.clock.now());
     return ok({ added, known });
   },
 };
 
-export const catalogueRoutes: Record<string, Route> = {
+export const catalogueRoutes = {
   'POST /api/v1/items/seen': postItemsSeen,
-};
+} satisfies RoutesOf<'upload'>;

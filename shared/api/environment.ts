@@ -1,4 +1,4 @@
-import { ServiceError } from '../errors';
+import { NotFoundError } from '../errors';
 import type { Route } from '../http/handler';
 import { json } from '../http/respond';
 
@@ -15,6 +15,6 @@ export const getConfig: Route = {
 export const retiredScans: Route = {
   access: { kind: 'public', keyExempt: true, writesNothing: true },
   async handle() {
-    throw new ServiceError('not_found', 'scan uploads are retired; upload order books to /api/v1/ah/books');
+    throw new NotFoundError('not_found', 'scan uploads are retired; upload order books to /api/v1/ah/books');
   },
 };

@@ -1,7 +1,7 @@
 /** Item data routes (spec api.md: Item data): merged item data, search index, one key, unknown keys. */
 import { parseItemKey } from '../domain/item-key';
 import { itemOfKey, unknownKeys } from '../domain/items';
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import { json, storedJson } from '../http/respond';
 import type { ApiRequest, HttpResult } from '../http/types';
 import { keysWithRows } from '../items/market-keys';
@@ -57,10 +57,10 @@ export const getUnknownItems: Route = {
   },
 };
 
-/** The routes of this module, keyed as in lib/topology.ts. */
-export const itemRoutes: Record<string, Route> = {
+/** The routes of this module, keyed as in shared/topology.ts. */
+export const itemRoutes = {
   'GET /api/v1/items': getItems,
   'GET /api/v1/items/search-index': getSearchIndex,
   'GET /api/v1/items/unknown': getUnknownItems,
   'GET /api/v1/items/{key}': getItem,
-};
+} satisfies RoutesOf<'api'>;

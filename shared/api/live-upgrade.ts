@@ -3,7 +3,7 @@
  * without `live`, 400 `bad_market` for a missing or unknown market, then 426 `upgrade_required`.
  */
 import { parseMarket } from '../domain/market';
-import { ServiceError } from '../errors';
+import { DomainError } from '../errors';
 import type { Route } from '../http/handler';
 
 /** GET /api/v1/live without `Upgrade: websocket`. */
@@ -11,6 +11,6 @@ export const getLiveWithoutUpgrade: Route = {
   access: { kind: 'feature', feature: 'live' },
   async handle({ req }) {
     parseMarket(req.query.market);
-    throw new ServiceError('upgrade_required', 'open a WebSocket: send Upgrade: websocket');
+    throw new DomainError('upgrade_required', 'open a WebSocket: send Upgrade: websocket');
   },
 };

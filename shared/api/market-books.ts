@@ -5,13 +5,14 @@
  */
 import { secondsToNextHour } from '../clock';
 import { parseItemKey } from '../domain/item-key';
-import { ServiceError } from '../errors';
+import { NotFoundError } from '../errors';
 import { snapshotLatestPath } from '../files/paths';
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import { storedJson } from '../http/respond';
 import type { HttpResult } from '../http/types';
 import { getObject } from '../items/bucket';
 import { liveHeaders } from '../market/answer-cache';
+import { fitAnswer } from '../market/answer-files';
 import { bookSummary, itemBookEntries, readBookFile } from '../market/book-read';
 import { bookRange } from '../market/query-rules';
 import { readSources } from '../market/sources';
@@ -55,8 +56,10 @@ export const getBookFile: Route = {
     const at = /^(0|[1-9][0-9]{0,15})$/.test(text) ? Number(text) : Number.NaN;
     const entry = Number.isSafeInteger(at) ? await readSources(svc).books.get(req.params.market, at) : null;
     const file = entry ? await readBookFile(svc, entry.path) : null;
-    if (!file) throw new ServiceError('unknown_book', 'no stored book was observed at that time');
-    return fileAnswer(file.raw, file.gzip, req.headers['accept-encoding'], 'private, max-age=86400');
+    if (!file) throw new NotFoundError('unknown_book', 'no stored book was observed at that time');
+    const ae = req.headers['accept-encoding'];
+    // One stored book is the same answer for every `books` caller: a big one is one file per hour and encoding.
+    return fitAnswer(svc, fileAnswer(file.raw, file.gzip, ae, 'private, max-age=86400'), ae, { kind: 'hourly', key: `book#${entry?.path}` });
   },
 };
 
@@ -67,17 +70,19 @@ export const getSnapshot: Route = {
     const pointer = await getObject(svc, snapshotLatestPath(req.params.market));
     const path = pointer ? (JSON.parse(pointer.data.toString('utf8')) as { path?: unknown }).path : undefined;
     const file = typeof path === 'string' ? await getObject(svc, path) : null;
-    if (!file) throw new ServiceError('not_found', 'no hourly snapshot has been written yet');
+    if (!file) throw new NotFoundError('not_found', 'no hourly snapshot has been written yet');
     const gzip = file.contentEncoding === 'gzip' || (file.data[0] === 0x1f && file.data[1] === 0x8b);
     // The pointer is rewritten shortly after the hour: two minutes of slack keep edges from caching the old one.
-    return fileAnswer(file.data, gzip, req.headers['accept-encoding'], `public, max-age=${secondsToNextHour(svc.clock.now()) + 120}`);
+    const ae = req.headers['accept-encoding'];
+    const answer = fileAnswer(file.data, gzip, ae, `public, max-age=${secondsToNextHour(svc.clock.now()) + 120}`);
+    return fitAnswer(svc, answer, ae, { kind: 'hourly', key: `snapshot#${path}` });
   },
 };
 
-/** Route keys of the book and snapshot file reads (lib/topology.ts). */
-export const marketBookRoutes: Record<string, Route> = {
+/** Route keys of the book and snapshot file reads (shared/topology.ts). */
+export const marketBookRoutes = {
   'GET /api/v1/ah/{market}/{item}/book': getItemBook,
   'GET /api/v1/ah/{market}/books': getBooks,
   'GET /api/v1/ah/{market}/books/{at}': getBookFile,
   'GET /api/v1/ah/{market}/snapshot': getSnapshot,
-};
+} satisfies RoutesOf<'api'>;

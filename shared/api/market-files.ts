@@ -9,7 +9,6 @@ import type { Route } from '../http/handler';
 import { json, NO_STORE } from '../http/respond';
 import { loadMarketView } from '../live/market-view';
 import { type BookRef, filesAnswer } from '../live/messages';
-import { BookLog } from '../store/book-log';
 
 const BOOKS_LISTED_MS = 30 * DAY_MS;
 
@@ -22,7 +21,7 @@ export const getMarketFiles: Route = {
     const withBooks = principal.features.includes('books');
     const [view, books] = await Promise.all([
       loadMarketView(svc, market),
-      withBooks ? new BookLog(svc.ddb, svc.config.tableName, svc.clock).between(market, now - BOOKS_LISTED_MS, now) : Promise.resolve([]),
+      withBooks ? svc.market.books.between(market, now - BOOKS_LISTED_MS, now) : Promise.resolve([]),
     ]);
     const refs: BookRef[] = books.map((b) => ({ at: b.at, complete: b.complete, path: b.path }));
     const audience = { roles: principal.roles, features: principal.features, historyDays: principal.limits.historyDays };

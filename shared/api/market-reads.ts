@@ -14,9 +14,10 @@ import { MARKETS } from '../domain/market';
 import { parseItemKey } from '../domain/item-key';
 import { toAuctionRow, rowsChangedSince } from '../domain/merge';
 import { hasFeature, type Principal } from '../auth/principal';
-import type { QueryFeatures, Route, RouteContext } from '../http/handler';
+import type { QueryFeatures, Route, RouteContext, RoutesOf } from '../http/handler';
 import type { HttpResult } from '../http/types';
-import { type AnswerKey, JsonText, bodyText, liveHeaders, reuseHourly } from '../market/answer-cache';
+import { type AnswerKey, JsonText, answerHash, bodyText, liveHeaders, reuseHourly } from '../market/answer-cache';
+import { fitAnswer } from '../market/answer-files';
 import { candlesInWindow, wireVolume } from '../market/candle-read';
 import { itemAsOf } from '../market/hourly-view';
 import { itemDays } from '../market/item-read';
@@ -42,8 +43,12 @@ const live = (body: unknown): HttpResult => ({ statusCode: 200, headers: liveHea
  * `params` (everything the answer reads, normalized, so other spellings of one request share it).
  */
 async function snapshotAnswer(ctx: RouteContext, route: string, params: AnswerKey['params'], compute: (isLive: boolean) => Promise<unknown>): Promise<HttpResult> {
-  if (readsLive(ctx.principal)) return live(await compute(true));
-  return reuseHourly(ctx.svc, answerKey(ctx.principal, route, params), () => compute(false));
+  const ae = ctx.req.headers['accept-encoding'];
+  if (readsLive(ctx.principal)) return fitAnswer(ctx.svc, live(await compute(true)), ae, { kind: 'caller' });
+  const key = answerKey(ctx.principal, route, params);
+  // A big hourly answer is one file per hour and restriction, named by the answer cache's own key.
+  const hourly = await reuseHourly(ctx.svc, key, () => compute(false));
+  return fitAnswer(ctx.svc, hourly, ae, { kind: 'hourly', key: answerHash(key, ctx.svc.clock.now()) });
 }
 
 /** The hour's snapshot file of a market (written once per hour by the snapshot job), read back. */
@@ -173,7 +178,8 @@ export const getIntraday: Route = {
     const from = intradayFrom(now, intParam(req.query, 'from'));
     const market = req.params.market;
     const items = await marketIntraday(readSources(svc), market, from, hourOf(now));
-    return live(new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now}}`));
+    const body = new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now}}`);
+    return fitAnswer(svc, live(body), req.headers['accept-encoding'], { kind: 'caller' });
   },
 };
 
@@ -194,8 +200,8 @@ export const getHistory: Route = {
   },
 };
 
-/** Route keys of the market reads (lib/topology.ts). */
-export const marketReadRoutes: Record<string, Route> = {
+/** Route keys of the market reads (shared/topology.ts). */
+export const marketReadRoutes = {
   'GET /api/v1/ah': getMarkets,
   'GET /api/v1/ah/{market}': getTable,
   'GET /api/v1/ah/{market}/{item}': getItem,
@@ -203,4 +209,4 @@ export const marketReadRoutes: Record<string, Route> = {
   'GET /api/v1/ah/{market}/candles': getBatchCandles,
   'GET /api/v1/ah/{market}/intraday': getIntraday,
   'GET /api/v1/ah/{market}/history': getHistory,
-};
+} satisfies RoutesOf<'api'>;

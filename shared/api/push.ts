@@ -3,16 +3,15 @@
  * check of theirs when no VAPID key pair is configured (DESIGN: check order).
  */
 import { requireSignedIn } from '../auth/gate';
-import { ServiceError } from '../errors';
-import type { Route } from '../http/handler';
+import { UnavailableError, ValidationError } from '../errors';
+import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import { parsePrefs, parseSubscription, SUBSCRIPTIONS_MAX } from '../push/subscription';
 import type { Services } from '../services';
-import { deleteSubscription, listSubscriptions, putSubscription } from '../store/settings-push';
 import { jsonBody } from './settings';
 
 const requirePush = (svc: Services): void => {
-  if (!svc.config.vapid) throw new ServiceError('push_unconfigured', 'push is not set up on this deployment');
+  if (!svc.config.vapid) throw new UnavailableError('push_unconfigured', 'push is not set up on this deployment');
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -30,7 +29,7 @@ export const getPushSubscriptions: Route = {
   access: { kind: 'signedIn' },
   async handle({ svc, principal: p }) {
     requireSignedIn(p);
-    const subs = await listSubscriptions(svc, p.userId);
+    const subs = await svc.settings.listSubscriptions(p.userId);
     return ok({ subscriptions: subs.map(({ endpoint, prefs, created }) => ({ endpoint, prefs, created })) });
   },
 };
@@ -42,10 +41,10 @@ export const putPushSubscription: Route = {
     requireSignedIn(p);
     requirePush(svc);
     const body = jsonBody(req);
-    if (!isObject(body)) throw new ServiceError('bad_request', 'the body must be {subscription, prefs?}');
+    if (!isObject(body)) throw new ValidationError('bad_request', 'the body must be {subscription, prefs?}');
     const sub = parseSubscription(body.subscription, svc.config.push);
     const prefs = body.prefs === undefined ? undefined : parsePrefs(body.prefs);
-    const stored = await putSubscription(svc, p.userId, sub, prefs, svc.clock.now(), SUBSCRIPTIONS_MAX);
+    const stored = await svc.settings.putSubscription(p.userId, sub, prefs, svc.clock.now(), SUBSCRIPTIONS_MAX);
     return ok({ subscription: { endpoint: stored.endpoint, prefs: stored.prefs, created: stored.created } });
   },
 };
@@ -58,15 +57,15 @@ export const deletePushSubscription: Route = {
     requirePush(svc);
     const body = jsonBody(req);
     const endpoint = isObject(body) ? body.endpoint : undefined;
-    if (typeof endpoint !== 'string' || endpoint === '') throw new ServiceError('bad_request', 'the body must be {endpoint}');
-    return ok({ deleted: await deleteSubscription(svc, p.userId, endpoint) });
+    if (typeof endpoint !== 'string' || endpoint === '') throw new ValidationError('bad_request', 'the body must be {endpoint}');
+    return ok({ deleted: await svc.settings.deleteSubscription(p.userId, endpoint) });
   },
 };
 
-/** The push routes by route key (lib/topology.ts). */
+/** The push routes by route key (shared/topology.ts). */
 export const pushRoutes = {
   'GET /api/v1/push/key': getPushKey,
   'GET /api/v1/push/subscription': getPushSubscriptions,
   'PUT /api/v1/push/subscription': putPushSubscription,
   'DELETE /api/v1/push/subscription': deletePushSubscription,
-} satisfies Record<string, Route>;
+} satisfies RoutesOf<'api'>;

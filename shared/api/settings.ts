@@ -7,13 +7,11 @@ import { requireSignedIn } from '../auth/gate';
 import { newAlert, parseAlertInput, replaceAlert } from '../domain/alerts';
 import { parseBoards } from '../domain/boards';
 import { isItemKey } from '../domain/item-key';
-import { ServiceError } from '../errors';
+import { ConflictError, type DomainError, NotFoundError, ValidationError } from '../errors';
 import { jsonBody as boundedJson } from '../http/bounds';
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import type { ApiRequest } from '../http/types';
-import { createAlert, deleteStoredAlert, getAccountAlert, listAccountAlerts, replaceStoredAlert } from '../store/settings-alerts';
-import { getBoards, getWatchlist, putBoards, putWatchlist } from '../store/settings-documents';
 
 /** The spec caps every role's watchlist at 200, whatever the role table says. */
 const WATCHLIST_CAP = 200;
@@ -22,14 +20,14 @@ const ALERT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** The body as JSON within the shared bounds (bounds.ts): 413 `too_large`, 400 `bad_request`. */
 export const jsonBody = (req: ApiRequest): unknown => boundedJson(req.body);
 
-const tooMany = (limit: number, what: string): ServiceError => new ServiceError('too_many', `at most ${limit} ${what}`, { limit });
+const tooMany = (limit: number, what: string): DomainError => new ConflictError('too_many', `at most ${limit} ${what}`, { limit });
 
 /** Spec watchlist body `{items}`: an ordered list of distinct, valid item keys. */
 export function parseWatchItems(raw: unknown): number[] {
   const items = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { items?: unknown }).items : undefined;
-  if (!Array.isArray(items)) throw new ServiceError('bad_request', 'the body must be {items: itemKey[]}');
-  for (const k of items) if (!isItemKey(k)) throw new ServiceError('bad_request', `${typeof k === 'number' ? k : `a ${Array.isArray(k) ? 'list' : typeof k}`} is not an item key`);
-  if (new Set(items).size !== items.length) throw new ServiceError('bad_request', 'the watchlist holds each key once');
+  if (!Array.isArray(items)) throw new ValidationError('bad_request', 'the body must be {items: itemKey[]}');
+  for (const k of items) if (!isItemKey(k)) throw new ValidationError('bad_request', `${typeof k === 'number' ? k : `a ${Array.isArray(k) ? 'list' : typeof k}`} is not an item key`);
+  if (new Set(items).size !== items.length) throw new ValidationError('bad_request', 'the watchlist holds each key once');
   return items as number[];
 }
 
@@ -38,7 +36,7 @@ export const getWatch: Route = {
   access: { kind: 'feature', feature: 'watchlist', signedInOnly: true },
   async handle({ svc, principal: p }) {
     requireSignedIn(p);
-    return ok({ items: await getWatchlist(svc, p.userId) });
+    return ok({ items: await svc.settings.getWatchlist(p.userId) });
   },
 };
 
@@ -50,7 +48,7 @@ export const putWatch: Route = {
     const items = parseWatchItems(jsonBody(req));
     const limit = Math.min(p.limits.watchlist, WATCHLIST_CAP);
     if (items.length > limit) throw tooMany(limit, 'watchlist items');
-    await putWatchlist(svc, p.userId, items, svc.clock.now());
+    await svc.settings.putWatchlist(p.userId, items, svc.clock.now());
     return ok({ items });
   },
 };
@@ -60,7 +58,7 @@ export const getAlerts: Route = {
   access: { kind: 'feature', feature: 'alerts', signedInOnly: true },
   async handle({ svc, principal: p }) {
     requireSignedIn(p);
-    const stored = await listAccountAlerts(svc, p.userId);
+    const stored = await svc.settings.listAccountAlerts(p.userId);
     return ok({ alerts: stored.map((s) => s.alert), now: svc.clock.now() });
   },
 };
@@ -72,7 +70,7 @@ export const postAlert: Route = {
     requireSignedIn(p);
     const input = parseAlertInput(jsonBody(req));
     const alert = newAlert(input, randomBytes(12).toString('base64url'), svc.clock.now());
-    if (!(await createAlert(svc, p.userId, alert, p.limits.alerts))) throw tooMany(p.limits.alerts, 'alerts');
+    if (!(await svc.settings.createAlert(p.userId, alert, p.limits.alerts))) throw tooMany(p.limits.alerts, 'alerts');
     return ok({ alert });
   },
 };
@@ -84,9 +82,9 @@ export const putAlert: Route = {
     requireSignedIn(p);
     const input = parseAlertInput(jsonBody(req));
     const id = req.params.id ?? '';
-    const old = ALERT_ID.test(id) ? await getAccountAlert(svc, p.userId, id) : null;
-    const alert = old ? await replaceStoredAlert(svc, old, replaceAlert(old.alert, input)) : null;
-    if (!alert) throw new ServiceError('unknown_alert', 'no such alert');
+    const old = ALERT_ID.test(id) ? await svc.settings.getAccountAlert(p.userId, id) : null;
+    const alert = old ? await svc.settings.replaceStoredAlert(old, replaceAlert(old.alert, input)) : null;
+    if (!alert) throw new NotFoundError('unknown_alert', 'no such alert');
     return ok({ alert });
   },
 };
@@ -97,8 +95,8 @@ export const deleteAlert: Route = {
   async handle({ req, svc, principal: p }) {
     requireSignedIn(p);
     const id = req.params.id ?? '';
-    const old = ALERT_ID.test(id) ? await getAccountAlert(svc, p.userId, id) : null;
-    return ok({ deleted: old ? await deleteStoredAlert(svc, old) : false });
+    const old = ALERT_ID.test(id) ? await svc.settings.getAccountAlert(p.userId, id) : null;
+    return ok({ deleted: old ? await svc.settings.deleteStoredAlert(old) : false });
   },
 };
 
@@ -107,7 +105,7 @@ export const getBoardsRoute: Route = {
   access: { kind: 'feature', feature: 'boards', signedInOnly: true },
   async handle({ svc, principal: p }) {
     requireSignedIn(p);
-    return ok(await getBoards(svc, p.userId));
+    return ok(await svc.settings.getBoards(p.userId));
   },
 };
 
@@ -117,12 +115,12 @@ export const putBoardsRoute: Route = {
   async handle({ req, svc, principal: p }) {
     requireSignedIn(p);
     const doc = parseBoards(jsonBody(req));
-    await putBoards(svc, p.userId, doc, svc.clock.now());
+    await svc.settings.putBoards(p.userId, doc, svc.clock.now());
     return ok(doc);
   },
 };
 
-/** The settings routes by route key (lib/topology.ts). */
+/** The settings routes by route key (shared/topology.ts). */
 export const settingsRoutes = {
   'GET /api/v1/market/watch': getWatch,
   'PUT /api/v1/market/watch': putWatch,
@@ -132,4 +130,4 @@ export const settingsRoutes = {
   'DELETE /api/v1/market/alerts/{id}': deleteAlert,
   'GET /api/v1/market/boards': getBoardsRoute,
   'PUT /api/v1/market/boards': putBoardsRoute,
-} satisfies Record<string, Route>;
+} satisfies RoutesOf<'api'>;

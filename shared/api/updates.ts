@@ -6,7 +6,7 @@
  */
 import defaultInstaller from '../assets/desktop-installer.json' with { type: 'json' };
 import defaultManifest from '../assets/update-manifest.json' with { type: 'json' };
-import type { Route } from '../http/handler';
+import type { Route, RoutesOf } from '../http/handler';
 import type { HttpResult } from '../http/types';
 import { getObject } from '../items/bucket';
 import type { Services } from '../services';
@@ -70,7 +70,7 @@ export const getDesktopDownload: Route = {
   },
 };
 
-export const updateRoutes: Record<string, Route> = {
+export const updateRoutes = {
   'GET /api/v1/update/latest.json': getUpdateManifest,
   'GET /api/v1/downloads/desktop/latest': getDesktopDownload,
-};
+} satisfies RoutesOf<'api'>;

@@ -5,10 +5,9 @@
  */
 import { MINUTE_MS } from '../clock';
 import { KEY_LOOKUPS_PER_MINUTE } from '../domain/flood-limits';
-import { ServiceError } from '../errors';
+import { LimitError, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
-import { getKeyVerdict, type KeyVerdict, putKeyVerdict } from '../store/identity-api-keys';
-import { countRequest } from '../store/identity-rate';
+import type { KeyVerdict } from '../ports/identity';
 import { verifyApiKey } from './idp';
 import { Memo, SingleFlight } from './memo';
 
@@ -37,24 +36,24 @@ export async function resolveApiKey(svc: Services, key: string, keyHash: string,
   let verdict = memo.get(memoKey, now);
   if (!verdict) {
     verdict = await lookups.run(memoKey, async () => {
-      const stored = await getKeyVerdict(svc, keyHash, now);
+      const stored = await svc.identity.getKeyVerdict(keyHash, now);
       if (stored) return stored;
       await meterLookup(svc, ip, now);
       const fresh = await ask(svc, key, now);
-      await putKeyVerdict(svc, keyHash, fresh);
+      await svc.identity.putKeyVerdict(keyHash, fresh);
       return fresh;
     });
     memo.set(memoKey, verdict, verdict.until);
   }
-  if (!verdict.ok) throw new ServiceError('unauthenticated', 'the API key is not valid');
+  if (!verdict.ok) throw new UnauthenticatedError('the API key is not valid');
   return { userId: verdict.userId, scopes: verdict.scopes, until: verdict.until };
 }
 
 /** Counts a provider lookup of an address (atomically, so a concurrent flood cannot pass); 429 past the limit. */
 async function meterLookup(svc: Services, ip: string, now: number): Promise<void> {
-  const n = await countRequest(svc, `keylookup:${ip}`, now);
+  const n = await svc.identity.countRequest(`keylookup:${ip}`, now);
   if (n > KEY_LOOKUPS_PER_MINUTE) {
-    throw new ServiceError('rate_limited', `more than ${KEY_LOOKUPS_PER_MINUTE} unknown API keys a minute from this address`, {}, { 'retry-after': '60' });
+    throw new LimitError('rate_limited', `more than ${KEY_LOOKUPS_PER_MINUTE} unknown API keys a minute from this address`, {}, 60);
   }
 }
 

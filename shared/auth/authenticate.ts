@@ -5,10 +5,9 @@
  */
 import { entitlementsOf } from '../domain/roles';
 import { isDeviceTokenShape, lastSeenDue, LAST_SEEN_EVERY_MS, DEVICE_TOKEN_PREFIX } from '../domain/pairing';
-import { ServiceError } from '../errors';
+import { type DomainError, UnauthenticatedError } from '../errors';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
-import { deviceByToken, touchDevice } from '../store/identity-devices';
 import { API_KEY_PREFIX, resolveApiKey } from './api-key';
 import { isAllowedOrigin } from './origins';
 import type { Principal } from './principal';
@@ -26,7 +25,7 @@ export interface AuthOptions {
 
 export const SESSION_COOKIE = '__session';
 
-const unauthenticated = (message: string): ServiceError => new ServiceError('unauthenticated', message);
+const unauthenticated = (message: string): DomainError => new UnauthenticatedError(message);
 
 /**
  * Resolves the caller's principal; 401 for a bad header/query credential, 503 when the provider is needed
@@ -88,9 +87,9 @@ function sessionPrincipal(s: Session, now: number): Principal {
 async function devicePrincipal(token: string, svc: Services, now: number): Promise<Principal> {
   if (!isDeviceTokenShape(token)) throw unauthenticated('the device token is not valid');
   const tokenHash = hashSecret(token);
-  const device = await deviceByToken(svc, tokenHash);
+  const device = await svc.identity.deviceByToken(tokenHash);
   if (!device) throw unauthenticated('the device token is not valid');
-  if (lastSeenDue(device.seen ?? undefined, now)) await touchDevice(svc, device, tokenHash, now, now - LAST_SEEN_EVERY_MS);
+  if (lastSeenDue(device.seen ?? undefined, now)) await svc.identity.touchDevice(device, tokenHash, now, now - LAST_SEEN_EVERY_MS);
   const account = await accountClaims(svc, device.userId, now);
   return {
     kind: 'device',

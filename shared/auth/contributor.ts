@@ -4,8 +4,6 @@
  */
 import { CLAIM_EVERY_MS, CONTRIBUTIONS_MAX, type ContributionRecord, SCANS_WINDOW_MS, windowEnd } from '../domain/contributor';
 import type { Services } from '../services';
-import { countCredited, putContribution, queryContributions } from '../store/identity-contributions';
-import { getProfile, raiseWindow, releaseClaimSlot, takeClaimSlot } from '../store/identity-profile';
 import { mergePublicMetadata } from './idp';
 
 export type { ContributionRecord } from '../domain/contributor';
@@ -17,26 +15,26 @@ export type { ContributionRecord } from '../domain/contributor';
  * window stays the truth. `claimWritten` tells the caller to tell the account's live sockets.
  */
 export async function extendContributorWindow(svc: Services, userId: string, now: number): Promise<{ until: number; claimWritten: boolean }> {
-  const profile = await getProfile(svc, userId);
+  const profile = await svc.identity.getProfile(userId);
   // The current end is the later of the stored window and a claim the provider holds from elsewhere (e.g. set
   // by an admin): the window never moves back, and the claim write below must not lower it.
   const current = Math.max(profile.windowUntil ?? 0, profile.claims?.contributorUntil ?? 0) || null;
-  const until = await raiseWindow(svc, userId, windowEnd(current, now));
-  const slot = await takeClaimSlot(svc, userId, now, now - CLAIM_EVERY_MS);
+  const until = await svc.identity.raiseWindow(userId, windowEnd(current, now));
+  const slot = await svc.identity.takeClaimSlot(userId, now, now - CLAIM_EVERY_MS);
   if (!slot.won) return { until, claimWritten: false };
   try {
     await mergePublicMetadata(svc, userId, { contributorUntil: until });
     return { until, claimWritten: true };
   } catch (err) {
     svc.log('warn', 'contributor claim write failed; retried on the next credit', { error: err instanceof Error ? err.message : String(err) });
-    await releaseClaimSlot(svc, userId, now, slot.previous);
+    await svc.identity.releaseClaimSlot(userId, now, slot.previous);
     return { until, claimWritten: false };
   }
 }
 
 /** The stored window end, or null before the first credit. */
 export async function storedContributorUntil(svc: Services, userId: string): Promise<number | null> {
-  return (await getProfile(svc, userId)).windowUntil;
+  return (await svc.identity.getProfile(userId)).windowUntil;
 }
 
 /**
@@ -44,15 +42,15 @@ export async function storedContributorUntil(svc: Services, userId: string): Pro
  * key) so a retried upload at the same instant is not listed twice.
  */
 export async function recordContribution(svc: Services, userId: string, record: ContributionRecord, id?: string): Promise<void> {
-  await putContribution(svc, userId, record, svc.clock.now(), id);
+  await svc.identity.putContribution(userId, record, svc.clock.now(), id);
 }
 
 /** The account's uploads received at or after `from` (already clamped by the caller), newest first, at most 1000. */
 export function listContributions(svc: Services, userId: string, from: number, now: number): Promise<ContributionRecord[]> {
-  return queryContributions(svc, userId, from, now, CONTRIBUTIONS_MAX);
+  return svc.identity.queryContributions(userId, from, now, CONTRIBUTIONS_MAX);
 }
 
 /** Credited uploads of the account in the last 7 days. */
 export function scans7d(svc: Services, userId: string, now: number): Promise<number> {
-  return countCredited(svc, userId, now - SCANS_WINDOW_MS, now);
+  return svc.identity.countCredited(userId, now - SCANS_WINDOW_MS, now);
 }

@@ -1,10 +1,8 @@
 /** Device pairing and the account's devices (spec: "Device pairing" state table; Device resource). */
 import { confirmOutcome, normalizePairCode, PAIRING_VALID_MS, type Pairing, pollOutcome, UNCOLLECTED_DEVICE_MS } from '../domain/pairing';
 import { PAIRING_MISS_WINDOW_MS, PAIRING_MISSES } from '../domain/flood-limits';
-import { ServiceError } from '../errors';
+import { DomainError, LimitError, NotFoundError } from '../errors';
 import type { Services } from '../services';
-import { returnPairingPlace, takePairingPlace } from '../store/identity-pair-misses';
-import { bindPairing, collectPairing, deleteDevice, getDevice, getPairing, listDevices, pairingByCode, putPairing } from '../store/identity-devices';
 import { hashSecret, newCode, newDeviceToken, newId } from './tokens';
 
 /** A device as the account sees it; a device never seen has `lastSeen` = `created`. */
@@ -25,9 +23,9 @@ export async function openPairing(svc: Services, name: string): Promise<{ code: 
     const code = newCode();
     const pairing: Pairing = { pairId: newId('pair_'), name, created: now, expires, state: 'waiting' };
     // A code still held by a live pairing is taken: draw another (32^8 codes make this rare).
-    if (await putPairing(svc, pairing, hashSecret(code), now)) return { code, pairId: pairing.pairId, expires };
+    if (await svc.identity.putPairing(pairing, hashSecret(code), now)) return { code, pairId: pairing.pairId, expires };
   }
-  throw new ServiceError('internal', 'no free pairing code');
+  throw new DomainError('internal', 'no free pairing code');
 }
 
 /**
@@ -37,13 +35,13 @@ export async function openPairing(svc: Services, name: string): Promise<{ code: 
  */
 export async function confirmPairing(svc: Services, userId: string, rawCode: string): Promise<{ id: string; name: string }> {
   const code = normalizePairCode(rawCode);
-  if (!code) throw new ServiceError('unknown_code', 'no such pairing code');
-  const window = await takePairingPlace(svc, userId, svc.clock.now(), PAIRING_MISSES, PAIRING_MISS_WINDOW_MS);
+  if (!code) throw new NotFoundError('unknown_code', 'no such pairing code');
+  const window = await svc.identity.takePairingPlace(userId, svc.clock.now(), PAIRING_MISSES, PAIRING_MISS_WINDOW_MS);
   if (window === null) {
-    throw new ServiceError('rate_limited', `more than ${PAIRING_MISSES} pairing codes that match nothing; try again later`, {}, { 'retry-after': '60' });
+    throw new LimitError('rate_limited', `more than ${PAIRING_MISSES} pairing codes that match nothing; try again later`, {}, 60);
   }
   const device = await bindCode(svc, userId, code);
-  await returnPairingPlace(svc, userId, window);
+  await svc.identity.returnPairingPlace(userId, window);
   return device;
 }
 
@@ -51,34 +49,34 @@ async function bindCode(svc: Services, userId: string, code: string): Promise<{ 
   const codeHash = hashSecret(code);
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = svc.clock.now();
-    const p = await pairingByCode(svc, codeHash, now);
+    const p = await svc.identity.pairingByCode(codeHash, now);
     const outcome = confirmOutcome(p, userId, now);
-    if (outcome === 'unknown' || !p) throw new ServiceError('unknown_code', 'no such pairing code');
-    if (outcome === 'expired') throw new ServiceError('expired', 'the pairing code has expired');
+    if (outcome === 'unknown' || !p) throw new NotFoundError('unknown_code', 'no such pairing code');
+    if (outcome === 'expired') throw new NotFoundError('expired', 'the pairing code has expired');
     if (outcome === 'same' && p.deviceId) return { id: p.deviceId, name: p.name };
     const device = { id: newId('dev_', 12), userId, name: p.name, created: now, lastSeen: null, collected: false, tokenHash: null };
-    if (await bindPairing(svc, p.pairId, device, now, now + UNCOLLECTED_DEVICE_MS)) return { id: device.id, name: device.name };
+    if (await svc.identity.bindPairing(p.pairId, device, now, now + UNCOLLECTED_DEVICE_MS)) return { id: device.id, name: device.name };
     // Lost a race (another confirm, or expiry): the next read says which.
   }
-  throw new ServiceError('unknown_code', 'no such pairing code');
+  throw new NotFoundError('unknown_code', 'no such pairing code');
 }
 
 /** The app's poll: waiting, or the device token exactly once after confirmation; 404 when expired, collected or unknown. */
 export async function pollPairing(svc: Services, pairId: string): Promise<{ status: 'waiting' } | { status: 'paired'; token: string }> {
   const now = svc.clock.now();
-  const p = await getPairing(svc, pairId, now);
+  const p = await svc.identity.getPairing(pairId, now);
   const outcome = pollOutcome(p, now);
   if (outcome === 'waiting') return { status: 'waiting' };
   if (outcome === 'collect' && p) {
     const token = newDeviceToken();
-    if (await collectPairing(svc, p, hashSecret(token), now)) return { status: 'paired', token };
+    if (await svc.identity.collectPairing(p, hashSecret(token), now)) return { status: 'paired', token };
   }
-  throw new ServiceError('not_found', 'no such pairing');
+  throw new NotFoundError('not_found', 'no such pairing');
 }
 
 /** The account's devices, newest first. */
 export async function accountDevices(svc: Services, userId: string): Promise<Device[]> {
-  const devices = await listDevices(svc, userId, svc.clock.now());
+  const devices = await svc.identity.listDevices(userId, svc.clock.now());
   return devices
     .map((d) => ({ id: d.id, name: d.name, created: d.created, lastSeen: d.lastSeen ?? d.created }))
     .sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1));
@@ -86,6 +84,6 @@ export async function accountDevices(svc: Services, userId: string): Promise<Dev
 
 /** Deletes one of the account's devices; its token stops working at once. */
 export async function removeDevice(svc: Services, userId: string, deviceId: string): Promise<boolean> {
-  const device = await getDevice(svc, userId, deviceId, svc.clock.now());
-  return device ? deleteDevice(svc, device) : false;
+  const device = await svc.identity.getDevice(userId, deviceId, svc.clock.now());
+  return device ? svc.identity.deleteDevice(device) : false;
 }

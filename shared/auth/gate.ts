@@ -3,11 +3,11 @@
  * → origin and features (403). Route code adds its own later checks (`sessions_only`, `devices_only`, …).
  */
 import type { Feature } from '../domain/roles';
-import { ServiceError } from '../errors';
+import { ForbiddenError, LimitError, UnauthenticatedError } from '../errors';
 import type { Access, QueryFeatures } from '../http/handler';
+import type { Metered } from '../http/rate-limit-headers';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
-import { countRequest } from '../store/identity-rate';
 import { authenticate } from './authenticate';
 import { isAllowedOrigin } from './origins';
 import type { Principal } from './principal';
@@ -19,20 +19,28 @@ const API_PREFIX = '/api/v1/';
 /** Reads are GET and HEAD; everything else is a write (for `api.read`, origin checks and `signedInOnly`). */
 export const isRead = (method: string): boolean => method === 'GET' || method === 'HEAD';
 
-/** Admits a caller to a route and returns its principal, or throws the spec's 401 / 429 / 403. */
-export async function admit(req: ApiRequest, access: Access, svc: Services): Promise<Principal> {
+/**
+ * Admits a caller to a route and returns its principal, or throws the spec's 401 / 429 / 403. `metered` hears
+ * of a counted request (before any refusal after it), so every answer to it can carry the RateLimit fields.
+ */
+export async function admit(req: ApiRequest, access: Access, svc: Services, metered?: (m: Metered) => void): Promise<Principal> {
   const principal = await authenticate(req, svc);
   const read = isRead(req.method);
   // Every request under /api/v1/ counts, even one about to be refused for want of a sign-in.
-  const count = req.path.startsWith(API_PREFIX) ? await countRequest(svc, principal.callerId, svc.clock.now()) : 0;
+  let count = 0;
+  if (req.path.startsWith(API_PREFIX)) {
+    const now = svc.clock.now();
+    count = await svc.identity.countRequest(principal.callerId, now);
+    metered?.({ limit: principal.limits.apiPerMinute, count, now });
+  }
   if (access.kind !== 'public') requireSignedIn(principal);
   if (count > principal.limits.apiPerMinute) {
-    throw new ServiceError('rate_limited', `more than ${principal.limits.apiPerMinute} requests a minute`, {}, { 'retry-after': '60' });
+    throw new LimitError('rate_limited', `more than ${principal.limits.apiPerMinute} requests a minute`, {}, 60);
   }
   // A path that is not a route (404 / 405) writes nothing: it answers the same whatever the Origin.
   const writes = !read && !(access.kind === 'public' && access.writesNothing);
   if (principal.kind === 'session' && writes && !isAllowedOrigin(req.headers.origin, svc.config)) {
-    throw new ServiceError('bad_origin', 'a session write needs an Origin of this deployment');
+    throw new ForbiddenError('bad_origin', 'a session write needs an Origin of this deployment');
   }
   if (principal.kind === 'apiKey' && read && !(access.kind === 'public' && access.keyExempt)) requireFeature(principal, 'api.read');
   if (access.kind === 'feature' && !(access.signedInOnly && read)) requireFeature(principal, access.feature);
@@ -52,16 +60,16 @@ function queryFeature(rule: QueryFeatures, query: Record<string, string>): Featu
 
 /** 401 `unauthenticated` for anonymous callers. */
 export function requireSignedIn(p: Principal): asserts p is Principal & { userId: string } {
-  if (p.kind === 'anon' || !p.userId) throw new ServiceError('unauthenticated', 'sign in first');
+  if (p.kind === 'anon' || !p.userId) throw new UnauthenticatedError('sign in first');
 }
 
 /** 403 `forbidden` with `feature` when the caller lacks it. */
 export function requireFeature(p: Principal, f: Feature): void {
-  if (!p.features.includes(f)) throw new ServiceError('forbidden', `needs the ${f} feature`, { feature: f });
+  if (!p.features.includes(f)) throw new ForbiddenError('forbidden', `needs the ${f} feature`, { feature: f });
 }
 
 /** 403 `sessions_only` unless the caller is a website session (e.g. confirming a pairing). */
 export function requireSession(p: Principal): void {
   requireSignedIn(p);
-  if (p.kind !== 'session') throw new ServiceError('sessions_only', 'only a signed-in website session may do this');
+  if (p.kind !== 'session') throw new ForbiddenError('sessions_only', 'only a signed-in website session may do this');
 }

@@ -2,7 +2,7 @@
  * The identity provider's Backend API subset (Clerk-compatible): API key verification, user reads and
  * metadata merges. The base URL is configuration, so the same calls reach Clerk and the local provider.
  */
-import { ServiceError } from '../errors';
+import { type DomainError, UnavailableError } from '../errors';
 import type { Services } from '../services';
 
 /** What a user's record says about roles (public metadata) plus the primary email. */
@@ -20,7 +20,7 @@ export type KeyCheck = { ok: true; subject: string; scopes: string[] | null } | 
 
 const TIMEOUT_MS = 5000;
 
-const unavailable = (): ServiceError => new ServiceError('unavailable', 'the identity provider cannot be reached');
+const unavailable = (): DomainError => new UnavailableError('unavailable', 'the identity provider cannot be reached');
 
 async function call(svc: Services, method: string, path: string, body?: unknown): Promise<Response> {
   const base = svc.config.idp.apiUrl.replace(/\/+$/, '');
@@ -37,7 +37,7 @@ async function call(svc: Services, method: string, path: string, body?: unknown)
 }
 
 /** A provider answer that is neither a result nor a refusal: we cannot ask it (5xx, or our own secret is refused). */
-function failed(svc: Services, what: string, res: Response): ServiceError {
+function failed(svc: Services, what: string, res: Response): DomainError {
   svc.log(res.status >= 500 ? 'warn' : 'error', 'identity provider call failed', { what, status: res.status });
   return unavailable();
 }

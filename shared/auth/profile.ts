@@ -2,9 +2,9 @@
 import { MINUTE_MS } from '../clock';
 import { contributorUntil } from '../domain/contributor';
 import type { Claims } from '../domain/roles';
-import { ServiceError } from '../errors';
+import { DomainError, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
-import { getProfile, putClaims, type StoredClaims } from '../store/identity-profile';
+import type { StoredClaims } from '../ports/identity';
 import { getUser } from './idp';
 import { SingleFlight } from './memo';
 
@@ -21,13 +21,13 @@ export interface AccountClaims {
 const refreshes = new SingleFlight<StoredClaims>();
 
 export async function accountClaims(svc: Services, userId: string, now: number): Promise<AccountClaims> {
-  const profile = await getProfile(svc, userId);
+  const profile = await svc.identity.getProfile(userId);
   let stored = profile.claims;
   if (!stored || now - stored.fetchedAt >= CLAIMS_REFRESH_MS) {
     try {
       stored = await refreshes.run(`${svc.config.idp.apiUrl}|${userId}`, () => refresh(svc, userId, now));
     } catch (err) {
-      const cannotAsk = err instanceof ServiceError && err.code === 'unavailable';
+      const cannotAsk = err instanceof DomainError && err.code === 'unavailable';
       if (!cannotAsk || !stored) throw err;
       svc.log('warn', 'identity provider unreachable; serving stored claims', { ageMs: now - stored.fetchedAt });
     }
@@ -46,7 +46,7 @@ export async function accountClaims(svc: Services, userId: string, now: number):
 
 async function refresh(svc: Services, userId: string, now: number): Promise<StoredClaims> {
   const user = await getUser(svc, userId);
-  if (!user) throw new ServiceError('unauthenticated', 'the account no longer exists');
+  if (!user) throw new UnauthenticatedError('the account no longer exists');
   const stored: StoredClaims = {
     email: user.email,
     plan: user.plan,
@@ -56,6 +56,6 @@ async function refresh(svc: Services, userId: string, now: number): Promise<Stor
     partner: user.partner,
     fetchedAt: now,
   };
-  await putClaims(svc, userId, stored);
+  await svc.identity.putClaims(userId, stored);
   return stored;
 }

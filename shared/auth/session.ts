@@ -5,7 +5,7 @@
  */
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import type { Claims } from '../domain/roles';
-import { ServiceError } from '../errors';
+import { UnavailableError } from '../errors';
 
 export const SESSION_SKEW_SECONDS = 5;
 
@@ -52,7 +52,7 @@ export async function verifySessionToken(token: string, check: SessionCheck): Pr
       requiredClaims: ['exp', 'sub'],
     }));
   } catch (err) {
-    if (keysUnreachable(err)) throw new ServiceError('unavailable', 'the identity provider cannot be reached');
+    if (keysUnreachable(err)) throw new UnavailableError('unavailable', 'the identity provider cannot be reached');
     return null;
   }
   if (typeof payload.azp !== 'string' || !check.isAllowedAzp(payload.azp)) return null;

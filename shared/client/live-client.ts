@@ -5,34 +5,53 @@
  */
 import { EventEmitter } from 'node:events';
 import { gunzipSync } from 'node:zlib';
-import WebSocket from 'ws';
 import type { Caps } from '../files/caps';
 import type { AuctionRow } from '../files/documents';
+import type { AuthMessage, AuthRequestMessage, HelloMessage, LiveMessage, Sealed } from '../live/message-types';
 import { applyRows, type KnownCheckpoint, nextStep } from './gap-rule';
 
-export type Sealed = { m1: number | null; h1: number | null; d1: number | null };
+export type { AhMessage, AlertMessage, AuthMessage, ErrorMessage, HelloMessage, LiveMessage, RolesMessage, Sealed, SealedMessage } from '../live/message-types';
 
-/** The server's messages (spec: Events). */
-export type HelloMessage = {
-  t: 'hello';
-  market: string;
-  seq: number;
-  at: number | null;
-  checkpoint: KnownCheckpoint | null;
-  changes: [number, string][];
-  sealed: Sealed;
-  caps: Caps;
-  roles: string[];
-  features: string[];
-  now: number;
+/** What a socket tells the client. */
+export interface SocketEvents {
+  message(text: string): void;
+  close(code: number, reason: string): void;
+  error(err: Error): void;
+  /** The upgrade was answered with an HTTP status instead (only where the implementation can tell). */
+  refused(status: number, body: string): void;
+}
+
+/** An open socket as the client uses it. */
+export interface LiveSocket {
+  send(text: string): void;
+  close(code?: number): void;
+}
+
+/**
+ * Opens a WebSocket with the implementation at hand: the platform's own (browsers, Node 22+), or a library
+ * such as `ws` that can send headers and report a refused upgrade's status (the tests pass one).
+ */
+export type OpenSocket = (url: string, headers: Record<string, string>, on: SocketEvents) => LiveSocket;
+
+/** The platform's WebSocket: it cannot send headers (use `tokenIn: 'query'`) nor see a refused upgrade's status. */
+export const platformSocket: OpenSocket = (url, headers, on) => {
+  const Socket = (globalThis as { WebSocket?: new (url: string) => WebSocketLike }).WebSocket;
+  if (!Socket) throw new Error('no WebSocket on this platform: pass openSocket');
+  if (Object.keys(headers).length > 0) throw new Error("the platform's WebSocket cannot send headers: use tokenIn: 'query' or pass openSocket");
+  const ws = new Socket(url);
+  ws.onmessage = (e) => on.message(String(e.data));
+  ws.onclose = (e) => on.close(e.code, e.reason);
+  ws.onerror = () => on.error(new Error('WebSocket error'));
+  return { send: (text) => ws.send(text), close: (code) => ws.close(code) };
 };
-export type AhMessage = { t: 'ah'; market: string; seq: number; url?: string; at: number; book?: string };
-export type SealedMessage = { t: 'sealed'; market: string; res: 'm1' | 'h1' | 'd1'; start: number; url: string };
-export type AlertMessage = { t: 'alert'; alert: Record<string, unknown> };
-export type RolesMessage = { t: 'roles'; roles: string[]; features: string[] };
-export type AuthMessage = { t: 'auth'; until: number };
-export type ErrorMessage = { t: 'error'; error: 'bad_message' | 'unauthenticated' | 'unavailable' };
-export type LiveMessage = HelloMessage | AhMessage | SealedMessage | AlertMessage | RolesMessage | AuthMessage | ErrorMessage;
+
+interface WebSocketLike {
+  onmessage: ((e: { data: unknown }) => void) | null;
+  onclose: ((e: { code: number; reason: string }) => void) | null;
+  onerror: ((e: unknown) => void) | null;
+  send(text: string): void;
+  close(code?: number): void;
+}
 
 /** The upgrade was refused with an HTTP status (401, 403, 400, 426). */
 export class LiveUpgradeError extends Error {
@@ -59,6 +78,8 @@ export interface LiveClientOptions {
   table?: Map<number, AuctionRow>;
   have?: number | null;
   fetch?: typeof fetch;
+  /** The WebSocket implementation (default: the platform's, see {@link platformSocket}). */
+  openSocket?: OpenSocket;
 }
 
 /** What the client fetched: change and checkpoint URLs in order, and how often it asked the files and table routes. */
@@ -93,7 +114,8 @@ export class LiveClient extends EventEmitter {
 
   private readonly opts: LiveClientOptions;
   private readonly fetchFn: typeof fetch;
-  private ws: WebSocket | null = null;
+  private ws: LiveSocket | null = null;
+  private wsClosed = false;
   private readonly changes = new Map<number, string>();
   private checkpoint: KnownCheckpoint | null = null;
   private readonly prefetched = new Map<string, ChangeBody>();
@@ -118,44 +140,39 @@ export class LiveClient extends EventEmitter {
     const headers: Record<string, string> = {};
     if (this.opts.tokenIn === 'query') url += `&token=${encodeURIComponent(this.opts.token)}`;
     else headers.authorization = `Bearer ${this.opts.token}`;
-    const ws = new WebSocket(url, { headers });
-    this.ws = ws;
     return new Promise<HelloMessage>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no hello in time')), timeoutMs);
       const fail = (err: Error) => {
         clearTimeout(timer);
         reject(err);
       };
-      ws.on('unexpected-response', (_req, res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          body += chunk;
-        });
-        res.on('end', () => fail(new LiveUpgradeError(res.statusCode ?? 0, body)));
-      });
-      ws.on('error', (err) => {
-        this.errors.push(err);
-        fail(err);
-      });
-      ws.on('close', (code, reason) => {
-        this.closed = { code, reason: reason.toString() };
-        this.emit('close', this.closed);
-        fail(new Error(`socket closed with ${code} before hello`));
-      });
-      ws.on('message', (data) => {
-        let msg: LiveMessage;
-        try {
-          msg = JSON.parse(data.toString()) as LiveMessage;
-        } catch {
-          this.errors.push(new Error('a message that is not JSON'));
-          return;
-        }
-        this.onMessage(msg);
-        if (msg.t === 'hello') {
-          clearTimeout(timer);
-          resolve(msg);
-        }
+      this.wsClosed = false;
+      this.ws = (this.opts.openSocket ?? platformSocket)(url, headers, {
+        refused: (status, body) => fail(new LiveUpgradeError(status, body)),
+        error: (err) => {
+          this.errors.push(err);
+          fail(err);
+        },
+        close: (code, reason) => {
+          this.wsClosed = true;
+          this.closed = { code, reason };
+          this.emit('close', this.closed);
+          fail(new Error(`socket closed with ${code} before hello`));
+        },
+        message: (text) => {
+          let msg: LiveMessage;
+          try {
+            msg = JSON.parse(text) as LiveMessage;
+          } catch {
+            this.errors.push(new Error('a message that is not JSON'));
+            return;
+          }
+          this.onMessage(msg);
+          if (msg.t === 'hello') {
+            clearTimeout(timer);
+            resolve(msg);
+          }
+        },
       });
     });
   }
@@ -168,7 +185,8 @@ export class LiveClient extends EventEmitter {
   /** Re-authenticates with `{t: "auth", token}`; resolves with the `auth` answer, rejects on `error`. */
   async auth(token: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<AuthMessage> {
     const since = this.messages.length;
-    this.send(JSON.stringify({ t: 'auth', token }));
+    const renewal: AuthRequestMessage = { t: 'auth', token };
+    this.send(JSON.stringify(renewal));
     const answer = await this.waitForMessage((m) => m.t === 'auth' || m.t === 'error', { since, timeoutMs });
     if (answer.t === 'error') throw new Error(`auth refused: ${answer.error}`);
     return answer as AuthMessage;
@@ -306,7 +324,7 @@ export class LiveClient extends EventEmitter {
   }
 
   private closedByClient(): boolean {
-    return this.ws === null || this.ws.readyState === WebSocket.CLOSED;
+    return this.ws === null || this.wsClosed;
   }
 
   /** Fetches change files in parallel, each URL at most once; bodies not applied yet are kept. */

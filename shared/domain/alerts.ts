@@ -3,7 +3,7 @@
  * input validation, the conditions of every kind, `ref` and `fair`, and the transitions of one evaluation.
  */
 import { DAY_MS } from '../clock';
-import { ServiceError } from '../errors';
+import { type DomainError, ValidationError } from '../errors';
 import { isItemKey } from './item-key';
 import { isMarket } from './market';
 
@@ -68,7 +68,7 @@ export type DayClose = readonly [day: number, close: number];
 
 const isKind = (v: unknown): v is AlertKind => typeof v === 'string' && (ALERT_KINDS as readonly string[]).includes(v);
 const chars = (s: string): number => [...s].length;
-const bad = (message: string): ServiceError => new ServiceError('bad_request', message);
+const bad = (message: string): DomainError => new ValidationError('bad_request', message);
 
 /** True for a whole-market deal alert (`item` 0); every other alert is a single-item alert. */
 export const isMarketWide = (a: Pick<MarketAlertInput, 'item'>): boolean => a.item === 0;

@@ -2,7 +2,7 @@
  * The boards document (spec: "Watchlist, alerts, boards", Limits). Pure validation in the DESIGN's check
  * order: body rules (400, incl. more than 24 widgets) → counts (409 `too_many` with `limit`) → stored size (413).
  */
-import { ServiceError } from '../errors';
+import { ConflictError, type DomainError, LimitError, ValidationError } from '../errors';
 
 export const BOARDS_LIMITS = { dashboards: 20, screens: 50, widgets: 24, bytes: 65536 } as const;
 
@@ -30,7 +30,7 @@ const ID = /^[A-Za-z0-9_-]{1,40}$/;
 const WIDGET_TYPE = /^[a-z0-9_-]{1,32}$/;
 const NAME_MAX = 60;
 
-const bad = (message: string): ServiceError => new ServiceError('bad_request', message);
+const bad = (message: string): DomainError => new ValidationError('bad_request', message);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const chars = (s: string): number => [...s].length;
 
@@ -96,11 +96,11 @@ export function parseBoards(raw: unknown): BoardsDocument {
     'screen',
   );
   if (doc.dashboards.length > BOARDS_LIMITS.dashboards) {
-    throw new ServiceError('too_many', `at most ${BOARDS_LIMITS.dashboards} dashboards`, { limit: BOARDS_LIMITS.dashboards });
+    throw new ConflictError('too_many', `at most ${BOARDS_LIMITS.dashboards} dashboards`, { limit: BOARDS_LIMITS.dashboards });
   }
   if (doc.screens.length > BOARDS_LIMITS.screens) {
-    throw new ServiceError('too_many', `at most ${BOARDS_LIMITS.screens} screens`, { limit: BOARDS_LIMITS.screens });
+    throw new ConflictError('too_many', `at most ${BOARDS_LIMITS.screens} screens`, { limit: BOARDS_LIMITS.screens });
   }
-  if (storedBytes(doc) > BOARDS_LIMITS.bytes) throw new ServiceError('too_large', `the stored document is above ${BOARDS_LIMITS.bytes} bytes`);
+  if (storedBytes(doc) > BOARDS_LIMITS.bytes) throw new LimitError('too_large', `the stored document is above ${BOARDS_LIMITS.bytes} bytes`);
   return doc;
 }

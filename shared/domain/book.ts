@@ -1,4 +1,4 @@
-import { ServiceError } from '../errors';
+import { type DomainError, ValidationError } from '../errors';
 import { isItemKey } from './item-key';
 import { parseMarket } from './market';
 
@@ -27,7 +27,7 @@ const MAX_PRICE = Number.MAX_SAFE_INTEGER;
 const MAX_INT31 = 2_147_483_647;
 const VIA = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-const bad = (message: string): ServiceError => new ServiceError('bad_book', message);
+const bad = (message: string): DomainError => new ValidationError('bad_book', message);
 
 /** Spec book body: parses JSON text, a non-JSON body is 400 `bad_book`. */
 export function decodeBookJson(text: string | Buffer): unknown {
@@ -63,7 +63,7 @@ export function validateBook(value: unknown, now: number): Book {
   const market = parseMarket(body.market);
   const via = body.via;
   if (via !== undefined && (typeof via !== 'string' || !VIA.test(via))) {
-    throw new ServiceError('bad_via', 'via must be 1..64 characters of A-Z a-z 0-9 _ . : -');
+    throw new ValidationError('bad_via', 'via must be 1..64 characters of A-Z a-z 0-9 _ . : -');
   }
   const { at, complete, auctions, entries } = body;
   if (typeof at !== 'number' || !Number.isSafeInteger(at)) throw bad('at must be an integer (Unix ms)');

@@ -2,7 +2,7 @@
  * The item catalogue (spec api.md: Catalogue upload rules): the upload body, each account's latest report per
  * key, and the naming rule's tallies kept on the key's catalogue entry. Pure: `now` is passed in.
  */
-import { ServiceError } from '../errors';
+import { ValidationError } from '../errors';
 import { isItemKey } from './item-key';
 import type { CatalogueLeader } from './items';
 
@@ -70,7 +70,7 @@ const codePoints = (s: string): number => {
  */
 export function parseCatalogueUpload(body: unknown): CatalogueUpload {
   const bad = (message: string): never => {
-    throw new ServiceError('bad_request', message);
+    throw new ValidationError('bad_request', message);
   };
   if (!body || typeof body !== 'object' || Array.isArray(body)) return bad('the body must be a JSON object');
   const { build, items } = body as Record<string, unknown>;

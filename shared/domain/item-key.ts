@@ -1,4 +1,4 @@
-import { ServiceError } from '../errors';
+import { ValidationError } from '../errors';
 
 /** 2^31: the item id range and the multiplier of `v` in a key. */
 export const KEY_BASE = 2147483648;
@@ -48,9 +48,9 @@ const KEY_TEXT = /^[0-9]{1,16}$/;
 
 /** Parses an item key from a path segment (up to 16 digits) or 400 `bad_item`. */
 export function parseItemKey(text: string | undefined): number {
-  if (text === undefined || !KEY_TEXT.test(text)) throw new ServiceError('bad_item', 'invalid item key');
+  if (text === undefined || !KEY_TEXT.test(text)) throw new ValidationError('bad_item', 'invalid item key');
   const key = Number(text);
-  if (!isItemKey(key)) throw new ServiceError('bad_item', 'invalid item key');
+  if (!isItemKey(key)) throw new ValidationError('bad_item', 'invalid item key');
   return key;
 }
 

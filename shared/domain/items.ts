@@ -3,7 +3,7 @@
  * accepted names, the search index and the rebuild rule of merged files. Pure: values in, values out.
  */
 import { z } from 'zod';
-import { ServiceError } from '../errors';
+import { ValidationError } from '../errors';
 import { KEY_BASE, isItemKey, isVariantKey, splitKey } from './item-key';
 
 /** An item record: generated fields (`n` … `bt`) plus the catalogue's `fi` and `fl` (spec: Item fields). */
@@ -104,7 +104,7 @@ const isInt = (v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): v is num
 /** One item record: known fields copied when well-typed, anything else refused (a hand-written pass: files hold ~100k items). */
 function itemRecord(id: string, raw: unknown): ItemRecord {
   const bad = (field: string): never => {
-    throw new ServiceError('bad_request', `items.${id}.${field} is invalid`);
+    throw new ValidationError('bad_request', `items.${id}.${field} is invalid`);
   };
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return bad('(record)');
   const r = raw as Record<string, unknown>;
@@ -131,13 +131,13 @@ export function parseGeneratedItemFile(value: unknown): GeneratedItemFile {
   const env = Envelope.safeParse(value);
   if (!env.success) {
     const issue = env.error.issues[0];
-    throw new ServiceError('bad_request', `${issue.path.join('.') || 'file'}: ${issue.message}`);
+    throw new ValidationError('bad_request', `${issue.path.join('.') || 'file'}: ${issue.message}`);
   }
   const items: Record<string, ItemRecord> = {};
   const ids = Object.keys(env.data.items)
     .map((id) => {
       const n = Number(id);
-      if (!/^[1-9][0-9]{0,9}$/.test(id) || !isItemKey(n) || n >= KEY_BASE) throw new ServiceError('bad_request', `items: ${id} is not an item id`);
+      if (!/^[1-9][0-9]{0,9}$/.test(id) || !isItemKey(n) || n >= KEY_BASE) throw new ValidationError('bad_request', `items: ${id} is not an item id`);
       return n;
     })
     .sort((a, b) => a - b);

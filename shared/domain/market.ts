@@ -1,4 +1,4 @@
-import { ServiceError } from '../errors';
+import { ValidationError } from '../errors';
 
 export const RULESETS = ['normal', 'pvp', 'rp'] as const;
 export const FACTIONS = ['alliance', 'horde'] as const;
@@ -14,7 +14,7 @@ export const isMarket = (value: unknown): value is string => typeof value === 's
 
 /** A market id or 400 `bad_market` (missing or unknown). */
 export function parseMarket(value: unknown): string {
-  if (!isMarket(value)) throw new ServiceError('bad_market', value ? 'unknown market' : 'market is required');
+  if (!isMarket(value)) throw new ValidationError('bad_market', value ? 'unknown market' : 'market is required');
   return value;
 }
 

@@ -7,7 +7,7 @@
  */
 import { MARKETS } from '../domain/market';
 import type { Services } from '../services';
-import { MarketStore } from '../store/market-store';
+import { retainAnswers } from './answer-retention';
 import { deleteFiles, listFiles, writtenAt } from './file-store';
 import { expiredFiles, fileTime, parseFilePath, RETENTION, retentionOf, type StoredFile } from './paths';
 
@@ -47,7 +47,7 @@ export async function retainFiles(svc: Services): Promise<FileRetentionResult> {
   const now = svc.clock.now();
   const prefixes: FileRetentionResult['prefixes'] = [];
   // Spec Order books rule 2: the current book never expires, so its file stays whatever its age.
-  const store = new MarketStore(svc.ddb, svc.config.tableName);
+  const store = svc.market.pages;
   const current = new Set((await Promise.all(MARKETS.map((m) => store.meta(m)))).flatMap((m) => (m.currentBook ? [m.currentBook.ref] : [])));
   for (const rule of RETENTION) {
     const listed = await listFiles(svc, rule.prefix);
@@ -60,5 +60,6 @@ export async function retainFiles(svc: Services): Promise<FileRetentionResult> {
     if (listed.length > 0) await deleteFiles(svc, listed.map((f) => f.path));
     prefixes.push({ prefix, files: listed.length, deleted: listed.length });
   }
+  prefixes.push(await retainAnswers(svc));
   return { prefixes };
 }

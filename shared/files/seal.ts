@@ -13,11 +13,11 @@ import type { CandlePage } from '../domain/candles';
 import { MARKETS } from '../domain/market';
 import { compactHistories } from '../market/history-compaction';
 import type { Services } from '../services';
-import { type MarketMeta, MarketStore } from '../store/market-store';
-import { DynamoCapStore } from './cap-store';
+import type { MarketCaps, MarketPages } from '../ports/market';
+import type { MarketMeta } from '../ports/market';
 import { type Candle, dayCandlesDoc, hourCandlesDoc, minuteBlockDoc, type VolumeEstimate, volumeDoc } from './documents';
 import { putJsonFile } from './file-store';
-import { advanceSealed, type FilesState, getFilesState, type SealRes } from './files-state';
+import type { FilesState, SealRes } from './files-state';
 import { BLOCK_MS, cappedHourPath, dayCandlesPath, fullDayCandlesPath, hourCandlesPath, minuteBlockPath, volumePath } from './paths';
 import { periodsToSeal } from './seal-plan';
 
@@ -33,8 +33,8 @@ export interface SealOutcome {
 
 interface SealContext {
   svc: Services;
-  store: MarketStore;
-  caps: DynamoCapStore;
+  store: MarketPages;
+  caps: MarketCaps;
   market: string;
   meta: MarketMeta;
   now: number;
@@ -69,7 +69,7 @@ async function inParallel<T, R>(items: readonly T[], fn: (item: T) => Promise<R>
 const range = (first: number, last: number): number[] => Array.from({ length: last - first + 1 }, (_, i) => first + i);
 
 /** The minute candles of a block's 10 minutes, per item: `[minute, candle][]`. */
-async function blockCandles(store: MarketStore, market: string, block: number): Promise<Map<number, [number, Candle][]>> {
+async function blockCandles(store: MarketPages, market: string, block: number): Promise<Map<number, [number, Candle][]>> {
   const first = (block * BLOCK_MS) / MINUTE_MS;
   const minutes = range(first, first + BLOCK_MS / MINUTE_MS - 1);
   const pages = await Promise.all(minutes.map((m) => store.candlePage(market, 'm1', m)));
@@ -83,7 +83,7 @@ async function blockCandles(store: MarketStore, market: string, block: number): 
 }
 
 /** Day candles and volume estimates of days `first … last`, per item. */
-export async function dayHistory(store: MarketStore, market: string, first: number, last: number) {
+export async function dayHistory(store: Pick<MarketPages, 'candlePage' | 'volumePage'>, market: string, first: number, last: number) {
   const days = range(first, last);
   const pages = await inParallel(days, async (d) => [d, await store.candlePage(market, 'd1', d), await store.volumePage(market, d)] as const);
   const candles = new Map<number, [number, Candle][]>();
@@ -166,7 +166,7 @@ async function sealRes(ctx: SealContext, state: FilesState, res: SealRes, writte
     const periods = range(from, Math.min(due.last, from + STATE_EVERY - 1));
     const paths = await inParallel(periods, (p) => SEALERS[res](ctx, p));
     const last = periods[periods.length - 1];
-    if (!(await advanceSealed(ctx.svc, ctx.market, res, previous, last, paths[paths.length - 1]))) return false;
+    if (!(await ctx.svc.market.filesState.advanceSealed(ctx.market, res, previous, last, paths[paths.length - 1]))) return false;
     written.push(...periods);
     previous = last;
   }
@@ -185,15 +185,16 @@ async function compact(ctx: SealContext, day: number | null): Promise<void> {
 }
 
 /** Seals one market: today's caps first (made when the day begins), then m1, h1 and d1 periods due. */
-export async function sealMarket(svc: Services, market: string, store = new MarketStore(svc.ddb, svc.config.tableName)): Promise<SealOutcome> {
+export async function sealMarket(svc: Services, market: string): Promise<SealOutcome> {
+  const store = svc.market.pages;
   const now = svc.clock.now();
   const written: Record<SealRes, number[]> = { m1: [], h1: [], d1: [] };
   const meta = await store.meta(market);
   if (meta.firstMergeAt === null) return { market, written };
-  const caps = new DynamoCapStore(svc);
+  const caps = svc.market.caps;
   await caps.ensureDay(market, dayOf(now));
   const ctx: SealContext = { svc, store, caps, market, meta, now, spans: new Map() };
-  const state = await getFilesState(svc, market);
+  const state = await svc.market.filesState.get(market);
   for (const res of ['m1', 'h1', 'd1'] as const) {
     if (!(await sealRes(ctx, state, res, written[res]))) break;
   }

@@ -12,10 +12,9 @@ import { RETAINED_HOURS } from '../domain/retention';
 import { currentItemFiles, itemFileOf } from '../items/read';
 import { buildHourlySnapshot } from '../market/hourly-view';
 import type { Services } from '../services';
-import { MarketStore } from '../store/market-store';
+import type { MarketPages } from '../ports/market';
 import { latestPointerDoc } from './documents';
 import { fileSize, putJsonFile } from './file-store';
-import { recordSnapshotHour } from './files-state';
 import { type HourSeries, type HourCloses, decodeSeries, emptySeries, encodeSeries, foldDays, foldHours } from './hour-series';
 import { recentLatestPath, recentPath, snapshotLatestPath, snapshotPath } from './paths';
 import { buildRecentFile } from './recent-build';
@@ -61,7 +60,7 @@ const hourCloses = (page: CandlePage): HourCloses => {
 };
 
 /** The series folded up to hour H-1 and day D-1 (H = `hour`, D its day); `moved` when it must be stored back. */
-export async function seriesFor(svc: Services, store: MarketStore, market: string, hour: number, firstMergeAt: number): Promise<{ series: HourSeries; moved: boolean }> {
+export async function seriesFor(svc: Services, store: MarketPages, market: string, hour: number, firstMergeAt: number): Promise<{ series: HourSeries; moved: boolean }> {
   const stored = await getWorkObject(svc, seriesKey(market));
   let series = emptySeries();
   if (stored) {
@@ -114,7 +113,8 @@ async function itemClasses(svc: Services): Promise<(itemId: number) => ItemClass
  * pointers; null for a market without data. Answers the snapshot file and its stored size. The snapshot is
  * built while the series is read and folded, and the series is stored back while the recent file is built.
  */
-export async function writeSnapshotFiles(svc: Services, market: string, hour: number, store = new MarketStore(svc.ddb, svc.config.tableName)): Promise<WrittenSnapshot | null> {
+export async function writeSnapshotFiles(svc: Services, market: string, hour: number): Promise<WrittenSnapshot | null> {
+  const store = svc.market.pages;
   const meta = await store.meta(market);
   if (meta.firstMergeAt === null) return null;
   const path = snapshotPath(market, hour);
@@ -144,7 +144,7 @@ export async function writeSnapshotFiles(svc: Services, market: string, hour: nu
     putJsonFile(svc, snapshotLatestPath(market), latestPointerDoc(market, hour, path)),
     putJsonFile(svc, recentLatestPath(market), latestPointerDoc(market, hour, recent)),
   ]);
-  await recordSnapshotHour(svc, market, hour);
+  await svc.market.filesState.recordSnapshotHour(market, hour);
   return { market, at: hour * HOUR_MS, bytes };
 }
 

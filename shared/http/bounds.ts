@@ -6,7 +6,7 @@
  * answers any value naming nothing (400 `bad_market` / `bad_item` / `bad_query` / `bad_build`, 404
  * `unknown_alert` / `unknown_book` / `not_found`, `{deleted: false}`), so the answer keeps the route's check order.
  */
-import { ServiceError } from '../errors';
+import { LimitError, ValidationError } from '../errors';
 
 /** A path parameter's longest value in UTF-8 bytes: valid ones (market, item key, ids, `at`, icon names, slugs) stay under 300. */
 export const PATH_PARAM_MAX_BYTES = 1024;
@@ -85,13 +85,13 @@ export function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): numbe
  * `JSON_MAX_DEPTH` 400 `bad_request`. `empty` is what an empty body stands for (absent: an empty body is not JSON).
  */
 export function jsonBody(body: Buffer, opts: { empty?: unknown } = {}): unknown {
-  if (body.length > JSON_BODY_MAX_BYTES) throw new ServiceError('too_large', `the body is above ${JSON_BODY_MAX_BYTES} bytes`);
+  if (body.length > JSON_BODY_MAX_BYTES) throw new LimitError('too_large', `the body is above ${JSON_BODY_MAX_BYTES} bytes`);
   if (body.length === 0 && 'empty' in opts) return opts.empty;
   const text = body.toString('utf8');
-  if (jsonDepth(text, JSON_MAX_DEPTH) > JSON_MAX_DEPTH) throw new ServiceError('bad_request', `the body nests deeper than ${JSON_MAX_DEPTH} levels`);
+  if (jsonDepth(text, JSON_MAX_DEPTH) > JSON_MAX_DEPTH) throw new ValidationError('bad_request', `the body nests deeper than ${JSON_MAX_DEPTH} levels`);
   try {
     return JSON.parse(text);
   } catch {
-    throw new ServiceError('bad_request', 'the body must be JSON');
+    throw new ValidationError('bad_request', 'the body must be JSON');
   }
 }

@@ -5,7 +5,7 @@
  * while the distribution moves to the new value (README: Security model).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ServiceError } from '../errors';
+import { ForbiddenError, UnavailableError } from '../errors';
 import type { Services } from '../services';
 
 /** The header CloudFront adds to every origin request (a custom origin header; a viewer's own is overwritten). */
@@ -69,13 +69,13 @@ export async function acceptedOriginValues(svc: Services, read: (arn: string) =>
   } catch (err) {
     svc.log('warn', 'origin secret unreadable', { error: err instanceof Error ? err.message : String(err) });
     if (cached?.arn === arn) return cached.values;
-    throw new ServiceError('unavailable', 'try again shortly');
+    throw new UnavailableError('unavailable', 'try again shortly');
   }
 }
 
 /** 403 `edge_only` unless the request came through the stage's CloudFront distribution. */
 export async function requireEdge(svc: Services, headers: Record<string, string | undefined> | null | undefined): Promise<void> {
-  if (!fromEdge(headers, await acceptedOriginValues(svc))) throw new ServiceError('edge_only', 'use the public host');
+  if (!fromEdge(headers, await acceptedOriginValues(svc))) throw new ForbiddenError('edge_only', 'use the public host');
 }
 
 /** Forgets the values read from Secrets Manager (tests). */

@@ -1,18 +1,20 @@
 import middy from '@middy/core';
-import { HTTP_ROUTES } from '../../lib/topology';
+import { type FunctionName, HTTP_ROUTES, type RouteKey } from '../topology';
 import { admit } from '../auth/gate';
 import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
 import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
-import { type ErrorCode, ServiceError } from '../errors';
+import { DomainError, ForbiddenError, UnavailableError, type UnavailableCode } from '../errors';
 import { type Services, services } from '../services';
 import { requireEdge } from './edge';
 import { isDependencyFailure } from '../store/dependency-failure';
+import { rateLimitHeaders } from './rate-limit-headers';
 import { compressLarge, errorResult, fromError } from './respond';
 import { toApiRequest } from './request';
 import { Router } from './router';
 import type { ApiRequest, HttpEvent, HttpResult } from './types';
+import { withValidator } from './validators';
 
 /**
  * A feature one query parameter's value needs besides the route's own (`res=m1` needs `candles.minute`).
@@ -52,11 +54,15 @@ export interface RouteContext {
 export interface Route {
   access: Access;
   /** The 503 code when the table or bucket does not answer (default `unavailable`). */
-  outage?: Extract<ErrorCode, 'unavailable' | 'storage_failed'>;
+  outage?: Extract<UnavailableCode, 'unavailable' | 'storage_failed'>;
   handle(ctx: RouteContext): Promise<HttpResult>;
 }
 
-export type RouteTable = Record<string, Route>;
+/** A function's whole route table: exactly the route keys the manifest gives it (shared/topology.ts). */
+export type RouteTable<F extends FunctionName> = { readonly [K in RouteKey<F>]: Route };
+
+/** Some of a function's routes (one module of shared/api): a key the manifest does not give `F` fails the typecheck. */
+export type RoutesOf<F extends FunctionName> = { readonly [K in RouteKey<F>]?: Route };
 
 const router = new Router(HTTP_ROUTES);
 
@@ -71,7 +77,7 @@ const FALLBACK: Route = {
 };
 
 /** Resolves the route of an event: API Gateway's route key, else our own matching (the `$default` route). */
-function resolve(event: HttpEvent, table: RouteTable): { route: Route; params: Record<string, string> } {
+function resolve(event: HttpEvent, table: Readonly<Record<string, Route>>): { route: Route; params: Record<string, string> } {
   const direct = table[event.routeKey];
   if (direct) return { route: direct, params: {} };
   const m = router.match(event.requestContext.http.method, event.rawPath);
@@ -79,16 +85,27 @@ function resolve(event: HttpEvent, table: RouteTable): { route: Route; params: R
   return { route: FALLBACK, params: {} };
 }
 
+/** The RateLimit fields of each request admission counted, so its answer carries them on success and error alike. */
+const metered = new WeakMap<HttpEvent, Record<string, string>>();
+
+/** An answer with its request's RateLimit fields (none when the request was not counted, e.g. a 401). */
+const withRateLimit = (event: HttpEvent, result: HttpResult): HttpResult => {
+  const fields = metered.get(event);
+  return fields ? { ...result, headers: { ...result.headers, ...fields } } : result;
+};
+
 /**
  * The middy stack of an HTTP function: refuse what did not come through CloudFront (before anything else),
- * resolve the route, admit the caller, run the route, map errors.
+ * resolve the route, admit the caller, run the route, tag cacheable answers (304 on a matching
+ * `If-None-Match`), map errors; counted requests carry the RateLimit fields either way.
  */
-export function httpHandler(table: RouteTable) {
+export function httpHandler(table: Readonly<Record<string, Route>>) {
   return middy<HttpEvent, HttpResult>()
     .use({
       onError: async (request) => {
         const err = asOutage(services(), resolve(request.event, table).route, request.error);
-        request.response = fromError(err, (msg, e) => services().log('error', msg, { error: e instanceof Error ? e.stack : String(e) }));
+        const mapped = fromError(err, (msg, e) => services().log('error', msg, { error: e instanceof Error ? e.stack : String(e) }));
+        request.response = withRateLimit(request.event, mapped);
       },
     })
     .use({
@@ -100,18 +117,20 @@ export function httpHandler(table: RouteTable) {
       const svc = services();
       const { route, params } = resolve(event, table);
       const req = toApiRequest(event, params, true);
-      const principal = await admit(req, route.access, svc);
+      const principal = await admit(req, route.access, svc, (m) => metered.set(event, rateLimitHeaders(m)));
       checkPathParams(req.params);
-      const result = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);
+      const answer = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);
+      // Tagged on the bytes as sent (after compression), before HEAD drops them: HEAD carries GET's tag.
+      const result = withRateLimit(event, withValidator(req.method, req.headers['if-none-match'], answer));
       return req.method === 'HEAD' ? { ...result, body: '' } : result;
     });
 }
 
 /** A table or bucket that does not answer is a 503 the caller may retry, not a 500 (README "Failure model"). */
 function asOutage(svc: Services, route: Route, err: unknown): unknown {
-  if (err instanceof ServiceError || !isDependencyFailure(err)) return err;
+  if (err instanceof DomainError || !isDependencyFailure(err)) return err;
   svc.log('warn', 'a dependency did not answer', { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
-  return new ServiceError(route.outage ?? 'unavailable', 'a storage service is unavailable; try again');
+  return new UnavailableError(route.outage ?? 'unavailable', 'a storage service is unavailable; try again');
 }
 
 /** Path rules shared by every route, checked after admission (DESIGN: check order): markets and item keys. */
@@ -121,5 +140,5 @@ function checkPathParams(params: Record<string, string>): void {
 }
 
 export const requireFeature = (p: Principal, f: Feature): void => {
-  if (!p.features.includes(f)) throw new ServiceError('forbidden', `needs the ${f} feature`, { feature: f });
+  if (!p.features.includes(f)) throw new ForbiddenError('forbidden', `needs the ${f} feature`, { feature: f });
 };

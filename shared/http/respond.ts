@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { gunzipSync, gzip } from 'node:zlib';
-import { ERROR_STATUS, type ErrorCode, ServiceError } from '../errors';
+import { DomainError, type ErrorCode } from '../errors';
+import { ERROR_STATUS } from './status';
 import { jsonLog } from '../log';
 import type { HttpResult } from './types';
 
@@ -29,7 +30,7 @@ export function errorResult(code: ErrorCode, message?: string, extra: Record<str
 
 /** Maps anything thrown to an answer: spec errors keep their code, the rest is logged and answered 500. */
 export function fromError(err: unknown, log: (msg: string, e: unknown) => void = defaultLog): HttpResult {
-  if (err instanceof ServiceError) return errorResult(err.code, err.message || undefined, err.extra, err.headers);
+  if (err instanceof DomainError) return errorResult(err.code, err.message || undefined, err.extra, err.retryAfterSeconds === undefined ? {} : { 'retry-after': String(err.retryAfterSeconds) });
   log('unexpected error', err);
   return errorResult('internal', 'internal error');
 }
@@ -79,6 +80,8 @@ export const COMPRESS_FROM = 1024 * 1024;
 export async function compressLarge(result: HttpResult, acceptEncoding: string | undefined): Promise<HttpResult> {
   if (result.isBase64Encoded || typeof result.body !== 'string' || result.body.length < COMPRESS_FROM) return result;
   if (result.headers?.['content-encoding']) return result;
+  // Already negotiated (a route that fits its answer itself, shared/market/answer-files.ts).
+  if (String(result.headers?.vary ?? '').includes('Accept-Encoding')) return result;
   const headers = { ...result.headers, vary: varyOn(result.headers, 'Accept-Encoding') };
   if (!acceptsGzip(acceptEncoding)) return { ...result, headers };
   const data = await gzipAsync(result.body, { level: 1 });

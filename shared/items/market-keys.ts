@@ -4,11 +4,10 @@
  */
 import { MARKETS } from '../domain/market';
 import type { Services } from '../services';
-import { MarketStore } from '../store/market-store';
 
 /** Every key with a row (priced or gone) in any of the six markets, ascending and distinct. */
 export async function keysWithRows(svc: Services): Promise<number[]> {
-  const store = new MarketStore(svc.ddb, svc.config.tableName);
+  const store = svc.market.pages;
   const tables = await Promise.all(MARKETS.map((m) => store.rows(m)));
   const keys = new Set<number>();
   for (const t of tables) for (const k of t.keys()) keys.add(k);

@@ -9,8 +9,8 @@ import { type GeneratedItemFile, buildSearchIndex, mergeItems, needsRebuild, par
 import { itemsCurrentDoc } from '../files/documents';
 import { ITEMS_CURRENT_PATH, itemFilePaths } from '../files/paths';
 import type { Services } from '../services';
-import { type NameRevision, catalogueLeaders, nameRevision } from '../store/catalogue';
-import { type BuildRecord, type CurrentBuild, getBuild, getCurrent, putPublishedBuild, recordMerged, setCurrent, updateCurrentFiles } from '../store/item-builds';
+import type { NameRevision } from '../ports/catalogue';
+import type { BuildRecord, CurrentBuild } from '../ports/catalogue';
 import { getObject, objectExists, putJsonFile } from './bucket';
 
 /** Spec: `hash` = first 16 hex digits of SHA-256 of the merged items text. */
@@ -35,7 +35,7 @@ export async function readGeneratedFile(svc: Services, build: string): Promise<G
  * (skipped when files of the same hash exist); records them and, for the current build, moves the pointer.
  */
 async function mergeBuild(svc: Services, rec: BuildRecord, rev: NameRevision, generated?: GeneratedItemFile): Promise<BuildRecord> {
-  const [file, leaders] = await Promise.all([generated ?? readGeneratedFile(svc, rec.build), catalogueLeaders(svc)]);
+  const [file, leaders] = await Promise.all([generated ?? readGeneratedFile(svc, rec.build), svc.catalogue.catalogueLeaders()]);
   const merged = mergeItems(file, leaders, rev.changedAt);
   const text = JSON.stringify(merged);
   const hash = mergedHash(text);
@@ -47,15 +47,15 @@ async function mergeBuild(svc: Services, rec: BuildRecord, rev: NameRevision, ge
   }
   const now = svc.clock.now();
   const outcome = { hash, mergedAt: now, revision: rev.revision, changedAt: rev.changedAt };
-  if (!(await recordMerged(svc, rec, outcome))) return (await getBuild(svc, rec.build)) ?? rec;
-  const current = await getCurrent(svc);
+  if (!(await svc.catalogue.recordMerged(rec, outcome))) return (await svc.catalogue.getBuild(rec.build)) ?? rec;
+  const current = await svc.catalogue.getCurrent();
   if (current?.build === rec.build) await pointCurrentAt(svc, { build: rec.build, hash, at: now });
   svc.log('info', 'item files merged', { build: rec.build, hash, named: merged.catalogue.named });
   return { ...rec, ...outcome };
 }
 
 async function pointCurrentAt(svc: Services, current: CurrentBuild): Promise<void> {
-  if (await updateCurrentFiles(svc, current)) await writePointer(svc, current);
+  if (await svc.catalogue.updateCurrentFiles(current)) await writePointer(svc, current);
 }
 
 /**
@@ -68,11 +68,11 @@ export async function publishGeneratedItems(svc: Services, value: unknown): Prom
   const paths = itemFilePaths(file.build);
   await putJsonFile(svc, paths.search, JSON.stringify(buildSearchIndex(file)));
   await putJsonFile(svc, paths.items, JSON.stringify(file));
-  const rec = await putPublishedBuild(svc, file.build, file.source, now);
+  const rec = await svc.catalogue.putPublishedBuild(file.build, file.source, now);
   const current: CurrentBuild = { build: file.build, hash: null, at: now };
-  await setCurrent(svc, current);
+  await svc.catalogue.setCurrent(current);
   await writePointer(svc, current);
-  const merged = await mergeBuild(svc, rec, await nameRevision(svc), file);
+  const merged = await mergeBuild(svc, rec, await svc.catalogue.nameRevision(), file);
   return { build: file.build, hash: merged.hash };
 }
 
@@ -81,7 +81,7 @@ export async function publishGeneratedItems(svc: Services, value: unknown): Prom
  * changed since they were built and they are at least 10 minutes old. Null for a build never published.
  */
 export async function ensureMerged(svc: Services, build: string): Promise<BuildRecord | null> {
-  const [rec, rev] = await Promise.all([getBuild(svc, build), nameRevision(svc)]);
+  const [rec, rev] = await Promise.all([svc.catalogue.getBuild(build), svc.catalogue.nameRevision()]);
   if (!rec) return null;
   if (!needsRebuild(rec, rev.revision, svc.clock.now())) return rec;
   return mergeBuild(svc, rec, rev);
@@ -92,10 +92,10 @@ export async function ensureMerged(svc: Services, build: string): Promise<BuildR
  * the pointer when it lags its build's record (a run that stopped between the two writes).
  */
 export async function rebuildCurrentItems(svc: Services): Promise<{ build: string | null; hash: string | null }> {
-  const before = await getCurrent(svc);
+  const before = await svc.catalogue.getCurrent();
   if (!before) return { build: null, hash: null };
   const rec = await ensureMerged(svc, before.build);
-  const current = await getCurrent(svc);
+  const current = await svc.catalogue.getCurrent();
   if (rec?.hash && current?.build === rec.build && current.hash !== rec.hash) await pointCurrentAt(svc, { build: rec.build, hash: rec.hash, at: svc.clock.now() });
   return { build: before.build, hash: rec?.hash ?? null };
 }

@@ -4,10 +4,10 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { type ItemFile, isBuildName } from '../domain/items';
-import { ServiceError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
 import { itemFilePaths } from '../files/paths';
 import type { Services } from '../services';
-import { type BuildRecord, getBuild, getCurrent } from '../store/item-builds';
+import type { BuildRecord } from '../ports/catalogue';
 import { type StoredObject, getObject } from './bucket';
 import { ensureMerged } from './publish';
 
@@ -26,20 +26,20 @@ const refOf = (rec: BuildRecord): ItemFilesRef => ({ build: rec.build, hash: rec
  * current one (404 `not_found` before anything is published), its merged files rebuilt on request when due.
  */
 export async function resolveItemFiles(svc: Services, build: string | undefined): Promise<ItemFilesRef> {
-  if (build !== undefined && !isBuildName(build)) throw new ServiceError('bad_build', 'unknown build');
-  const name = build ?? (await getCurrent(svc))?.build;
-  if (name === undefined) throw new ServiceError('not_found', 'no item data is published');
+  if (build !== undefined && !isBuildName(build)) throw new ValidationError('bad_build', 'unknown build');
+  const name = build ?? (await svc.catalogue.getCurrent())?.build;
+  if (name === undefined) throw new NotFoundError('not_found', 'no item data is published');
   const rec = await ensureMerged(svc, name);
-  if (!rec) throw build === undefined ? new ServiceError('not_found', 'no item data is published') : new ServiceError('bad_build', 'unknown build');
+  if (!rec) throw build === undefined ? new NotFoundError('not_found', 'no item data is published') : new ValidationError('bad_build', 'unknown build');
   return refOf(rec);
 }
 
 /** The current build's files as they are now, never rebuilding (read-only callers such as pages); null before any. */
 export async function currentItemFiles(svc: Services): Promise<ItemFilesRef | null> {
-  const current = await getCurrent(svc);
+  const current = await svc.catalogue.getCurrent();
   if (!current) return null;
   if (current.hash) return { build: current.build, hash: current.hash, version: current.hash };
-  const rec = await getBuild(svc, current.build);
+  const rec = await svc.catalogue.getBuild(current.build);
   return rec ? refOf({ ...rec, hash: null }) : null;
 }
 

@@ -17,10 +17,13 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { filesStateOf, SEAL_RES } from '../files/files-state';
 import type { Services } from '../services';
 import { ALERT_FIRED_PK_PREFIX, DEVICE_SK_PREFIX, FILES_STATE_PK_PREFIX, LIVE_CONN_PK_PREFIX, PROFILE_SK } from '../store/keys';
-import { isMergeRecordKey, type MergeRecord } from '../store/merge-log';
-import { type LiveConnection, marketAudiences, type SocketAudience, type SocketRef, toConnection, updateConnection, userConnections } from './connection-store';
+import { isMergeRecordKey } from '../store/merge-log';
+import type { MergeRecord } from '../ports/market';
+import type { LiveConnection, SocketAudience, SocketRef } from '../ports/connections';
+import { toConnection } from '../store/dynamo-connections';
 import { withWindow } from './credentials';
 import { loadMarketView } from './market-view';
+import type { LiveMessage } from './message-types';
 import { ahMessage, alertMessage, type Audience, helloMessage, sealedMessage } from './messages';
 import { applyClaims, closeUnauthenticated, profileClaims } from './roles-watch';
 import { sendAll } from './sender';
@@ -66,7 +69,7 @@ class ReadySockets {
   of(market: string): Promise<SocketAudience[]> {
     let hit = this.byMarket.get(market);
     if (!hit) {
-      hit = marketAudiences(this.svc, market).then((all) => all.filter((c) => c.ready));
+      hit = this.svc.connections.audiencesOf(market).then((all) => all.filter((c) => c.ready));
       this.byMarket.set(market, hit);
     }
     return hit;
@@ -74,7 +77,7 @@ class ReadySockets {
 }
 
 /** One text per distinct message: sockets with the same audience share it. */
-function perAudience(sockets: readonly SocketAudience[], build: (a: Audience) => object | null): Array<readonly [SocketRef, string | null]> {
+function perAudience(sockets: readonly SocketAudience[], build: (a: Audience) => LiveMessage | null): Array<readonly [SocketRef, string | null]> {
   const cache = new Map<string, string | null>();
   return sockets.map((c) => {
     const id = c.audience;
@@ -89,7 +92,7 @@ function perAudience(sockets: readonly SocketAudience[], build: (a: Audience) =>
 async function greet(svc: Services, records: Parsed[]): Promise<void> {
   const sockets = records.flatMap((r) => (r.next?.connectionId ? [toConnection(r.next)] : []));
   // Ready before the view is read: a merge recorded after the read reaches the socket as `ah`.
-  const ready = (await Promise.all(sockets.map(async (c) => ((await updateConnection(svc, c, { ready: true })) ? c : null)))).filter((c): c is LiveConnection => c !== null);
+  const ready = (await Promise.all(sockets.map(async (c) => ((await svc.connections.update(c, { ready: true })) ? c : null)))).filter((c): c is LiveConnection => c !== null);
   const views = new Map<string, ReturnType<typeof loadMarketView>>();
   for (const c of ready) if (!views.has(c.market)) views.set(c.market, loadMarketView(svc, c.market));
   const now = svc.clock.now();
@@ -121,9 +124,10 @@ async function announceAlerts(svc: Services, records: Parsed[]): Promise<void> {
   for (const r of records) {
     const userId = typeof r.next?.userId === 'string' ? r.next.userId : null;
     const market = typeof r.next?.market === 'string' ? r.next.market : null;
-    if (!userId || !market || !r.next?.alert) continue;
-    const sockets = (await userConnections(svc, userId, market)).filter((c) => c.ready);
-    const text = JSON.stringify(alertMessage(r.next.alert));
+    const alert = r.next?.alert;
+    if (!userId || !market || !alert || typeof alert !== 'object') continue;
+    const sockets = (await svc.connections.ofUser(userId, market)).filter((c) => c.ready);
+    const text = JSON.stringify(alertMessage(alert as Record<string, unknown>));
     await sendAll(svc, sockets.map((c) => [c, text] as const));
   }
 }
@@ -135,7 +139,7 @@ async function profileChanged(svc: Services, r: Parsed): Promise<void> {
   if (JSON.stringify(next) === JSON.stringify(prev)) return;
   const userId = r.pk.slice(USER_PREFIX.length);
   const now = svc.clock.now();
-  for (const c of await userConnections(svc, userId)) {
+  for (const c of await svc.connections.ofUser(userId)) {
     const claims = c.kind === 'session' || !next.claims ? withWindow(c.claims, next.windowUntil) : next.claims;
     await applyClaims(svc, c, claims, now);
   }
@@ -144,7 +148,7 @@ async function profileChanged(svc: Services, r: Parsed): Promise<void> {
 async function deviceRemoved(svc: Services, r: Parsed): Promise<void> {
   const userId = r.pk.slice(USER_PREFIX.length);
   const deviceId = r.sk.slice(DEVICE_SK_PREFIX.length);
-  for (const c of await userConnections(svc, userId)) if (c.kind === 'device' && c.deviceId === deviceId) await closeUnauthenticated(svc, c);
+  for (const c of await svc.connections.ofUser(userId)) if (c.kind === 'device' && c.deviceId === deviceId) await closeUnauthenticated(svc, c);
 }
 
 /** Handles one stream batch; hellos first so they precede every notice of the same batch. */

@@ -4,25 +4,21 @@
  * day, volume and snapshot files) and the day caps that exist, today's made on first need.
  */
 import { dayOf } from '../clock';
-import { DynamoCapStore } from '../files/cap-store';
 import { capDays } from '../files/caps';
-import { getFilesState } from '../files/files-state';
 import type { Services } from '../services';
-import { MarketStore } from '../store/market-store';
-import { MergeLog } from '../store/merge-log';
 import type { MarketView } from './messages';
 
 /** The market's view as of now, for `hello` and the files route. */
 export async function loadMarketView(svc: Services, market: string): Promise<MarketView> {
   const now = svc.clock.now();
   const today = dayOf(now);
-  const log = new MergeLog(svc.ddb, svc.config.tableName);
-  const caps = new DynamoCapStore(svc);
+  const log = svc.market.merges;
+  const caps = svc.market.caps;
   const days = capDays(today);
   const [meta, checkpoint, files, m1, h1] = await Promise.all([
-    new MarketStore(svc.ddb, svc.config.tableName).meta(market),
+    svc.market.pages.meta(market),
     log.newestCheckpoint(market, now),
-    getFilesState(svc, market),
+    svc.market.filesState.get(market),
     caps.dayCaps(market, 'm1', days.m1[0], today),
     caps.dayCaps(market, 'h1', days.h1[0], today),
   ]);

@@ -10,7 +10,8 @@ import { type Caps, type CapState, capsFor } from '../files/caps';
 import type { FilesState, SealRes } from '../files/files-state';
 import { fileUrl, snapshotPath } from '../files/paths';
 import { periodStartOf } from '../files/seal-plan';
-import type { MergeRecord } from '../store/merge-log';
+import type { MergeRecord } from '../ports/market';
+import type { AhMessage, AlertMessage, AuthMessage, ErrorMessage, HelloMessage, LiveErrorCode, RolesMessage, SealedMessage } from './message-types';
 
 /** What the service knows of one market for hello and the files route; paths relative to `cdnBase`. */
 export interface MarketView {
@@ -60,9 +61,9 @@ function liveFiles(view: MarketView, a: Audience, cdnBase: string) {
 }
 
 /** `hello`: the first message (spec Events); before anything exists `at` is null, `seq` 0 and `sealed` values null. */
-export function helloMessage(view: MarketView, a: Audience, cdnBase: string, now: number) {
+export function helloMessage(view: MarketView, a: Audience, cdnBase: string, now: number): HelloMessage {
   return {
-    t: 'hello' as const,
+    t: 'hello',
     market: view.market,
     seq: view.seq,
     at: view.at,
@@ -79,8 +80,8 @@ export function helloMessage(view: MarketView, a: Audience, cdnBase: string, now
  * `ah` after a merge: `url` (the change file) only with `prices.live`, absent otherwise (the caller may not
  * read it); `book` with `books` when the merge was a book.
  */
-export function ahMessage(r: MergeRecord, a: Audience, cdnBase: string) {
-  const msg: { t: 'ah'; market: string; seq: number; url?: string; at: number; book?: string } = { t: 'ah', market: r.market, seq: r.seq, at: r.at };
+export function ahMessage(r: MergeRecord, a: Audience, cdnBase: string): AhMessage {
+  const msg: AhMessage = { t: 'ah', market: r.market, seq: r.seq, at: r.at };
   if (has(a, 'prices.live')) msg.url = fileUrl(cdnBase, r.changePath);
   if (r.bookPath && has(a, 'books')) msg.book = fileUrl(cdnBase, r.bookPath);
   return msg;
@@ -91,7 +92,7 @@ export function ahMessage(r: MergeRecord, a: Audience, cdnBase: string) {
  * the full day file with `historyDays` above 7, else the public one; the minute block only with
  * `candles.minute` (null: not sent).
  */
-export function sealedMessage(files: FilesState, res: SealRes, a: Audience, cdnBase: string) {
+export function sealedMessage(files: FilesState, res: SealRes, a: Audience, cdnBase: string): SealedMessage | null {
   const period = files.sealed[res];
   if (period === null) return null;
   let path: string | undefined;
@@ -99,17 +100,17 @@ export function sealedMessage(files: FilesState, res: SealRes, a: Audience, cdnB
   else if (res === 'd1') path = longHistory(a) && files.d1cPath ? files.d1cPath : files.d1Path;
   else if (has(a, 'candles.minute')) path = files.m1Path;
   if (!path) return null;
-  return { t: 'sealed' as const, market: files.market, res, start: periodStartOf(res, period), url: fileUrl(cdnBase, path) };
+  return { t: 'sealed', market: files.market, res, start: periodStartOf(res, period), url: fileUrl(cdnBase, path) };
 }
 
 /** `alert`: one of the caller's alerts on this market fired. */
-export const alertMessage = (alert: unknown) => ({ t: 'alert' as const, alert });
+export const alertMessage = (alert: Record<string, unknown>): AlertMessage => ({ t: 'alert', alert });
 /** `roles`: the caller's features changed. */
-export const rolesMessage = (a: Audience) => ({ t: 'roles' as const, roles: [...a.roles], features: [...a.features] });
+export const rolesMessage = (a: Audience): RolesMessage => ({ t: 'roles', roles: [...a.roles], features: [...a.features] });
 /** `auth`: the answer to a renewal (`until` null for a device). */
-export const authMessage = (until: number | null) => ({ t: 'auth' as const, until });
+export const authMessage = (until: number | null): AuthMessage => ({ t: 'auth', until });
 /** `error`: a bad client message or a failed renewal. */
-export const errorMessage = (error: 'bad_message' | 'unauthenticated' | 'unavailable') => ({ t: 'error' as const, error });
+export const errorMessage = (error: LiveErrorCode): ErrorMessage => ({ t: 'error', error });
 
 export interface BookRef {
   at: number;

@@ -8,8 +8,7 @@ import { type AccountClaims, accountClaims } from '../auth/profile';
 import { contributorUntil } from '../domain/contributor';
 import type { Claims, Entitlements } from '../domain/roles';
 import type { Services } from '../services';
-import { getDevice } from '../store/identity-devices';
-import { type LiveConnection, updateConnection } from './connection-store';
+import type { LiveConnection } from '../ports/connections';
 import { credentialExpired, sameFeatures, socketEntitlements } from './credentials';
 import { errorMessage, rolesMessage } from './messages';
 import { CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, closeConnection, send } from './sender';
@@ -34,7 +33,7 @@ export async function applyClaims(svc: Services, c: LiveConnection, claims: Clai
   const changed = !sameFeatures(ent.features, c.features) || !sameFeatures(ent.roles, c.roles) || ent.limits.historyDays !== c.historyDays;
   const claimsMoved = JSON.stringify(claims) !== JSON.stringify(c.claims);
   if (!changed && !claimsMoved) return 'kept';
-  const stored = await updateConnection(svc, c, { claims, roles: ent.roles, features: ent.features, historyDays: ent.limits.historyDays });
+  const stored = await svc.connections.update(c, { claims, roles: ent.roles, features: ent.features, historyDays: ent.limits.historyDays });
   if (!stored) return 'gone';
   if (!changed) return 'kept';
   Object.assign(c, { claims, roles: ent.roles, features: ent.features, historyDays: ent.limits.historyDays });
@@ -68,7 +67,7 @@ export function profileClaims(image: Record<string, unknown> | undefined): { cla
  */
 export async function sweepSocket(svc: Services, c: LiveConnection, now: number, claimsOf: (userId: string) => Promise<AccountClaims | null>): Promise<SocketOutcome> {
   if (credentialExpired(c.validUntil, now)) return closeUnauthenticated(svc, c);
-  if (c.kind === 'device' && c.deviceId && !(await getDevice(svc, c.userId, c.deviceId, now))) return closeUnauthenticated(svc, c);
+  if (c.kind === 'device' && c.deviceId && !(await svc.identity.getDevice(c.userId, c.deviceId, now))) return closeUnauthenticated(svc, c);
   if (c.kind === 'session') return applyClaims(svc, c, c.claims, now);
   const account = await claimsOf(c.userId);
   return account ? applyClaims(svc, c, storedClaims(account), now) : 'kept';

@@ -5,7 +5,6 @@
  * `$default` answers `{t: "auth", token}` renewals; `$disconnect` forgets the socket; the sweep (every
  * minute) closes sockets whose credential expired (4401) or that lost `live` (4403).
  */
-import type { APIGatewayProxyResult } from 'aws-lambda';
 import { minuteOf } from '../clock';
 import { resolveApiKey } from '../auth/api-key';
 import { type AuthRequest, authenticate, SESSION_COOKIE } from '../auth/authenticate';
@@ -17,10 +16,10 @@ import { hashSecret } from '../auth/tokens';
 import { SOCKET_MESSAGES_PER_MINUTE } from '../domain/flood-limits';
 import { isMarket, MARKETS } from '../domain/market';
 import type { Claims } from '../domain/roles';
-import { type ErrorCode, ERROR_STATUS, ServiceError } from '../errors';
+import { DomainError, ForbiddenError, forbidden, UnauthenticatedError, ValidationError } from '../errors';
 import type { Services } from '../services';
-import { addConnection, connectionAt, countSocketMessage, marketConnections, removeConnectionById, updateConnection } from './connection-store';
 import { credentialUntil, mayRenew, sameFeatures, type SocketKind } from './credentials';
+import type { AuthRequestMessage } from './message-types';
 import { authMessage, errorMessage, rolesMessage } from './messages';
 import { accountClaimsCache, type SocketOutcome, sweepSocket } from './roles-watch';
 import { CLOSE_FORBIDDEN, CLOSE_POLICY, closeConnection, send } from './sender';
@@ -28,23 +27,6 @@ import { CLOSE_FORBIDDEN, CLOSE_POLICY, closeConnection, send } from './sender';
 /** What `$connect` sees of the upgrade request. */
 export interface ConnectRequest extends AuthRequest {
   connectionId: string;
-}
-
-const refuse = (code: ErrorCode, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): APIGatewayProxyResult => ({
-  statusCode: ERROR_STATUS[code],
-  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  body: JSON.stringify({ error: code, message, ...extra }),
-});
-
-/** Runs a check before the upgrade's own; its ServiceError becomes the upgrade's refusal (null when it passes). */
-export async function refuseUpgrade(check: () => Promise<void>): Promise<APIGatewayProxyResult | null> {
-  try {
-    await check();
-    return null;
-  } catch (err) {
-    if (err instanceof ServiceError) return refuse(err.code, err.message || err.code);
-    throw err;
-  }
 }
 
 /** The credential as `authenticate` took it: `Authorization: Bearer`, else `?token=`, else the session cookie. */
@@ -64,7 +46,7 @@ async function socketClaims(svc: Services, p: Principal, token: string | null, i
   const now = svc.clock.now();
   if (p.kind === 'session') {
     const session = token ? await verifySessionToken(token, { keys: remoteKeys(svc.config.idp.jwksUrl), issuer: svc.config.idp.issuer, now, isAllowedAzp: (azp) => isAllowedOrigin(azp, svc.config) }) : null;
-    if (!session) throw new ServiceError('unauthenticated', 'the session token is invalid or expired');
+    if (!session) throw new UnauthenticatedError('the session token is invalid or expired');
     return { claims: session.claims, scopes: null };
   }
   const { claims } = await accountClaims(svc, p.userId as string, now);
@@ -72,24 +54,21 @@ async function socketClaims(svc: Services, p: Principal, token: string | null, i
   return { claims, scopes };
 }
 
-/** `$connect`: the upgrade's answer (2xx admits it). */
-export async function connectSocket(svc: Services, req: ConnectRequest): Promise<APIGatewayProxyResult> {
-  let principal: Principal;
-  try {
-    principal = await authenticate(req, svc, { queryToken: true });
-  } catch (err) {
-    if (err instanceof ServiceError) return refuse(err.code, err.message || err.code, err.extra, err.headers);
-    throw err;
-  }
-  if (principal.kind === 'anon' || !principal.userId) return refuse('unauthenticated', 'sign in first');
+/**
+ * `$connect`: admits the upgrade or throws the refusal's domain error (401, then 403 `bad_origin`, 403
+ * `forbidden`, 400 `bad_market`); an admitted socket is stored.
+ */
+export async function connectSocket(svc: Services, req: ConnectRequest): Promise<void> {
+  const principal = await authenticate(req, svc, { queryToken: true });
+  if (principal.kind === 'anon' || !principal.userId) throw new UnauthenticatedError('sign in first');
   // A browser sends the cookie with any site's upgrade: only the deployment's own pages may use it (rule 3).
-  if (byCookie(req, principal) && !isAllowedOrigin(req.headers.origin, svc.config)) return refuse('bad_origin', 'a session cookie upgrade needs an Origin of this deployment');
-  if (!principal.features.includes('live')) return refuse('forbidden', 'needs the live feature', { feature: 'live' });
+  if (byCookie(req, principal) && !isAllowedOrigin(req.headers.origin, svc.config)) throw new ForbiddenError('bad_origin', 'a session cookie upgrade needs an Origin of this deployment');
+  if (!principal.features.includes('live')) throw forbidden('live');
   const market = req.query.market;
-  if (!isMarket(market)) return refuse('bad_market', market ? 'unknown market' : 'market is required');
+  if (!isMarket(market)) throw new ValidationError('bad_market', market ? 'unknown market' : 'market is required');
   const now = svc.clock.now();
   const { claims, scopes } = await socketClaims(svc, principal, credentialOf(req), req.ip);
-  await addConnection(svc, {
+  await svc.connections.add({
     connectionId: req.connectionId,
     market,
     userId: principal.userId,
@@ -104,12 +83,9 @@ export async function connectSocket(svc: Services, req: ConnectRequest): Promise
     connectedAt: now,
     addressKey: req.ip,
   });
-  return { statusCode: 200, body: '' };
 }
 
-type ClientMessage = { t: 'auth'; token: string };
-
-function parseClientMessage(body: string | null | undefined): ClientMessage | null {
+function parseClientMessage(body: string | null | undefined): AuthRequestMessage | null {
   try {
     const v = JSON.parse(body ?? '') as Record<string, unknown> | null;
     if (v && typeof v === 'object' && v.t === 'auth' && typeof v.token === 'string' && v.token !== '') return { t: 'auth', token: v.token };
@@ -126,14 +102,14 @@ function parseClientMessage(body: string | null | undefined): ClientMessage | nu
  */
 export async function socketMessage(svc: Services, connectionId: string, body: string | null | undefined, sourceIp: string): Promise<void> {
   // Metered before anything else: a flood costs one counter update per message until the socket is closed.
-  const counted = await countSocketMessage(svc, connectionId, minuteOf(svc.clock.now()));
+  const counted = await svc.connections.countMessage(connectionId, minuteOf(svc.clock.now()));
   if (!counted) return;
   if (counted.count > SOCKET_MESSAGES_PER_MINUTE) {
     // Only the message that crossed the limit closes; later ones of the flood find the socket gone or closing.
     if (counted.count === SOCKET_MESSAGES_PER_MINUTE + 1) await closeConnection(svc, counted.at, CLOSE_POLICY);
     return;
   }
-  const c = await connectionAt(svc, counted.at);
+  const c = await svc.connections.at(counted.at);
   if (!c) return;
   const ip = c.addressKey ?? sourceIp;
   const msg = parseClientMessage(body);
@@ -145,7 +121,7 @@ export async function socketMessage(svc: Services, connectionId: string, body: s
   try {
     fresh = await authenticate({ headers: { authorization: `Bearer ${msg.token}` }, cookies: {}, query: {}, ip }, svc);
   } catch (err) {
-    if (!(err instanceof ServiceError)) throw err;
+    if (!(err instanceof DomainError)) throw err;
     // A renewal met by the address's API key meter is told to try later, as when the provider is down.
     const error = err.code === 'unavailable' || err.code === 'rate_limited' ? 'unavailable' : 'unauthenticated';
     await send(svc, c, JSON.stringify(errorMessage(error)));
@@ -159,7 +135,7 @@ export async function socketMessage(svc: Services, connectionId: string, body: s
   const until = credentialUntil(fresh, now);
   const { claims, scopes } = await socketClaims(svc, fresh, msg.token, ip);
   const changed = !sameFeatures(fresh.features, c.features) || !sameFeatures(fresh.roles, c.roles);
-  const stored = await updateConnection(svc, { ...c }, {
+  const stored = await svc.connections.update({ ...c }, {
     validUntil: until,
     claims,
     scopes,
@@ -177,7 +153,7 @@ export async function socketMessage(svc: Services, connectionId: string, body: s
 }
 
 /** `$disconnect`: the socket is forgotten. */
-export const disconnectSocket = (svc: Services, connectionId: string): Promise<boolean> => removeConnectionById(svc, connectionId);
+export const disconnectSocket = (svc: Services, connectionId: string): Promise<boolean> => svc.connections.removeById(connectionId);
 
 /** API Gateway ends every connection after 2 hours; a record older than that lost its `$disconnect`. */
 const MAX_CONNECTION_MS = 2 * 3_600_000 + 10 * 60_000;
@@ -190,10 +166,10 @@ export async function sweepSockets(svc: Services): Promise<Record<SocketOutcome,
   // The local gateway keeps sockets open as long as the client does.
   const aws = svc.config.endpoints.dynamodb === undefined;
   for (const market of MARKETS) {
-    for (const c of await marketConnections(svc, market)) {
+    for (const c of await svc.connections.ofMarket(market)) {
       try {
         if (aws && now - c.connectedAt > MAX_CONNECTION_MS) {
-          await removeConnectionById(svc, c.connectionId);
+          await svc.connections.removeById(c.connectionId);
           counts.gone++;
           continue;
         }

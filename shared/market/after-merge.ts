@@ -11,8 +11,7 @@ import { evaluateAlerts, pushFired } from '../alerts/evaluate';
 import type { Scan } from '../domain/derived-scan';
 import type { RowTable } from '../domain/merge';
 import type { Services } from '../services';
-import type { MarketMeta, PendingMerge } from '../store/market-store';
-import { firedAt } from '../store/settings-alerts';
+import type { MarketMeta, PendingMerge } from '../ports/market';
 import { dayCloses } from './day-closes';
 
 /** Evaluates the market's alerts for the merge of `scan` under `pending`; `repeated` when an earlier attempt may have fired some. */
@@ -24,6 +23,6 @@ export async function evaluateMergeAlerts(svc: Services, meta: MarketMeta, scan:
     { now: pending.now, seq: pending.seq, push: false },
   );
   if (!repeated) return pushFired(svc, fired);
-  const all = (await firedAt(svc, meta.market, pending.now)).filter((r) => r.seq === pending.seq);
+  const all = (await svc.settings.firedAt(meta.market, pending.now)).filter((r) => r.seq === pending.seq);
   await pushFired(svc, all);
 }

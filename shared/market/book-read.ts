@@ -7,8 +7,8 @@ import { gunzipSync } from 'node:zlib';
 import { fileUrl } from '../files/paths';
 import { getObject } from '../items/bucket';
 import type { Services } from '../services';
-import type { BookLogEntry } from '../store/book-log';
-import type { CurrentBook } from '../store/market-store';
+import type { BookLogEntry } from '../ports/market';
+import type { CurrentBook } from '../ports/market';
 import type { ReadSources } from './sources';
 
 /** DESIGN: a market summary's `book` and a books list entry (`entries` is a count). */

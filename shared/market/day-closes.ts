@@ -8,7 +8,7 @@ import type { DayClose } from '../domain/alerts';
 import { earliestDataAt } from '../domain/book';
 import { RETAINED_DAYS } from '../domain/retention';
 import type { Services } from '../services';
-import type { MarketMeta } from '../store/market-store';
+import type { MarketMeta } from '../ports/market';
 import { itemsDays } from './item-read';
 import { readSources } from './sources';
 

@@ -7,24 +7,17 @@
  */
 import { HOUR_MS, dayOf, hourOf } from '../clock';
 import type { CandlePage } from '../domain/candles';
-import { candlePk, daySoFarPk, shardSk } from '../store/keys';
-import { PAGE_SHARDS } from '../store/market-store';
-import type { MergeRecord } from '../store/merge-log';
-import { decodeCandles, encodeCandles, shardOf } from '../store/page-codec';
+import type { DayFold, MergeRecord } from '../ports/market';
+import { ALL_PAGE_SHARDS, PAGE_SHARDS, shardOf } from '../store/shard-layout';
 import type { ReadSources } from './sources';
 import { foldPage } from './view-rules';
 
 /** Every page shard: whole-market reads. */
-export const ALL_SHARDS: readonly number[] = Array.from({ length: PAGE_SHARDS }, (_, s) => s);
+export const ALL_SHARDS = ALL_PAGE_SHARDS;
 
 /** The page shard of an item key. */
 export const pageShardOf = (key: number): number => shardOf(key, PAGE_SHARDS);
 
-interface StoredFold {
-  page: CandlePage;
-  /** The market's seq read before the hour pages were: later merges may not be in the fold. */
-  seq: number;
-}
 
 /**
  * The day so far before `cut` (a whole hour): every item's hour candles of cut's day before cut, folded
@@ -33,7 +26,7 @@ interface StoredFold {
 export async function daySoFar(src: ReadSources, market: string, cut: number, shards: readonly number[] = ALL_SHARDS): Promise<CandlePage> {
   const hour = hourOf(cut);
   if (hour === dayOf(cut) * 24 || shards.length === 0) return new Map();
-  const stored = await readFolds(src, market, hour, shards);
+  const stored = await src.store.dayFolds(market, hour, shards, src.clock.now());
   const trusted = await trustedFolds(src, market, stored, cut);
   const missing = shards.filter((s) => !trusted.has(s));
   const built = missing.length > 0 ? await buildFolds(src, market, hour, missing) : new Map<number, CandlePage>();
@@ -47,18 +40,16 @@ async function buildFolds(src: ReadSources, market: string, hour: number, shards
   const firstHour = dayOf(hour * HOUR_MS) * 24;
   // Read before any page: a merge landing meanwhile has a higher seq and is judged on the next read.
   const seq = (await src.store.meta(market)).seq;
-  const previous = hour - 1 > firstHour ? await trustedFolds(src, market, await readFolds(src, market, hour - 1, shards), (hour - 1) * HOUR_MS) : new Map<number, CandlePage>();
-  const wanted: Array<{ pk: string; sk: string }> = [];
-  for (const s of shards) {
-    for (let h = previous.has(s) ? hour - 1 : firstHour; h < hour; h++) wanted.push({ pk: candlePk(market, 'h1', h), sk: shardSk(s) });
+  const previous = hour - 1 > firstHour ? await trustedFolds(src, market, await src.store.dayFolds(market, hour - 1, shards, src.clock.now()), (hour - 1) * HOUR_MS) : new Map<number, CandlePage>();
+  const wanted: Array<{ period: number; shard: number }> = [];
+  for (const shard of shards) {
+    for (let h = previous.has(shard) ? hour - 1 : firstHour; h < hour; h++) wanted.push({ period: h, shard });
   }
   const byShard = new Map<number, Array<[number, CandlePage]>>();
-  for (const item of await src.store.batchGet(wanted)) {
-    const h = Number(item.pk.slice(item.pk.lastIndexOf('#') + 1));
-    const s = Number(item.sk);
-    const list = byShard.get(s) ?? [];
-    list.push([h, decodeCandles(item.d).page]);
-    byShard.set(s, list);
+  for (const { period, shard, page } of await src.store.candleShards(market, 'h1', wanted)) {
+    const list = byShard.get(shard) ?? [];
+    list.push([period, page]);
+    byShard.set(shard, list);
   }
   const out = new Map<number, CandlePage>();
   for (const s of shards) {
@@ -69,7 +60,7 @@ async function buildFolds(src: ReadSources, market: string, hour: number, shards
   // A reader without write access (the pages function) does not try: in AWS the write is an AccessDenied.
   if (src.readOnly) return out;
   try {
-    await writeFolds(src, market, hour, out, seq);
+    await src.store.writeDayFolds(market, hour, out, seq);
   } catch {
     // The fold is only a cache: a failed write just leaves the next reader to fold again.
   }
@@ -77,7 +68,7 @@ async function buildFolds(src: ReadSources, market: string, hour: number, shards
 }
 
 /** The stored folds that no later merge of a book read before `cut` has made stale. */
-async function trustedFolds(src: ReadSources, market: string, stored: Map<number, StoredFold>, cut: number): Promise<Map<number, CandlePage>> {
+async function trustedFolds(src: ReadSources, market: string, stored: Map<number, DayFold>, cut: number): Promise<Map<number, CandlePage>> {
   const out = new Map<number, CandlePage>();
   if (stored.size === 0) return out;
   const oldest = Math.min(...[...stored.values()].map((f) => f.seq));
@@ -88,23 +79,3 @@ async function trustedFolds(src: ReadSources, market: string, stored: Map<number
 
 /** Whether a merge may have changed hour candles before `cut`; without the book's own `at` assume it did. */
 const changesBefore = (r: MergeRecord, cut: number): boolean => r.bookAt === undefined || r.bookAt < cut;
-
-async function readFolds(src: ReadSources, market: string, hour: number, shards: readonly number[]): Promise<Map<number, StoredFold>> {
-  const now = src.clock.now();
-  const out = new Map<number, StoredFold>();
-  const items = await src.store.batchGet(shards.map((s) => ({ pk: daySoFarPk(market, hour), sk: shardSk(s) })));
-  for (const item of items as Array<{ sk: string; d: Uint8Array; seq?: number; ttl?: number }>) {
-    if (typeof item.ttl === 'number' && item.ttl * 1000 <= now) continue;
-    out.set(Number(item.sk), { page: decodeCandles(item.d).page, seq: Number(item.seq ?? 0) });
-  }
-  return out;
-}
-
-async function writeFolds(src: ReadSources, market: string, hour: number, folds: Map<number, CandlePage>, seq: number): Promise<void> {
-  const day = dayOf(hour * HOUR_MS);
-  const start = day * 24 * HOUR_MS;
-  // Kept until the next day's first hour no longer needs it as a base (it never does): the day plus an hour.
-  const ttl = Math.ceil((start + 25 * HOUR_MS) / 1000);
-  const items = [...folds].map(([s, page]) => ({ pk: daySoFarPk(market, hour), sk: shardSk(s), d: encodeCandles(page, start, PAGE_SHARDS), seq, ttl }));
-  await src.store.batchPut(items);
-}

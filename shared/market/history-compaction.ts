@@ -5,15 +5,14 @@
  * seq write this job must never race. Reads take days up to the mark from history pages and later days
  * from the day candle and volume pages.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS, dayOf } from '../clock';
 import { earliestDataAt } from '../domain/book';
 import type { CandlePage } from '../domain/candles';
 import type { VolumePage } from '../domain/volume-estimate';
 import type { Services } from '../services';
-import { historyMarkKey } from '../store/keys';
-import { HISTORY_SHARDS } from '../store/market-store';
-import { type HistoryPage, compactHistory, splitShards } from '../store/page-codec';
+import { compactHistory } from '../store/page-codec';
+import type { HistoryPage } from '../ports/market';
+import { HISTORY_SHARDS, splitShards } from '../store/shard-layout';
 import { type ReadSources, readSources } from './sources';
 
 /** Spec Uploads: a book may be observed up to 24 h before it arrives; a day is final once that has passed too. */
@@ -26,12 +25,8 @@ export const KEPT_DAYS = 90;
 /** The newest day no book can change any more at `now`: its end plus the 24 h an upload may lag, plus grace. */
 export const finalDay = (now: number): number => dayOf(now - LATE_BOOK_MS - MERGE_GRACE_MS) - 1;
 
-/** The newest compacted day of a market, or null before the first compaction. */
-export async function historyMark(src: Pick<ReadSources, 'ddb' | 'table' | 'meter'>, market: string): Promise<number | null> {
-  const out = await src.ddb.send(new GetCommand({ TableName: src.table, Key: historyMarkKey(market), ReturnConsumedCapacity: 'TOTAL' }));
-  src.meter.add(out.ConsumedCapacity, 'read');
-  return typeof out.Item?.through === 'number' ? out.Item.through : null;
-}
+/** The last day compacted into the market's history pages, or null before the first compaction. */
+export const historyMark = (src: Pick<ReadSources, 'store'>, market: string): Promise<number | null> => src.store.historyMark(market);
 
 export interface CompactionResult {
   /** The mark after this run (null: nothing compacted yet). */
@@ -62,7 +57,7 @@ export async function compactHistories(svc: Services, market: string, throughDay
   const pages = await src.store.histories(market);
   const next = foldDays(pages, dayPages, firstKept);
   await src.store.writeHistories(market, next);
-  await svc.ddb.send(new PutCommand({ TableName: src.table, Item: { ...historyMarkKey(market), through: target, at: now } }));
+  await src.store.putHistoryMark(market, target, now);
   return { through: target, days };
 }
 

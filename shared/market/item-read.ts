@@ -6,8 +6,8 @@
  */
 import type { Candle } from '../domain/candles';
 import type { Volume } from '../domain/volume-estimate';
-import { HISTORY_SHARDS } from '../store/market-store';
-import { type HistoryPage, shardOf } from '../store/page-codec';
+import type { HistoryPage } from '../ports/market';
+import { HISTORY_SHARDS, shardOf } from '../store/shard-layout';
 import { historyMark } from './history-compaction';
 import type { ReadSources } from './sources';
 

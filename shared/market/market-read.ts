@@ -178,7 +178,7 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
 
 /** A day's candle (`c`) or volume (`v`) elements; final days are kept, later ones read every time. */
 async function dayBytes(src: ReadSources, market: string, kind: 'c' | 'v', day: number, final: boolean): Promise<PeriodBytes> {
-  const id = `${src.table}|${market}|d1${kind}|${day}`;
+  const id = `${src.scope}|${market}|d1${kind}|${day}`;
   const hit = final ? recall(id) : undefined;
   if (hit) return hit;
   const p = kind === 'c' ? writePeriod(await src.store.candlePage(market, 'd1', day), dayCandle(day)) : writePeriod(await src.store.volumePage(market, day), dayVolume(day));
@@ -189,7 +189,7 @@ async function dayBytes(src: ReadSources, market: string, kind: 'c' | 'v', day: 
 /** Spec intraday `items` as JSON text: per item, `[hour, close, quantity]` of its hour candles of hours `from..toHour`. */
 export async function marketIntraday(src: ReadSources, market: string, from: number, toHour: number): Promise<JsonText> {
   const hours = await periodsWithScans(src, market, 'h1', from, toHour);
-  const ids = hours.map((h) => `${src.table}|${market}|h1|${h}`);
+  const ids = hours.map((h) => `${src.scope}|${market}|h1|${h}`);
   const hits = ids.map((id) => recall(id));
   const cached = hits.filter((p): p is PeriodBytes => p !== undefined);
   const stale = new Set<number>();

@@ -10,12 +10,7 @@ import { earliestDataAt } from '../domain/book';
 import { MARKETS } from '../domain/market';
 import { RETENTION_EVERY_MS, type RetentionCutoffs, pruneRows, retentionCutoffs } from '../domain/retention';
 import type { Services } from '../services';
-import { candlePk, volumePk } from '../store/keys';
-import { type MarketMeta, MarketStore } from '../store/market-store';
-import { type RetentionMark, RetentionStore } from '../store/market-retention';
-import type { HistoryPage } from '../store/page-codec';
-import { ScanLog } from '../store/scan-log';
-import { deleteQuarantine, quarantinedBefore } from '../store/upload-quarantine';
+import type { HistoryPage, MarketMeta, MarketPages, PeriodKind, RetentionMark, RetentionPort } from '../ports/market';
 import { deleteStored } from '../upload/book-storage';
 import { historyMark } from './history-compaction';
 import { readSources } from './sources';
@@ -40,12 +35,12 @@ export async function runRetention(svc: Services, now = svc.clock.now()): Promis
 /** Spec Retention for one market; does nothing when the market's last run is less than 6 hours old. */
 export async function retainMarket(svc: Services, market: string, now: number): Promise<MarketRetention> {
   const out: MarketRetention = { market, ran: false, rowsDeleted: 0, pagesDeleted: 0, historyDaysDropped: 0, quarantineDeleted: 0, rowsWritten: true };
-  const marks = new RetentionStore(svc.ddb, svc.config.tableName);
+  const marks = svc.market.retention;
   const last = await marks.mark(market);
   if (last && now - last.ranAt < RETENTION_EVERY_MS) return out;
   out.ran = true;
   const cut = retentionCutoffs(now);
-  const store = new MarketStore(svc.ddb, svc.config.tableName, undefined, true);
+  const store = svc.market.latest;
   const meta = await store.meta(market);
   out.quarantineDeleted = await dropQuarantined(svc, market, cut.quarantineAt);
   if (meta.firstMergeAt === null) {
@@ -74,12 +69,12 @@ function firstMark(meta: MarketMeta): RetentionMark {
  * minutes and hours of merged scans, which the scan log lists (it outlives both); days are few and walked.
  * Pages older than the scan log (a retention stalled for 30 days) go by their own `ttl`.
  */
-async function dropPages(svc: Services, marks: RetentionStore, market: string, from: RetentionMark, cut: RetentionCutoffs): Promise<number> {
-  const pks: string[] = [];
+async function dropPages(svc: Services, marks: RetentionPort, market: string, from: RetentionMark, cut: RetentionCutoffs): Promise<number> {
+  const periods: Array<[PeriodKind, number]> = [];
   if (from.minute < cut.minute || from.hour < cut.hour) {
     const lower = Math.min(from.minute * MINUTE_MS, from.hour * HOUR_MS);
     const upper = Math.max(cut.minute * MINUTE_MS, cut.hour * HOUR_MS);
-    const scans = await new ScanLog(svc.ddb, svc.config.tableName, svc.clock).between(market, lower, upper);
+    const scans = await svc.market.scans.between(market, lower, upper);
     const minutes = new Set<number>();
     const hours = new Set<number>();
     for (const s of scans) {
@@ -88,13 +83,13 @@ async function dropPages(svc: Services, marks: RetentionStore, market: string, f
       if (minute >= from.minute && minute < cut.minute) minutes.add(minute);
       if (hour >= from.hour && hour < cut.hour) hours.add(hour);
     }
-    for (const m of minutes) pks.push(candlePk(market, 'm1', m));
-    for (const h of hours) pks.push(candlePk(market, 'h1', h));
+    for (const m of minutes) periods.push(['m1', m]);
+    for (const h of hours) periods.push(['h1', h]);
   }
-  for (let d = from.day; d < cut.day; d++) pks.push(candlePk(market, 'd1', d), volumePk(market, d));
+  for (let d = from.day; d < cut.day; d++) periods.push(['d1', d], ['volume', d]);
   let deleted = 0;
-  for (let i = 0; i < pks.length; i += 8) {
-    const counts = await Promise.all(pks.slice(i, i + 8).map((pk) => marks.deletePartition(pk)));
+  for (let i = 0; i < periods.length; i += 8) {
+    const counts = await Promise.all(periods.slice(i, i + 8).map(([kind, period]) => marks.deletePeriod(market, kind, period)));
     deleted += counts.reduce((a, b) => a + b, 0);
   }
   return deleted;
@@ -104,7 +99,7 @@ async function dropPages(svc: Services, marks: RetentionStore, market: string, f
  * Drops compacted history days before `firstKeptDay` (the day cutoff moved since the last run). The daily
  * compaction also drops them when it folds a day in; this keeps the rule when compaction has nothing to do.
  */
-async function trimHistory(svc: Services, store: MarketStore, market: string, firstKeptDay: number): Promise<number> {
+async function trimHistory(svc: Services, store: MarketPages, market: string, firstKeptDay: number): Promise<number> {
   if ((await historyMark(readSources(svc), market)) === null) return 0;
   const pages = await store.histories(market);
   const changed = new Map<number, HistoryPage>();
@@ -127,9 +122,9 @@ async function trimHistory(svc: Services, store: MarketStore, market: string, fi
 /** Deletes quarantined bodies received before `before`, then their records. */
 async function dropQuarantined(svc: Services, market: string, before: number): Promise<number> {
   let n = 0;
-  for (const rec of await quarantinedBefore(svc, market, before)) {
+  for (const rec of await svc.uploads.quarantinedBefore(market, before)) {
     if (!(await deleteStored(svc, rec.path))) continue;
-    await deleteQuarantine(svc, market, rec.sk);
+    await svc.uploads.deleteQuarantine(market, rec.sk);
     n++;
   }
   return n;

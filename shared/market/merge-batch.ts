@@ -5,11 +5,10 @@
  * set aside in the rejected queue with an alarm; a dependency's failure only delays it.
  */
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { MERGE_REJECTED_QUEUE } from '../../lib/topology';
+import { MERGE_REJECTED_QUEUE } from '../topology';
 import { MERGE_FAILURE_BUDGET, mergeRetryDelaySeconds, type RejectReason } from '../domain/merge-retry';
 import type { Services } from '../services';
 import { isDependencyFailure } from '../store/dependency-failure';
-import { countMergeFailure } from '../store/merge-failures';
 import { type MergeMessage, parseMergeMessage } from '../upload/merge-message';
 import { mergeBook } from './merge-book';
 
@@ -50,7 +49,7 @@ async function afterFailure(svc: Services, record: SQSRecord, msg: MergeMessage,
   }
   let failures: number;
   try {
-    failures = await countMergeFailure(svc, msg.market, msg.uploadId, error);
+    failures = await svc.market.failures.count(msg.market, msg.uploadId, error, svc.clock.now());
   } catch (countErr) {
     // The table went away meanwhile: nothing is counted, the book is simply received again.
     svc.log('warn', 'merge failed and its failure could not be counted; received again', { ...where, error, countError: describeFailure(countErr) });

@@ -20,11 +20,8 @@ import { newCap } from '../files/caps';
 import type { BookFile } from '../files/documents';
 import { isCheckpointSeq } from '../files/documents';
 import type { Services } from '../services';
-import { BookLog } from '../store/book-log';
-import { type CurrentBook, type MarketMeta, MarketStore, PAGE_SHARDS, type PendingMerge, type VolumeShard } from '../store/market-store';
-import { MergeLog } from '../store/merge-log';
-import { shardOf } from '../store/page-codec';
-import { ScanLog } from '../store/scan-log';
+import type { CurrentBook, MarketMeta, MarketPages, PendingMerge, VolumeShard } from '../ports/market';
+import { PAGE_SHARDS, shardOf } from '../store/shard-layout';
 import type { MergeMessage } from '../upload/merge-message';
 import { evaluateMergeAlerts } from './after-merge';
 import { loadBookFile } from './book-file';
@@ -38,7 +35,7 @@ export type MergeOutcome = { merged: true; seq: number } | { merged: false; reas
 
 /** Merges one accepted book; throws when it must be received again (storage failure, lost seq race). */
 export async function mergeBook(svc: Services, msg: MergeMessage): Promise<MergeOutcome> {
-  const store = new MarketStore(svc.ddb, svc.config.tableName, undefined, true);
+  const store = svc.market.latest; // strongly consistent: the previous merge's writes, never a stale page
   const meta = await store.meta(msg.market);
   if (meta.lastUpload === msg.uploadId || meta.recentUploads?.includes(msg.uploadId)) return { merged: false, reason: 'already_merged' };
   const book = await loadBookFile(svc, msg.bookPath);
@@ -58,14 +55,13 @@ export async function mergeBook(svc: Services, msg: MergeMessage): Promise<Merge
     transition.volume && meta.currentBook ? writeVolume(svc, store, msg.market, meta.currentBook, book) : undefined,
   ] as const);
 
-  const table = svc.config.tableName;
   await settled([
-    new MergeLog(svc.ddb, table).put({ market: msg.market, seq: pending.seq, at, mergedAt: now, ...files, bookPath: msg.bookPath, bookAt: book.at }),
-    new ScanLog(svc.ddb, table, svc.clock).put(
+    svc.market.merges.put({ market: msg.market, seq: pending.seq, at, mergedAt: now, ...files, bookPath: msg.bookPath, bookAt: book.at }),
+    svc.market.scans.put(
       { market: msg.market, at: scan.at, items: scan.items.length, complete: scan.complete, credited: msg.credited, uploader: msg.uploader, mergedAt: now },
       msg.uploadId,
     ),
-    new BookLog(svc.ddb, table, svc.clock).put({ market: msg.market, at: book.at, complete: book.complete, auctions: book.auctions, entries: book.entries.length, path: msg.bookPath, mergedAt: now }),
+    svc.market.books.put({ market: msg.market, at: book.at, complete: book.complete, auctions: book.auctions, entries: book.entries.length, path: msg.bookPath, mergedAt: now }),
   ]);
   const currentBook: CurrentBook | null = transition.replaces
     ? { at: book.at, complete: book.complete, auctions: book.auctions, entries: book.entries.length, ref: msg.bookPath }
@@ -81,7 +77,7 @@ export async function mergeBook(svc: Services, msg: MergeMessage): Promise<Merge
  * Fixes the merge's seq, caps and time as its first write, or takes them back from the interrupted attempt
  * of the same upload.
  */
-async function begin(svc: Services, store: MarketStore, meta: MarketMeta, uploadId: string): Promise<{ pending: PendingMerge; repeated: boolean }> {
+async function begin(svc: Services, store: MarketPages, meta: MarketMeta, uploadId: string): Promise<{ pending: PendingMerge; repeated: boolean }> {
   const seq = meta.seq + 1;
   const earlier = meta.pending;
   if (earlier && earlier.uploadId === uploadId && earlier.seq === seq) return { pending: earlier, repeated: true };
@@ -106,7 +102,7 @@ function mergeRows(rows: RowTable, scan: Scan, reader: string, now: number, repe
 }
 
 /** Spec Merge rule 3 and Candles: the scan's minute, hour and day pages (day points are the day candles). */
-async function writeCandles(store: MarketStore, market: string, scan: Scan): Promise<void> {
+async function writeCandles(store: MarketPages, market: string, scan: Scan): Promise<void> {
   if (scan.items.length === 0) return;
   const keys = scan.items.map((i) => i[0]);
   await settled(
@@ -123,7 +119,7 @@ async function writeCandles(store: MarketStore, market: string, scan: Scan): Pro
  * Spec Order books rule 4: estimates against the replaced book, added to the new book's UTC day. Each shard
  * remembers the newest book it holds, so a repeated merge never adds the same book twice.
  */
-async function writeVolume(svc: Services, store: MarketStore, market: string, previous: CurrentBook, book: BookFile): Promise<void> {
+async function writeVolume(svc: Services, store: MarketPages, market: string, previous: CurrentBook, book: BookFile): Promise<void> {
   const prev = await loadBookFile(svc, previous.ref);
   const day = dayOf(book.at);
   const byShard = new Map<number, [number, Volume][]>();

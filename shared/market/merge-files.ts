@@ -7,7 +7,7 @@ import { changeDoc, checkpointDoc } from '../files/documents';
 import { putJsonFile } from '../files/file-store';
 import { changePath, checkpointPath } from '../files/paths';
 import type { Services } from '../services';
-import type { PendingMerge } from '../store/market-store';
+import type { PendingMerge } from '../ports/market';
 import { settled } from './settled';
 
 export interface MergeFiles {

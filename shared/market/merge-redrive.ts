@@ -5,14 +5,12 @@
  * A book that keeps coming back is set aside in the rejected queue instead; books set aside for their own
  * data never pass through here.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { MERGE_QUEUES, deadLetterQueueName } from '../../lib/topology';
+import { MERGE_QUEUES, deadLetterQueueName } from '../topology';
 import { MERGE_REDRIVE_LIMIT } from '../domain/merge-retry';
 import { fileSize } from '../files/file-store';
 import type { Services } from '../services';
 import { isDependencyFailure } from '../store/dependency-failure';
-import { marketMetaKey } from '../store/keys';
-import type { QueueMessage, ReceivedMessage } from '../store/queue';
+import type { QueueMessage, ReceivedMessage } from '../ports/queues';
 import { parseMergeMessage } from '../upload/merge-message';
 import { describeFailure, setAside } from './merge-batch';
 
@@ -72,7 +70,7 @@ function redriven(m: ReceivedMessage, market: string, uploadId: string, returns:
 /** True when the table and the bucket answer (a missing item or object is an answer). */
 async function dependenciesAnswer(svc: Services): Promise<boolean> {
   const probes = await Promise.allSettled([
-    svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: marketMetaKey(MERGE_QUEUES[0].market ?? '') })),
+    svc.market.pages.meta(MERGE_QUEUES[0].market ?? ''),
     fileSize(svc, 'books/v1/redrive-probe'),
   ]);
   const down = probes.flatMap((p) => (p.status === 'rejected' && isDependencyFailure(p.reason) ? [describeFailure(p.reason)] : []));

@@ -6,9 +6,9 @@
 import { DAY_MS, dayOf, hourOf, minuteOf } from '../clock';
 import { type CandleRes, periodMs } from '../domain/candles';
 import { isItemKey } from '../domain/item-key';
-import { ServiceError } from '../errors';
+import { type DomainError, ValidationError } from '../errors';
 
-const badQuery = (message: string): ServiceError => new ServiceError('bad_query', message);
+const badQuery = (message: string): DomainError => new ValidationError('bad_query', message);
 const INT = /^(0|[1-9][0-9]{0,15})$/;
 
 /** A non-negative integer query value (Unix ms, hour or day number), undefined when absent, else 400 `bad_query`. */

@@ -1,40 +1,24 @@
 /**
- * What market reads read from: the packed-page store, the scan, book and merge logs, and the table for the
- * read cache, bundled once per request so every helper meters into the same `CapacityMeter`.
+ * What market reads read from: the market's pages and its scan, book and merge logs (the market port), the
+ * service clock, and the store's name for in-process caches of what never changes again (final days).
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../clock';
-import type { Services } from '../services';
-import { BookLog } from '../store/book-log';
-import { CapacityMeter, MarketStore } from '../store/market-store';
-import { MergeLog } from '../store/merge-log';
-import { ScanLog } from '../store/scan-log';
+import type { BookLogPort, MarketPages, MarketPort, MergeLogPort, ScanLogPort } from '../ports/market';
 
 export interface ReadSources {
-  store: MarketStore;
-  scans: ScanLog;
-  books: BookLog;
-  merges: MergeLog;
-  ddb: DynamoDBDocumentClient;
-  table: string;
+  store: MarketPages;
+  scans: ScanLogPort;
+  books: BookLogPort;
+  merges: MergeLogPort;
   clock: Clock;
-  meter: CapacityMeter;
+  /** Names the store (caches of final days are kept per store). */
+  scope: string;
   /** The caller may not write the table (the pages function): read caches are not stored (IAM would refuse). */
   readOnly?: boolean;
 }
 
-/** The read sources of a service configuration. */
-export function readSources(svc: Pick<Services, 'ddb' | 'config' | 'clock'>, meter = new CapacityMeter(), readOnly = false): ReadSources {
-  const table = svc.config.tableName;
-  return {
-    store: new MarketStore(svc.ddb, table, meter),
-    scans: new ScanLog(svc.ddb, table, svc.clock),
-    books: new BookLog(svc.ddb, table, svc.clock),
-    merges: new MergeLog(svc.ddb, table),
-    ddb: svc.ddb,
-    table,
-    clock: svc.clock,
-    meter,
-    readOnly,
-  };
+/** The read sources of a function's dependencies. */
+export function readSources(deps: { market: MarketPort; clock: Clock }, readOnly = false): ReadSources {
+  const { market } = deps;
+  return { store: market.pages, scans: market.scans, books: market.books, merges: market.merges, clock: deps.clock, scope: market.scope, readOnly };
 }

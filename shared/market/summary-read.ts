@@ -4,7 +4,7 @@
  */
 import { DAY_MS } from '../clock';
 import type { HourlySnapshot } from '../files/documents';
-import type { ScanLogEntry } from '../store/scan-log';
+import type { ScanLogEntry } from '../ports/market';
 import { type BookSummary, bookSummary, currentBookBefore } from './book-read';
 import { newestScanBefore, tableAsOf } from './hourly-view';
 import type { ReadSources } from './sources';

@@ -2,7 +2,7 @@
  * Icons (spec api.md: Item data, icons): `GET /icons/<icon>.webp` and `GET /icons/id/<fileID>.webp` serve the
  * 56x56 WebP images stored under `icons/` in the files bucket, immutable; 404 when there is none.
  */
-import { ServiceError } from '../errors';
+import { NotFoundError } from '../errors';
 import { iconIdPath, iconPath } from '../files/paths';
 import type { Route } from '../http/handler';
 import { binary } from '../http/respond';
@@ -16,7 +16,7 @@ const FILE_ID_SEGMENT = /^([1-9][0-9]{0,15})\.webp$/;
 
 async function serveIcon(svc: Services, path: string | null) {
   const obj = path ? await getObject(svc, path) : null;
-  if (!obj) throw new ServiceError('not_found', 'no such icon');
+  if (!obj) throw new NotFoundError('not_found', 'no such icon');
   return binary(200, obj.data, { 'content-type': 'image/webp', 'cache-control': IMMUTABLE });
 }
 

@@ -1,8 +1,8 @@
 /**
  * The endpoint directory at `/docs/api/reference` (spec api.md Conventions, Versioning: it covers the complete
- * API), generated from the routes of lib/topology.ts with a short description of each. Pure rendering.
+ * API), generated from the routes of shared/topology.ts with a short description of each. Pure rendering.
  */
-import { HTTP_ROUTES, type RouteSpec } from '../../lib/topology';
+import { HTTP_ROUTES, type RouteSpec } from '../topology';
 import { escapeHtml, escapeMarkdown, htmlDocument } from './render';
 
 interface RouteDoc {

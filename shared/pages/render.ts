@@ -2,7 +2,8 @@
  * Rendering public content pages (spec api.md Conventions): one HTML shell, Markdown answers, `Vary: Accept`
  * on both, and error pages whose Markdown links to discovery and docs.
  */
-import { ERROR_STATUS, type ErrorCode } from '../errors';
+import type { ErrorCode } from '../errors';
+import { ERROR_STATUS } from '../http/status';
 import type { HttpResult } from '../http/types';
 import type { PageFormat } from './negotiate';
 import { PAGE_CSS } from './style';

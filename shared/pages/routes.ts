@@ -7,8 +7,10 @@ import { itemOfKey, nameOfKey } from '../domain/items';
 import { DEFAULT_MARKET, isMarket } from '../domain/market';
 import type { Route } from '../http/handler';
 import type { ApiRequest, HttpResult } from '../http/types';
+import { weakTag } from '../http/validators';
 import { currentItemFiles, itemFileOf } from '../items/read';
 import type { Services } from '../services';
+import type { RouteKey } from '../topology';
 import { LINKSET_TYPE, SITEMAP_ITEMS, agentsMd, apiCatalog, homePage, llmsFullTxt, llmsTxt, sitemapXml } from './discovery';
 import { homeMarkets } from './home-markets';
 import { itemHourCloses } from './hour-closes';
@@ -46,7 +48,18 @@ async function itemPage(req: ApiRequest, svc: Services): Promise<HttpResult> {
   if (!isMarket(market)) return pageError(format, base, 'bad_market', 'Unknown market: m is forever.<normal|pvp|rp>.<alliance|horde>.us.');
   const [data, hours] = await Promise.all([itemPageData(svc, market, path.key), itemHourCloses(svc, market, path.key, svc.clock.now())]);
   const urls = itemPageUrls(base, market, path.key);
-  return pageResult(format, { html: itemPageHtml(data, urls, hours), markdown: itemPageMarkdown(data, urls, hours) }, `public, max-age=${secondsToNextHour(data.now)}`);
+  const page = pageResult(format, { html: itemPageHtml(data, urls, hours), markdown: itemPageMarkdown(data, urls, hours) }, `public, max-age=${secondsToNextHour(data.now)}`);
+  return { ...page, headers: { ...page.headers, etag: itemPageTag(page, data.now) } };
+}
+
+/**
+ * A weak tag (RFC 9110 8.8.1): the page is the hour's view, but its `ahf-item` JSON carries the request's
+ * `now`; pages that differ only there are equivalent, so the tag leaves it out and a revalidation in the same
+ * hour gets its 304. Anything else that changes (a name, a late reading, the next hour) changes the tag.
+ */
+function itemPageTag(page: HttpResult, now: number): string {
+  const text = typeof page.body === 'string' ? page.body : '';
+  return weakTag(String(page.headers?.['content-type'] ?? ''), text.replace(`"now":${now}`, '"now":0'));
 }
 
 const itemRoute: Route = { access: PUBLIC, handle: ({ req, svc }) => itemPage(req, svc) };
@@ -98,24 +111,26 @@ const sitemap: Route = {
   },
 };
 
-/** Route key (as in lib/topology.ts) → route; HEAD shares GET's route. */
-export const pageRoutes: Record<string, Route> = Object.fromEntries(
-  Object.entries({
-    '/': home,
-    '/item/{key}': itemRoute,
-    '/item/{key}/{slug}': itemRoute,
-    '/openapi.json': text('application/json; charset=utf-8', (b) => JSON.stringify(openApiDocument(b))),
-    '/docs/api/reference': reference,
-    '/docs/api/reference.md': referenceMd,
-    '/.well-known/api-catalog': text(LINKSET_TYPE, (b) => JSON.stringify(apiCatalog(b))),
-    '/llms.txt': text('text/plain; charset=utf-8', llmsTxt),
-    '/llms-full.txt': text('text/plain; charset=utf-8', llmsFullTxt),
-    '/sitemap.xml': sitemap,
-    '/AGENTS.md': text('text/markdown; charset=utf-8', agentsMd),
-    '/icons/{icon}': getIcon,
-    '/icons/id/{fileId}': getIconById,
-  }).flatMap(([path, route]) => [
-    [`GET ${path}`, route],
-    [`HEAD ${path}`, route],
-  ]),
-);
+/** A page path of the manifest (each is served for GET and HEAD). */
+type PagePath = RouteKey<'pages'> extends infer K ? (K extends `GET ${infer P}` ? P : never) : never;
+
+/** The GET and HEAD route keys of each path, sharing one route. */
+const getAndHead = <P extends PagePath>(paths: Record<P, Route>) =>
+  Object.fromEntries(Object.entries<Route>(paths).flatMap(([path, route]) => [[`GET ${path}`, route], [`HEAD ${path}`, route]])) as Record<`GET ${P}` | `HEAD ${P}`, Route>;
+
+/** Route key (as in shared/topology.ts) → route; HEAD shares GET's route. */
+export const pageRoutes = getAndHead({
+  '/': home,
+  '/item/{key}': itemRoute,
+  '/item/{key}/{slug}': itemRoute,
+  '/openapi.json': text('application/json; charset=utf-8', (b) => JSON.stringify(openApiDocument(b))),
+  '/docs/api/reference': reference,
+  '/docs/api/reference.md': referenceMd,
+  '/.well-known/api-catalog': text(LINKSET_TYPE, (b) => JSON.stringify(apiCatalog(b))),
+  '/llms.txt': text('text/plain; charset=utf-8', llmsTxt),
+  '/llms-full.txt': text('text/plain; charset=utf-8', llmsFullTxt),
+  '/sitemap.xml': sitemap,
+  '/AGENTS.md': text('text/markdown; charset=utf-8', agentsMd),
+  '/icons/{icon}': getIcon,
+  '/icons/id/{fileId}': getIconById,
+});

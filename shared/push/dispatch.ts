@@ -6,7 +6,6 @@
  */
 import { notificationFor } from '../domain/push-message';
 import type { Services } from '../services';
-import { deleteSubscription, getPushState, listSubscriptions, putPushState } from '../store/settings-push';
 import { type DeliveryOutcome, deliver } from './deliver';
 import { endpointAllowed, inQuietHours, wantsMarket } from './subscription';
 import { type PushMessage, planPush } from './window';
@@ -43,18 +42,18 @@ export function parsePushMessage(body: string): PushMessage | null {
 export async function handlePushMessage(svc: Services, msg: PushMessage, send: typeof fetch = fetch): Promise<DeliveryOutcome[]> {
   const vapid = svc.config.vapid;
   if (!vapid) return [];
-  const stored = await listSubscriptions(svc, msg.userId);
+  const stored = await svc.settings.listSubscriptions(msg.userId);
   // A subscription stored before the endpoint rule narrowed is never sent to: it is forgotten instead.
   const refused = stored.filter((s) => !endpointAllowed(s.endpoint, svc.config.push));
-  await Promise.all(refused.map((s) => deleteSubscription(svc, msg.userId, s.endpoint)));
+  await Promise.all(refused.map((s) => svc.settings.deleteSubscription(msg.userId, s.endpoint)));
   const wanting = stored.filter((s) => wantsMarket(s.prefs) && endpointAllowed(s.endpoint, svc.config.push));
   // An account nobody would hear opens no window (a flush still runs, to clear what waited).
   if (wanting.length === 0 && msg.t === 'alerts') return [];
   for (let attempt = 0; attempt < STATE_ATTEMPTS; attempt++) {
     const now = svc.clock.now();
-    const state = await getPushState(svc, msg.userId);
+    const state = await svc.settings.getPushState(msg.userId);
     const plan = planPush(state, msg, now);
-    if (plan.next && !(await putPushState(svc, msg.userId, { ...plan.next, rev: state.rev }, now))) continue;
+    if (plan.next && !(await svc.settings.putPushState(msg.userId, { ...plan.next, rev: state.rev }, now))) continue;
     if (plan.flushInMs !== null) await enqueuePush(svc, [{ t: 'flush', userId: msg.userId }], plan.flushInMs);
     if (!plan.send) return [];
     const payload = notificationFor(plan.send.alerts, plan.send.count, plan.send.waited, now);
@@ -62,7 +61,7 @@ export async function handlePushMessage(svc: Services, msg: PushMessage, send: t
     const outcomes = await Promise.all(subs.map((s) => deliver(s, payload, vapid, send)));
     await Promise.all(
       outcomes.map(async (o, i) => {
-        if (o.kind === 'gone') await deleteSubscription(svc, msg.userId, subs[i].endpoint);
+        if (o.kind === 'gone') await svc.settings.deleteSubscription(msg.userId, subs[i].endpoint);
         else if (o.kind === 'failed') svc.log('warn', 'push dropped', { reason: o.reason });
       }),
     );

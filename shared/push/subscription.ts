@@ -2,7 +2,7 @@
  * Web Push subscriptions and their prefs (spec: "Web Push", PushPrefs; DESIGN: PushPrefs shape, local
  * endpoints). Pure: body validation, the endpoint rule (issue 11: known push services only) and quiet hours.
  */
-import { ServiceError } from '../errors';
+import { type DomainError, ValidationError } from '../errors';
 
 /** PushPrefs: `market` (default true) and `quietHours` matter here; other fields are kept as given. */
 export interface PushPrefs {
@@ -30,7 +30,7 @@ const PREFS_MAX_BYTES = 4096;
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 
-const bad = (message: string): ServiceError => new ServiceError('bad_request', message);
+const bad = (message: string): DomainError => new ValidationError('bad_request', message);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**

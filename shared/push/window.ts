@@ -4,7 +4,7 @@
  * what to send now, what to remember, and when a flush is due.
  */
 import type { MarketAlert } from '../domain/alerts';
-import type { PushState } from '../store/settings-push';
+import type { PushState } from '../ports/settings';
 
 export const PUSH_WINDOW_MS = 30_000;
 /** A flush this late was lost (e.g. its message failed for good): the next alerts take the waiting ones along. */

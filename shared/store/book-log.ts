@@ -7,22 +7,12 @@ import { type Clock, DAY_MS, systemClock } from '../clock';
 import { isLive } from './identity-items';
 import { queryAll } from './query';
 import { bookLogPk, bookLogSk } from './keys';
+import type { BookLogEntry, BookLogPort } from '../ports/market';
 
 export const BOOK_LOG_KEEP_MS = 30 * DAY_MS;
 
-export interface BookLogEntry {
-  market: string;
-  at: number;
-  complete: boolean;
-  auctions: number;
-  entries: number;
-  /** Bucket path of `books/v1/<market>/<at>-<cap>.json.gz`. */
-  path: string;
-  /** Server time of the merge. */
-  mergedAt: number;
-}
 
-export class BookLog {
+export class BookLog implements BookLogPort {
   /** `clock` decides which entries have expired (DynamoDB deletes lazily); pass the service clock. */
   constructor(
     private readonly ddb: DynamoDBDocumentClient,

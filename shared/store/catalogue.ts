@@ -8,9 +8,10 @@ import { createHash } from 'node:crypto';
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type CatalogueEntry, type CatalogueReport, type NameTally, type StoredReport, applyReport, leaderOf, leadingTally, sameReport } from '../domain/item-catalogue';
 import type { CatalogueLeader } from '../domain/items';
-import type { Services } from '../services';
+import type { Table } from './table';
 import { isConditionFailure, num, str } from './identity-items';
 import { CATALOGUE_META_KEY, CATALOGUE_SHARDS, catalogueEntryKey, catalogueReportKey, catalogueShardPk } from './keys';
+import type { RecordOutcome, NameRevision } from '../ports/catalogue';
 
 /** Unchanged reports refresh an entry's `lastSeen` at most this often (it saves a write per key per upload). */
 const LAST_SEEN_REFRESH_MS = 3_600_000;
@@ -62,14 +63,14 @@ function fromEntry(e: CatalogueEntry, version: number): Raw {
 /** BatchGets of one upload in flight at once (a 5000-key upload reads 100 batches of entries and 100 of reports). */
 const READ_CONCURRENCY = 8;
 
-async function batchGet(svc: Services, keys: Raw[]): Promise<Raw[]> {
+async function batchGet(t: Table, keys: Raw[]): Promise<Raw[]> {
   const out: Raw[] = [];
-  const table = svc.config.tableName;
+  const table = t.name;
   const starts = Array.from({ length: Math.ceil(keys.length / 100) }, (_, i) => i * 100);
   await inPool(starts, READ_CONCURRENCY, async (i) => {
     let request: Record<string, { Keys: Raw[] }> | undefined = { [table]: { Keys: keys.slice(i, i + 100) } };
     for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-      const res = await svc.ddb.send(new BatchGetCommand({ RequestItems: request }));
+      const res = await t.ddb.send(new BatchGetCommand({ RequestItems: request }));
       out.push(...((res.Responses?.[table] ?? []) as Raw[]));
       request = res.UnprocessedKeys as typeof request;
       if (request && Object.keys(request).length > 0) await pause(attempt);
@@ -81,30 +82,24 @@ async function batchGet(svc: Services, keys: Raw[]): Promise<Raw[]> {
 /** Backoff with jitter, so uploads that collided do not collide again in step. */
 const pause = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, Math.min(500, 10 * 2 ** attempt) * (0.5 + Math.random())));
 
-async function readEntries(svc: Services, keys: number[]): Promise<Map<number, VersionedEntry>> {
-  const items = await batchGet(svc, keys.map(catalogueEntryKey));
+async function readEntries(t: Table, keys: number[]): Promise<Map<number, VersionedEntry>> {
+  const items = await batchGet(t, keys.map(catalogueEntryKey));
   return new Map(items.map((i) => [num(i.key) ?? 0, toEntry(i)]));
 }
 
-async function readReports(svc: Services, keys: number[], account: string): Promise<Map<number, StoredReport>> {
+async function readReports(t: Table, keys: number[], account: string): Promise<Map<number, StoredReport>> {
   const items = await batchGet(
-    svc,
+    t,
     keys.map((k) => catalogueReportKey(k, account)),
   );
   return new Map(items.map((i) => [Number(String(i.pk).slice('CATREP#'.length)), { n: str(i.n) ?? '', q: num(i.q) ?? 0, fi: num(i.fi) ?? 0, fl: num(i.fl) ?? 0, at: num(i.at) ?? 0 }]));
 }
 
-export interface RecordOutcome {
-  added: number;
-  known: number;
-  /** Some accepted name may have changed (the catalogue's change time was moved to `now`). */
-  nameChanged: boolean;
-}
 
 /** The conditional put of an entry: it must not have changed since `version` was read (absent: not exist). */
-const entryPut = (svc: Services, entry: CatalogueEntry, version: number | null) => ({
+const entryPut = (t: Table, entry: CatalogueEntry, version: number | null) => ({
   Put: {
-    TableName: svc.config.tableName,
+    TableName: t.name,
     Item: fromEntry(entry, (version ?? 0) + 1),
     ConditionExpression: version === null ? 'attribute_not_exists(pk)' : 'version = :v',
     ExpressionAttributeValues: version === null ? undefined : { ':v': version },
@@ -117,9 +112,9 @@ const entryPut = (svc: Services, entry: CatalogueEntry, version: number | null) 
  * one changes nothing but the entry's `lastSeen` (at most hourly). Each key's entry and report are written in
  * one transaction, so a retried upload after a crash can never count an account twice.
  */
-export async function recordCatalogueReports(svc: Services, account: string, reports: ReadonlyMap<number, CatalogueReport>, now: number): Promise<RecordOutcome> {
+export async function recordCatalogueReports(t: Table, account: string, reports: ReadonlyMap<number, CatalogueReport>, now: number): Promise<RecordOutcome> {
   const keys = [...reports.keys()];
-  const [previous, entries] = await Promise.all([readReports(svc, keys, account), readEntries(svc, keys)]);
+  const [previous, entries] = await Promise.all([readReports(t, keys, account), readEntries(t, keys)]);
   let added = 0;
   let nameChanged = false;
   const changed: number[] = [];
@@ -135,11 +130,11 @@ export async function recordCatalogueReports(svc: Services, account: string, rep
     for (let attempt = 0; ; attempt++) {
       const outcomes = chunk.map((key) => applyReport(entries.get(key)?.entry ?? null, key, previous.get(key) ?? null, reports.get(key)!, now));
       const items = chunk.flatMap((key, i) => [
-        entryPut(svc, outcomes[i].entry, entries.get(key)?.version ?? null),
-        { Put: { TableName: svc.config.tableName, Item: { ...catalogueReportKey(key, account), ...reports.get(key)!, at: now } } },
+        entryPut(t, outcomes[i].entry, entries.get(key)?.version ?? null),
+        { Put: { TableName: t.name, Item: { ...catalogueReportKey(key, account), ...reports.get(key)!, at: now } } },
       ]);
       try {
-        await svc.ddb.send(new TransactWriteCommand({ TransactItems: items }));
+        await t.ddb.send(new TransactWriteCommand({ TransactItems: items }));
         for (const o of outcomes) {
           if (o.added) added++;
           if (o.nameChanged) nameChanged = true;
@@ -148,7 +143,7 @@ export async function recordCatalogueReports(svc: Services, account: string, rep
       } catch (err) {
         if (!isConditionFailure(err) || attempt + 1 >= MAX_ATTEMPTS) throw err;
         // Another upload wrote some of these entries (or a transaction held them): read them again and retry.
-        const fresh = await readEntries(svc, chunk);
+        const fresh = await readEntries(t, chunk);
         for (const key of chunk) {
           const e = fresh.get(key);
           if (e) entries.set(key, e);
@@ -158,15 +153,15 @@ export async function recordCatalogueReports(svc: Services, account: string, rep
       }
     }
   };
-  await Promise.all([inPool(chunks, TRANSACTION_CONCURRENCY, writeChunk), inPool(stale, WRITE_CONCURRENCY, (key) => touchLastSeen(svc, key, now))]);
-  if (nameChanged) await markNameChanged(svc, now);
+  await Promise.all([inPool(chunks, TRANSACTION_CONCURRENCY, writeChunk), inPool(stale, WRITE_CONCURRENCY, (key) => touchLastSeen(t, key, now))]);
+  if (nameChanged) await markNameChanged(t, now);
   return { added, known: keys.length - added, nameChanged };
 }
 
-async function touchLastSeen(svc: Services, key: number, now: number): Promise<void> {
-  await svc.ddb.send(
+async function touchLastSeen(t: Table, key: number, now: number): Promise<void> {
+  await t.ddb.send(
     new UpdateCommand({
-      TableName: svc.config.tableName,
+      TableName: t.name,
       Key: catalogueEntryKey(key),
       UpdateExpression: 'SET lastSeen = :now',
       ConditionExpression: 'attribute_exists(pk) AND lastSeen < :now',
@@ -186,22 +181,22 @@ async function inPool<T>(items: readonly T[], size: number, work: (item: T) => P
 }
 
 /** The catalogue entry of a key, or null. */
-export async function catalogueEntry(svc: Services, key: number): Promise<CatalogueEntry | null> {
-  const res = await svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: catalogueEntryKey(key) }));
+export async function catalogueEntry(t: Table, key: number): Promise<CatalogueEntry | null> {
+  const res = await t.ddb.send(new GetCommand({ TableName: t.name, Key: catalogueEntryKey(key) }));
   return res.Item ? toEntry(res.Item).entry : null;
 }
 
 /** Every key's leading name with its newest upload's fields: what a merge of the catalogue needs. */
-export async function catalogueLeaders(svc: Services): Promise<CatalogueLeader[]> {
+export async function catalogueLeaders(t: Table): Promise<CatalogueLeader[]> {
   const shards = Array.from({ length: CATALOGUE_SHARDS }, (_, s) => s);
   const perShard = await Promise.all(
     shards.map(async (s) => {
       const out: CatalogueLeader[] = [];
       let start: Raw | undefined;
       do {
-        const res = await svc.ddb.send(
+        const res = await t.ddb.send(
           new QueryCommand({
-            TableName: svc.config.tableName,
+            TableName: t.name,
             KeyConditionExpression: 'pk = :pk',
             ExpressionAttributeValues: { ':pk': catalogueShardPk(s) },
             ProjectionExpression: '#k, #names',
@@ -221,23 +216,18 @@ export async function catalogueLeaders(svc: Services): Promise<CatalogueLeader[]
   return perShard.flat().sort((a, b) => a.key - b.key);
 }
 
-/** The catalogue's name state: `revision` counts accepted-name changes, `changedAt` is the newest one's time. */
-export interface NameRevision {
-  revision: number;
-  changedAt: number | null;
-}
 
 /** The catalogue's current name revision (0 and null before the first change). */
-export async function nameRevision(svc: Services): Promise<NameRevision> {
-  const res = await svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: CATALOGUE_META_KEY, ConsistentRead: true }));
+export async function nameRevision(t: Table): Promise<NameRevision> {
+  const res = await t.ddb.send(new GetCommand({ TableName: t.name, Key: CATALOGUE_META_KEY, ConsistentRead: true }));
   return { revision: num(res.Item?.revision) ?? 0, changedAt: num(res.Item?.changedAt) ?? null };
 }
 
 /** Counts a name change; a counter rather than a time alone, so two changes in one millisecond still differ. */
-async function markNameChanged(svc: Services, now: number): Promise<void> {
-  await svc.ddb.send(
+async function markNameChanged(t: Table, now: number): Promise<void> {
+  await t.ddb.send(
     new UpdateCommand({
-      TableName: svc.config.tableName,
+      TableName: t.name,
       Key: CATALOGUE_META_KEY,
       UpdateExpression: 'ADD revision :one SET changedAt = :now',
       ExpressionAttributeValues: { ':one': 1, ':now': now },

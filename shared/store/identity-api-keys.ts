@@ -1,17 +1,16 @@
 /** DynamoDB adapter of the API key verification cache (by the key's SHA-256; the key itself is never stored). */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Services } from '../services';
+import type { Table } from './table';
 import { isLive, num, str, strings, ttlAt } from './identity-items';
 import { API_KEY_SK, apiKeyPk } from './keys';
+import type { KeyVerdict } from '../ports/identity';
 
-/** A verification result: the key's user and scopes, or a refusal; valid until `until` (service clock). */
-export type KeyVerdict = { ok: true; userId: string; scopes: string[] | null; until: number } | { ok: false; until: number };
 
 const key = (keyHash: string) => ({ pk: apiKeyPk(keyHash), sk: API_KEY_SK });
 
 /** The cached verdict of a key, or null when none is cached or it has expired. */
-export async function getKeyVerdict(svc: Services, keyHash: string, now: number): Promise<KeyVerdict | null> {
-  const out = await svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: key(keyHash) }));
+export async function getKeyVerdict(t: Table, keyHash: string, now: number): Promise<KeyVerdict | null> {
+  const out = await t.ddb.send(new GetCommand({ TableName: t.name, Key: key(keyHash) }));
   const item = out.Item;
   const until = num(item?.until);
   if (!isLive(item, now) || until === undefined || until <= now) return null;
@@ -22,7 +21,7 @@ export async function getKeyVerdict(svc: Services, keyHash: string, now: number)
 }
 
 /** Caches a verdict until its `until`. */
-export async function putKeyVerdict(svc: Services, keyHash: string, v: KeyVerdict): Promise<void> {
+export async function putKeyVerdict(t: Table, keyHash: string, v: KeyVerdict): Promise<void> {
   const item = v.ok ? { ok: true, userId: v.userId, scopes: v.scopes ?? undefined, until: v.until } : { ok: false, until: v.until };
-  await svc.ddb.send(new PutCommand({ TableName: svc.config.tableName, Item: { ...key(keyHash), ...item, ttl: ttlAt(v.until) } }));
+  await t.ddb.send(new PutCommand({ TableName: t.name, Item: { ...key(keyHash), ...item, ttl: ttlAt(v.until) } }));
 }

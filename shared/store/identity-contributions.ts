@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { CONTRIBUTIONS_BACK_MS, type ContributionRecord } from '../domain/contributor';
-import type { Services } from '../services';
+import type { Table } from './table';
 import { isLive, num, str, ttlAt } from './identity-items';
 import { CONTRIBUTION_SK_PREFIX, contributionSk, userPk } from './keys';
 
@@ -10,19 +10,19 @@ import { CONTRIBUTION_SK_PREFIX, contributionSk, userPk } from './keys';
 const TOP = `${CONTRIBUTION_SK_PREFIX}~`;
 
 /** Stores a record received at `received`; the same `id` at the same time overwrites rather than doubles. */
-export async function putContribution(svc: Services, userId: string, rec: ContributionRecord, received: number, id = randomBytes(6).toString('base64url')): Promise<void> {
+export async function putContribution(t: Table, userId: string, rec: ContributionRecord, received: number, id = randomBytes(6).toString('base64url')): Promise<void> {
   const item = { ...rec, received, ttl: ttlAt(received + CONTRIBUTIONS_BACK_MS + 86_400_000) };
-  await svc.ddb.send(new PutCommand({ TableName: svc.config.tableName, Item: { pk: userPk(userId), sk: contributionSk(received, id), ...item } }));
+  await t.ddb.send(new PutCommand({ TableName: t.name, Item: { pk: userPk(userId), sk: contributionSk(received, id), ...item } }));
 }
 
 /** Records received at or after `from`, newest first, at most `max`. */
-export async function queryContributions(svc: Services, userId: string, from: number, now: number, max: number): Promise<ContributionRecord[]> {
+export async function queryContributions(t: Table, userId: string, from: number, now: number, max: number): Promise<ContributionRecord[]> {
   const out: ContributionRecord[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await svc.ddb.send(
+    const page = await t.ddb.send(
       new QueryCommand({
-        TableName: svc.config.tableName,
+        TableName: t.name,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :top',
         ExpressionAttributeValues: { ':pk': userPk(userId), ':from': contributionSk(from, ''), ':top': TOP },
         ScanIndexForward: false,
@@ -37,13 +37,13 @@ export async function queryContributions(svc: Services, userId: string, from: nu
 }
 
 /** How many credited records were received at or after `from`. */
-export async function countCredited(svc: Services, userId: string, from: number, now: number): Promise<number> {
+export async function countCredited(t: Table, userId: string, from: number, now: number): Promise<number> {
   let count = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await svc.ddb.send(
+    const page = await t.ddb.send(
       new QueryCommand({
-        TableName: svc.config.tableName,
+        TableName: t.name,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :top',
         FilterExpression: 'credited = :t AND (attribute_not_exists(#ttl) OR #ttl > :nowSec)',
         ExpressionAttributeNames: { '#ttl': 'ttl' },

@@ -2,26 +2,12 @@
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS } from '../clock';
 import type { Pairing, PairingState } from '../domain/pairing';
-import type { Services } from '../services';
+import type { Table } from './table';
 import { isConditionFailure, isLive, num, str, ttlAt } from './identity-items';
 import { DEVICE_SK_PREFIX, DEVICE_TOKEN_SK, deviceSk, deviceTokenPk, PAIR_CODE_SK, PAIRING_SK, pairCodePk, pairingPk, userPk } from './keys';
+import type { DeviceRecord, DeviceTokenRecord } from '../ports/identity';
 
-export interface DeviceRecord {
-  id: string;
-  userId: string;
-  name: string;
-  created: number;
-  lastSeen: number | null;
-  /** The token was collected; until then the device is never listed and dies after 2 hours. */
-  collected: boolean;
-  tokenHash: string | null;
-}
 
-export interface DeviceTokenRecord {
-  userId: string;
-  deviceId: string;
-  seen: number | null;
-}
 
 /** Pairings and codes outlive their expiry by a day so a late confirm answers 410 rather than 404. */
 const AFTERLIFE_MS = DAY_MS;
@@ -32,15 +18,15 @@ const deviceKey = (userId: string, deviceId: string) => ({ pk: userPk(userId), s
 const tokenKey = (tokenHash: string) => ({ pk: deviceTokenPk(tokenHash), sk: DEVICE_TOKEN_SK });
 
 /** Stores a new waiting pairing and its code; false when the code is taken by a live pairing (pick another). */
-export async function putPairing(svc: Services, p: Pairing, codeHash: string, now: number): Promise<boolean> {
+export async function putPairing(t: Table, p: Pairing, codeHash: string, now: number): Promise<boolean> {
   const ttl = ttlAt(p.expires + AFTERLIFE_MS);
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new TransactWriteCommand({
         TransactItems: [
           {
             Put: {
-              TableName: svc.config.tableName,
+              TableName: t.name,
               Item: { ...codeKey(codeHash), pairId: p.pairId, expires: p.expires, ttl },
               ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :nowSec',
               ExpressionAttributeNames: { '#ttl': 'ttl' },
@@ -49,7 +35,7 @@ export async function putPairing(svc: Services, p: Pairing, codeHash: string, no
           },
           {
             Put: {
-              TableName: svc.config.tableName,
+              TableName: t.name,
               Item: { ...pairingKey(p.pairId), pairId: p.pairId, name: p.name, created: p.created, expires: p.expires, state: p.state, ttl },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
@@ -65,16 +51,16 @@ export async function putPairing(svc: Services, p: Pairing, codeHash: string, no
 }
 
 /** The pairing a code names, or null. */
-export async function pairingByCode(svc: Services, codeHash: string, now: number): Promise<Pairing | null> {
-  const out = await svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: codeKey(codeHash), ConsistentRead: true }));
+export async function pairingByCode(t: Table, codeHash: string, now: number): Promise<Pairing | null> {
+  const out = await t.ddb.send(new GetCommand({ TableName: t.name, Key: codeKey(codeHash), ConsistentRead: true }));
   if (!isLive(out.Item, now)) return null;
   const pairId = str(out.Item.pairId);
-  return pairId ? getPairing(svc, pairId, now) : null;
+  return pairId ? getPairing(t, pairId, now) : null;
 }
 
 /** A pairing by id, or null. */
-export async function getPairing(svc: Services, pairId: string, now: number): Promise<Pairing | null> {
-  const out = await svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: pairingKey(pairId), ConsistentRead: true }));
+export async function getPairing(t: Table, pairId: string, now: number): Promise<Pairing | null> {
+  const out = await t.ddb.send(new GetCommand({ TableName: t.name, Key: pairingKey(pairId), ConsistentRead: true }));
   const item = out.Item;
   if (!isLive(item, now)) return null;
   return {
@@ -89,14 +75,14 @@ export async function getPairing(svc: Services, pairId: string, now: number): Pr
 }
 
 /** Binds a waiting, unexpired pairing to an account and creates its (not yet listed) device; false when it lost a race. */
-export async function bindPairing(svc: Services, pairId: string, device: DeviceRecord, now: number, deleteAt: number): Promise<boolean> {
+export async function bindPairing(t: Table, pairId: string, device: DeviceRecord, now: number, deleteAt: number): Promise<boolean> {
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new TransactWriteCommand({
         TransactItems: [
           {
             Update: {
-              TableName: svc.config.tableName,
+              TableName: t.name,
               Key: pairingKey(pairId),
               UpdateExpression: 'SET #state = :bound, userId = :u, deviceId = :d',
               ConditionExpression: '#state = :waiting AND expires > :now',
@@ -106,7 +92,7 @@ export async function bindPairing(svc: Services, pairId: string, device: DeviceR
           },
           {
             Put: {
-              TableName: svc.config.tableName,
+              TableName: t.name,
               Item: { ...deviceKey(device.userId, device.id), id: device.id, name: device.name, created: device.created, collected: false, ttl: ttlAt(deleteAt) },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
@@ -122,15 +108,15 @@ export async function bindPairing(svc: Services, pairId: string, device: DeviceR
 }
 
 /** Hands the token over once: the pairing becomes `paired`, the device listed, the token hash live; false when it lost a race. */
-export async function collectPairing(svc: Services, p: Pairing, tokenHash: string, now: number): Promise<boolean> {
+export async function collectPairing(t: Table, p: Pairing, tokenHash: string, now: number): Promise<boolean> {
   if (!p.userId || !p.deviceId) return false;
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new TransactWriteCommand({
         TransactItems: [
           {
             Update: {
-              TableName: svc.config.tableName,
+              TableName: t.name,
               Key: pairingKey(p.pairId),
               UpdateExpression: 'SET #state = :paired',
               ConditionExpression: '#state = :bound AND expires > :now',
@@ -140,7 +126,7 @@ export async function collectPairing(svc: Services, p: Pairing, tokenHash: strin
           },
           {
             Update: {
-              TableName: svc.config.tableName,
+              TableName: t.name,
               Key: deviceKey(p.userId, p.deviceId),
               UpdateExpression: 'SET collected = :t, tokenHash = :h REMOVE #ttl',
               ConditionExpression: 'attribute_exists(pk)',
@@ -150,7 +136,7 @@ export async function collectPairing(svc: Services, p: Pairing, tokenHash: strin
           },
           {
             Put: {
-              TableName: svc.config.tableName,
+              TableName: t.name,
               Item: { ...tokenKey(tokenHash), userId: p.userId, deviceId: p.deviceId },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
@@ -178,19 +164,19 @@ function toDevice(userId: string, item: Record<string, unknown>): DeviceRecord {
 }
 
 /** A device of an account (collected or not), or null. */
-export async function getDevice(svc: Services, userId: string, deviceId: string, now: number): Promise<DeviceRecord | null> {
-  const out = await svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: deviceKey(userId, deviceId), ConsistentRead: true }));
+export async function getDevice(t: Table, userId: string, deviceId: string, now: number): Promise<DeviceRecord | null> {
+  const out = await t.ddb.send(new GetCommand({ TableName: t.name, Key: deviceKey(userId, deviceId), ConsistentRead: true }));
   return isLive(out.Item, now) ? toDevice(userId, out.Item) : null;
 }
 
 /** An account's collected devices (uncollected ones are never listed). */
-export async function listDevices(svc: Services, userId: string, now: number): Promise<DeviceRecord[]> {
+export async function listDevices(t: Table, userId: string, now: number): Promise<DeviceRecord[]> {
   const devices: DeviceRecord[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await svc.ddb.send(
+    const out = await t.ddb.send(
       new QueryCommand({
-        TableName: svc.config.tableName,
+        TableName: t.name,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': DEVICE_SK_PREFIX },
         ExclusiveStartKey: start,
@@ -203,15 +189,15 @@ export async function listDevices(svc: Services, userId: string, now: number): P
 }
 
 /** Deletes a device and its token in one step, so the token stops working at once; false when there was none. */
-export async function deleteDevice(svc: Services, device: DeviceRecord): Promise<boolean> {
+export async function deleteDevice(t: Table, device: DeviceRecord): Promise<boolean> {
   const del = {
-    Delete: { TableName: svc.config.tableName, Key: deviceKey(device.userId, device.id), ConditionExpression: 'attribute_exists(pk)' },
+    Delete: { TableName: t.name, Key: deviceKey(device.userId, device.id), ConditionExpression: 'attribute_exists(pk)' },
   };
   try {
     if (device.tokenHash) {
-      await svc.ddb.send(new TransactWriteCommand({ TransactItems: [del, { Delete: { TableName: svc.config.tableName, Key: tokenKey(device.tokenHash) } }] }));
+      await t.ddb.send(new TransactWriteCommand({ TransactItems: [del, { Delete: { TableName: t.name, Key: tokenKey(device.tokenHash) } }] }));
     } else {
-      await svc.ddb.send(new DeleteCommand(del.Delete));
+      await t.ddb.send(new DeleteCommand(del.Delete));
     }
     return true;
   } catch (err) {
@@ -221,8 +207,8 @@ export async function deleteDevice(svc: Services, device: DeviceRecord): Promise
 }
 
 /** The device a token hash belongs to, or null (strongly consistent: a deleted device's token must fail at once). */
-export async function deviceByToken(svc: Services, tokenHash: string): Promise<DeviceTokenRecord | null> {
-  const out = await svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: tokenKey(tokenHash), ConsistentRead: true }));
+export async function deviceByToken(t: Table, tokenHash: string): Promise<DeviceTokenRecord | null> {
+  const out = await t.ddb.send(new GetCommand({ TableName: t.name, Key: tokenKey(tokenHash), ConsistentRead: true }));
   const item = out.Item;
   const userId = str(item?.userId);
   const deviceId = str(item?.deviceId);
@@ -230,15 +216,15 @@ export async function deviceByToken(svc: Services, tokenHash: string): Promise<D
 }
 
 /** Records that a device was seen; conditional so concurrent requests write once and a deleted device is not revived. */
-export async function touchDevice(svc: Services, t: DeviceTokenRecord, tokenHash: string, now: number, cutoff: number): Promise<void> {
+export async function touchDevice(t: Table, token: DeviceTokenRecord, tokenHash: string, now: number, cutoff: number): Promise<void> {
   const cond = { ':now': now, ':cutoff': cutoff };
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new TransactWriteCommand({
         TransactItems: [
           {
             Update: {
-              TableName: svc.config.tableName,
+              TableName: t.name,
               Key: tokenKey(tokenHash),
               UpdateExpression: 'SET seen = :now',
               ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(seen) OR seen <= :cutoff)',
@@ -247,8 +233,8 @@ export async function touchDevice(svc: Services, t: DeviceTokenRecord, tokenHash
           },
           {
             Update: {
-              TableName: svc.config.tableName,
-              Key: deviceKey(t.userId, t.deviceId),
+              TableName: t.name,
+              Key: deviceKey(token.userId, token.deviceId),
               UpdateExpression: 'SET lastSeen = :now',
               ConditionExpression: 'attribute_exists(pk)',
               ExpressionAttributeValues: { ':now': now },

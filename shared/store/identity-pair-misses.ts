@@ -4,7 +4,7 @@
  * increment, so concurrent sprays cannot pass) and a confirm that binds gives it back.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Services } from '../services';
+import type { Table } from './table';
 import { isConditionFailure, ttlAt } from './identity-items';
 import { PAIR_MISS_SK, userPk } from './keys';
 
@@ -14,7 +14,7 @@ const key = (userId: string) => ({ pk: userPk(userId), sk: PAIR_MISS_SK });
  * Takes a place in the account's current window (`windowMs` from its first counted confirm, at most `limit`
  * places); answers the window's start, or null when the window is full.
  */
-export async function takePairingPlace(svc: Services, userId: string, now: number, limit: number, windowMs: number): Promise<number | null> {
+export async function takePairingPlace(t: Table, userId: string, now: number, limit: number, windowMs: number): Promise<number | null> {
   const stale = now - windowMs;
   const same = {
     UpdateExpression: 'ADD n :one',
@@ -30,7 +30,7 @@ export async function takePairingPlace(svc: Services, userId: string, now: numbe
   // The third try covers a concurrent confirm that opened the window between the first two.
   for (const update of [same, fresh, same]) {
     try {
-      const out = await svc.ddb.send(new UpdateCommand({ TableName: svc.config.tableName, Key: key(userId), ReturnValues: 'ALL_NEW', ...update }));
+      const out = await t.ddb.send(new UpdateCommand({ TableName: t.name, Key: key(userId), ReturnValues: 'ALL_NEW', ...update }));
       return Number(out.Attributes?.w);
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
@@ -40,11 +40,11 @@ export async function takePairingPlace(svc: Services, userId: string, now: numbe
 }
 
 /** Gives a place back to the window it was taken in (a confirm that bound a code was no miss). */
-export async function returnPairingPlace(svc: Services, userId: string, windowStart: number): Promise<void> {
+export async function returnPairingPlace(t: Table, userId: string, windowStart: number): Promise<void> {
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new UpdateCommand({
-        TableName: svc.config.tableName,
+        TableName: t.name,
         Key: key(userId),
         UpdateExpression: 'ADD n :minus',
         ConditionExpression: 'w = :w AND n > :zero',

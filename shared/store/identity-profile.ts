@@ -1,34 +1,17 @@
 /** DynamoDB adapter of an account's profile item: the identity provider's claims (cached) and the contributor window. */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Services } from '../services';
+import type { Table } from './table';
 import { isConditionFailure, num, str, strings } from './identity-items';
 import { PROFILE_SK, userPk } from './keys';
+import type { StoredClaims, Profile } from '../ports/identity';
 
-/** The user's claims as the identity provider last told them. */
-export interface StoredClaims {
-  email: string | null;
-  plan: string | null;
-  contributorUntil: number | null;
-  grants: string[];
-  withhold: string[];
-  partner: boolean;
-  /** When they were read from the provider (service clock). */
-  fetchedAt: number;
-}
 
-export interface Profile {
-  claims: StoredClaims | null;
-  /** The contributor window end (the truth; the provider's claim may lag). */
-  windowUntil: number | null;
-  /** When the window end was last written to the provider. */
-  claimAt: number | null;
-}
 
 const key = (userId: string) => ({ pk: userPk(userId), sk: PROFILE_SK });
 
 /** Reads an account's profile (empty when none was stored). */
-export async function getProfile(svc: Services, userId: string): Promise<Profile> {
-  const out = await svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: key(userId), ConsistentRead: true }));
+export async function getProfile(t: Table, userId: string): Promise<Profile> {
+  const out = await t.ddb.send(new GetCommand({ TableName: t.name, Key: key(userId), ConsistentRead: true }));
   const item = out.Item;
   return { claims: parseClaims(item?.claims), windowUntil: num(item?.windowUntil) ?? null, claimAt: num(item?.claimAt) ?? null };
 }
@@ -50,10 +33,10 @@ function parseClaims(v: unknown): StoredClaims | null {
 }
 
 /** Stores freshly read claims; the window attributes are untouched (other writers own them). */
-export async function putClaims(svc: Services, userId: string, claims: StoredClaims): Promise<void> {
-  await svc.ddb.send(
+export async function putClaims(t: Table, userId: string, claims: StoredClaims): Promise<void> {
+  await t.ddb.send(
     new UpdateCommand({
-      TableName: svc.config.tableName,
+      TableName: t.name,
       Key: key(userId),
       UpdateExpression: 'SET claims = :c',
       ExpressionAttributeValues: { ':c': claims },
@@ -62,11 +45,11 @@ export async function putClaims(svc: Services, userId: string, claims: StoredCla
 }
 
 /** Raises the window end to `until` unless it is already later; answers the stored end. */
-export async function raiseWindow(svc: Services, userId: string, until: number): Promise<number> {
+export async function raiseWindow(t: Table, userId: string, until: number): Promise<number> {
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new UpdateCommand({
-        TableName: svc.config.tableName,
+        TableName: t.name,
         Key: key(userId),
         UpdateExpression: 'SET windowUntil = :u',
         ConditionExpression: 'attribute_not_exists(windowUntil) OR windowUntil < :u',
@@ -76,7 +59,7 @@ export async function raiseWindow(svc: Services, userId: string, until: number):
     return until;
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
-    return (await getProfile(svc, userId)).windowUntil ?? until;
+    return (await getProfile(t, userId)).windowUntil ?? until;
   }
 }
 
@@ -84,11 +67,11 @@ export async function raiseWindow(svc: Services, userId: string, until: number):
  * Takes the right to write the claim now (first write, or the last one at or before `cutoff`); exactly one
  * concurrent caller wins. Answers the previous write time to give the slot back when the write fails.
  */
-export async function takeClaimSlot(svc: Services, userId: string, now: number, cutoff: number): Promise<{ won: boolean; previous: number | null }> {
+export async function takeClaimSlot(t: Table, userId: string, now: number, cutoff: number): Promise<{ won: boolean; previous: number | null }> {
   try {
-    const out = await svc.ddb.send(
+    const out = await t.ddb.send(
       new UpdateCommand({
-        TableName: svc.config.tableName,
+        TableName: t.name,
         Key: key(userId),
         UpdateExpression: 'SET claimAt = :now',
         ConditionExpression: 'attribute_not_exists(claimAt) OR claimAt <= :cutoff',
@@ -104,11 +87,11 @@ export async function takeClaimSlot(svc: Services, userId: string, now: number, 
 }
 
 /** Gives a claim slot back after a failed write, so the next credit tries again. */
-export async function releaseClaimSlot(svc: Services, userId: string, taken: number, previous: number | null): Promise<void> {
+export async function releaseClaimSlot(t: Table, userId: string, taken: number, previous: number | null): Promise<void> {
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new UpdateCommand({
-        TableName: svc.config.tableName,
+        TableName: t.name,
         Key: key(userId),
         UpdateExpression: previous === null ? 'REMOVE claimAt' : 'SET claimAt = :prev',
         ConditionExpression: 'claimAt = :taken',

@@ -1,16 +1,16 @@
 /** DynamoDB adapter of per-caller request counters (one item per caller and minute, gone after the minute). */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MINUTE_MS, minuteOf } from '../clock';
-import type { Services } from '../services';
+import type { Table } from './table';
 import { ttlAt } from './identity-items';
 import { ratePk, rateSk } from './keys';
 
 /** Counts one request of a caller in the current minute, atomically; answers the minute's count so far. */
-export async function countRequest(svc: Services, callerId: string, now: number): Promise<number> {
+export async function countRequest(t: Table, callerId: string, now: number): Promise<number> {
   const minute = minuteOf(now);
-  const out = await svc.ddb.send(
+  const out = await t.ddb.send(
     new UpdateCommand({
-      TableName: svc.config.tableName,
+      TableName: t.name,
       Key: { pk: ratePk(callerId), sk: rateSk(minute) },
       UpdateExpression: 'ADD n :one SET #ttl = if_not_exists(#ttl, :ttl)',
       ExpressionAttributeNames: { '#ttl': 'ttl' },

@@ -3,31 +3,17 @@
  * files' hash and what they include) and the current build, which `items/v1/current.json` mirrors.
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { MergedState } from '../domain/items';
-import type { Services } from '../services';
+import type { Table } from './table';
 import { isConditionFailure, num, str } from './identity-items';
 import { ITEMS_CURRENT_SK, ITEMS_PK, itemBuildSk } from './keys';
+import type { BuildRecord, CurrentBuild } from '../ports/catalogue';
 
-export interface BuildRecord extends MergedState {
-  build: string;
-  source: string;
-  /** When the generated files were (last) published: a merge started before a republish must not be recorded. */
-  publishedAt: number;
-  /** Time of the newest accepted-name change the merged files include. */
-  changedAt: number | null;
-}
 
-export interface CurrentBuild {
-  build: string;
-  hash: string | null;
-  at: number;
-}
 
-const table = (svc: Services): string => svc.config.tableName;
 
 /** A build's record, or null for a build never published. */
-export async function getBuild(svc: Services, build: string): Promise<BuildRecord | null> {
-  const res = await svc.ddb.send(new GetCommand({ TableName: table(svc), Key: { pk: ITEMS_PK, sk: itemBuildSk(build) }, ConsistentRead: true }));
+export async function getBuild(t: Table, build: string): Promise<BuildRecord | null> {
+  const res = await t.ddb.send(new GetCommand({ TableName: t.name, Key: { pk: ITEMS_PK, sk: itemBuildSk(build) }, ConsistentRead: true }));
   const i = res.Item;
   if (!i) return null;
   return {
@@ -42,9 +28,9 @@ export async function getBuild(svc: Services, build: string): Promise<BuildRecor
 }
 
 /** Records freshly published generated files: any merged files of an earlier publication no longer count. */
-export async function putPublishedBuild(svc: Services, build: string, source: string, publishedAt: number): Promise<BuildRecord> {
+export async function putPublishedBuild(t: Table, build: string, source: string, publishedAt: number): Promise<BuildRecord> {
   const record: BuildRecord = { build, source, publishedAt, hash: null, mergedAt: null, revision: -1, changedAt: null };
-  await svc.ddb.send(new PutCommand({ TableName: table(svc), Item: { pk: ITEMS_PK, sk: itemBuildSk(build), ...record } }));
+  await t.ddb.send(new PutCommand({ TableName: t.name, Item: { pk: ITEMS_PK, sk: itemBuildSk(build), ...record } }));
   return record;
 }
 
@@ -52,11 +38,11 @@ export async function putPublishedBuild(svc: Services, build: string, source: st
  * Records a build's merged files unless the generated files were republished meanwhile or a merge including a
  * newer name revision was recorded first; false when the record was left alone.
  */
-export async function recordMerged(svc: Services, rec: BuildRecord, merged: Pick<BuildRecord, 'hash' | 'mergedAt' | 'revision' | 'changedAt'>): Promise<boolean> {
+export async function recordMerged(t: Table, rec: BuildRecord, merged: Pick<BuildRecord, 'hash' | 'mergedAt' | 'revision' | 'changedAt'>): Promise<boolean> {
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new UpdateCommand({
-        TableName: table(svc),
+        TableName: t.name,
         Key: { pk: ITEMS_PK, sk: itemBuildSk(rec.build) },
         UpdateExpression: 'SET #h = :h, mergedAt = :m, revision = :r, changedAt = :c',
         ConditionExpression: 'publishedAt = :p AND revision <= :r',
@@ -72,24 +58,24 @@ export async function recordMerged(svc: Services, rec: BuildRecord, merged: Pick
 }
 
 /** The current build, or null before anything was published. */
-export async function getCurrent(svc: Services): Promise<CurrentBuild | null> {
-  const res = await svc.ddb.send(new GetCommand({ TableName: table(svc), Key: { pk: ITEMS_PK, sk: ITEMS_CURRENT_SK }, ConsistentRead: true }));
+export async function getCurrent(t: Table): Promise<CurrentBuild | null> {
+  const res = await t.ddb.send(new GetCommand({ TableName: t.name, Key: { pk: ITEMS_PK, sk: ITEMS_CURRENT_SK }, ConsistentRead: true }));
   const i = res.Item;
   const build = str(i?.build);
   return build ? { build, hash: str(i?.hash) ?? null, at: num(i?.at) ?? 0 } : null;
 }
 
 /** Makes a build current (publishing). */
-export async function setCurrent(svc: Services, current: CurrentBuild): Promise<void> {
-  await svc.ddb.send(new PutCommand({ TableName: table(svc), Item: { pk: ITEMS_PK, sk: ITEMS_CURRENT_SK, ...current } }));
+export async function setCurrent(t: Table, current: CurrentBuild): Promise<void> {
+  await t.ddb.send(new PutCommand({ TableName: t.name, Item: { pk: ITEMS_PK, sk: ITEMS_CURRENT_SK, ...current } }));
 }
 
 /** Points the current build at new merged files, unless another build became current meanwhile; false then. */
-export async function updateCurrentFiles(svc: Services, current: CurrentBuild): Promise<boolean> {
+export async function updateCurrentFiles(t: Table, current: CurrentBuild): Promise<boolean> {
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new PutCommand({
-        TableName: table(svc),
+        TableName: t.name,
         Item: { pk: ITEMS_PK, sk: ITEMS_CURRENT_SK, ...current },
         ConditionExpression: '#b = :b',
         ExpressionAttributeNames: { '#b': 'build' },

@@ -66,6 +66,8 @@ export const mergeFailureKey = (market: string, uploadId: string) => ({ pk: `MKT
 export const VIEW_PK_PREFIX = 'VIEW#';
 /** A reused hourly answer (spec Freshness), by a hash of hour, path, query and caller restriction; `sk` orders its chunks. */
 export const viewAnswerPk = (hash: string): string => `${VIEW_PK_PREFIX}${hash}`;
+/** The hour's spilled file of one shared answer and encoding (`answers/v1/…`, expiring with the hour). */
+export const spilledAnswerKey = (key: string) => ({ pk: `${VIEW_PK_PREFIX}file#${key}`, sk: '0' });
 /** A market's day so far before an hour's cut (hour candles folded from the day start), one item per key shard. */
 export const daySoFarPk = (market: string, hour: number): string => `${VIEW_PK_PREFIX}${market}#day#${hour}`;
 

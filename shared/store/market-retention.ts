@@ -4,20 +4,14 @@
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { RowTable } from '../domain/merge';
-import { marketMetaKey, marketRetentionKey, rowsPk, shardSk } from './keys';
-import { ROW_SHARDS } from './market-store';
-import { encodeRows, shardsTouched, splitShards } from './page-codec';
+import type { PeriodKind, RetentionPort } from '../ports/market';
+import { candlePk, marketMetaKey, marketRetentionKey, rowsPk, shardSk, volumePk } from './keys';
+import { encodeRows } from './page-codec';
+import { ROW_SHARDS, shardsTouched, splitShards } from './shard-layout';
+import type { RetentionMark } from '../ports/market';
 
-/** Where the last run left a market: periods before these are gone. */
-export interface RetentionMark {
-  /** Server time of the last run (runs at most every 6 hours). */
-  ranAt: number;
-  minute: number;
-  hour: number;
-  day: number;
-}
 
-export class RetentionStore {
+export class RetentionStore implements RetentionPort {
   constructor(
     private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
@@ -33,8 +27,12 @@ export class RetentionStore {
     await this.ddb.send(new PutCommand({ TableName: this.table, Item: { ...marketRetentionKey(market), ...mark } }));
   }
 
+  async deletePeriod(market: string, kind: PeriodKind, period: number): Promise<number> {
+    return this.deletePartition(kind === 'volume' ? volumePk(market, period) : candlePk(market, kind, period));
+  }
+
   /** Deletes every item of a partition (one period's page shards); answers how many there were. */
-  async deletePartition(pk: string): Promise<number> {
+  private async deletePartition(pk: string): Promise<number> {
     const keys: Array<{ pk: string; sk: string }> = [];
     let start: Record<string, unknown> | undefined;
     do {

@@ -4,76 +4,21 @@
  * all under one pk so a whole period is one Query); day history is compacted daily into HISTORY_SHARDS fine
  * shards so one item's 90 days cost a single small read. Adapters return domain types, never raw items.
  */
-import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DAY_MS, dayOf, HOUR_MS } from '../clock';
 import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { RowTable } from '../domain/merge';
 import { periodExpiresAt } from '../domain/retention';
 import type { VolumePage } from '../domain/volume-estimate';
-import { candlePk, historyPk, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
-import {
-  type HistoryPage,
-  decodeCandles,
-  decodeHistory,
-  decodeRows,
-  decodeVolume,
-  encodeCandleShards,
-  encodeHistory,
-  encodeRowShards,
-  encodeVolume,
-  shardOf,
-  shardsTouched,
-  splitShards,
-} from './page-codec';
+import { candlePk, daySoFarPk, historyMarkKey, historyPk, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
+import type { DayFold, HistoryPage, MarketMeta, MarketPages, PendingMerge, VolumeShard } from '../ports/market';
+import { decodeCandles, decodeHistory, decodeRows, decodeVolume, encodeCandles, encodeCandleShards, encodeHistory, encodeRowShards, encodeVolume } from './page-codec';
+import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
 
-export const ROW_SHARDS = 16;
-export const PAGE_SHARDS = 16;
-export const HISTORY_SHARDS = 512;
 
-/** The current order book of a market (spec Order books rule 2). */
-export interface CurrentBook {
-  at: number;
-  complete: boolean;
-  auctions: number;
-  entries: number;
-  /** Bucket key of the stored body. */
-  ref: string;
-}
 
-/** A market's state, read by every merge and most reads. */
-export interface MarketMeta {
-  market: string;
-  /** Newest merge sequence number (0 before the first). */
-  seq: number;
-  /** Newest merged scan `at` (null before the first merge). */
-  newestScanAt: number | null;
-  /** Server time of the first merge (sealing writes every period from it on). */
-  firstMergeAt: number | null;
-  currentBook: CurrentBook | null;
-  /** Days up to and including this one are compacted into history pages (null: none yet). */
-  historyThrough: number | null;
-  /** Identity of the newest merged upload, so a redelivered message merges nothing twice. */
-  lastUpload: string | null;
-  /** The merge under way (written first, cleared by its commit), so a redelivery reuses its caps and time. */
-  pending?: PendingMerge | null;
-  /** The newest merged upload ids (a whole FIFO batch), so a batch delivered again merges none of them twice. */
-  recentUploads?: string[];
-}
 
-/** What a merge fixes before its first page write: a redelivered message repeats it exactly. */
-export interface PendingMerge {
-  uploadId: string;
-  seq: number;
-  /** Server time of the merge (rows' `changedAt`, `mergedAt`). */
-  now: number;
-  changeCap: string;
-  checkpointCap?: string;
-}
 
-/** One key shard of a day's volume page and the newest book whose estimates it holds (volume is additive). */
-export interface VolumeShard {
-  page: VolumePage;
-  bookAt: number | null;
-}
 
 const emptyMeta = (market: string): MarketMeta => ({ market, seq: 0, newestScanAt: null, firstMergeAt: null, currentBook: null, historyThrough: null, lastUpload: null });
 
@@ -93,12 +38,12 @@ export class CapacityMeter {
   }
 }
 
-type PageItem = { pk: string; sk: string; d: Uint8Array; ttl?: number; b?: number };
+type PageItem = { pk: string; sk: string; d: Uint8Array; ttl?: number; b?: number; seq?: number };
 
 /** The `ttl` (seconds) of a period's page: retention deletes it then; DynamoDB's TTL is the free backstop. */
 const pageTtl = (res: CandleRes, period: number): number => Math.ceil(periodExpiresAt(res, period) / 1000);
 
-export class MarketStore {
+export class MarketStore implements MarketPages {
   constructor(
     private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
@@ -254,14 +199,6 @@ export class MarketStore {
     return out;
   }
 
-  async writeVolumePage(market: string, day: number, page: VolumePage, changedKeys: Iterable<number>): Promise<void> {
-    const touched = new Set<number>();
-    for (const k of changedKeys) touched.add(shardOf(k, PAGE_SHARDS));
-    const split = splitShards(page, PAGE_SHARDS);
-    const ttl = pageTtl('d1', day);
-    await this.batchPut([...touched].map((s) => ({ pk: volumePk(market, day), sk: shardSk(s), d: encodeVolume(split[s], PAGE_SHARDS), ttl })));
-  }
-
   /** A day's volume page by key shard, with the newest book each shard already holds. */
   async volumeShards(market: string, day: number): Promise<Map<number, VolumeShard>> {
     const out = new Map<number, VolumeShard>();
@@ -299,10 +236,44 @@ export class MarketStore {
     await this.batchPut([...pages].map(([s, page]) => ({ pk: historyPk(market), sk: shardSk(s), d: encodeHistory(page, HISTORY_SHARDS) })));
   }
 
+  async historyMark(market: string): Promise<number | null> {
+    const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: historyMarkKey(market), ReturnConsumedCapacity: 'TOTAL' }));
+    this.meter.add(out.ConsumedCapacity, 'read');
+    return typeof out.Item?.through === 'number' ? out.Item.through : null;
+  }
+
+  async putHistoryMark(market: string, through: number, at: number): Promise<void> {
+    await this.ddb.send(new PutCommand({ TableName: this.table, Item: { ...historyMarkKey(market), through, at } }));
+  }
+
+  // ── single shards and the day-so-far folds ──
+
+  async candleShards(market: string, res: CandleRes, wanted: ReadonlyArray<{ period: number; shard: number }>): Promise<Array<{ period: number; shard: number; page: CandlePage }>> {
+    const items = await this.batchGet(wanted.map((w) => ({ pk: candlePk(market, res, w.period), sk: shardSk(w.shard) })));
+    return items.map((item) => ({ period: Number(item.pk.slice(item.pk.lastIndexOf('#') + 1)), shard: Number(item.sk), page: decodeCandles(item.d).page }));
+  }
+
+  async dayFolds(market: string, hour: number, shards: readonly number[], now: number): Promise<Map<number, DayFold>> {
+    const out = new Map<number, DayFold>();
+    const items = await this.batchGet(shards.map((s) => ({ pk: daySoFarPk(market, hour), sk: shardSk(s) })));
+    for (const item of items as Array<PageItem & { seq?: number }>) {
+      if (typeof item.ttl === 'number' && item.ttl * 1000 <= now) continue;
+      out.set(Number(item.sk), { page: decodeCandles(item.d).page, seq: Number(item.seq ?? 0) });
+    }
+    return out;
+  }
+
+  async writeDayFolds(market: string, hour: number, folds: ReadonlyMap<number, CandlePage>, seq: number): Promise<void> {
+    const start = dayOf(hour * HOUR_MS) * DAY_MS;
+    // Kept until the next day's first hour no longer needs it as a base (it never does): the day plus an hour.
+    const ttl = Math.ceil((start + 25 * HOUR_MS) / 1000);
+    await this.batchPut([...folds].map(([s, page]) => ({ pk: daySoFarPk(market, hour), sk: shardSk(s), d: encodeCandles(page, start, PAGE_SHARDS), seq, ttl })));
+  }
+
   // ── primitives ──
 
   /** Every item of a partition (pages are binary under `d`). */
-  async queryAll(pk: string): Promise<PageItem[]> {
+  private async queryAll(pk: string): Promise<PageItem[]> {
     const items: PageItem[] = [];
     let start: Record<string, unknown> | undefined;
     do {
@@ -323,7 +294,7 @@ export class MarketStore {
     return items;
   }
 
-  async batchGet(keys: Array<{ pk: string; sk: string }>): Promise<PageItem[]> {
+  private async batchGet(keys: Array<{ pk: string; sk: string }>): Promise<PageItem[]> {
     const items: PageItem[] = [];
     for (let i = 0; i < keys.length; i += 100) {
       let request: Record<string, { Keys: Array<Record<string, unknown>>; ConsistentRead?: boolean }> | undefined = {
@@ -340,7 +311,7 @@ export class MarketStore {
     return items;
   }
 
-  async batchPut(items: PageItem[]): Promise<void> {
+  private async batchPut(items: PageItem[]): Promise<void> {
     for (let i = 0; i < items.length; i += 25) {
       let request: Record<string, Array<Record<string, unknown>>> | undefined = {
         [this.table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),

@@ -5,25 +5,27 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS } from '../clock';
-import type { Services } from '../services';
+import type { MergeFailuresPort } from '../ports/market';
 import { ttlAt } from './identity-items';
 import { mergeFailureKey } from './keys';
+import type { Table } from './table';
 
 /** Longer than a message can wait in its queue and dead-letter queue. */
 const KEEP_MS = 30 * DAY_MS;
 
-/** Counts one more failure of the upload's merge; returns the count so far. */
-export async function countMergeFailure(svc: Services, market: string, uploadId: string, error: string): Promise<number> {
-  const now = svc.clock.now();
-  const out = await svc.ddb.send(
-    new UpdateCommand({
-      TableName: svc.config.tableName,
-      Key: mergeFailureKey(market, uploadId),
-      UpdateExpression: 'ADD #failures :one SET #error = :error, #at = :now, #ttl = :ttl',
-      ExpressionAttributeNames: { '#failures': 'failures', '#error': 'error', '#at': 'failedAt', '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':one': 1, ':error': error.slice(0, 500), ':now': now, ':ttl': ttlAt(now + KEEP_MS) },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Number(out.Attributes?.failures ?? 1);
-}
+/** The DynamoDB adapter of the poison budget: one counter item per market and upload. */
+export const dynamoMergeFailures = (t: Table): MergeFailuresPort => ({
+  async count(market: string, uploadId: string, error: string, now: number): Promise<number> {
+    const out = await t.ddb.send(
+      new UpdateCommand({
+        TableName: t.name,
+        Key: mergeFailureKey(market, uploadId),
+        UpdateExpression: 'ADD #failures :one SET #error = :error, #at = :now, #ttl = :ttl',
+        ExpressionAttributeNames: { '#failures': 'failures', '#error': 'error', '#at': 'failedAt', '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':one': 1, ':error': error.slice(0, 500), ':now': now, ':ttl': ttlAt(now + KEEP_MS) },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes?.failures ?? 1);
+  },
+});

@@ -5,30 +5,15 @@
  */
 import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mergePk, mergeSk } from './keys';
+import type { MergeRecord, MergeLogPort } from '../ports/market';
 
 export const MERGE_RECORD_TTL_MS = 72 * 3_600_000;
 
-export interface MergeRecord {
-  market: string;
-  seq: number;
-  /** The market's newest scan `at` after this merge (spec change file `at`). */
-  at: number;
-  /** Server time of the merge. */
-  mergedAt: number;
-  /** Bucket path of the change file `live/v1/<market>/<seq>-<cap>.json.gz`. */
-  changePath: string;
-  /** Bucket path of the checkpoint written after this merge (seq 1 and every 50th), if any. */
-  checkpointPath?: string;
-  /** Bucket path of the book file when the merge was a book (`books/v1/<market>/<at>-<cap>.json.gz`). */
-  bookPath?: string;
-  /** The merged book's own `at`. */
-  bookAt?: number;
-}
 
 /** True when a stream record's keys are those of a merge record. */
 export const isMergeRecordKey = (pk: string, sk: string): boolean => /^MKT#[^#]+#seq$/.test(pk) && /^\d{12}$/.test(sk);
 
-export class MergeLog {
+export class MergeLog implements MergeLogPort {
   constructor(
     private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,

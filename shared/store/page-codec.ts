@@ -6,7 +6,6 @@ import type { Volume, VolumePage } from '../domain/volume-estimate';
 import {
   Reader,
   Writer,
-  checkShards,
   pick,
   readDictColumn,
   readKeys,
@@ -19,6 +18,8 @@ import {
   writeRle,
   writeSortedInts,
 } from './page-columns';
+import { checkShards } from './shard-layout';
+import type { HistoryDay, HistoryPage } from '../ports/market';
 
 /**
  * Packed pages (DESIGN: Storage of market data): the binary encoding of a rows shard, a candle page, a volume
@@ -32,13 +33,6 @@ import {
  * (the union of the day's candle and volume keys once, a presence column, then both column sets).
  */
 
-/**
- * Key shards per page type, as measured by `npx tsx test/bench/engine.ts`. Pages every merge rewrites (rows,
- * the scan's minute/hour/day candles, the day's volume) are coarse, so a complete book costs few write units;
- * a finished day is copied once into fine `history` shards, so one item's 90 days are a small Query.
- */
-export const SHARD_LAYOUT = { rows: 16, m1: 16, h1: 16, d1: 16, volume: 16, history: 512 } as const;
-
 const VERSION = 1;
 const Kind = { Rows: 1, Candles: 2, Volume: 3, History: 4 } as const;
 type Kind = (typeof Kind)[keyof typeof Kind];
@@ -46,39 +40,7 @@ const DEFLATED = 1;
 /** Payloads smaller than this are left raw: deflate's framing would eat the gain. */
 const DEFLATE_FROM = 64;
 
-/** A day of a compacted history page: the day candles (day points) and the volume estimates of that day. */
-export interface HistoryDay {
-  candles: CandlePage;
-  volume: VolumePage;
-}
 
-/** Compacted day history of one key shard: day number → that day's pages. */
-export type HistoryPage = Map<number, HistoryDay>;
-
-/**
- * The key shard of an item key: `key mod shards`, shards a power of two (1..65536). Because 2^31 is a multiple
- * of every such count, all variants of one item id share a shard, and within a shard keys differ by multiples
- * of `shards`, which the codec divides out. The mapping is part of the stored format: never change it.
- */
-export function shardOf(key: number, shards: number): number {
-  return key % shards;
-}
-
-/** Splits a keyed map into `shards` maps by `shardOf`, index = shard. */
-export function splitShards<T>(map: ReadonlyMap<number, T>, shards: number): Map<number, T>[] {
-  checkShards(shards);
-  const out: Map<number, T>[] = Array.from({ length: shards }, () => new Map<number, T>());
-  for (const [key, value] of map) out[key % shards].set(key, value);
-  return out;
-}
-
-/** The shards a set of changed keys touches, ascending: the pages a merge must rewrite. */
-export function shardsTouched(keys: Iterable<number>, shards: number): number[] {
-  checkShards(shards);
-  const seen = new Set<number>();
-  for (const key of keys) seen.add(key % shards);
-  return [...seen].sort((a, b) => a - b);
-}
 
 /** Encodes a rows shard: key, price or null, quantity, at, changedAt, reader. `shards` is the shard count used. */
 export function encodeRows(rows: ReadonlyMap<number, Row>, shards = 1): Uint8Array {

@@ -4,6 +4,7 @@
  * so the codec file holds only page layouts.
  */
 import { MAX_VARINT_BYTES, getDelta, putDelta, varintEnd } from './varint';
+import { checkShards } from './shard-layout';
 
 export function writeKeys(w: Writer, keys: readonly number[], shards: number): void {
   checkShards(shards);
@@ -140,12 +141,6 @@ export function sortedKeys(map: ReadonlyMap<number, unknown>): number[] {
 export function pick<T>(list: readonly T[], i: number): T {
   if (i >= list.length) throw new RangeError('corrupt page: dictionary index');
   return list[i];
-}
-
-export function checkShards(shards: number): void {
-  if (!Number.isInteger(shards) || shards < 1 || shards > 65536 || (shards & (shards - 1)) !== 0) {
-    throw new RangeError('shards must be a power of two in 1..65536');
-  }
 }
 
 export class Writer {

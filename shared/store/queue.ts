@@ -1,45 +1,6 @@
-import {
-  ChangeMessageVisibilityBatchCommand,
-  DeleteMessageBatchCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-  SendMessageBatchCommand,
-} from '@aws-sdk/client-sqs';
-
-export interface QueueMessage {
-  body: string;
-  /** FIFO: MessageGroupId (the market for merge queues). */
-  groupId?: string;
-  /** FIFO: MessageDeduplicationId. */
-  dedupId?: string;
-  /** Standard queues only (0..900). */
-  delaySeconds?: number;
-  /** String message attributes (why a merge was set aside, how often it was redriven). */
-  attributes?: Record<string, string>;
-}
-
-/** A message taken from a queue that no function consumes (dead letters), to be moved and deleted. */
-export interface ReceivedMessage {
-  body: string;
-  receiptHandle: string;
-  groupId?: string;
-  dedupId?: string;
-  receiveCount: number;
-  attributes: Record<string, string>;
-}
-
-/** Sends messages to a queue named in lib/topology.ts. SQS in AWS, in-process queues locally. */
-export interface QueuePort {
-  send(queue: string, messages: QueueMessage[]): Promise<void>;
-  /**
-   * Hides messages a consumer received (by their records' receipt handles) for `seconds` from now: SQS
-   * ChangeMessageVisibility on the queue of `sourceArn`, the records' `eventSourceARN`.
-   */
-  changeVisibility(sourceArn: string, receiptHandles: string[], seconds: number): Promise<void>;
-  /** Receives up to 10 messages (FIFO: in group order), hidden for `visibilitySeconds` unless deleted. */
-  receive(queue: string, max: number, visibilitySeconds: number): Promise<ReceivedMessage[]>;
-  delete(queue: string, receiptHandles: string[]): Promise<void>;
-}
+/** The SQS adapter of the queues port (shared/ports/queues.ts): queue names resolve to URLs through config. */
+import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import type { QueueMessage, QueuePort, ReceivedMessage } from '../ports/queues';
 
 /** The URL of a queue from its ARN (`arn:<partition>:sqs:<region>:<account>:<name>`). */
 export function queueUrlOfArn(arn: string): string {
@@ -48,7 +9,6 @@ export function queueUrlOfArn(arn: string): string {
   return `https://sqs.${region}.amazonaws.com${partition === 'aws-cn' ? '.cn' : ''}/${account}/${name}`;
 }
 
-/** The SQS adapter: queue names resolve to URLs through config. */
 export class SqsQueues implements QueuePort {
   constructor(
     private readonly client: SQSClient,

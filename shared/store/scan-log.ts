@@ -7,22 +7,12 @@ import { type Clock, DAY_MS, systemClock } from '../clock';
 import { isLive } from './identity-items';
 import { queryAll } from './query';
 import { scanLogPk, scanLogSk } from './keys';
+import type { ScanLogEntry, ScanLogPort } from '../ports/market';
 
 export const SCAN_LOG_KEEP_MS = 30 * DAY_MS;
 
-export interface ScanLogEntry {
-  market: string;
-  at: number;
-  items: number;
-  complete: boolean;
-  credited: boolean;
-  /** Opaque account hash, never the account id. */
-  uploader: string;
-  /** Server time of the merge. */
-  mergedAt: number;
-}
 
-export class ScanLog {
+export class ScanLog implements ScanLogPort {
   /** `clock` decides which entries have expired (DynamoDB deletes lazily); pass the service clock. */
   constructor(
     private readonly ddb: DynamoDBDocumentClient,

@@ -6,32 +6,15 @@
 import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AlertHit, MarketAlert } from '../domain/alerts';
 import { MARKETS } from '../domain/market';
-import type { Services } from '../services';
+import type { Table } from './table';
 import { isConditionFailure, num, str } from './identity-items';
 import { queryAll as queryItems } from './query';
 import { ALERT_COUNT_SK, alertFiredPk, alertFiredSk, alertSk, alertsPk, userPk } from './keys';
+import type { StoredAlert, AlertFiredRecord } from '../ports/settings';
 
-/** An alert as stored: the answer's fields, its owner, a whole-market deal's remembered set and the edit revision. */
-export interface StoredAlert {
-  userId: string;
-  alert: MarketAlert;
-  remembered: number[];
-  /** Bumped by every account write, so an evaluation never overwrites an edit it did not see. */
-  rev: number;
-}
 
-/** The live fan-out's record of one firing (see keys.ts `alertFiredPk`). */
-export interface AlertFiredRecord {
-  userId: string;
-  market: string;
-  at: number;
-  alert: MarketAlert;
-  /** The merge seq whose evaluation fired it, so a repeated merge finds its own firings. */
-  seq?: number;
-}
 
 const FIRED_TTL_MS = 86_400_000;
-const table = (svc: Services) => svc.config.tableName;
 const alertKey = (userId: string, a: Pick<MarketAlert, 'market' | 'id'>) => ({ pk: alertsPk(a.market), sk: alertSk(userId, a.id) });
 const countKey = (userId: string) => ({ pk: userPk(userId), sk: ALERT_COUNT_SK });
 /** Attribute names the state writes touch (aliased: several are DynamoDB reserved words). */
@@ -76,8 +59,8 @@ function toItem(userId: string, a: MarketAlert, rev: number): Record<string, unk
 }
 
 /** The account's alerts in every market, newest first. */
-export async function listAccountAlerts(svc: Services, userId: string): Promise<StoredAlert[]> {
-  const pages = await Promise.all(MARKETS.map((m) => queryAll(svc, alertsPk(m), `${userId}#`)));
+export async function listAccountAlerts(t: Table, userId: string): Promise<StoredAlert[]> {
+  const pages = await Promise.all(MARKETS.map((m) => queryAll(t, alertsPk(m), `${userId}#`)));
   return pages
     .flat()
     .map(toStored)
@@ -85,23 +68,23 @@ export async function listAccountAlerts(svc: Services, userId: string): Promise<
 }
 
 /** One of the account's alerts by id, or null. */
-export async function getAccountAlert(svc: Services, userId: string, id: string): Promise<StoredAlert | null> {
+export async function getAccountAlert(t: Table, userId: string, id: string): Promise<StoredAlert | null> {
   const keys = MARKETS.map((m) => ({ pk: alertsPk(m), sk: alertSk(userId, id) }));
-  const out = await svc.ddb.send(new BatchGetCommand({ RequestItems: { [table(svc)]: { Keys: keys, ConsistentRead: true } } }));
-  const item = out.Responses?.[table(svc)]?.[0];
+  const out = await t.ddb.send(new BatchGetCommand({ RequestItems: { [t.name]: { Keys: keys, ConsistentRead: true } } }));
+  const item = out.Responses?.[t.name]?.[0];
   return item ? toStored(item) : null;
 }
 
 /** Stores a new alert unless the account already holds `limit` of them; false when the limit stops it. */
-export async function createAlert(svc: Services, userId: string, alert: MarketAlert, limit: number): Promise<boolean> {
+export async function createAlert(t: Table, userId: string, alert: MarketAlert, limit: number): Promise<boolean> {
   if (limit <= 0) return false;
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new TransactWriteCommand({
         TransactItems: [
           {
             Update: {
-              TableName: table(svc),
+              TableName: t.name,
               Key: countKey(userId),
               UpdateExpression: 'SET #n = if_not_exists(#n, :zero) + :one',
               ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
@@ -109,7 +92,7 @@ export async function createAlert(svc: Services, userId: string, alert: MarketAl
               ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': limit },
             },
           },
-          { Put: { TableName: table(svc), Item: toItem(userId, alert, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: t.name, Item: toItem(userId, alert, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
         ],
       }),
     );
@@ -124,23 +107,23 @@ export async function createAlert(svc: Services, userId: string, alert: MarketAl
  * Replaces an alert's input: armed again, the deal set forgotten, `last` kept as stored (an evaluation may have
  * set it since it was read). Moving to another market moves the item. Answers the stored alert, or null when gone.
  */
-export async function replaceStoredAlert(svc: Services, old: StoredAlert, next: MarketAlert): Promise<MarketAlert | null> {
+export async function replaceStoredAlert(t: Table, old: StoredAlert, next: MarketAlert): Promise<MarketAlert | null> {
   const { userId } = old;
   try {
     if (next.market !== old.alert.market) {
-      await svc.ddb.send(
+      await t.ddb.send(
         new TransactWriteCommand({
           TransactItems: [
             {
               Delete: {
-                TableName: table(svc),
+                TableName: t.name,
                 Key: alertKey(userId, old.alert),
                 ConditionExpression: '#rev = :rev',
                 ExpressionAttributeNames: { '#rev': 'rev' },
                 ExpressionAttributeValues: { ':rev': old.rev },
               },
             },
-            { Put: { TableName: table(svc), Item: toItem(userId, next, old.rev + 1) } },
+            { Put: { TableName: t.name, Item: toItem(userId, next, old.rev + 1) } },
           ],
         }),
       );
@@ -156,9 +139,9 @@ export async function replaceStoredAlert(svc: Services, old: StoredAlert, next: 
         values[`:${f}`] = next[f];
       }
     }
-    const out = await svc.ddb.send(
+    const out = await t.ddb.send(
       new UpdateCommand({
-        TableName: table(svc),
+        TableName: t.name,
         Key: alertKey(userId, next),
         UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
         ConditionExpression: 'attribute_exists(pk)',
@@ -175,15 +158,15 @@ export async function replaceStoredAlert(svc: Services, old: StoredAlert, next: 
 }
 
 /** Deletes one of the account's alerts; false when it did not exist. */
-export async function deleteStoredAlert(svc: Services, old: StoredAlert): Promise<boolean> {
+export async function deleteStoredAlert(t: Table, old: StoredAlert): Promise<boolean> {
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Delete: { TableName: table(svc), Key: alertKey(old.userId, old.alert), ConditionExpression: 'attribute_exists(pk)' } },
+          { Delete: { TableName: t.name, Key: alertKey(old.userId, old.alert), ConditionExpression: 'attribute_exists(pk)' } },
           {
             Update: {
-              TableName: table(svc),
+              TableName: t.name,
               Key: countKey(old.userId),
               UpdateExpression: 'SET #n = if_not_exists(#n, :one) - :one',
               ExpressionAttributeNames: { '#n': 'n' },
@@ -201,18 +184,18 @@ export async function deleteStoredAlert(svc: Services, old: StoredAlert): Promis
 }
 
 /** Every enabled alert of a market (what one merge evaluates). */
-export async function enabledMarketAlerts(svc: Services, market: string): Promise<StoredAlert[]> {
-  return (await queryAll(svc, alertsPk(market))).map(toStored).filter((s) => s.alert.enabled);
+export async function enabledMarketAlerts(t: Table, market: string): Promise<StoredAlert[]> {
+  return (await queryAll(t, alertsPk(market))).map(toStored).filter((s) => s.alert.enabled);
 }
 
 /**
  * Persists an evaluation unless the account edited the alert meanwhile (`rev` moved); a firing also writes the
  * live fan-out's record in the same transaction. False when the edit won (nothing written, nothing to announce).
  */
-export async function saveEvaluation(svc: Services, s: StoredAlert, next: MarketAlert, remembered: number[], fired: AlertFiredRecord | null): Promise<boolean> {
+export async function saveEvaluation(t: Table, s: StoredAlert, next: MarketAlert, remembered: number[], fired: AlertFiredRecord | null): Promise<boolean> {
   const deal = remembered.length > 0 ? encodeKeys(remembered) : null;
   const update = {
-    TableName: table(svc),
+    TableName: t.name,
     Key: alertKey(s.userId, s.alert),
     UpdateExpression: deal ? 'SET #armed = :armed, #last = :last, #deal = :deal' : 'SET #armed = :armed, #last = :last REMOVE #deal',
     ConditionExpression: '#rev = :rev',
@@ -221,7 +204,7 @@ export async function saveEvaluation(svc: Services, s: StoredAlert, next: Market
   };
   try {
     if (!fired) {
-      await svc.ddb.send(new UpdateCommand(update));
+      await t.ddb.send(new UpdateCommand(update));
       return true;
     }
     const record = {
@@ -231,7 +214,7 @@ export async function saveEvaluation(svc: Services, s: StoredAlert, next: Market
       ...fired,
       ttl: Math.ceil((fired.at + FIRED_TTL_MS) / 1000),
     };
-    await svc.ddb.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, { Put: { TableName: table(svc), Item: record } }] }));
+    await t.ddb.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, { Put: { TableName: t.name, Item: record } }] }));
     return true;
   } catch (err) {
     if (isConditionFailure(err)) return false;
@@ -240,9 +223,9 @@ export async function saveEvaluation(svc: Services, s: StoredAlert, next: Market
 }
 
 /** The firings recorded for `market` at server time `at` (fired records live a day). */
-export async function firedAt(svc: Services, market: string, at: number): Promise<AlertFiredRecord[]> {
+export async function firedAt(t: Table, market: string, at: number): Promise<AlertFiredRecord[]> {
   const prefix = alertFiredSk(at, '', '').slice(0, -1);
-  return (await queryAll(svc, alertFiredPk(market), prefix)).map((item) => ({
+  return (await queryAll(t, alertFiredPk(market), prefix)).map((item) => ({
     userId: String(item.userId),
     market: String(item.market),
     at: Number(item.at),
@@ -251,9 +234,9 @@ export async function firedAt(svc: Services, market: string, at: number): Promis
   }));
 }
 
-function queryAll(svc: Services, pk: string, skPrefix?: string): Promise<Record<string, unknown>[]> {
-  return queryItems(svc.ddb, {
-    TableName: table(svc),
+function queryAll(t: Table, pk: string, skPrefix?: string): Promise<Record<string, unknown>[]> {
+  return queryItems(t.ddb, {
+    TableName: t.name,
     KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :p)' : 'pk = :pk',
     ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':p': skPrefix } : { ':pk': pk },
     ConsistentRead: true,

@@ -5,29 +5,16 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { MarketAlert } from '../domain/alerts';
-import type { BrowserSubscription, PushPrefs, PushSubscriptionView } from '../push/subscription';
-import type { Services } from '../services';
+import type { BrowserSubscription, PushPrefs } from '../push/subscription';
+import type { Table } from './table';
 import { isConditionFailure, num, str } from './identity-items';
 import { PUSH_ENDPOINT_SK, PUSH_STATE_SK, PUSH_SUB_SK_PREFIX, pushEndpointPk, pushSubSk, userPk } from './keys';
+import type { StoredSubscription, PushState } from '../ports/settings';
 
-export interface StoredSubscription extends PushSubscriptionView {
-  keys: BrowserSubscription['keys'];
-}
 
-/** The account's push window: when it last pushed, the alerts waiting for the window, the flush under way. */
-export interface PushState {
-  lastSent: number | null;
-  /** Alerts waiting (the newest few, for the group text) and how many waited in all. */
-  pending: MarketAlert[];
-  pendingCount: number;
-  /** When a flush message is due; null when none is queued. */
-  flushAt: number | null;
-  rev: number;
-}
 
 const PENDING_KEPT = 20;
 const STATE_TTL_MS = 86_400_000;
-const table = (svc: Services) => svc.config.tableName;
 export const endpointHash = (endpoint: string): string => createHash('sha256').update(endpoint, 'utf8').digest('hex');
 const subKey = (userId: string, hash: string) => ({ pk: userPk(userId), sk: pushSubSk(hash) });
 const ownerKey = (hash: string) => ({ pk: pushEndpointPk(hash), sk: PUSH_ENDPOINT_SK });
@@ -50,10 +37,10 @@ function toSubscription(item: Record<string, unknown>): StoredSubscription {
 }
 
 /** The account's subscriptions, oldest first. */
-export async function listSubscriptions(svc: Services, userId: string): Promise<StoredSubscription[]> {
-  const out = await svc.ddb.send(
+export async function listSubscriptions(t: Table, userId: string): Promise<StoredSubscription[]> {
+  const out = await t.ddb.send(
     new QueryCommand({
-      TableName: table(svc),
+      TableName: t.name,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
       ExpressionAttributeValues: { ':pk': userPk(userId), ':p': PUSH_SUB_SK_PREFIX },
       ConsistentRead: true,
@@ -66,40 +53,40 @@ export async function listSubscriptions(svc: Services, userId: string): Promise<
  * Subscribes an endpoint for the account, or replaces its prefs (`prefs` undefined keeps them); an endpoint
  * another account held is taken over. Keeps at most `max` subscriptions per account: the oldest go.
  */
-export async function putSubscription(svc: Services, userId: string, sub: BrowserSubscription, prefs: PushPrefs | undefined, now: number, max: number): Promise<StoredSubscription> {
+export async function putSubscription(t: Table, userId: string, sub: BrowserSubscription, prefs: PushPrefs | undefined, now: number, max: number): Promise<StoredSubscription> {
   const hash = endpointHash(sub.endpoint);
   const [owner, mine] = await Promise.all([
-    svc.ddb.send(new GetCommand({ TableName: table(svc), Key: ownerKey(hash), ConsistentRead: true })),
-    svc.ddb.send(new GetCommand({ TableName: table(svc), Key: subKey(userId, hash), ConsistentRead: true })),
+    t.ddb.send(new GetCommand({ TableName: t.name, Key: ownerKey(hash), ConsistentRead: true })),
+    t.ddb.send(new GetCommand({ TableName: t.name, Key: subKey(userId, hash), ConsistentRead: true })),
   ]);
   const previousOwner = str(owner.Item?.userId);
   if (previousOwner && previousOwner !== userId) {
-    await svc.ddb.send(new DeleteCommand({ TableName: table(svc), Key: subKey(previousOwner, hash) }));
+    await t.ddb.send(new DeleteCommand({ TableName: t.name, Key: subKey(previousOwner, hash) }));
   }
   const existing = mine.Item ? toSubscription(mine.Item) : null;
   const stored: StoredSubscription = { endpoint: sub.endpoint, keys: sub.keys, prefs: prefs ?? existing?.prefs ?? {}, created: existing?.created ?? now };
-  await svc.ddb.send(
+  await t.ddb.send(
     new TransactWriteCommand({
       TransactItems: [
-        { Put: { TableName: table(svc), Item: { ...subKey(userId, hash), ...stored, prefs: JSON.stringify(stored.prefs) } } },
-        { Put: { TableName: table(svc), Item: { ...ownerKey(hash), userId } } },
+        { Put: { TableName: t.name, Item: { ...subKey(userId, hash), ...stored, prefs: JSON.stringify(stored.prefs) } } },
+        { Put: { TableName: t.name, Item: { ...ownerKey(hash), userId } } },
       ],
     }),
   );
-  const all = await listSubscriptions(svc, userId);
+  const all = await listSubscriptions(t, userId);
   const excess = all.filter((s) => s.endpoint !== sub.endpoint).slice(0, Math.max(0, all.length - max));
-  await Promise.all(excess.map((s) => deleteSubscription(svc, userId, s.endpoint)));
+  await Promise.all(excess.map((s) => deleteSubscription(t, userId, s.endpoint)));
   return stored;
 }
 
 /** Removes one of the account's subscriptions; false when it held none for that endpoint. */
-export async function deleteSubscription(svc: Services, userId: string, endpoint: string): Promise<boolean> {
+export async function deleteSubscription(t: Table, userId: string, endpoint: string): Promise<boolean> {
   const hash = endpointHash(endpoint);
-  const out = await svc.ddb.send(new DeleteCommand({ TableName: table(svc), Key: subKey(userId, hash), ReturnValues: 'ALL_OLD' }));
+  const out = await t.ddb.send(new DeleteCommand({ TableName: t.name, Key: subKey(userId, hash), ReturnValues: 'ALL_OLD' }));
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new DeleteCommand({
-        TableName: table(svc),
+        TableName: t.name,
         Key: ownerKey(hash),
         ConditionExpression: 'userId = :u',
         ExpressionAttributeValues: { ':u': userId },
@@ -112,8 +99,8 @@ export async function deleteSubscription(svc: Services, userId: string, endpoint
 }
 
 /** The account's push window state (empty when it never pushed). */
-export async function getPushState(svc: Services, userId: string): Promise<PushState> {
-  const out = await svc.ddb.send(new GetCommand({ TableName: table(svc), Key: stateKey(userId), ConsistentRead: true }));
+export async function getPushState(t: Table, userId: string): Promise<PushState> {
+  const out = await t.ddb.send(new GetCommand({ TableName: t.name, Key: stateKey(userId), ConsistentRead: true }));
   const i = out.Item;
   return {
     lastSent: num(i?.lastSent) ?? null,
@@ -125,7 +112,7 @@ export async function getPushState(svc: Services, userId: string): Promise<PushS
 }
 
 /** Writes the state if nobody else did since it was read (`rev`); false when another delivery won the race. */
-export async function putPushState(svc: Services, userId: string, state: PushState, now: number): Promise<boolean> {
+export async function putPushState(t: Table, userId: string, state: PushState, now: number): Promise<boolean> {
   const item = {
     ...stateKey(userId),
     lastSent: state.lastSent,
@@ -136,9 +123,9 @@ export async function putPushState(svc: Services, userId: string, state: PushSta
     ttl: Math.ceil((now + STATE_TTL_MS) / 1000),
   };
   try {
-    await svc.ddb.send(
+    await t.ddb.send(
       new PutCommand({
-        TableName: table(svc),
+        TableName: t.name,
         Item: item,
         ConditionExpression: state.rev === 0 ? 'attribute_not_exists(pk)' : '#rev = :rev',
         ...(state.rev === 0 ? {} : { ExpressionAttributeNames: { '#rev': 'rev' }, ExpressionAttributeValues: { ':rev': state.rev } }),

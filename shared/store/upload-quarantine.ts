@@ -5,40 +5,29 @@
  */
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS } from '../clock';
-import type { Services } from '../services';
+import type { Table } from './table';
 import { ttlAt } from './identity-items';
 import { quarantinePk, quarantineSk } from './keys';
+import type { QuarantineRecord } from '../ports/uploads';
 
-export interface QuarantineRecord {
-  market: string;
-  at: number;
-  /** Server time of receipt: the 7 days count from it. */
-  received: number;
-  /** Bucket path of the gzip body (`quarantine/<market>/<at>-<random>.json.gz`). */
-  path: string;
-  /** Opaque uploader hash (never the account id). */
-  uploader: string;
-  items: number;
-  complete: boolean;
-}
 
-export async function putQuarantine(svc: Services, rec: QuarantineRecord, id: string, keepMs: number): Promise<void> {
-  await svc.ddb.send(
+export async function putQuarantine(t: Table, rec: QuarantineRecord, id: string, keepMs: number): Promise<void> {
+  await t.ddb.send(
     new PutCommand({
-      TableName: svc.config.tableName,
+      TableName: t.name,
       Item: { pk: quarantinePk(rec.market), sk: quarantineSk(rec.received, id), ...rec, ttl: ttlAt(rec.received + keepMs + DAY_MS) },
     }),
   );
 }
 
 /** Records received before `before` (oldest first), with their sort keys for deletion. */
-export async function quarantinedBefore(svc: Services, market: string, before: number): Promise<Array<QuarantineRecord & { sk: string }>> {
+export async function quarantinedBefore(t: Table, market: string, before: number): Promise<Array<QuarantineRecord & { sk: string }>> {
   const out: Array<QuarantineRecord & { sk: string }> = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await svc.ddb.send(
+    const page = await t.ddb.send(
       new QueryCommand({
-        TableName: svc.config.tableName,
+        TableName: t.name,
         KeyConditionExpression: 'pk = :pk AND sk < :before',
         ExpressionAttributeValues: { ':pk': quarantinePk(market), ':before': quarantineSk(before, '') },
         ExclusiveStartKey: start,
@@ -61,6 +50,6 @@ export async function quarantinedBefore(svc: Services, market: string, before: n
   return out;
 }
 
-export async function deleteQuarantine(svc: Services, market: string, sk: string): Promise<void> {
-  await svc.ddb.send(new DeleteCommand({ TableName: svc.config.tableName, Key: { pk: quarantinePk(market), sk } }));
+export async function deleteQuarantine(t: Table, market: string, sk: string): Promise<void> {
+  await t.ddb.send(new DeleteCommand({ TableName: t.name, Key: { pk: quarantinePk(market), sk } }));
 }

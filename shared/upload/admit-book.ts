@@ -11,24 +11,11 @@ import type { Principal } from '../auth/principal';
 import { BOOK_WINDOW_BEHIND_MS, type Book, decodeBookJson, validateBook, viaField } from '../domain/book';
 import { CREDIT_EVERY_MS, type CreditOutcome, QUARANTINE_MS, judgeUpload, listedInLastDay } from '../domain/credit';
 import { type Scan, deriveScan } from '../domain/derived-scan';
-import { ServiceError } from '../errors';
+import { ConflictError, DomainError, UnavailableError } from '../errors';
 import { BODY_LIMIT, readBody } from '../http/body';
 import type { Services } from '../services';
-import { MarketStore } from '../store/market-store';
-import { putQuarantine } from '../store/upload-quarantine';
-import {
-  type UploadAnswer,
-  claimBookAt,
-  claimRetry,
-  keepAnswer,
-  lastCreditedAt,
-  releaseBookAt,
-  releaseCreditInterval,
-  releaseRetry,
-  releaseUploadLimit,
-  takeCreditInterval,
-  takeUploadLimit,
-} from '../store/upload-records';
+import type { MarketPages } from '../ports/market';
+import type { UploadAnswer } from '../ports/uploads';
 import { deleteStored, storeBookFile, storeQuarantined } from './book-storage';
 import { mergeMessage } from './merge-message';
 import { type Uploader, requireUploader, requireViaAllowed, retryIdentity, uploaderOf } from './uploader';
@@ -62,7 +49,7 @@ export async function admitBook(svc: Services, principal: Principal, raw: RawUpl
     return await new Admission(svc, book, who, retryId, claim.uploadId, now).run();
   } catch (err) {
     // No answer to keep: the next repeat admits the upload afresh.
-    await releaseRetry(svc, retryId, claim.uploadId).catch((e) => svc.log('error', 'upload: retry claim not released', { error: e instanceof Error ? e.message : String(e) }));
+    await svc.uploads.releaseRetry(retryId, claim.uploadId).catch((e) => svc.log('error', 'upload: retry claim not released', { error: e instanceof Error ? e.message : String(e) }));
     throw err;
   }
 }
@@ -75,10 +62,10 @@ async function claimOrAwait(svc: Services, retryId: string, now: number, expires
   const uploadId = randomBytes(12).toString('base64url');
   const started = performance.now();
   for (let wait = 20; ; wait = Math.min(wait * 2, 320)) {
-    const claim = await claimRetry(svc, retryId, uploadId, now, RETRY_LEASE_MS, expiresAt);
+    const claim = await svc.uploads.claimRetry(retryId, uploadId, now, RETRY_LEASE_MS, expiresAt);
     if (claim.kind === 'answered') return { answer: claim.answer };
     if (claim.kind === 'claimed') return { uploadId: claim.uploadId };
-    if (performance.now() - started >= REPEAT_WAIT_MS) throw new ServiceError('storage_failed', 'the same upload is still being stored; try again');
+    if (performance.now() - started >= REPEAT_WAIT_MS) throw new UnavailableError('storage_failed', 'the same upload is still being stored; try again');
     await pause(wait);
   }
 }
@@ -87,7 +74,7 @@ async function claimOrAwait(svc: Services, retryId: string, now: number, expires
 class Admission {
   private readonly undo: Array<() => Promise<unknown>> = [];
   private readonly scan: Scan;
-  private readonly store: MarketStore;
+  private readonly store: MarketPages;
 
   constructor(
     private readonly svc: Services,
@@ -98,36 +85,36 @@ class Admission {
     private readonly now: number,
   ) {
     this.scan = deriveScan(book);
-    this.store = new MarketStore(svc.ddb, svc.config.tableName);
+    this.store = svc.market.pages;
   }
 
   async run(): Promise<UploadAnswer> {
     const { svc, book, who, now } = this;
-    const limit = await takeUploadLimit(svc, who.caller, book.market, now, UPLOAD_EVERY_MS, this.uploadId);
-    if (!limit.won) throw new ServiceError('too_soon', 'one book per caller and market every 5 minutes');
-    this.undo.push(() => releaseUploadLimit(svc, who.caller, book.market, this.uploadId, limit.previous, UPLOAD_EVERY_MS));
+    const limit = await svc.uploads.takeUploadLimit(who.caller, book.market, now, UPLOAD_EVERY_MS, this.uploadId);
+    if (!limit.won) throw new ConflictError('too_soon', 'one book per caller and market every 5 minutes');
+    this.undo.push(() => svc.uploads.releaseUploadLimit(who.caller, book.market, this.uploadId, limit.previous, UPLOAD_EVERY_MS));
     try {
-      if (!(await claimBookAt(svc, book.market, book.at, this.retryId, this.uploadId, book.at + KEEP_AFTER_AT_MS))) {
+      if (!(await svc.uploads.claimBookAt(book.market, book.at, this.retryId, this.uploadId, book.at + KEEP_AFTER_AT_MS))) {
         // Nothing is stored for a duplicate, so it is no accepted book either: the limit goes back.
         await this.rollback();
         return this.finish({ credited: false, reason: 'duplicate' }, false);
       }
-      this.undo.push(() => releaseBookAt(svc, book.market, book.at, this.uploadId));
+      this.undo.push(() => svc.uploads.releaseBookAt(book.market, book.at, this.uploadId));
       const judged = await this.judge();
       const outcome = judged.merge ? await this.accept(judged) : await this.quarantine(judged);
       return await this.finish(outcome, outcome.credited);
     } catch (err) {
       await this.rollback();
-      if (err instanceof ServiceError) throw err;
+      if (err instanceof DomainError) throw err;
       svc.log('error', 'upload: admission failed', { error: err instanceof Error ? err.stack : String(err) });
-      throw new ServiceError('storage_failed', 'the upload could not be stored; try again');
+      throw new UnavailableError('storage_failed', 'the upload could not be stored; try again');
     }
   }
 
   /** Spec credit rules 1-4 on the derived scan against the market's rows (readers are account hashes). */
   private async judge(): Promise<CreditOutcome> {
     const { svc, book, who, now } = this;
-    const [rows, lastCredit] = await Promise.all([this.store.rows(book.market), lastCreditedAt(svc, who.userId, book.market)]);
+    const [rows, lastCredit] = await Promise.all([this.store.rows(book.market), svc.uploads.lastCreditedAt(who.userId, book.market)]);
     return judgeUpload({ scan: this.scan, account: who.accountHash, rows, listedLastDay: listedInLastDay(rows.values(), now), lastCreditedAt: lastCredit, now });
   }
 
@@ -137,7 +124,7 @@ class Admission {
     const path = await storeQuarantined(svc, book);
     this.undo.push(() => deleteStored(svc, path));
     const rec = { market: book.market, at: book.at, received: now, path, uploader: who.accountHash, items: this.scan.items.length, complete: book.complete };
-    await putQuarantine(svc, rec, this.uploadId, QUARANTINE_MS);
+    await svc.uploads.putQuarantine(rec, this.uploadId, QUARANTINE_MS);
     return outcome;
   }
 
@@ -151,8 +138,8 @@ class Admission {
     this.undo.push(() => deleteStored(svc, bookPath));
     let outcome = judged;
     if (judged.credited) {
-      const slot = await takeCreditInterval(svc, who.userId, book.market, now, CREDIT_EVERY_MS, this.uploadId);
-      if (slot.won) this.undo.push(() => releaseCreditInterval(svc, who.userId, book.market, this.uploadId, slot.previous, CREDIT_EVERY_MS));
+      const slot = await svc.uploads.takeCreditInterval(who.userId, book.market, now, CREDIT_EVERY_MS, this.uploadId);
+      if (slot.won) this.undo.push(() => svc.uploads.releaseCreditInterval(who.userId, book.market, this.uploadId, slot.previous, CREDIT_EVERY_MS));
       else outcome = { merge: true, credited: false, reason: 'too_soon_credit' };
     }
     const { queue, message } = mergeMessage({
@@ -176,7 +163,7 @@ class Admission {
     const meta = await this.store.meta(book.market);
     const answer: UploadAnswer = { at: Math.max(meta.newestScanAt ?? book.at, book.at), credited };
     if (outcome.reason) answer.reason = outcome.reason;
-    await keepAnswer(svc, this.retryId, this.uploadId, answer, book.at + KEEP_AFTER_AT_MS);
+    await svc.uploads.keepAnswer(this.retryId, this.uploadId, answer, book.at + KEEP_AFTER_AT_MS);
     try {
       if (credited) await extendContributorWindow(svc, who.userId, now);
       const record = { market: book.market, at: book.at, kind: 'book' as const, items: this.scan.items.length, complete: book.complete, credited, ...(answer.reason ? { reason: answer.reason } : {}) };

@@ -6,11 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Book } from '../domain/book';
-import { ServiceError } from '../errors';
+import { UnavailableError } from '../errors';
 import { newCap } from '../files/caps';
-import { bucketKey } from '../files/file-store';
 import { bookDoc } from '../files/documents';
 import { bookPath, fileHeaders } from '../files/paths';
 import { redact } from '../log';
@@ -28,19 +26,10 @@ async function put(svc: Services, key: string, text: string, headers: { contentT
   // Level 4: a 200000-entry book compresses nearly as well as at level 6 in about half the CPU.
   const body = await gzipAsync(text, { level: 4 });
   try {
-    await svc.s3.send(
-      new PutObjectCommand({
-        Bucket: svc.config.bucketName,
-        Key: bucketKey(svc, key),
-        Body: body,
-        ContentType: headers.contentType,
-        ContentEncoding: headers.contentEncoding ?? 'gzip',
-        CacheControl: headers.cacheControl,
-      }),
-    );
+    await svc.files.put(key, body, { contentType: headers.contentType, contentEncoding: headers.contentEncoding ?? 'gzip', cacheControl: headers.cacheControl });
   } catch (err) {
     svc.log('error', 'upload: storing the body failed', { error: err instanceof Error ? err.message : String(err) });
-    throw new ServiceError('storage_failed', 'the upload could not be stored; try again');
+    throw new UnavailableError('storage_failed', 'the upload could not be stored; try again');
   }
 }
 
@@ -61,7 +50,7 @@ export async function storeQuarantined(svc: Services, book: Book): Promise<strin
 /** Deletes a stored body (rollback and retention); a failure is logged, never thrown. */
 export async function deleteStored(svc: Services, path: string): Promise<boolean> {
   try {
-    await svc.s3.send(new DeleteObjectCommand({ Bucket: svc.config.bucketName, Key: bucketKey(svc, path) }));
+    await svc.files.delete([path]);
     return true;
   } catch (err) {
     // The path carries the book's cap: it is logged without it.

@@ -5,7 +5,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { requireFeature, requireSignedIn } from '../auth/gate';
 import type { Principal } from '../auth/principal';
-import { ServiceError } from '../errors';
+import { ForbiddenError } from '../errors';
 
 /** Shorter keys are refused: the key is what keeps a hash from being recomputed from a known account id. */
 export const UPLOADER_KEY_MIN_LENGTH = 32;
@@ -35,13 +35,13 @@ export interface Uploader {
  */
 export function requireUploader(p: Principal): asserts p is Principal & { userId: string } {
   requireSignedIn(p);
-  if (p.kind === 'session') throw new ServiceError('devices_only', 'a browser session cannot upload; use the desktop app or an API key');
+  if (p.kind === 'session') throw new ForbiddenError('devices_only', 'a browser session cannot upload; use the desktop app or an API key');
   requireFeature(p, p.kind === 'apiKey' ? 'api.upload' : 'upload.device');
 }
 
 /** Spec Partners: only an API key of a partner account may send `via` (403 `not_partner`), checked before body rules. */
 export function requireViaAllowed(p: Principal, via: unknown): void {
-  if (via !== undefined && !(p.kind === 'apiKey' && p.partner)) throw new ServiceError('not_partner', 'only partner API keys may send via');
+  if (via !== undefined && !(p.kind === 'apiKey' && p.partner)) throw new ForbiddenError('not_partner', 'only partner API keys may send via');
 }
 
 /** The uploader of a book: with `via`, the limit and retries count per (partner, via) and credit goes to the partner. */

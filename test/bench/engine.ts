@@ -14,18 +14,8 @@ import { deriveScan } from '../../shared/domain/derived-scan';
 import { type RowTable, mergeScan } from '../../shared/domain/merge';
 import { type VolumePage, addVolume, estimateVolume } from '../../shared/domain/volume-estimate';
 import { readBody } from '../../shared/http/body';
-import {
-  decodeCandles,
-  decodeRows,
-  decodeVolume,
-  encodeCandleShards,
-  encodeHistory,
-  encodeRowShards,
-  SHARD_LAYOUT,
-  encodeVolumeShards,
-  shardsTouched,
-  splitShards,
-} from '../../shared/store/page-codec';
+import { decodeCandles, decodeRows, decodeVolume, encodeCandleShards, encodeHistory, encodeRowShards, encodeVolumeShards } from '../../shared/store/page-codec';
+import { SHARD_LAYOUT, shardsTouched, splitShards } from '../../shared/store/shard-layout';
 
 /** The page layout under test: key shards per page type (powers of two). */
 export const LAYOUT = SHARD_LAYOUT;

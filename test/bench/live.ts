@@ -21,7 +21,8 @@ import { writeSnapshotFiles } from '../../shared/files/snapshot-files';
 import { getWorkObject, seriesKey } from '../../shared/files/work-store';
 import { publishGeneratedItems } from '../../shared/items/publish';
 import { services } from '../../shared/services';
-import { MarketStore } from '../../shared/store/market-store';
+import { volumeShardsOf } from '../support/market-fill';
+import type { MarketPages } from '../../shared/ports/market';
 
 const START = Date.UTC(2026, 10, 2, 0, 0, 0);
 const SOCKETS = 2000;
@@ -121,7 +122,7 @@ const HOURS = 240;
 const DAYS = 10;
 
 /** A 20000-key market with rows, 240 hours of hour candles, 10 days of day candles and volume: written page by page. */
-async function seedMarket(store: MarketStore, market: string, hour: number): Promise<number[]> {
+async function seedMarket(store: MarketPages, market: string, hour: number): Promise<number[]> {
   const gen = new MarketGenerator({ keys: 20_000, entries: 20_000, seed: 3, start: (hour - HOURS) * HOUR_MS });
   const keys = gen.keys;
   const rand = mulberry32(9);
@@ -146,7 +147,7 @@ async function seedMarket(store: MarketStore, market: string, hour: number): Pro
       page.set(k, candle(priceAt(k, d * 24 + 12), 1 + (k % 40), d * DAY_MS + HOUR_MS, d * DAY_MS + 20 * HOUR_MS));
       volume.set(k, [10 + (k % 30), 3 + (k % 11), 1]);
     }
-    pages.push(store.writeCandlePage(market, 'd1', d, d * DAY_MS, page, keys), store.writeVolumePage(market, d, volume, keys));
+    pages.push(store.writeCandlePage(market, 'd1', d, d * DAY_MS, page, keys), store.writeVolumeShards(market, d, volumeShardsOf(volume)));
   }
   const rows: RowTable = new Map();
   const at = hour * HOUR_MS - 5 * MINUTE_MS;
@@ -190,12 +191,12 @@ export async function benchSnapshotFiles(): Promise<{ ms: number; seriesBytes: n
   const rt = await startRuntime({ port: 0, dataDir: ':memory:', clock: 'manual', clockStart: hour * HOUR_MS, log: false });
   try {
     const svc = services();
-    const store = new MarketStore(svc.ddb, svc.config.tableName);
+    const store = svc.market.pages;
     const market = DEFAULT_MARKET;
     const keys = await seedMarket(store, market, hour);
     await publishItems(keys);
     let t = performance.now();
-    const cold = await writeSnapshotFiles(svc, market, hour, store);
+    const cold = await writeSnapshotFiles(svc, market, hour);
     const coldMs = performance.now() - t;
     // The next hour: one more hour page, then the job as it runs every hour.
     const page: CandlePage = new Map();
@@ -203,7 +204,7 @@ export async function benchSnapshotFiles(): Promise<{ ms: number; seriesBytes: n
     await store.writeCandlePage(market, 'h1', hour, hour * HOUR_MS, page, keys);
     await fetch(`${rt.base}/_local/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: (hour + 1) * HOUR_MS + 1000 }) });
     t = performance.now();
-    const warm = await writeSnapshotFiles(svc, market, hour + 1, store);
+    const warm = await writeSnapshotFiles(svc, market, hour + 1);
     const warmMs = performance.now() - t;
     const seriesBytes = (await getWorkObject(svc, seriesKey(market)))?.length ?? 0;
     console.log(`files.snapshot: cold ${Math.round(coldMs)} ms (${cold?.bytes} bytes), steady ${Math.round(warmMs)} ms (${warm?.bytes} bytes), ${keys.length} keys, ${HOURS} hours, series ${seriesBytes} bytes`);

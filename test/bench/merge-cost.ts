@@ -13,7 +13,9 @@ import { type Candle, periodOf } from '../../shared/domain/candles';
 import { deriveScan } from '../../shared/domain/derived-scan';
 import { services } from '../../shared/services';
 import { CapacityMeter, MarketStore } from '../../shared/store/market-store';
-import { type HistoryPage, compactHistory } from '../../shared/store/page-codec';
+import { compactHistory } from '../../shared/store/page-codec';
+import type { HistoryPage } from '../../shared/ports/market';
+import { HISTORY_SHARDS, shardOf } from '../../shared/store/shard-layout';
 
 export interface MergeCostFigures {
   keys: number;
@@ -140,8 +142,6 @@ async function itemReads(store: MarketStore, market: string, key: number, at: nu
   }
   // Spread the compacted days into the fine shards as the compaction job would.
   const all = history.get(0) as HistoryPage;
-  const { shardOf } = await import('../../shared/store/page-codec');
-  const { HISTORY_SHARDS } = await import('../../shared/store/market-store');
   for (const [d, v] of all) {
     for (const [k, c] of v.candles) {
       const s = shardOf(k, HISTORY_SHARDS);

@@ -1,9 +1,12 @@
 /**
  * `npm run bench`: every figure the issues ask for, measured in one run, printed as one table with its
- * target. `npm run bench -- --json PATH` also writes `[{name, value, unit, target}]` to PATH. Figures, not
- * tests: a missed target is printed, and the exit code stays 0 so a busy machine cannot fail a build.
+ * target. `npm run bench -- --json PATH` also writes `[{name, value, unit, target}]` to PATH; `--cost` adds the
+ * cost model's figures (test/bench/cost-units.ts; `npm run cost -- --figures PATH` prices them). Figures, not
+ * tests: a missed target is printed, and the exit code stays 0 so a busy machine cannot fail a build. The one
+ * exception is not a timing: a function bundle importing an SDK client its manifest access does not allow.
  */
 import { writeFileSync } from 'node:fs';
+import { benchCold, COLD_BEFORE_MS } from './cold';
 import { benchMergeCpu, benchValidation } from './engine';
 import { benchMergeCost } from './merge-cost';
 
@@ -69,15 +72,43 @@ async function main(): Promise<void> {
     add({ name: 'files.recent_series_bytes', value: snapshot.seriesBytes, unit: 'B', target: 'report', note: 'folded hour series in the work bucket, 20000 keys x 240 hours' });
   }
 
+  // Cold start per function: bundle size and import time of the bundles synth deploys; an SDK client the
+  // manifest does not allow is a failed run (that one does not depend on the machine's load).
+  let unexpectedSdk = 0;
+  for (const f of await benchCold()) {
+    const before = COLD_BEFORE_MS[f.name];
+    add({ name: `cold.${f.name}.bundle_kb`, value: round(f.bytes / 1024), unit: 'KB', target: 'report', note: f.sdk.static.map((p) => p.replace('@aws-sdk/', '')).join(' ') });
+    add({
+      name: `cold.${f.name}.init_ms`,
+      value: round(f.initMs),
+      unit: 'ms',
+      target: before.halve ? `<= ${round(before.ms / 2)}` : 'report',
+      max: before.halve ? before.ms / 2 : undefined,
+      note: `import of the bundle in a fresh Node process, median of 7 (before: ${before.ms} ms)${f.extra.length > 0 ? `; NOT ALLOWED: ${f.extra.join(' ')}` : ''}`,
+    });
+    unexpectedSdk += f.extra.length;
+  }
+
+  // The cost model's units (`npm run cost`): with `--cost`, as it simulates 30 days (`--cost-days N` fewer).
+  if (process.argv.includes('--cost')) {
+    const { benchCostUnits } = await import('./cost-units');
+    const days = process.argv.indexOf('--cost-days');
+    for (const f of await benchCostUnits(days > 0 ? Number(process.argv[days + 1]) : 30)) add({ ...f, target: 'report' });
+  }
+
   const at = process.argv.indexOf('--json');
   if (at > 0 && process.argv[at + 1]) {
     writeFileSync(process.argv[at + 1], `${JSON.stringify(figures.map(({ name, value, unit, target }) => ({ name, value, unit, target })), null, 2)}\n`);
     console.log(`figures written to ${process.argv[at + 1]}`);
   }
+  if (unexpectedSdk > 0) {
+    console.error(`${unexpectedSdk} SDK client import(s) the manifest does not allow (cold.*: NOT ALLOWED)`);
+    process.exitCode = 1;
+  }
 }
 
 main().then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (err) => {
     console.error(err);
     process.exit(1);

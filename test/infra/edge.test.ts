@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { MarketDataStack } from '../../lib/stack';
 import { STAGES, type StageConfig, stageConfig } from '../../lib/stages';
-import { FUNCTIONS } from '../../lib/topology';
+import { FUNCTIONS } from '../../shared/topology';
 import { type CfnResource, EXAMPLE_DOMAINS, PREVIEW_IDENTITY, environmentOf, flatten, functionId, mentions, ofType, productionWithDomains, synth } from './synth';
 
 const DOMAINS = EXAMPLE_DOMAINS;

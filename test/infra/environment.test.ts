@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, CONFIG_VARIABLES_BY_SOURCE, parseConfig } from '../../shared/config';
 import { RUNTIME_VARIABLES, stackVariablesOf } from '../../lib/environment';
-import { FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES, deadLetterQueueName } from '../../lib/topology';
+import { FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES, deadLetterQueueName } from '../../shared/topology';
 import { endpointAllowed, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
 import { environmentOf, flatten, ofType, synth } from './synth';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FunctionName } from '../../lib/topology';
+import type { FunctionName } from '../../shared/topology';
 import { type Statement, actionsOf, environmentOf, flatten, statementsOf, synth } from './synth';
 
 /**
@@ -23,8 +23,9 @@ interface Expected {
 const RETAINED = ['live/', 'books/', 'candles/v1/m1/', 'candles/v1/h1/', 'candles/v1/h1c/', 'candles/v1/d1/', 'candles/v1/d1c/', 'snap/', 'recent/', 'volume/'];
 
 const EXPECTED: Record<FunctionName, Expected> = {
-  // book route, snapshot reads, updater files, item data (rebuilt on request), POST /admin/snapshot
-  api: { read: ['books/', 'releases/', 'items/', 'snap/', 'recent/'], write: ['items/', 'snap/', 'recent/'] },
+  // book route, snapshot reads, updater files, item data (rebuilt on request), POST /admin/snapshot; answers too
+  // big for a Lambda (the only writer of answers/, issue 13)
+  api: { read: ['books/', 'releases/', 'items/', 'snap/', 'recent/'], write: ['items/', 'snap/', 'recent/', 'answers/'] },
   upload: { write: ['books/', 'quarantine/'], delete: ['books/', 'quarantine/'], queues: ['merge'] },
   // item data, icons, and the newest hourly snapshots (the home page's most listed items)
   pages: { read: ['items/', 'icons/', 'snap/'] },
@@ -38,7 +39,7 @@ const EXPECTED: Record<FunctionName, Expected> = {
   snapshot: { read: ['snap/', 'recent/', 'items/'], write: ['snap/', 'recent/'] },
   // reads live/ write times (HEAD) where LastModified is wall-clock time: the local runtime
   // and deletes what older versions left under work/ (internal state now in the private work bucket)
-  retention: { read: ['live/'], list: [...RETAINED, 'work/'], delete: [...RETAINED, 'quarantine/', 'work/'] },
+  retention: { read: ['live/'], list: [...RETAINED, 'work/', 'answers/'], delete: [...RETAINED, 'quarantine/', 'work/', 'answers/'] },
   items: { read: ['items/'], write: ['items/'] },
   'live-sweep': {},
   // probes books/ (what a merge reads) before it returns dead letters to the merge queues

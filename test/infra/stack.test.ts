@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS, FALLBACK_FUNCTION, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../lib/topology';
+import { FUNCTIONS, FALLBACK_FUNCTION, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { MERGE_BACKOFF_CAP_SECONDS, mergeRetryDelaySeconds } from '../../shared/domain/merge-retry';
 import { type CfnResource, functionId, mentions, ofType, synth } from './synth';
 
@@ -84,22 +84,50 @@ describe('stack built from the manifest', () => {
     expect(mappings[0][1].Properties.MaximumRetryAttempts).toBeGreaterThan(0);
   });
 
-  it('gives each of the 7 queues its own dead-letter queue of the same kind after its manifest receives', () => {
+  it('filters the stream to the records the fan-out reads: at most 5 patterns, all on keys, none admitting rate counters or market pages', () => {
     const s = dev();
-    const main = ofType(s, 'AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy);
-    expect(main).toHaveLength(QUEUES.length);
-    for (const [, q] of main) {
-      const redrive = q.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] }; maxReceiveCount: number };
-      const spec = q.Properties.FifoQueue ? MERGE_QUEUES[0] : PUSH_QUEUE;
-      expect(redrive.maxReceiveCount).toBe(spec.maxReceives);
-      const dlq = s.resources[redrive.deadLetterTargetArn['Fn::GetAtt'][0]];
-      expect(dlq.Properties.RedrivePolicy).toBeUndefined();
-      expect(dlq.Properties.FifoQueue).toBe(q.Properties.FifoQueue);
-      expect(dlq.Properties.MessageRetentionPeriod).toBe(FOURTEEN_DAYS);
-    }
-    const fifo = main.filter(([, q]) => q.Properties.FifoQueue === true);
-    expect(fifo).toHaveLength(MERGE_QUEUES.length);
-    for (const [, q] of fifo) expect(q.Properties.ContentBasedDeduplication).toBe(false);
+    const [[tableId]] = ofType(s, 'AWS::DynamoDB::Table');
+    const [[, mapping]] = ofType(s, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => mentions(m.Properties.EventSourceArn, tableId));
+    const filters = (mapping.Properties.FilterCriteria as { Filters: { Pattern: string }[] }).Filters.map((f) => JSON.parse(f.Pattern));
+    expect(filters.length).toBeGreaterThan(0);
+    expect(filters.length).toBeLessThanOrEqual(5);
+    for (const f of filters) expect(Object.keys(f)).toEqual(['dynamodb']);
+    const text = JSON.stringify(filters);
+    expect(text).toContain('"LIVEC#"');
+    expect(text).toContain('"MKT#forever.normal.alliance.us#seq"');
+    expect(text).not.toContain('RATE#');
+    expect(text).not.toMatch(/"prefix":"MKT#"/);
+  });
+
+  it('has the 7 queues of the README with literal settings, each with its own dead-letter queue of the same kind', () => {
+    // Written out rather than taken from lib/topology.ts, so a manifest change cannot move both sides.
+    const encrypted = { SqsManagedSseEnabled: true };
+    const fifo = { FifoQueue: true, ContentBasedDeduplication: false };
+    const mergeQueue = (market: string) => ({
+      id: `MergeQueuesmerge${market}Queue`,
+      properties: { ...fifo, ...encrypted, MessageRetentionPeriod: FOURTEEN_DAYS, VisibilityTimeout: 720 },
+      maxReceiveCount: 100,
+      deadLetters: { id: `MergeQueuesmerge${market}DeadLetters`, properties: { ...fifo, ...encrypted, MessageRetentionPeriod: FOURTEEN_DAYS } },
+    });
+    const expected = [
+      ...['normalalliance', 'normalhorde', 'pvpalliance', 'pvphorde', 'rpalliance', 'rphorde'].map(mergeQueue),
+      // Standard (per-message delays), SQS's default retention of 4 days, dead letters after 3 receives.
+      { id: 'PushQueue', properties: { ...encrypted, VisibilityTimeout: 360 }, maxReceiveCount: 3, deadLetters: { id: 'PushQueueDeadLetters', properties: { ...encrypted, MessageRetentionPeriod: FOURTEEN_DAYS } } },
+    ];
+    const s = dev();
+    const queues = ofType(s, 'AWS::SQS::Queue');
+    const withoutHash = (id: string) => id.replace(/[0-9A-F]{8}$/, '');
+    const actual = queues
+      .filter(([, q]) => q.Properties.RedrivePolicy)
+      .map(([id, q]) => {
+        const { RedrivePolicy, ...properties } = q.Properties as { RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [string, 'Arn'] }; maxReceiveCount: number } };
+        const dlqId = RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
+        return { id: withoutHash(id), properties, maxReceiveCount: RedrivePolicy.maxReceiveCount, deadLetters: { id: withoutHash(dlqId), properties: s.resources[dlqId].Properties } };
+      })
+      .sort((a, b) => a.id.localeCompare(b.id));
+    expect(actual).toEqual(expected.sort((a, b) => a.id.localeCompare(b.id)));
+    // 7 queues, 7 dead-letter queues and the rejected queue: nothing else.
+    expect(queues).toHaveLength(15);
   });
 
   it('keeps accepted books 14 days in the merge queues, dead-letters them only as a last resort, and backs off within 15 minutes', () => {
@@ -244,6 +272,13 @@ describe('stack built from the manifest', () => {
       expect(mentions(config.DefaultCacheBehavior.CachePolicyId, cacheId)).toBe(true);
       const params = (cache.Properties.CachePolicyConfig as { ParametersInCacheKeyAndForwardedToOrigin: { QueryStringsConfig: { QueryStringBehavior: string } } }).ParametersInCacheKeyAndForwardedToOrigin;
       expect(params.QueryStringsConfig.QueryStringBehavior).toBe('none');
+    }
+  });
+
+  it('expires spilled answers (answers/) after a day and nothing else in the files bucket (issue 13)', () => {
+    for (const s of [production(), dev()]) {
+      const [[, files]] = ofType(s, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('FilesBucket'));
+      expect(files.Properties.LifecycleConfiguration).toEqual({ Rules: [{ Id: 'ExpireAnswers', Prefix: 'answers/', ExpirationInDays: 1, Status: 'Enabled' }] });
     }
   });
 

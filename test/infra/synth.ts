@@ -3,12 +3,12 @@
  * and without the built-in CloudFormation validation (`npm run synth` runs both). One template per stage
  * and process, because synthesis is the slow part.
  */
-import { App, Aspects } from 'aws-cdk-lib';
+import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { addAwsSolutionsChecks } from '../../lib/nag-checks';
 import { MarketDataStack } from '../../lib/stack';
 import { type IdentityInstance, STAGES, type StageConfig, stackName, stageConfig } from '../../lib/stages';
-import type { FunctionName } from '../../lib/topology';
+import type { FunctionName } from '../../shared/topology';
 
 /** A synthesized stage: its stack, assertion template and resources by logical id. */
 export interface Synthesized {
@@ -63,7 +63,7 @@ export const TEST_REGION = 'eu-west-1';
 
 /**
  * The synthesized stack of `stage` (a name, or a whole config under a cache `key`), with AWS Solutions checks
- * applied when `nag` is set.
+ * applied as bin/app.ts applies them when `nag` is set.
  */
 export function synth(stage: string | { key: string; config: StageConfig }, options: { nag?: boolean } = {}): Synthesized {
   const name = typeof stage === 'string' ? stage : stage.key;
@@ -73,7 +73,7 @@ export function synth(stage: string | { key: string; config: StageConfig }, opti
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
   const config = typeof stage === 'string' ? stageConfig(stage, stage.startsWith('preview-') ? PREVIEW_IDENTITY : undefined) : stage.config;
   const stack = new MarketDataStack(app, stackName(config.stage), { config, env: { account: '111111111111', region: config.region ?? TEST_REGION } });
-  if (options.nag) Aspects.of(stack).add(new AwsSolutionsChecks());
+  if (options.nag) addAwsSolutionsChecks(stack);
   const template = Template.fromStack(stack);
   const raw = template.toJSON().Resources as Record<string, Omit<CfnResource, 'Properties'> & { Properties?: Record<string, unknown> }>;
   const resources = Object.fromEntries(Object.entries(raw).map(([id, r]) => [id, { ...r, Properties: r.Properties ?? {} }]));

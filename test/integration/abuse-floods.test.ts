@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveClient } from '../../shared/client/live-client';
+import { LiveClient } from '../support/live-client';
 import { type Local, startLocal } from '../support/local';
 import { MARKET } from '../support/market-books';
 

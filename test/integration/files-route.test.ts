@@ -120,10 +120,34 @@ describe('files route, capabilities, admin snapshots and file retention', () => 
     const at = (ms: number) => ({ ...svc, clock: { now: () => now + ms } });
     const keysNow = async () => (await listFiles(local, '')).map((f) => f.key);
     const before = await keysNow();
+    expect(before).toContain(live);
+    // What each run must keep, from the retention table (spec Limits, DESIGN) written out here rather than
+    // taken from the code's: a file goes once its time (from its path; live files: written by now) is older.
+    const n = (m: RegExpExecArray) => Number(m[1]);
+    const rules: Array<[RegExp, number, (m: RegExpExecArray) => number]> = [
+      [/^live\//, 3 * DAY, () => now],
+      [/^books\/v1\/[^/]+\/(\d+)-/, 30 * DAY, n],
+      [/^candles\/v1\/m1\/[^/]+\/[^/]+\/(\d+)\.json\.gz$/, 3 * DAY, (m) => (n(m) + 1) * 10 * MINUTE],
+      [/^candles\/v1\/h1\/[^/]+\/(\d+)\.json\.gz$/, 8 * DAY, (m) => (n(m) + 1) * HOUR],
+      [/^candles\/v1\/h1c\/[^/]+\/[^/]+\/(\d+)\.json\.gz$/, 15 * DAY, (m) => (n(m) + 1) * HOUR],
+      [/^(?:candles\/v1\/d1c?|volume\/v1)\/.*\/(\d+)\.json\.gz$/, 2 * DAY, (m) => (n(m) + 1) * DAY],
+      [/^snap\/v1\/[^/]+\/(\d+)\.json\.gz$/, 7 * DAY, (m) => n(m) * HOUR],
+      [/^recent\/v1\/[^/]+\/(\d+)\.json\.gz$/, 8 * DAY, (m) => n(m) * HOUR],
+    ];
+    const kept = (keys: string[], ms: number) =>
+      keys
+        .filter((k) =>
+          rules.every(([re, keep, time]) => {
+            const m = re.exec(k);
+            return m === null || now + ms - time(m) <= keep;
+          }),
+        )
+        .sort();
     await retainFiles(at(0));
     expect(await keysNow()).toEqual(before);
     await retainFiles(at(3 * DAY + MINUTE));
     const after3 = await keysNow();
+    expect([...after3].sort()).toEqual(kept(before, 3 * DAY + MINUTE));
     expect(after3.filter((k) => k.startsWith('candles/v1/m1/') || k.startsWith('volume/') || k.startsWith('candles/v1/d1'))).toEqual([]);
     expect(after3).not.toContain(live);
     expect(after3.filter((k) => k.startsWith('candles/v1/h1/')).length).toBeGreaterThan(0);
@@ -131,16 +155,18 @@ describe('files route, capabilities, admin snapshots and file retention', () => 
     expect(hourFiles(after3, 'snap').length).toBeGreaterThan(0);
     await retainFiles(at(7 * DAY + 2 * HOUR));
     const after7 = await keysNow();
+    expect([...after7].sort()).toEqual(kept(before, 7 * DAY + 2 * HOUR));
     // Snapshot copies go after 7 days, recent files after 8 (DESIGN).
     expect(hourFiles(after7, 'snap')).toEqual([]);
     expect(hourFiles(after7, 'recent').length).toBeGreaterThan(0);
     await retainFiles(at(8 * DAY + HOUR));
     const after8 = await keysNow();
+    expect([...after8].sort()).toEqual(kept(before, 8 * DAY + HOUR));
     expect(after8.filter((k) => /^(snap|recent)\/v1\/[^/]+\/\d+\.json\.gz$/.test(k) || k.startsWith('candles/v1/h1/'))).toEqual([]);
     expect(after8.filter((k) => k.startsWith('candles/v1/h1c/')).length).toBe(24);
     expect(after8).toContain(`snap/v1/${MARKET}/latest.json`);
     expect(after8).toContain(`recent/v1/${MARKET}/latest.json`);
     await retainFiles(at(16 * DAY + HOUR));
-    expect((await keysNow()).filter((k) => k.startsWith('candles/'))).toEqual([]);
+    expect([...(await keysNow())].sort()).toEqual(kept(before, 16 * DAY + HOUR));
   });
 });

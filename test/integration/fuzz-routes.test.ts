@@ -6,7 +6,7 @@ import { type Caller, type FuzzAnswer, type FuzzRequest, ROUTE_PATHS, fuzzReques
 import { type Local, startLocal } from '../support/local';
 
 /**
- * Issue 10: a fuzz over every route of lib/topology.ts's HTTP_ROUTES and the live upgrade, with long, deep,
+ * Issue 10: a fuzz over every route of shared/topology.ts's HTTP_ROUTES and the live upgrade, with long, deep,
  * huge and malformed input, as anonymous, free, premium, admin, device and API-key callers (and a forged
  * credential). No answer is ever 5xx, and every API error is `{error, message?}`. Seeded: a failure prints
  * the request and reproduces with the same seed.
@@ -57,7 +57,9 @@ describe('fuzz over every route', () => {
     expect(a.status, what).toBeGreaterThanOrEqual(200);
     expect(a.status, what).toBeLessThan(500);
     const api = sent.path.startsWith('/api/v1/');
-    if (api && a.status >= 400 && sent.method !== 'HEAD') expect(errorShaped(a), what).toBe(true);
+    // Past API Gateway's 10 MB payload quota the gateway answers in its own shape before the service runs (as on AWS).
+    const gateway = a.status === 413 && a.text === '{"message":"Request Entity Too Large"}';
+    if (api && a.status >= 400 && sent.method !== 'HEAD') expect(errorShaped(a) || gateway, what).toBe(true);
   };
 
   it(`drives ${ROUTE_PATHS.length} route templates with ${PER_ROUTE} hostile requests each and never answers 5xx`, async () => {

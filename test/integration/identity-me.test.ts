@@ -138,7 +138,8 @@ describe('account: /me, contributor window and contributions', () => {
       });
       expect((await me(u.token)).contributor.scans7d).toBe(1);
       const since = await local.api('GET', `/api/v1/contributions?from=${t0 + 1}`, { token: u.token });
-      expect(since.body.scans).toHaveLength(1);
+      // Received since `from`: only the upload recorded a minute later.
+      expect(since.body.scans).toEqual([{ market: MARKET, at: t0, kind: 'book', items: 3, complete: true, credited: false, reason: 'too_small' }]);
     });
 
     it('counts scans7d over 7 days and lists at most 30 days back', async () => {
@@ -151,20 +152,27 @@ describe('account: /me, contributor window and contributions', () => {
       await local.advance(1);
       expect((await me(u.token)).contributor.scans7d).toBe(0);
       await local.advance(23 * DAY - 1);
-      expect((await local.api('GET', '/api/v1/contributions?from=0', { token: u.token })).body.scans).toHaveLength(1);
+      expect((await local.api('GET', '/api/v1/contributions?from=0', { token: u.token })).body.scans).toEqual([record()]);
       await local.advance(1);
-      expect((await local.api('GET', '/api/v1/contributions?from=0', { token: u.token })).body.scans).toHaveLength(0);
+      expect((await local.api('GET', '/api/v1/contributions?from=0', { token: u.token })).body.scans).toEqual([]);
     });
 
     it('answers at most 1000 records', async () => {
       const u = await signIn();
       const t0 = await local.now();
       const svc = services();
+      // 11 batches of 91, each received a millisecond after the one before (within a batch no order is defined).
       for (let batch = 0; batch < 11; batch++) {
+        if (batch > 0) await local.advance(1);
         await Promise.all(Array.from({ length: 91 }, (_, i) => recordContribution(svc, u.id, record({ at: t0 - batch * 91 - i }), `r${batch}-${i}`)));
       }
       const res = await local.api('GET', '/api/v1/contributions', { token: u.token });
-      expect(res.body.scans).toHaveLength(1000);
+      // 1001 records: the newest 1000, newest first, so one of the first batch received is left out.
+      const scans = res.body.scans as ContributionRecord[];
+      const batchOf = (r: ContributionRecord) => Math.floor((t0 - r.at) / 91);
+      expect(scans.map(batchOf)).toEqual([...Array.from({ length: 10 }, (_, b) => Array(91).fill(10 - b)).flat(), ...Array(90).fill(0)]);
+      expect(new Set(scans.map((r) => r.at)).size).toBe(1000);
+      expect(scans.every((r) => r.market === MARKET && r.items === 120 && r.credited && r.kind === 'book')).toBe(true);
     });
 
     it('answers 400 bad_query for a malformed from and 401 to anonymous callers', async () => {

@@ -13,6 +13,13 @@ describe('rate limits', () => {
   const burst = async (n: number, path: string, headers: Record<string, string>) =>
     Promise.all(Array.from({ length: n }, async () => (await fetch(`${local.base}${path}`, { headers })).status));
   const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+  /** The next request on `headers` is refused as the spec says: 429 `rate_limited`, `Retry-After: 60`. */
+  const expectRefused = async (path: string, headers: Record<string, string>) => {
+    const res = await fetch(`${local.base}${path}`, { headers });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('60');
+    expect(await res.json()).toMatchObject({ error: 'rate_limited' });
+  };
   /** Starts each test at the top of a fresh minute, so no counter is shared with another test. */
   const nextMinute = async () => {
     const now = await local.now();
@@ -60,15 +67,22 @@ describe('rate limits', () => {
     const statuses = [...(await burst(60, '/api/v1/me', { authorization: `Bearer ${a}` })), ...(await burst(62, '/api/v1/me', { authorization: `Bearer ${b}` }))];
     expect(count(statuses, 200)).toBe(120);
     expect(count(statuses, 429)).toBe(2);
+    await expectRefused('/api/v1/me', { authorization: `Bearer ${a}` });
     const other = await local.user();
     expect((await local.api('GET', '/api/v1/me', { token: await local.session(other.id) })).status).toBe(200);
   });
 
-  it('follows the role: a premium user gets 600', async () => {
+  it('follows the role: a premium user gets 600, request 601 is refused 429 with Retry-After: 60', async () => {
     await nextMinute();
     const u = await local.user({ plan: 'premium' });
-    const statuses = await burst(130, '/api/v1/me', { authorization: `Bearer ${await local.session(u.id)}` });
-    expect(count(statuses, 200)).toBe(130);
+    const headers = { authorization: `Bearer ${await local.session(u.id)}` };
+    // The whole allowance and a few more at once: the counter is atomic, so exactly 600 pass.
+    const statuses = await burst(603, '/api/v1/me', headers);
+    expect(count(statuses, 200)).toBe(600);
+    expect(count(statuses, 429)).toBe(3);
+    await expectRefused('/api/v1/me', headers);
+    await local.advance(MINUTE);
+    expect((await fetch(`${local.base}/api/v1/me`, { headers })).status).toBe(200);
   });
 
   it('limits each device on its own: two devices of one account do not limit each other', async () => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveClient } from '../../shared/client/live-client';
-import { addConnection, getConnection } from '../../shared/live/connection-store';
+import { LiveClient } from '../support/live-client';
 import { services } from '../../shared/services';
 import { pairDevice } from '../support/devices';
 import { type Local, startLocal } from '../support/local';
@@ -130,7 +129,7 @@ describe('live socket: credentials, renewals, roles, alerts and closes', () => {
   it('forgets a socket that answers 410 Gone when a notice is sent', async () => {
     const svc = services();
     const u = await local.user();
-    const ghost = await addConnection(svc, {
+    const ghost = await svc.connections.add({
       connectionId: 'R2hvc3RDb25uZWN0aW9u',
       market: MARKET,
       userId: u.id,
@@ -144,6 +143,6 @@ describe('live socket: credentials, renewals, roles, alerts and closes', () => {
       connectedAt: await local.now(),
     });
     await local.settle();
-    expect(await getConnection(svc, ghost.connectionId)).toBeNull();
+    expect(await svc.connections.get(ghost.connectionId)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuctionRow } from '../../shared/files/documents';
-import { LiveClient } from '../../shared/client/live-client';
+import { LiveClient } from '../support/live-client';
 import { pairDevice } from '../support/devices';
 import { type Local, startLocal } from '../support/local';
 import { bookOf, DAY, HOUR, MARKET, MINUTE, uploadAt, uploaderKey } from '../support/market-books';

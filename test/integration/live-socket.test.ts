@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveClient } from '../../shared/client/live-client';
+import { LiveClient } from '../support/live-client';
 import { type Local, startLocal } from '../support/local';
 import { DAY, HOUR, MARKET, MINUTE, uploadAt, uploaderKey } from '../support/market-books';
 

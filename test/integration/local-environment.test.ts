@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queuesOf } from '../../lib/environment';
 import { runAs } from '../../lib/local/lambda';
-import { FUNCTIONS, functionSpec } from '../../lib/topology';
+import { FUNCTIONS, functionSpec } from '../../shared/topology';
 import { services } from '../../shared/services';
 import { type Local, startLocal } from '../support/local';
 

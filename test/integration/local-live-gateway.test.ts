@@ -5,14 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LiveGateway } from '../../lib/local/live-gateway';
 
-async function until(probe: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !probe(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(probe()).toBe(true);
-}
-
 /** A gateway whose `$connect` admits `?ok=1` and refuses the rest with 401, recording every event. */
 describe('local WebSocket gateway and @connections (API Gateway contract)', () => {
-  const events: Array<{ routeKey: string; connectionId: string; body?: string }> = [];
+  type Event = { routeKey: string; connectionId: string; body?: string };
+  const events: Event[] = [];
+  const waiters: Array<{ match: (e: Event) => boolean; resolve: () => void }> = [];
+  /** Resolves when the gateway has delivered an event that `match`es (at once if it already has). */
+  const delivered = (match: (e: Event) => boolean): Promise<void> =>
+    events.some(match) ? Promise.resolve() : new Promise((resolve) => waiters.push({ match, resolve }));
   let base = '';
   let gateway: LiveGateway;
   let server: ReturnType<typeof createServer>;
@@ -21,7 +21,12 @@ describe('local WebSocket gateway and @connections (API Gateway contract)', () =
   beforeAll(async () => {
     gateway = new LiveGateway('local', async (_fn, ev) => {
       const e = ev as { requestContext: { routeKey: string; connectionId: string }; body?: string; queryStringParameters?: Record<string, string> };
-      events.push({ routeKey: e.requestContext.routeKey, connectionId: e.requestContext.connectionId, body: e.body });
+      const event = { routeKey: e.requestContext.routeKey, connectionId: e.requestContext.connectionId, body: e.body };
+      events.push(event);
+      for (const w of waiters.filter((x) => x.match(event))) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
       if (e.requestContext.routeKey === '$connect' && e.queryStringParameters?.ok !== '1') return { statusCode: 401, body: '{"error":"unauthenticated"}' };
       return { statusCode: 200 };
     }, { connect: 'ws-connect', message: 'ws-message', disconnect: 'ws-disconnect' }, (err) => {
@@ -61,12 +66,12 @@ describe('local WebSocket gateway and @connections (API Gateway contract)', () =
     expect(await received).toBe('{"t":"hello"}');
 
     ws.send('{"t":"auth","token":"x"}');
-    await until(() => events.some((e) => e.routeKey === '$default' && e.connectionId === id && e.body === '{"t":"auth","token":"x"}'));
+    await delivered((e) => e.routeKey === '$default' && e.connectionId === id && e.body === '{"t":"auth","token":"x"}');
 
     const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
     await client.send(new DeleteConnectionCommand({ ConnectionId: id }));
     expect(await closed).toBe(1000);
-    await until(() => events.some((e) => e.routeKey === '$disconnect' && e.connectionId === id));
+    await delivered((e) => e.routeKey === '$disconnect' && e.connectionId === id);
   });
 
   it('answers GoneException for a closed connection', async () => {

@@ -5,7 +5,7 @@ import { DeleteObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/cl
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
-import { LiveClient } from '../../shared/client/live-client';
+import { LiveClient } from '../support/live-client';
 import { MARKETS } from '../../shared/domain/market';
 import { bookOf, DAY, HOUR, MINUTE } from '../support/market-books';
 import { browserKeys, type PushReceiver, startPushReceiver } from '../support/push-receiver';

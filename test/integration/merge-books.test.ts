@@ -14,6 +14,8 @@ describe('merging books', () => {
   let store: MarketStore;
   let now: number;
   const key = async () => local.apiKey((await local.user()).id);
+  /** A file's rows by item (the spec sets no order for them). */
+  const byItem = (rows: Array<[number, ...unknown[]]>) => [...rows].sort((a, b) => a[0] - b[0]);
 
   beforeAll(async () => {
     local = await startLocal();
@@ -72,14 +74,21 @@ describe('merging books', () => {
     expect(records.slice(1).every((r) => r.checkpointPath === undefined)).toBe(true);
     const change2 = await cdnJson(local, records[1].changePath);
     expect(change2).toMatchObject({ v: 1, market, seq: 2, at: t2 });
-    expect(change2.rows).toHaveLength(120);
-    expect(change2.rows[119]).toEqual([1119, null, 0, t2]);
+    // Every row the merge changed: the 100 listed at their new prices, the 20 a complete scan marked gone.
+    expect(byItem(change2.rows)).toEqual([
+      ...Array.from({ length: 100 }, (_, i) => [1000 + i, 20_000 + i, 1, t2]),
+      ...Array.from({ length: 20 }, (_, i) => [1100 + i, null, 0, t2]),
+    ]);
     expect((await cdnJson(local, records[2].changePath)).rows).toEqual([]);
     expect((await cdnJson(local, records[3].changePath)).rows).toEqual([]);
     const checkpoint = await cdnJson(local, records[0].checkpointPath as string);
-    expect(checkpoint.rows).toHaveLength(120);
+    // The whole table after merge 1: book 1's 120 listings.
+    expect(checkpoint).toMatchObject({ v: 1, market, seq: 1, at: t1 });
+    expect(byItem(checkpoint.rows)).toEqual(Array.from({ length: 120 }, (_, i) => [1000 + i, 10_000 + i * 10, 1, t1]));
     const live = await listFiles(local, `live/v1/${market}/`);
-    expect(live).toHaveLength(5);
+    // The checkpoint after merge 1 and one change file per merge, each at the path its merge record names.
+    expect(live.map((f) => f.key).sort()).toEqual([records[0].checkpointPath, ...records.map((r) => r.changePath)].sort());
+    for (const [i, r] of records.entries()) expect(r.changePath).toMatch(new RegExp(`^live/v1/forever\\.normal\\.alliance\\.us/${i + 1}-[A-Za-z0-9_-]{22}\\.json\\.gz$`));
     expect(live.every((f) => f.contentEncoding === 'gzip' && f.cacheControl === 'public, max-age=31536000, immutable')).toBe(true);
 
     const scans = await new ScanLog(services().ddb, services().config.tableName, local.runtime.clock).between(market, 0, now);

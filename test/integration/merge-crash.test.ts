@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveClient } from '../../shared/client/live-client';
+import { LiveClient } from '../support/live-client';
 import { toAuctionRow } from '../../shared/domain/merge';
 import { services } from '../../shared/services';
 import { MarketStore } from '../../shared/store/market-store';

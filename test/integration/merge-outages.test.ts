@@ -10,7 +10,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
-import { MERGE_REJECTED_QUEUE, deadLetterQueueName, mergeQueueName } from '../../lib/topology';
+import { MERGE_REJECTED_QUEUE, deadLetterQueueName, mergeQueueName } from '../../shared/topology';
 import { MERGE_BACKOFF_CAP_SECONDS } from '../../shared/domain/merge-retry';
 import { services } from '../../shared/services';
 import { MarketStore } from '../../shared/store/market-store';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
 import { services } from '../../shared/services';
-import { type MarketMeta, MarketStore } from '../../shared/store/market-store';
+import { MarketStore } from '../../shared/store/market-store';
+import type { MarketMeta } from '../../shared/ports/market';
 import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';
 import { cdnJson, listFiles, makeBook, uploadBook } from '../support/books';

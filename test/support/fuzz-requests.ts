@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { HTTP_ROUTES } from '../../lib/topology';
+import { HTTP_ROUTES } from '../../shared/topology';
 
 export interface FuzzRequest {
   method: string;

@@ -10,9 +10,11 @@ import { type CandlePage, type CandleRes, RESOLUTIONS, applyScanToCandles, perio
 import { type Scan, deriveScan } from '../../shared/domain/derived-scan';
 import { mergeScan } from '../../shared/domain/merge';
 import { type VolumePage, addVolume, estimateVolume, volumeApplies } from '../../shared/domain/volume-estimate';
+import type { VolumeShard } from '../../shared/ports/market';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';
+import { PAGE_SHARDS, splitShards } from '../../shared/store/shard-layout';
 
 export interface FillTarget {
   ddb: DynamoDBDocumentClient;
@@ -74,6 +76,15 @@ export function buildPages(books: readonly Book[], keep: readonly CandleRes[], i
 
 export const emptyPages = (): BuiltPages => ({ candles: { m1: new Map(), h1: new Map(), d1: new Map() }, volume: new Map() });
 
+/** A whole day's volume page as the shards that hold any of its keys, with no book mark (as no merge wrote them). */
+export function volumeShardsOf(page: VolumePage): Map<number, VolumeShard> {
+  const out = new Map<number, VolumeShard>();
+  splitShards(page, PAGE_SHARDS).forEach((part, s) => {
+    if (part.size > 0) out.set(s, { page: part, bookAt: null });
+  });
+  return out;
+}
+
 /** Writes built pages whole (every key of each period). */
 export async function writePages(t: FillTarget, market: string, pages: BuiltPages): Promise<void> {
   const store = new MarketStore(t.ddb, t.table);
@@ -81,7 +92,7 @@ export async function writePages(t: FillTarget, market: string, pages: BuiltPage
   for (const res of RESOLUTIONS) {
     for (const [p, page] of pages.candles[res]) writes.push(() => store.writeCandlePage(market, res, p, periodStart(res, p), page, page.keys()));
   }
-  for (const [day, page] of pages.volume) writes.push(() => store.writeVolumePage(market, day, page, page.keys()));
+  for (const [day, page] of pages.volume) writes.push(() => store.writeVolumeShards(market, day, volumeShardsOf(page)));
   // A few at a time: DynamoDB Local slows down under many concurrent batch writes.
   for (let i = 0; i < writes.length; i += 4) await Promise.all(writes.slice(i, i + 4).map((w) => w()));
 }

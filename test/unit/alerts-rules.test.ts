@@ -14,7 +14,7 @@ import {
   replaceAlert,
 } from '../../shared/domain/alerts';
 import { itemKey } from '../../shared/domain/item-key';
-import { ServiceError } from '../../shared/errors';
+import { DomainError } from '../../shared/errors';
 
 const MARKET = 'forever.normal.alliance.us';
 const input = (over: Record<string, unknown> = {}) => ({ market: MARKET, item: 2589, kind: 'below', value: 100, ...over });
@@ -23,7 +23,7 @@ const codeOf = (f: () => unknown): string | null => {
     f();
     return null;
   } catch (err) {
-    return err instanceof ServiceError ? err.code : 'thrown';
+    return err instanceof DomainError ? err.code : 'thrown';
   }
 };
 const row = (price: number | null, quantity: number) => ({ price, quantity, at: 0 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalIdentity } from '../../lib/local/identity';
 import { admit, authenticate, requireSession } from '../../shared/auth/gate';
 import { ManualClock } from '../../shared/clock';
-import { ServiceError } from '../../shared/errors';
+import { DomainError } from '../../shared/errors';
 import type { Access } from '../../shared/http/handler';
 import type { ApiRequest } from '../../shared/http/types';
 import type { Services } from '../../shared/services';
@@ -26,7 +26,7 @@ async function code(p: Promise<unknown>): Promise<string> {
     await p;
     return 'ok';
   } catch (err) {
-    if (err instanceof ServiceError) return `${err.code}${err.extra.feature ? `:${err.extra.feature}` : ''}`;
+    if (err instanceof DomainError) return `${err.code}${err.extra.feature ? `:${err.extra.feature}` : ''}`;
     throw err;
   }
 }

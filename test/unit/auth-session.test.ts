@@ -2,7 +2,7 @@ import { createLocalJWKSet, exportJWK, exportPKCS8, generateKeyPair, importPKCS8
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isAllowedOrigin } from '../../shared/auth/origins';
 import { type SessionCheck, remoteKeys, verifySessionToken } from '../../shared/auth/session';
-import { ServiceError } from '../../shared/errors';
+import { DomainError } from '../../shared/errors';
 
 const ISS = 'https://idp.example.test';
 const ORIGIN = 'https://app.example.test';
@@ -115,8 +115,8 @@ describe('session token verification', () => {
   it('answers 503 unavailable when the key set cannot be fetched', async () => {
     const keys = remoteKeys('http://127.0.0.1:9/.well-known/jwks.json');
     const err = await verifySessionToken(await mint(claims()), { ...check, keys }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ServiceError);
-    expect((err as ServiceError).code).toBe('unavailable');
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).code).toBe('unavailable');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BOARDS_LIMITS, parseBoards, storedBytes } from '../../shared/domain/boards';
-import { ServiceError } from '../../shared/errors';
+import { DomainError } from '../../shared/errors';
 
 const widget = (id: string, extra: Record<string, unknown> = {}) => ({ id, type: 'price_chart', ...extra });
 const board = (id: string, widgets: unknown[] = [widget('w1')]) => ({ id, name: `Board ${id}`, widgets });
@@ -12,7 +12,7 @@ const failure = (raw: unknown): { code: string; extra: Record<string, unknown> }
     parseBoards(raw);
     return null;
   } catch (err) {
-    if (!(err instanceof ServiceError)) throw err;
+    if (!(err instanceof DomainError)) throw err;
     return { code: err.code, extra: err.extra };
   }
 };

@@ -1,13 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../shared/errors';
+import { DomainError } from '../../shared/errors';
 import { BODY_LIMIT, readBody } from '../../shared/http/body';
 
 const codeOf = (fn: () => unknown): string => {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ServiceError) return err.code;
+    if (err instanceof DomainError) return err.code;
     throw err;
   }
   return 'ok';

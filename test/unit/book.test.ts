@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Book, type BookEntry, MAX_BOOK_ENTRIES, parseBook, validateBook, viaField } from '../../shared/domain/book';
 import { itemKey, petKey } from '../../shared/domain/item-key';
-import { ServiceError } from '../../shared/errors';
+import { DomainError } from '../../shared/errors';
 
 const NOW = 1_717_000_000_000;
 const MARKET = 'forever.pvp.horde.us';
@@ -21,7 +21,7 @@ const codeOf = (fn: () => unknown): string => {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ServiceError) return err.code;
+    if (err instanceof DomainError) return err.code;
     throw err;
   }
   return 'ok';
@@ -91,7 +91,7 @@ describe('parseBook envelope', () => {
         try {
           parseBook(JSON.stringify(body({ at })), NOW);
         } catch (e) {
-          return e as ServiceError;
+          return e as DomainError;
         }
       })();
       expect(err?.code).toBe('bad_book');
@@ -168,7 +168,7 @@ describe('parseBook entries', () => {
       parseBook(JSON.stringify(body({ entries: [[1, 1, 1, 1, 1], [1, 1, 1, 9, 1]], auctions: 2 })), NOW);
       expect.unreachable();
     } catch (err) {
-      expect((err as ServiceError).message).toContain('entries[1]');
+      expect((err as DomainError).message).toContain('entries[1]');
     }
   });
 });

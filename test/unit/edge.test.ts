@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/clock';
-import type { ServiceError } from '../../shared/errors';
+import type { DomainError } from '../../shared/errors';
 import { acceptedOriginValues, fromEdge, ORIGIN_SECRET_REFRESH_MS, originSecretValues, resetOriginSecretCache } from '../../shared/http/edge';
 import { callerAddressKey, toApiRequest } from '../../shared/http/request';
 import type { HttpEvent } from '../../shared/http/types';
@@ -65,7 +65,7 @@ describe('origin secret in AWS (re-read so rotation reaches warm functions)', ()
 
   it('keeps the last values when a re-read fails, and refuses (503) when it never read any', async () => {
     value = new Error('throttled');
-    await expect(acceptedOriginValues(svc, read)).rejects.toMatchObject({ code: 'unavailable' } satisfies Partial<ServiceError>);
+    await expect(acceptedOriginValues(svc, read)).rejects.toMatchObject({ code: 'unavailable' } satisfies Partial<DomainError>);
     value = JSON.stringify({ current: CURRENT });
     expect(await acceptedOriginValues(svc, read)).toEqual([CURRENT]);
     value = new Error('throttled');

@@ -5,7 +5,8 @@ import type { Candle, CandlePage } from '../../shared/domain/candles';
 import type { Row, RowTable } from '../../shared/domain/merge';
 import type { Volume, VolumePage } from '../../shared/domain/volume-estimate';
 import { decodeSeries, emptySeries, encodeSeries, foldDays, foldHours, type HourCloses } from '../../shared/files/hour-series';
-import { type HistoryPage, decodeCandles, decodeHistory, decodeRows, decodeVolume, encodeCandleShards, encodeHistory, encodeRowShards, encodeVolumeShards } from '../../shared/store/page-codec';
+import { decodeCandles, decodeHistory, decodeRows, decodeVolume, encodeCandleShards, encodeHistory, encodeRowShards, encodeVolumeShards } from '../../shared/store/page-codec';
+import type { HistoryPage } from '../../shared/ports/market';
 import { Reader, Writer } from '../../shared/store/page-columns';
 import { getDelta, getVarint, putDelta, putVarint, varintEnd } from '../../shared/store/varint';
 import { MAX_SAFE, buyoutArb, edgy, keyArb, quantityArb, sumArb, zigzagBytes } from '../support/full-range';
@@ -35,7 +36,7 @@ describe('varints over the full range', () => {
   });
 
   it('round-trips the difference of any two safe integers, as the zigzag varint of the exact difference', () => {
-    const safe = fc.oneof(fc.maxSafeInteger(), edgy(0, MAX_SAFE), edgy(0, MAX_SAFE).map((v) => -v));
+    const safe = fc.oneof(fc.maxSafeInteger(), edgy(0, MAX_SAFE), edgy(0, MAX_SAFE).map((v) => (v === 0 ? 0 : -v))); // never -0: no integer the codec stores
     fc.assert(
       fc.property(safe, safe, (value, prev) => {
         const buf = new Uint8Array(8);

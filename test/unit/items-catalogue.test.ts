@@ -2,13 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { itemKey } from '../../shared/domain/item-key';
 import { CATALOGUE_NAMES_KEPT, type CatalogueEntry, type CatalogueReport, applyReport, leaderOf, parseCatalogueUpload } from '../../shared/domain/item-catalogue';
-import { ServiceError } from '../../shared/errors';
+import { DomainError } from '../../shared/errors';
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
     fn();
   } catch (e) {
-    return e instanceof ServiceError ? e.code : 'other';
+    return e instanceof DomainError ? e.code : 'other';
   }
   return undefined;
 };

@@ -16,7 +16,7 @@ import {
   parseGeneratedItemFile,
   unknownKeys,
 } from '../../shared/domain/items';
-import { ServiceError } from '../../shared/errors';
+import { DomainError } from '../../shared/errors';
 
 const generated = (items: Record<string, ItemRecord>, build = '1.15.7'): GeneratedItemFile => ({
   v: 1,
@@ -35,7 +35,7 @@ const codeOf = (fn: () => unknown): string | undefined => {
   try {
     fn();
   } catch (e) {
-    return e instanceof ServiceError ? e.code : 'other';
+    return e instanceof DomainError ? e.code : 'other';
   }
   return undefined;
 };

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { LiveClient, type LiveMessage, LiveUpgradeError } from '../../shared/client/live-client';
+import { LiveClient, type LiveMessage, LiveUpgradeError } from '../support/live-client';
 import { newCap } from '../../shared/files/caps';
 import { type AuctionRow, changeDoc, checkpointDoc, isCheckpointSeq } from '../../shared/files/documents';
 import { changePath, checkpointPath, fileUrl } from '../../shared/files/paths';

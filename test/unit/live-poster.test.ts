@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { HttpRequest } from '@smithy/core/protocols';
 import { describe, expect, it } from 'vitest';
-import { ConnectionPoster, PostError } from '../../shared/live/poster';
+import { ConnectionPoster, PostError } from '../../shared/store/connection-poster';
 
 const CREDENTIALS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token' };
 const ENDPOINT = 'https://abc123.execute-api.eu-west-1.amazonaws.com/prod';

@@ -3,7 +3,7 @@ import { type Claims, entitlementsOf } from '../../shared/domain/roles';
 import type { FilesState } from '../../shared/files/files-state';
 import { API_KEY_SOCKET_MS, credentialExpired, credentialUntil, mayRenew, SESSION_GRACE_MS, socketEntitlements, withWindow } from '../../shared/live/credentials';
 import { ahMessage, filesAnswer, helloMessage, type MarketView, sealedMessage } from '../../shared/live/messages';
-import type { MergeRecord } from '../../shared/store/merge-log';
+import type { MergeRecord } from '../../shared/ports/market';
 
 const NOW = Date.UTC(2026, 10, 2, 12);
 const DAY = 86_400_000;

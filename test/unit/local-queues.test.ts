@@ -1,11 +1,14 @@
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { LocalQueues } from '../../lib/local/queues';
-import type { QueueSpec } from '../../lib/topology';
+import type { QueueSpec } from '../../shared/topology';
 import { ManualClock } from '../../shared/clock';
 
 const fifo = (name: string): QueueSpec => ({ name, fifo: true, consumer: 'merge', batchSize: 2, maxReceives: 3, visibilityTimeoutSeconds: 30 });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Yields `n` turns of the event loop (no wall-clock time): room for a queue to start whatever it would run alongside. */
+const turns = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
 
 describe('local queues (SQS contract on the service clock)', () => {
   it('delivers one batch at a time per message group, in order, while other groups run in parallel', async () => {
@@ -15,17 +18,25 @@ describe('local queues (SQS contract on the service clock)', () => {
     let maxConcurrentA = 0;
     let overlapAB = false;
     let runningB = 0;
+    let sawB: () => void = () => {};
+    const aSawB = new Promise<void>((r) => {
+      sawB = r;
+    });
     const queues = new LocalQueues([fifo('merge-a'), fifo('merge-b')], clock, (spec) => async (event: SQSEvent) => {
       if (spec.name === 'merge-a') {
         concurrentA++;
         maxConcurrentA = Math.max(maxConcurrentA, concurrentA);
-        if (runningB > 0) overlapAB = true;
-        await sleep(20);
+        await turns(3);
+        if (runningB > 0) {
+          overlapAB = true;
+          sawB();
+        }
         log.push(...event.Records.map((r) => r.body));
         concurrentA--;
       } else {
         runningB++;
-        await sleep(30);
+        // Stays in flight until a batch of group a has seen it running (or long after a would have).
+        await Promise.race([aSawB, turns(200)]);
         runningB--;
       }
     });

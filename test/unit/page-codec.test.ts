@@ -5,24 +5,9 @@ import type { Candle, CandlePage } from '../../shared/domain/candles';
 import { itemKey, petKey } from '../../shared/domain/item-key';
 import type { Row, RowTable } from '../../shared/domain/merge';
 import type { Volume, VolumePage } from '../../shared/domain/volume-estimate';
-import {
-  type HistoryPage,
-  compactHistory,
-  decodeCandles,
-  decodeHistory,
-  decodeRows,
-  decodeVolume,
-  encodeCandleShards,
-  encodeCandles,
-  encodeHistory,
-  encodeRowShards,
-  encodeRows,
-  encodeVolume,
-  encodeVolumeShards,
-  shardOf,
-  shardsTouched,
-  splitShards,
-} from '../../shared/store/page-codec';
+import { compactHistory, decodeCandles, decodeHistory, decodeRows, decodeVolume, encodeCandleShards, encodeCandles, encodeHistory, encodeRowShards, encodeRows, encodeVolume, encodeVolumeShards } from '../../shared/store/page-codec';
+import type { HistoryPage } from '../../shared/ports/market';
+import { shardOf, shardsTouched, splitShards } from '../../shared/store/shard-layout';
 
 const T = 1_717_000_000_000;
 const DAY = Math.floor(T / DAY_MS);

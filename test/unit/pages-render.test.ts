@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HTTP_ROUTES } from '../../lib/topology';
+import { HTTP_ROUTES } from '../../shared/topology';
 import { itemKey } from '../../shared/domain/item-key';
 import { apiCatalog, llmsTxt, sitemapXml } from '../../shared/pages/discovery';
 import { type ItemPageData, formatCopper, itemPageHtml, itemPageMarkdown, itemPageMeta, itemPageUrls, marketTitle, parseItemPath } from '../../shared/pages/item-page';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../shared/errors';
+import { DomainError } from '../../shared/errors';
 import { endpointAllowed, inQuietHours, PUSH_SERVICE_HOSTS, parsePrefs, parseSubscription } from '../../shared/push/subscription';
 import { browserKeys } from '../support/push-receiver';
 
@@ -8,7 +8,7 @@ const code = (f: () => unknown): string | null => {
     f();
     return null;
   } catch (err) {
-    return err instanceof ServiceError ? err.code : 'thrown';
+    return err instanceof DomainError ? err.code : 'thrown';
   }
 };
 

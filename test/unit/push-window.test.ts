@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MarketAlert } from '../../shared/domain/alerts';
-import type { PushState } from '../../shared/store/settings-push';
+import type { PushState } from '../../shared/ports/settings';
 import { PUSH_WINDOW_MS, type PushMessage, planPush } from '../../shared/push/window';
 
 const T = 1_800_000_000_000;

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../shared/errors';
+import { DomainError } from '../../shared/errors';
 import { JSON_BODY_MAX_BYTES, JSON_MAX_DEPTH, PATH_PARAM_MAX_BYTES, QUERY_VALUE_MAX_BYTES, boundPathParams, boundQuery, jsonBody, jsonDepth } from '../../shared/http/bounds';
 
 const codeOf = (fn: () => unknown): string => {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ServiceError) return err.code;
+    if (err instanceof DomainError) return err.code;
     throw err;
   }
   return 'ok';

@@ -6,7 +6,7 @@
  * Calls outside any invocation (the control API, the runtime's own set-up) are the operator's: not recorded.
  */
 import { appendFileSync } from 'node:fs';
-import type { FunctionName } from '../../topology';
+import type { FunctionName } from '../../../shared/topology';
 import type { IamRequest } from './policy';
 
 /** The region and account of local ARNs (the local config's region; the LambdaHost's account). */

@@ -3,7 +3,7 @@
  * evaluated against its function's role statements, resolved to the names of the runtime that made it.
  * A call the policy would deny in AWS is a violation naming function, action and resource.
  */
-import type { FunctionName } from '../../topology';
+import type { FunctionName } from '../../../shared/topology';
 import type { LocalNames, RecordedCall } from './calls';
 import { evaluate, type ResolvedStatement } from './policy';
 import { localStatements, type TemplateJson } from './resolve';

@@ -6,8 +6,8 @@
 import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { QueuePort } from '../../../shared/store/queue';
-import { MERGE_QUEUES, MERGE_REJECTED_QUEUE, QUEUES, deadLetterQueueName } from '../../topology';
+import type { QueuePort } from '../../../shared/ports/queues';
+import { MERGE_QUEUES, MERGE_REJECTED_QUEUE, QUEUES, deadLetterQueueName } from '../../../shared/topology';
 import { type CallRecorder, connectionsRequest, dynamodbRequests, queueArn, s3Requests } from './calls';
 
 const commandOf = (context: unknown): string => String((context as { commandName?: string }).commandName);

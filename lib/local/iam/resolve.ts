@@ -6,7 +6,7 @@
  * QUEUE_URLS, and the WebSocket API with its stage. The template must be synthesized for the local account
  * and region (LOCAL_ACCOUNT, LOCAL_REGION) so the literal parts of its ARNs match too.
  */
-import type { FunctionName } from '../../topology';
+import type { FunctionName } from '../../../shared/topology';
 import { type LocalNames, queueArn } from './calls';
 import type { ResolvedStatement } from './policy';
 

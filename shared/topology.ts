@@ -3,8 +3,9 @@
  * route it serves, every queue, schedule and stream consumer. The CDK stack (lib/stack.ts) builds AWS
  * resources from it and the local runtime (lib/local/) wires the same handlers from it.
  */
-import { MARKETS, marketLabel } from '../shared/domain/market';
-import { RETENTION } from '../shared/files/paths';
+import { MARKETS, marketLabel } from './domain/market';
+import { RETENTION } from './files/paths';
+import { FANOUT_STREAM_FILTERS, type FilterPattern } from './live/stream-filter';
 
 export type FunctionName =
   | 'api'
@@ -90,10 +91,11 @@ export const FANOUT_CONCURRENCY = 10;
 
 export const FUNCTIONS: readonly FunctionSpec[] = [
   // Reads books (book route), snapshots (hourly reads), items and releases; writes item files when a build's
-  // merged files are due and, through POST /admin/snapshot, what the snapshot job writes.
+  // merged files are due and, through POST /admin/snapshot, what the snapshot job writes; writes answers too
+  // big for a Lambda answer to answers/ (shared/market/answer-files.ts), the only function that may.
   fn('api', 1024, 29, {
     table: 'write',
-    bucket: { 'books/': R, 'releases/': R, 'items/': RW, 'snap/': RW, 'recent/': RW },
+    bucket: { 'books/': R, 'releases/': R, 'items/': RW, 'snap/': RW, 'recent/': RW, 'answers/': W },
     workBucket: 'write',
     secrets: ['identity', 'vapid', 'origin'],
   }),
@@ -117,7 +119,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   fn('retention', 1024, 900, {
     table: 'write',
     marketPages: true,
-    bucket: { ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])), 'live/': ['list', 'delete', 'read'], 'quarantine/': ['delete'], 'work/': ['list', 'delete'] },
+    bucket: { ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])), 'live/': ['list', 'delete', 'read'], 'quarantine/': ['delete'], 'work/': ['list', 'delete'], 'answers/': ['list', 'delete'] },
   }),
   fn('items', 1024, 300, { table: 'write', bucket: { 'items/': RW } }),
   fn('live-sweep', 512, 60, { table: 'write', connections: true, secrets: ['identity'] }),
@@ -139,14 +141,17 @@ export interface RouteSpec {
   function: FunctionName;
 }
 
-const api = (method: HttpMethod, path: string): RouteSpec => ({ method, path: `/api/v1${path}`, function: 'api' });
-const page = (path: string): RouteSpec[] => [
-  { method: 'GET', path, function: 'pages' },
-  { method: 'HEAD', path, function: 'pages' },
-];
+// Literal types all the way down, so route keys are a type (RouteKey) each route table is checked against.
+const api = <M extends HttpMethod, P extends string>(method: M, path: P) => ({ method, path: `/api/v1${path}` as const, function: 'api' as const });
+const upload = <P extends string>(path: P) => ({ method: 'POST' as const, path: `/api/v1${path}` as const, function: 'upload' as const });
+const page = <P extends string>(path: P) =>
+  [
+    { method: 'GET', path, function: 'pages' },
+    { method: 'HEAD', path, function: 'pages' },
+  ] as const;
 
 /** Every HTTP route of the spec. A path outside this list is 404 `not_found`; a listed path with another method is 405. */
-export const HTTP_ROUTES: readonly RouteSpec[] = [
+export const HTTP_ROUTES = [
   // Environment
   api('GET', '/config'),
   api('POST', '/admin/snapshot'),
@@ -172,14 +177,14 @@ export const HTTP_ROUTES: readonly RouteSpec[] = [
   api('GET', '/ah/{market}/{item}/candles'),
   api('GET', '/ah/{market}/{item}/book'),
   // Uploads (the retired scan route answers 404 for every method)
-  { method: 'POST', path: '/api/v1/ah/books', function: 'upload' },
+  upload('/ah/books'),
   api('ANY', '/ah/scans'),
   // Item data
   api('GET', '/items'),
   api('GET', '/items/search-index'),
   api('GET', '/items/unknown'),
   api('GET', '/items/{key}'),
-  { method: 'POST', path: '/api/v1/items/seen', function: 'upload' },
+  upload('/items/seen'),
   // Settings
   api('GET', '/market/watch'),
   api('PUT', '/market/watch'),
@@ -213,10 +218,22 @@ export const HTTP_ROUTES: readonly RouteSpec[] = [
   ...page('/AGENTS.md'),
   ...page('/icons/{icon}'),
   ...page('/icons/id/{fileId}'),
-];
+] as const satisfies readonly RouteSpec[];
+
+type HttpRoute = (typeof HTTP_ROUTES)[number];
+
+/**
+ * The route keys (`"GET /api/v1/me"`, API Gateway's `routeKey`) the manifest gives function `F`. Each function's
+ * route table `satisfies Record<RouteKey<F>, …>`, so a misspelled, missing or foreign key fails the typecheck.
+ */
+export type RouteKey<F extends FunctionName = FunctionName> = HttpRoute extends infer R
+  ? R extends { method: infer M extends string; path: infer P extends string; function: F }
+    ? `${M} ${P}`
+    : never
+  : never;
 
 /** The function that answers paths no route matches (404 `not_found` / 405 `method_not_allowed`, rate limited). */
-export const FALLBACK_FUNCTION: FunctionName = 'api';
+export const FALLBACK_FUNCTION = 'api' satisfies FunctionName;
 
 export const LIVE_PATH = '/api/v1/live';
 
@@ -305,7 +322,12 @@ export const SCHEDULES: readonly ScheduleSpec[] = [
 ];
 
 /** The table stream's one consumer: live fan-out (ah, sealed, alert, roles, hello). */
-export const STREAM_CONSUMER: { function: FunctionName; batchSize: number } = { function: 'fanout', batchSize: 100 };
+/** The table stream's consumer, its batch size and the filters that keep every other write from invoking it. */
+export const STREAM_CONSUMER: { function: FunctionName; batchSize: number; filters: readonly FilterPattern[] } = {
+  function: 'fanout',
+  batchSize: 100,
+  filters: FANOUT_STREAM_FILTERS,
+};
 
 export const functionSpec = (name: FunctionName): FunctionSpec => {
   const spec = FUNCTIONS.find((f) => f.name === name);

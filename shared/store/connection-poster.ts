@@ -11,9 +11,8 @@ import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewayma
 import { HttpRequest } from '@smithy/core/protocols';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { Endpoint } from '@smithy/types';
+import type { PostResult } from '../ports/connections';
 
-/** A post's outcome: delivered, or the socket is gone (410). Other failures throw. */
-export type PostResult = 'sent' | 'gone';
 
 const RETRYABLE = new Set([429, 500, 502, 503, 504]);
 const ATTEMPTS = 3;

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { ensureTable } from '../../lib/local/storage';
 import { DAY_MS, HOUR_MS, ManualClock } from '../../shared/clock';
-import { type Candle, foldCandles } from '../../shared/domain/candles';
+import { type Candle, type CandleRes, foldCandles } from '../../shared/domain/candles';
 import type { ScanItem } from '../../shared/domain/derived-scan';
 import { reuseHourly } from '../../shared/market/answer-cache';
 import { daySoFar } from '../../shared/market/day-so-far';
@@ -13,7 +13,9 @@ import { compactHistories, historyMark } from '../../shared/market/history-compa
 import { itemAsOf, tableAsOf } from '../../shared/market/hourly-view';
 import { itemsDays } from '../../shared/market/item-read';
 import { readSources } from '../../shared/market/sources';
+import type { MarketPages } from '../../shared/ports/market';
 import type { Services } from '../../shared/services';
+import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { daySoFarPk, shardSk } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';
 import { type FillTarget, mergeDirect } from '../support/market-fill';
@@ -41,7 +43,7 @@ describe('hourly view over the store', () => {
     const raw = new DynamoDBClient({ region: 'us-east-1', endpoint: inject('dynamodbEndpoint'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await ensureTable(raw, table);
     const ddb = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
-    svc = { ddb, clock, config: { tableName: table }, log: () => undefined } as unknown as Services;
+    svc = { ddb, clock, config: { tableName: table }, log: () => undefined, market: dynamoMarket({ ddb, name: table, clock }) } as unknown as Services;
     fill = { ddb, table, clock };
     await at(H(-30), [[A, 50, 1]]);
     await at(H(-20), [[A, 55, 2], [B, 70, 1]]);
@@ -69,14 +71,16 @@ describe('hourly view over the store', () => {
     expect(at4.get(C)).toMatchObject({ open: 900, close: 950, quantity: 1 });
     // The 05:00 fold is the 04:00 fold plus hour 4's page: no earlier hour page is read again.
     const asked: string[] = [];
-    const batchGet = src.store.batchGet.bind(src.store);
-    src.store.batchGet = (keys) => {
-      asked.push(...keys.map((k) => k.pk));
-      return batchGet(keys);
-    };
-    const at5 = await daySoFar(src, M, H(5));
+    const pages = src.store;
+    const spied: MarketPages = Object.assign(Object.create(pages) as MarketPages, {
+      candleShards: (market: string, res: CandleRes, wanted: ReadonlyArray<{ period: number; shard: number }>) => {
+        asked.push(...wanted.map((w) => `${res}#${w.period}`));
+        return pages.candleShards(market, res, wanted);
+      },
+    });
+    const at5 = await daySoFar({ ...src, store: spied }, M, H(5));
     expect(at5.get(A)).toEqual(await foldOfHours(A, D * 24, D * 24 + 5));
-    expect(new Set(asked.filter((pk) => pk.includes('#h1#')))).toEqual(new Set([`MKT#${M}#h1#${D * 24 + 4}`]));
+    expect(new Set(asked.filter((p) => p.startsWith('h1#')))).toEqual(new Set([`h1#${D * 24 + 4}`]));
     expect(await daySoFar(src, M, H(0))).toEqual(new Map());
   });
 

@@ -6,12 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS } from '../clock';
-import type { Services } from '../services';
-import { isConditionFailure, isLive } from '../store/identity-items';
-import { capPk, capSk } from '../store/keys';
-import { type CapScope, type CapStore, isCap, newCap } from './caps';
-
-type DayKind = 'm1' | 'h1';
+import { type CapScope, isCap, newCap } from '../files/caps';
+import type { DayCapKind, MarketCaps } from '../ports/market';
+import { isConditionFailure, isLive } from './identity-items';
+import { capPk, capSk } from './keys';
+import type { Table } from './table';
 
 /** How long a cap is kept after its scope's time: beyond the retention of the files it protects. */
 function capExpiresAt(scope: CapScope, now: number): number {
@@ -32,29 +31,29 @@ function capExpiresAt(scope: CapScope, now: number): number {
 
 const numberOf = (s: CapScope): number => (s.kind === 'change' || s.kind === 'checkpoint' ? s.seq : s.kind === 'book' ? s.at : s.day);
 
-/** The DynamoDB CapStore (shared/files/caps.ts interface). */
-export class DynamoCapStore implements CapStore {
-  constructor(private readonly svc: Services) {}
+/** The DynamoDB adapter of the market's caps. */
+export class DynamoCapStore implements MarketCaps {
+  constructor(private readonly t: Table) {}
 
   private key(scope: CapScope) {
     return { pk: capPk(scope.market), sk: capSk(scope.kind, numberOf(scope)) };
   }
 
   async get(scope: CapScope): Promise<string | null> {
-    const out = await this.svc.ddb.send(new GetCommand({ TableName: this.svc.config.tableName, Key: this.key(scope), ConsistentRead: true }));
-    return isLive(out.Item, this.svc.clock.now()) && isCap(out.Item.cap) ? out.Item.cap : null;
+    const out = await this.t.ddb.send(new GetCommand({ TableName: this.t.name, Key: this.key(scope), ConsistentRead: true }));
+    return isLive(out.Item, this.t.clock.now()) && isCap(out.Item.cap) ? out.Item.cap : null;
   }
 
   async create(scope: CapScope): Promise<string> {
     // Most calls find the cap made: a read is cheaper than a refused conditional write.
     const existing = await this.get(scope);
     if (existing !== null) return existing;
-    const now = this.svc.clock.now();
+    const now = this.t.clock.now();
     const cap = newCap((n) => randomBytes(n));
     try {
-      await this.svc.ddb.send(
+      await this.t.ddb.send(
         new PutCommand({
-          TableName: this.svc.config.tableName,
+          TableName: this.t.name,
           Item: { ...this.key(scope), cap, ttl: Math.ceil(capExpiresAt(scope, now) / 1000) },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
@@ -69,14 +68,14 @@ export class DynamoCapStore implements CapStore {
   }
 
   /** Day caps of `kind` for days `fromDay … toDay` that exist: day → cap. */
-  async dayCaps(market: string, kind: DayKind, fromDay: number, toDay: number): Promise<Map<number, string>> {
+  async dayCaps(market: string, kind: DayCapKind, fromDay: number, toDay: number): Promise<Map<number, string>> {
     const out = new Map<number, string>();
-    const now = this.svc.clock.now();
+    const now = this.t.clock.now();
     let start: Record<string, unknown> | undefined;
     do {
-      const page = await this.svc.ddb.send(
+      const page = await this.t.ddb.send(
         new QueryCommand({
-          TableName: this.svc.config.tableName,
+          TableName: this.t.name,
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
           ExpressionAttributeValues: { ':pk': capPk(market), ':from': capSk(kind, Math.max(0, fromDay)), ':to': capSk(kind, Math.max(0, toDay)) },
           ExclusiveStartKey: start,

@@ -1,0 +1,218 @@
+/**
+ * The cost model of a stage (issue 15, point 6): a monthly bill from MEASURED figures (`npm run bench --
+ * --json` output), the scenario and the price list. Pure: no I/O, no clock; `scripts/cost/cli.ts` reads the
+ * files. Every figure it needs is read by name and a missing one is an error naming it, never a default.
+ *
+ * Figures per event (written by test/bench/cost-units.ts; `E` is `merge`, `hour`, `connect` or `read.<route>`):
+ * `cost.E.rcu`, `cost.E.wcu` (DynamoDB units), `cost.E.s3_put` (PUT/COPY/POST/LIST), `cost.E.s3_get`
+ * (GET/HEAD), `cost.E.ms.<function>` and `cost.E.calls.<function>` (Lambda wall ms and invocations per event).
+ */
+import type { Scenario } from './scenario';
+
+export interface Figure {
+  name: string;
+  value: number;
+}
+
+export interface Prices {
+  as_of: string;
+  dynamodb_write_request_unit_per_million: number;
+  dynamodb_read_request_unit_per_million: number;
+  dynamodb_storage_gb_month: number;
+  lambda_gb_second: number;
+  lambda_requests_per_million: number;
+  http_api_requests_per_million: number;
+  websocket_messages_per_million: number;
+  websocket_connection_minutes_per_million: number;
+  s3_put_copy_post_list_per_thousand: number;
+  s3_get_head_per_thousand: number;
+  s3_storage_gb_month: number;
+  sqs_fifo_requests_per_million: number;
+  sqs_standard_requests_per_million: number;
+  eventbridge_scheduler_invocations_per_million: number;
+  cloudfront_https_requests_per_10000: number;
+}
+
+/** What the model needs of the wiring manifest (lib/topology.ts): memory per function, schedules, queues. */
+export interface CostTopology {
+  memoryMb: Readonly<Record<string, number>>;
+  schedules: ReadonlyArray<{ function: string; everyMinutes: number }>;
+  fifoQueues: number;
+  standardQueues: number;
+}
+
+export interface CostLine {
+  name: string;
+  usd_month: number;
+  /** The quantity priced, in words ("27.0 M write units"). */
+  detail: string;
+}
+
+export interface CostReport {
+  total_usd_month: number;
+  lines: CostLine[];
+  biggest: string;
+  /** What would halve the biggest line. */
+  halve: string;
+}
+
+export class MissingFigureError extends Error {
+  constructor(readonly figure: string) {
+    super(`figure "${figure}" is missing from the figures file (measure it with \`npm run bench -- --json PATH\`)`);
+    this.name = 'MissingFigureError';
+  }
+}
+
+/** API Gateway HTTP APIs meter a request per 512 KB of payload. */
+const HTTP_METER_BYTES = 512 * 1024;
+const GB = 1024 ** 3;
+
+/** What would halve each line, printed for the biggest one. */
+export const HALVE: Readonly<Record<string, string>> = {
+  'DynamoDB writes: merges': 'merge only the shards a book changes and skip pages whose encoded bytes did not change (a steady market rewrites few prices), or merge every other book of a market (150 a day)',
+  'DynamoDB reads: merges': 'keep the merge function warm with its pages cached between books (read only META and changed shards)',
+  'DynamoDB reads: API reads': 'count API-key rate limits in the function (per-minute counters flushed in batches) instead of one counter write (1 WCU, over a third of the line) per read, and cache hot items\' answers for a minute',
+  'DynamoDB units: hourly jobs': 'run the snapshot and seal jobs on changed markets only',
+  'DynamoDB units: sockets': 'reconnect less often (keep the 2-hour connection to its limit)',
+  'DynamoDB storage': 'keep day history 30 days in the table and older days only in S3 files',
+  'Lambda requests': 'filter the table stream for the fan-out (Lambda event filtering on market, alert and role records): every API read\'s rate-limit counter write invokes it today',
+  'API Gateway HTTP requests': 'answer item reads from CloudFront with a short TTL (the answers carry ETags), halving what reaches API Gateway',
+  'WebSocket messages': 'send one `ah` per market per minute (batched) instead of one per merge',
+  'WebSocket connection minutes': 'close idle sockets after 10 minutes without a subscription',
+  'S3 PUT/LIST requests': 'write one change file per merge only when a socket or client reads it (or batch change files per minute)',
+  'S3 GET requests': 'cache published files in the function between invocations',
+  'S3 storage': 'keep uploaded books 15 days instead of 30',
+  'SQS requests': 'drop idle long-polling: one merge queue for all markets (message groups keep markets apart) cuts pollers 6-fold',
+  'EventBridge schedules': 'run the seal and live-sweep schedules every 5 minutes',
+  'CloudFront requests (hourly files)': 'clients read the snapshot pointer only when the hour turns (Cache-Control on the pointer) instead of polling it',
+};
+
+const lambdaLine = (fn: string): string => `Lambda ${fn} (GB-s)`;
+
+/** The monthly bill of `scenario` from measured `figures` at `prices`. */
+export function costModel(figures: readonly Figure[], scenario: Scenario, prices: Prices, topology: CostTopology): CostReport {
+  const byName = new Map(figures.map((f) => [f.name, f.value]));
+  const fig = (name: string): number => {
+    const v = byName.get(name);
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new MissingFigureError(name);
+    return v;
+  };
+  /** Lambda `ms.<fn>` / `calls.<fn>` figures of one event. */
+  const perFunction = (event: string, what: 'ms' | 'calls'): Map<string, number> => {
+    const prefix = `cost.${event}.${what}.`;
+    const out = new Map<string, number>();
+    for (const [name, value] of byName) if (name.startsWith(prefix)) out.set(name.slice(prefix.length), value);
+    if (what === 'ms' && out.size === 0) throw new MissingFigureError(`${prefix}<function>`);
+    return out;
+  };
+  const memoryGb = (fn: string): number => {
+    const mb = topology.memoryMb[fn];
+    if (typeof mb !== 'number') throw new Error(`function "${fn}" of the figures is not in the manifest (lib/topology.ts)`);
+    return mb / 1024;
+  };
+
+  const days = scenario.daysPerMonth;
+  const merges = scenario.markets * scenario.mergesPerMarketPerDay * days;
+  const hours = scenario.markets * 24 * days;
+  const connects = scenario.socketsAllDay * scenario.socketConnectsPerDay * days;
+  const reads = Object.entries(scenario.readMix).map(([route, share]) => ({ route, count: scenario.apiReadsPerDay * share * days }));
+  const socketsPerMarket = scenario.socketsAllDay / scenario.markets;
+  const measuredSockets = fig('cost.merge.sockets');
+  // The fan-out's work is per socket: its measured ms scale to the scenario's sockets per market.
+  const socketScale = measuredSockets > 0 ? socketsPerMarket / measuredSockets : 1;
+
+  /** Event kinds with their monthly count (`hour` is one market-hour). */
+  const events: Array<{ event: string; count: number }> = [
+    { event: 'merge', count: merges },
+    { event: 'hour', count: hours },
+    { event: 'connect', count: connects },
+    ...reads.map((r) => ({ event: `read.${r.route}`, count: r.count })),
+  ];
+
+  const lines: CostLine[] = [];
+  const add = (name: string, usd: number, detail: string): void => {
+    lines.push({ name, usd_month: usd, detail });
+  };
+  const M = (n: number): string => `${(n / 1e6).toFixed(2)} M`;
+  const wru = prices.dynamodb_write_request_unit_per_million / 1e6;
+  const rru = prices.dynamodb_read_request_unit_per_million / 1e6;
+
+  // DynamoDB request units, per merge and per read route.
+  const mergeWcu = merges * fig('cost.merge.wcu');
+  add('DynamoDB writes: merges', mergeWcu * wru, `${M(mergeWcu)} write units (${fig('cost.merge.wcu')} per merge × ${M(merges)} merges)`);
+  const mergeRcu = merges * fig('cost.merge.rcu');
+  add('DynamoDB reads: merges', mergeRcu * rru, `${M(mergeRcu)} read units (${fig('cost.merge.rcu')} per merge)`);
+  let readRcu = 0;
+  let readWcu = 0;
+  for (const r of reads) {
+    // The single-item answer's units come from the reads bench (90 days of history), the rest from the cost bench.
+    readRcu += r.count * fig(r.route === 'item' ? 'read.item_read_units' : `cost.read.${r.route}.rcu`);
+    readWcu += r.count * fig(`cost.read.${r.route}.wcu`);
+  }
+  add('DynamoDB reads: API reads', readRcu * rru + readWcu * wru, `${M(readRcu)} read units, ${M(readWcu)} write units (${reads.map((r) => `${r.route} ${M(r.count)}`).join(', ')})`);
+  const hourRcu = hours * fig('cost.hour.rcu');
+  const hourWcu = hours * fig('cost.hour.wcu');
+  add('DynamoDB units: hourly jobs', hourRcu * rru + hourWcu * wru, `${M(hourRcu)} read, ${M(hourWcu)} write units (seal, snapshot, items, retention, sweeps; ${hours} market-hours)`);
+  const connRcu = connects * fig('cost.connect.rcu');
+  const connWcu = connects * fig('cost.connect.wcu');
+  add('DynamoDB units: sockets', connRcu * rru + connWcu * wru, `${M(connRcu)} read, ${M(connWcu)} write units (${M(connects)} connects)`);
+
+  // Storage a month leaves behind: measured on a reduced market over 30 days with retention, then scaled.
+  const keyScale = scenario.keysPerMarket / fig('cost.storage.keys');
+  const mergeScale = scenario.mergesPerMarketPerDay / fig('cost.storage.merges_per_day');
+  const perMarket = scenario.markets / fig('cost.storage.markets');
+  const tableGb = (fig('cost.storage.table_bytes') * keyScale * perMarket) / GB;
+  add('DynamoDB storage', tableGb * prices.dynamodb_storage_gb_month, `${tableGb.toFixed(2)} GB-month`);
+  const mergeBytes = fig('cost.storage.merge_bytes');
+  const bucketGb = (((fig('cost.storage.bucket_bytes') - mergeBytes) * keyScale + mergeBytes * keyScale * mergeScale) * perMarket) / GB;
+  add('S3 storage', bucketGb * prices.s3_storage_gb_month, `${bucketGb.toFixed(2)} GB-month (books and change files scaled by merges, the rest by keys)`);
+
+  // Lambda: measured wall ms × configured memory, per function; requests per invocation.
+  const gbs = new Map<string, number>();
+  let requests = 0;
+  const scheduled = new Set(topology.schedules.map((s) => s.function));
+  for (const { event, count } of events) {
+    for (const [fn, ms] of perFunction(event, 'ms')) {
+      const scaled = fn === 'fanout' ? ms * socketScale : ms;
+      gbs.set(fn, (gbs.get(fn) ?? 0) + (count * scaled * memoryGb(fn)) / 1000);
+    }
+    // Scheduled functions are invoked by the manifest's rate, whatever the local catch-up runs measured.
+    for (const [fn, calls] of perFunction(event, 'calls')) if (!(event === 'hour' && scheduled.has(fn))) requests += count * calls;
+  }
+  const scheduleRuns = topology.schedules.reduce((s, sc) => s + (days * 24 * 60) / sc.everyMinutes, 0);
+  requests += scheduleRuns;
+  for (const [fn, v] of gbs) add(lambdaLine(fn), v * prices.lambda_gb_second, `${Math.round(v)} GB-s (${memoryGb(fn) * 1024} MB)`);
+  add('Lambda requests', (requests / 1e6) * prices.lambda_requests_per_million, `${M(requests)} invocations`);
+
+  // API Gateway: every API read and upload is an HTTP API request per started 512 KB.
+  let httpRequests = merges * fig('cost.merge.http_requests');
+  for (const r of reads) httpRequests += r.count * Math.max(1, Math.ceil(fig(`cost.read.${r.route}.bytes`) / HTTP_METER_BYTES));
+  add('API Gateway HTTP requests', (httpRequests / 1e6) * prices.http_api_requests_per_million, `${M(httpRequests)} metered requests`);
+  const wsMessages =
+    scenario.socketsAllDay * days * (scenario.mergesPerMarketPerDay * fig('cost.merge.ws_messages_per_socket') + 24 * fig('cost.hour.ws_messages_per_socket')) +
+    connects * fig('cost.connect.ws_messages');
+  add('WebSocket messages', (wsMessages / 1e6) * prices.websocket_messages_per_million, `${M(wsMessages)} messages (each socket hears its market's merges)`);
+  const minutes = scenario.socketsAllDay * 24 * 60 * days;
+  add('WebSocket connection minutes', (minutes / 1e6) * prices.websocket_connection_minutes_per_million, `${M(minutes)} minutes`);
+
+  // S3 requests (DELETE is free).
+  const s3Put = merges * fig('cost.merge.s3_put') + hours * fig('cost.hour.s3_put') + reads.reduce((s, r) => s + r.count * fig(`cost.read.${r.route}.s3_put`), 0);
+  const s3Get = merges * fig('cost.merge.s3_get') + hours * fig('cost.hour.s3_get') + reads.reduce((s, r) => s + r.count * fig(`cost.read.${r.route}.s3_get`), 0);
+  add('S3 PUT/LIST requests', (s3Put / 1000) * prices.s3_put_copy_post_list_per_thousand, `${M(s3Put)} requests (hourly files, change files, snapshots, books)`);
+  add('S3 GET requests', (s3Get / 1000) * prices.s3_get_head_per_thousand, `${M(s3Get)} requests`);
+
+  // SQS: each merge message is sent, received and deleted; Lambda's pollers long-poll (20 s) every queue all month.
+  const pollsPerQueue = scenario.sqsPollersPerQueue * 3 * 60 * 24 * days;
+  const fifo = merges * fig('cost.merge.sqs_messages') * 3 + topology.fifoQueues * pollsPerQueue;
+  const standard = topology.standardQueues * pollsPerQueue;
+  add('SQS requests', (fifo / 1e6) * prices.sqs_fifo_requests_per_million + (standard / 1e6) * prices.sqs_standard_requests_per_million, `${M(fifo)} FIFO, ${M(standard)} standard (mostly idle long polls)`);
+  add('EventBridge schedules', (scheduleRuns / 1e6) * prices.eventbridge_scheduler_invocations_per_million, `${M(scheduleRuns)} scheduled invocations (priced as EventBridge Scheduler; scheduled rules are free)`);
+  const cdn = scenario.hourlyFileClients * scenario.hourlyFileRequestsPerClientHour * 24 * days;
+  add('CloudFront requests (hourly files)', (cdn / 10_000) * prices.cloudfront_https_requests_per_10000, `${M(cdn)} HTTPS requests (egress excluded)`);
+
+  const rounded = lines.map((l) => ({ ...l, usd_month: Math.round(l.usd_month * 100) / 100 })).sort((a, b) => b.usd_month - a.usd_month);
+  const total = Math.round(lines.reduce((s, l) => s + l.usd_month, 0) * 100) / 100;
+  const biggest = rounded[0].name;
+  const halve = HALVE[biggest] ?? (biggest.startsWith('Lambda ') ? 'give the function half the memory if its measured duration does not double (it is billed per GB-second), or cut the work per invocation' : 'no advice recorded');
+  return { total_usd_month: total, lines: rounded, biggest, halve };
+}

@@ -1,0 +1,38 @@
+/**
+ * The one scenario `npm run cost` prices (the README's "What a stage costs" repeats it). Issue 15, point 6:
+ * 6 markets × 300 merges a day, 1 million API reads a day, 2000 sockets connected all day, the hourly files
+ * read by 10000 clients, and the storage a month of that leaves behind. The rest are stated assumptions.
+ */
+export interface Scenario {
+  markets: number;
+  /** Keys of each market: the bench's market (merge and read figures are measured at this size). */
+  keysPerMarket: number;
+  mergesPerMarketPerDay: number;
+  apiReadsPerDay: number;
+  /** Share of the API reads per measured read route (`cost.read.<route>.*` figures); sums to 1. */
+  readMix: Record<string, number>;
+  socketsAllDay: number;
+  /** API Gateway closes a WebSocket after 2 hours at most: every socket reconnects 12 times a day. */
+  socketConnectsPerDay: number;
+  /** Clients reading the hourly files through CloudFront (requests only; egress is left out, as the issue says). */
+  hourlyFileClients: number;
+  /** Each client fetches the snapshot pointer and the hourly snapshot file of one market each hour. */
+  hourlyFileRequestsPerClientHour: number;
+  /** Lambda's SQS event source keeps long-polling (20 s) each queue with this many pollers, idle or not. */
+  sqsPollersPerQueue: number;
+  daysPerMonth: number;
+}
+
+export const SCENARIO: Scenario = {
+  markets: 6,
+  keysPerMarket: 20_000,
+  mergesPerMarketPerDay: 300,
+  apiReadsPerDay: 1_000_000,
+  readMix: { item: 0.6, item_candles: 0.2, market: 0.1, snapshot: 0.1 },
+  socketsAllDay: 2000,
+  socketConnectsPerDay: 12,
+  hourlyFileClients: 10_000,
+  hourlyFileRequestsPerClientHour: 2,
+  sqsPollersPerQueue: 5,
+  daysPerMonth: 30,
+};

@@ -1,0 +1,81 @@
+/**
+ * The DynamoDB adapter of the hour's reused answers: bodies gzip-compressed and split into chunks below
+ * DynamoDB's 400 KB item limit (history answers of a big market run to megabytes), expiring when their hour ends.
+ */
+import { randomBytes } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { HOUR_MS, hourOf } from '../clock';
+import type { AnswerStore } from '../ports/market';
+import { isConditionFailure } from './identity-items';
+import { spilledAnswerKey, viewAnswerPk } from './keys';
+import type { Table } from './table';
+
+/** Below the 400 KB item limit with room for the key and attributes. */
+const CHUNK_BYTES = 350_000;
+
+interface StoredChunk {
+  sk: string;
+  id: string;
+  d: Uint8Array;
+  n?: number;
+  ttl: number;
+}
+
+export class DynamoAnswers implements AnswerStore {
+  constructor(private readonly t: Table) {}
+
+  /** The stored body, or null when absent, expired or incomplete (a concurrent writer's chunks mixed in). */
+  async read(hash: string, now: number): Promise<string | null> {
+    const chunks: StoredChunk[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.t.ddb.send(
+        new QueryCommand({ TableName: this.t.name, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': viewAnswerPk(hash) }, ExclusiveStartKey: start }),
+      );
+      for (const item of out.Items ?? []) chunks.push(item as StoredChunk);
+      start = out.LastEvaluatedKey;
+    } while (start);
+    const head = chunks.find((c) => c.sk === '0');
+    if (!head || typeof head.n !== 'number' || head.ttl * 1000 <= now) return null;
+    const parts = chunks.filter((c) => c.id === head.id).sort((a, b) => Number(a.sk) - Number(b.sk));
+    if (parts.length !== head.n) return null;
+    return gunzipSync(Buffer.concat(parts.map((c) => Buffer.from(c.d)))).toString('utf8');
+  }
+
+  /** Writes the chunks, the head last: a reader seeing the head with its `id` finds every chunk of that write. */
+  async write(hash: string, body: string, now: number): Promise<void> {
+    const packed = gzipSync(body, { level: 1 });
+    const id = randomBytes(6).toString('base64url');
+    const ttl = Math.ceil(((hourOf(now) + 1) * HOUR_MS) / 1000);
+    const n = Math.max(1, Math.ceil(packed.length / CHUNK_BYTES));
+    const item = (i: number) => ({ pk: viewAnswerPk(hash), sk: String(i), id, d: packed.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES), ttl });
+    await Promise.all(Array.from({ length: n - 1 }, (_, i) => this.t.ddb.send(new PutCommand({ TableName: this.t.name, Item: item(i + 1) }))));
+    await this.t.ddb.send(new PutCommand({ TableName: this.t.name, Item: { ...item(0), n } }));
+  }
+
+  async spilledFile(key: string, now: number): Promise<string | null> {
+    const out = await this.t.ddb.send(new GetCommand({ TableName: this.t.name, Key: spilledAnswerKey(key), ConsistentRead: true }));
+    const found = out.Item as { path?: string; ttl?: number } | undefined;
+    return found?.path && (found.ttl ?? 0) * 1000 > now ? found.path : null;
+  }
+
+  async recordSpilledFile(key: string, path: string, now: number): Promise<string> {
+    const ttl = Math.ceil(((hourOf(now) + 1) * HOUR_MS) / 1000);
+    try {
+      await this.t.ddb.send(
+        new PutCommand({
+          TableName: this.t.name,
+          Item: { ...spilledAnswerKey(key), path, ttl },
+          ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
+        }),
+      );
+      return path;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      return (await this.spilledFile(key, now)) ?? path;
+    }
+  }
+}

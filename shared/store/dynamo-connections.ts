@@ -1,0 +1,232 @@
+/**
+ * Live sockets in DynamoDB (shared/ports/connections.ts). Per socket: its record in its hub's partition (what the
+ * fan-out reads; the record's INSERT drives `hello`), a pointer by connection id (`$default` and `$disconnect`
+ * know only the id) and an entry under its account (role changes, alerts and device deletion find the account's
+ * sockets). A hub's counter admits a socket with a conditional increment, so a hub never holds more than 2000.
+ */
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  audienceKey,
+  type ConnectionFields,
+  type ConnectionsPort,
+  HUB_SIZE,
+  type LiveConnection,
+  type MessageCount,
+  type NewConnection,
+  type SocketAudience,
+  type SocketRef,
+} from '../ports/connections';
+import type { Feature } from '../domain/roles';
+import { isConditionFailure } from './identity-items';
+import { connPointerKey, LIVE_USER_SK_PREFIX, liveConnPk, liveHubSk, liveHubsPk, liveUserSk, userPk } from './keys';
+import { queryAll as queryItems } from './query';
+import type { Table } from './table';
+
+const connKey = (c: Pick<LiveConnection, 'market' | 'hub' | 'connectionId'>) => ({ pk: liveConnPk(c.market, c.hub), sk: c.connectionId });
+const userKey = (c: Pick<LiveConnection, 'userId' | 'connectionId'>) => ({ pk: userPk(c.userId), sk: liveUserSk(c.connectionId) });
+
+/** A socket from its stored item (or a stream image of it). */
+export function toConnection(item: Record<string, unknown>): LiveConnection {
+  const { pk: _pk, sk: _sk, aud: _aud, ...rest } = item;
+  const c = rest as unknown as LiveConnection;
+  return { ...c, claims: c.claims ?? {}, scopes: c.scopes ?? null, ready: c.ready === true, validUntil: c.validUntil ?? null };
+}
+
+export class DynamoConnections implements ConnectionsPort {
+  /** The first hub seen with room, per market: a warm function starts looking there. */
+  private readonly firstOpenHub = new Map<string, number>();
+
+  constructor(
+    private readonly t: Table,
+    /** Sockets per hub (tests use small hubs). */
+    private readonly hubSize = HUB_SIZE,
+  ) {}
+
+  /** Takes a place in the market's first hub with room; answers the hub. */
+  private async takeHubPlace(market: string): Promise<number> {
+    for (let hub = this.firstOpenHub.get(market) ?? 0; ; hub++) {
+      try {
+        await this.t.ddb.send(
+          new UpdateCommand({
+            TableName: this.t.name,
+            Key: { pk: liveHubsPk(market), sk: liveHubSk(hub) },
+            UpdateExpression: 'SET hub = :hub ADD n :one',
+            ConditionExpression: 'attribute_not_exists(n) OR n < :max',
+            ExpressionAttributeValues: { ':one': 1, ':max': this.hubSize, ':hub': hub },
+          }),
+        );
+        this.firstOpenHub.set(market, hub);
+        return hub;
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+      }
+    }
+  }
+
+  private async releaseHubPlace(market: string, hub: number): Promise<void> {
+    await this.t.ddb.send(
+      new UpdateCommand({ TableName: this.t.name, Key: { pk: liveHubsPk(market), sk: liveHubSk(hub) }, UpdateExpression: 'ADD n :minus', ExpressionAttributeValues: { ':minus': -1 } }),
+    );
+    const known = this.firstOpenHub.get(market);
+    if (known === undefined || hub < known) this.firstOpenHub.set(market, hub);
+  }
+
+  async add(c: NewConnection): Promise<LiveConnection> {
+    const hub = await this.takeHubPlace(c.market);
+    const conn: LiveConnection = { ...c, hub, ready: false };
+    const where = { market: c.market, hub };
+    await this.t.ddb.send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [this.t.name]: [
+            { PutRequest: { Item: { ...connKey(conn), ...conn, aud: audienceKey(c.features, c.historyDays) } } },
+            { PutRequest: { Item: { ...connPointerKey(c.connectionId), ...where, userId: c.userId } } },
+            { PutRequest: { Item: { ...userKey(conn), ...where } } },
+          ],
+        },
+      }),
+    );
+    return conn;
+  }
+
+  async get(connectionId: string): Promise<LiveConnection | null> {
+    const ptr = await this.t.ddb.send(new GetCommand({ TableName: this.t.name, Key: connPointerKey(connectionId), ConsistentRead: true }));
+    if (!ptr.Item) return null;
+    return this.at({ connectionId, market: String(ptr.Item.market), hub: Number(ptr.Item.hub) });
+  }
+
+  async at(ref: Pick<LiveConnection, 'connectionId' | 'market' | 'hub'>): Promise<LiveConnection | null> {
+    const out = await this.t.ddb.send(new GetCommand({ TableName: this.t.name, Key: connKey(ref), ConsistentRead: true }));
+    return out.Item ? toConnection(out.Item) : null;
+  }
+
+  /** Counts on the socket's pointer item in place of reading it (no extra request): `mw` the minute counted, `mn` its count. */
+  async countMessage(connectionId: string, minute: number): Promise<MessageCount | null> {
+    const same = {
+      UpdateExpression: 'ADD mn :one',
+      ConditionExpression: 'mw = :w',
+      ExpressionAttributeValues: { ':one': 1, ':w': minute },
+    };
+    // A new minute (or the first message) restarts the count; a stale minute never counts again.
+    const fresh = {
+      UpdateExpression: 'SET mw = :w, mn = :one',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(mw) OR mw < :w)',
+      ExpressionAttributeValues: { ':one': 1, ':w': minute },
+    };
+    // The third try covers a concurrent message that started the minute between the first two.
+    for (const update of [same, fresh, same]) {
+      try {
+        const out = await this.t.ddb.send(new UpdateCommand({ TableName: this.t.name, Key: connPointerKey(connectionId), ReturnValues: 'ALL_NEW', ...update }));
+        const item = out.Attributes ?? {};
+        return { at: { connectionId, market: String(item.market), hub: Number(item.hub), userId: String(item.userId) }, count: Number(item.mn ?? 1) };
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+      }
+    }
+    return null;
+  }
+
+  async remove(c: SocketRef): Promise<boolean> {
+    const out = await this.t.ddb.send(new DeleteCommand({ TableName: this.t.name, Key: connKey(c), ReturnValues: 'ALL_OLD' }));
+    await Promise.all([
+      this.t.ddb.send(new DeleteCommand({ TableName: this.t.name, Key: connPointerKey(c.connectionId) })),
+      this.t.ddb.send(new DeleteCommand({ TableName: this.t.name, Key: userKey(c) })),
+    ]);
+    if (!out.Attributes) return false;
+    await this.releaseHubPlace(c.market, c.hub);
+    return true;
+  }
+
+  async removeById(connectionId: string): Promise<boolean> {
+    const ptr = await this.t.ddb.send(new GetCommand({ TableName: this.t.name, Key: connPointerKey(connectionId), ConsistentRead: true }));
+    if (!ptr.Item) return false;
+    return this.remove({ connectionId, market: String(ptr.Item.market), hub: Number(ptr.Item.hub), userId: String(ptr.Item.userId) });
+  }
+
+  async update(c: LiveConnection, fields: ConnectionFields): Promise<boolean> {
+    const entries: Array<[string, unknown]> = Object.entries(fields).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return true;
+    if (fields.features || fields.historyDays !== undefined) entries.push(['aud', audienceKey(fields.features ?? c.features, fields.historyDays ?? c.historyDays)]);
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    for (const [k, v] of entries) {
+      names[`#${k}`] = k;
+      values[`:${k}`] = v;
+    }
+    try {
+      await this.t.ddb.send(
+        new UpdateCommand({
+          TableName: this.t.name,
+          Key: connKey(c),
+          UpdateExpression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
+  }
+
+  private query(pk: string, skPrefix?: string): Promise<Record<string, unknown>[]> {
+    return queryItems(this.t.ddb, {
+      TableName: this.t.name,
+      KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :p)' : 'pk = :pk',
+      ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':p': skPrefix } : { ':pk': pk },
+    });
+  }
+
+  /** The market's hubs that exist. */
+  private async hubs(market: string): Promise<number[]> {
+    return (await this.query(liveHubsPk(market))).map((i) => Number(i.hub)).filter(Number.isInteger);
+  }
+
+  /** One hub's sockets as the fan-out needs them (a projected read: a full hub is 2000 items). */
+  private async hubAudiences(market: string, hub: number): Promise<SocketAudience[]> {
+    const out: SocketAudience[] = [];
+    const items = await queryItems(this.t.ddb, {
+      TableName: this.t.name,
+      KeyConditionExpression: 'pk = :pk',
+      ProjectionExpression: 'sk, aud, ready, userId',
+      ExpressionAttributeValues: { ':pk': liveConnPk(market, hub) },
+    });
+    for (const i of items) {
+      const audience = typeof i.aud === 'string' ? i.aud : '|7';
+      const bar = audience.lastIndexOf('|');
+      const features = audience.slice(0, bar).split(',').filter(Boolean) as Feature[];
+      out.push({ connectionId: String(i.sk), market, hub, userId: String(i.userId), ready: i.ready === true, features, historyDays: Number(audience.slice(bar + 1)), audience });
+    }
+    return out;
+  }
+
+  async audiencesOf(market: string): Promise<SocketAudience[]> {
+    const hubs = await this.hubs(market);
+    return (await Promise.all(hubs.map((h) => this.hubAudiences(market, h)))).flat();
+  }
+
+  async ofMarket(market: string): Promise<LiveConnection[]> {
+    const hubs = await this.hubs(market);
+    return (await Promise.all(hubs.map(async (h) => (await this.query(liveConnPk(market, h))).map(toConnection)))).flat();
+  }
+
+  async ofUser(userId: string, market?: string): Promise<LiveConnection[]> {
+    const refs = (await this.query(userPk(userId), LIVE_USER_SK_PREFIX))
+      .filter((i) => market === undefined || i.market === market)
+      .map((i) => connKey({ market: String(i.market), hub: Number(i.hub), connectionId: String(i.sk).slice(LIVE_USER_SK_PREFIX.length) }));
+    const out: LiveConnection[] = [];
+    for (let i = 0; i < refs.length; i += 100) {
+      let request: Record<string, { Keys: Array<Record<string, unknown>>; ConsistentRead: boolean }> | undefined = {
+        [this.t.name]: { Keys: refs.slice(i, i + 100), ConsistentRead: true },
+      };
+      while (request && Object.keys(request).length > 0) {
+        const got = await this.t.ddb.send(new BatchGetCommand({ RequestItems: request }));
+        for (const item of got.Responses?.[this.t.name] ?? []) out.push(toConnection(item));
+        request = got.UnprocessedKeys as typeof request;
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,36 @@
+/** The DynamoDB adapter of the identity port: key verdicts, contributions, devices and pairings, pairing misses, profiles and rate counters over one table. */
+import type { IdentityPort } from '../ports/identity';
+import { getKeyVerdict, putKeyVerdict } from './identity-api-keys';
+import { countCredited, putContribution, queryContributions } from './identity-contributions';
+import { bindPairing, collectPairing, deleteDevice, deviceByToken, getDevice, getPairing, listDevices, pairingByCode, putPairing, touchDevice } from './identity-devices';
+import { returnPairingPlace, takePairingPlace } from './identity-pair-misses';
+import { getProfile, putClaims, raiseWindow, releaseClaimSlot, takeClaimSlot } from './identity-profile';
+import { countRequest } from './identity-rate';
+import { bindAll, type Table } from './table';
+
+export const dynamoIdentity = (t: Table): IdentityPort =>
+  bindAll(t, {
+    getKeyVerdict,
+    putKeyVerdict,
+    putContribution,
+    queryContributions,
+    countCredited,
+    putPairing,
+    pairingByCode,
+    getPairing,
+    bindPairing,
+    collectPairing,
+    getDevice,
+    listDevices,
+    deleteDevice,
+    deviceByToken,
+    touchDevice,
+    takePairingPlace,
+    returnPairingPlace,
+    getProfile,
+    putClaims,
+    raiseWindow,
+    takeClaimSlot,
+    releaseClaimSlot,
+    countRequest,
+  });

@@ -1,0 +1,27 @@
+/** The DynamoDB adapter of the settings port: the account documents, alerts and push subscriptions over one table. */
+import type { SettingsPort } from '../ports/settings';
+import { getBoards, getWatchlist, putBoards, putWatchlist } from './settings-documents';
+import { createAlert, deleteStoredAlert, enabledMarketAlerts, firedAt, getAccountAlert, listAccountAlerts, replaceStoredAlert, saveEvaluation } from './settings-alerts';
+import { deleteSubscription, getPushState, listSubscriptions, putPushState, putSubscription } from './settings-push';
+import { bindAll, type Table } from './table';
+
+export const dynamoSettings = (t: Table): SettingsPort =>
+  bindAll(t, {
+    getWatchlist,
+    putWatchlist,
+    getBoards,
+    putBoards,
+    listAccountAlerts,
+    getAccountAlert,
+    createAlert,
+    replaceStoredAlert,
+    deleteStoredAlert,
+    enabledMarketAlerts,
+    saveEvaluation,
+    firedAt,
+    listSubscriptions,
+    putSubscription,
+    deleteSubscription,
+    getPushState,
+    putPushState,
+  });

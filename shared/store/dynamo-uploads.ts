@@ -1,0 +1,22 @@
+/** The DynamoDB adapter of the uploads port: admission records and quarantine records over one table. */
+import type { UploadsPort } from '../ports/uploads';
+import { claimBookAt, claimRetry, keepAnswer, lastCreditedAt, releaseBookAt, releaseCreditInterval, releaseRetry, releaseUploadLimit, takeCreditInterval, takeUploadLimit } from './upload-records';
+import { deleteQuarantine, putQuarantine, quarantinedBefore } from './upload-quarantine';
+import { bindAll, type Table } from './table';
+
+export const dynamoUploads = (t: Table): UploadsPort =>
+  bindAll(t, {
+    lastCreditedAt,
+    claimBookAt,
+    releaseBookAt,
+    claimRetry,
+    releaseRetry,
+    keepAnswer,
+    takeUploadLimit,
+    releaseUploadLimit,
+    takeCreditInterval,
+    releaseCreditInterval,
+    putQuarantine,
+    quarantinedBefore,
+    deleteQuarantine,
+  });

@@ -1,0 +1,85 @@
+/** The S3 adapter of the files port: one bucket, every key under a prefix, writes stamped with the service clock. */
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { Clock } from '../clock';
+import type { FileHead, FilesPort, ListedFile, StoredHeaders } from '../ports/files';
+
+/** Object metadata holding the service-clock time of the write (the local S3 server stamps LastModified with the wall clock). */
+export const WRITTEN_META = 'written';
+
+/** Whether an S3 error says the object does not exist. */
+export const isMissing = (err: unknown): boolean => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
+};
+
+export class S3Files implements FilesPort {
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+    private readonly prefix: string,
+    private readonly clock: Clock,
+  ) {}
+
+  private key(path: string): string {
+    return `${this.prefix}${path}`;
+  }
+
+  async put(path: string, body: Uint8Array, headers: StoredHeaders): Promise<void> {
+    await this.s3.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.key(path),
+        Body: body,
+        ContentType: headers.contentType,
+        ContentEncoding: headers.contentEncoding,
+        CacheControl: headers.cacheControl,
+        Metadata: { [WRITTEN_META]: String(this.clock.now()) },
+      }),
+    );
+  }
+
+  async get(path: string): Promise<Buffer | null> {
+    try {
+      const res = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(path) }));
+      return Buffer.from(await res.Body!.transformToByteArray());
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  async head(path: string): Promise<FileHead | null> {
+    try {
+      const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(path) }));
+      const written = Number(head.Metadata?.[WRITTEN_META]);
+      return { size: head.ContentLength ?? 0, writtenAt: Number.isFinite(written) && written > 0 ? written : head.LastModified?.getTime() };
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  async list(prefix: string): Promise<ListedFile[]> {
+    const out: ListedFile[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.key(prefix), ContinuationToken: token }));
+      for (const o of page.Contents ?? []) if (o.Key) out.push({ path: o.Key.slice(this.prefix.length), lastModified: o.LastModified?.getTime() });
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return out;
+  }
+
+  async delete(paths: readonly string[]): Promise<void> {
+    // One object is one DeleteObject (what a function granted `delete` on one prefix needs); more go in batches.
+    if (paths.length === 1) {
+      await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(paths[0]) }));
+      return;
+    }
+    for (let i = 0; i < paths.length; i += 1000) {
+      const batch = paths.slice(i, i + 1000);
+      const out = await this.s3.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((p) => ({ Key: this.key(p) })), Quiet: true } }));
+      if (out.Errors && out.Errors.length > 0) throw new Error(`${out.Errors.length} objects could not be deleted`);
+    }
+  }
+}

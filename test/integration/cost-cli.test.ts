@@ -1,0 +1,53 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = join(__dirname, '..', '..');
+const fixture = join(root, 'test', 'fixtures', 'cost-figures.json');
+const dir = mkdtempSync(join(tmpdir(), 'cost-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** `npm run cost -- …` as a user runs it. */
+const cost = (...args: string[]) => spawnSync('npm', ['run', '--silent', 'cost', '--', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+
+describe('npm run cost', () => {
+  it('writes {total_usd_month, lines: [{name, usd_month}]} and prints the table from a bench figures file', () => {
+    const out = join(dir, 'bill.json');
+    const run = cost('--figures', fixture, '--json', out);
+    expect(run.status, run.stderr).toBe(0);
+    const bill = JSON.parse(readFileSync(out, 'utf8')) as { total_usd_month: number; lines: Array<{ name: string; usd_month: number }> };
+    expect(typeof bill.total_usd_month).toBe('number');
+    expect(bill.lines.length).toBeGreaterThan(10);
+    for (const l of bill.lines) {
+      expect(Object.keys(l).sort()).toEqual(['name', 'usd_month']);
+      expect(typeof l.name).toBe('string');
+      expect(Number.isFinite(l.usd_month)).toBe(true);
+    }
+    const sum = bill.lines.reduce((s, l) => s + l.usd_month, 0);
+    expect(Math.abs(sum - bill.total_usd_month)).toBeLessThan(0.01 * bill.lines.length);
+    const names = bill.lines.map((l) => l.name);
+    for (const expected of ['DynamoDB writes: merges', 'DynamoDB reads: API reads', 'Lambda merge (GB-s)', 'Lambda requests', 'API Gateway HTTP requests', 'WebSocket messages', 'WebSocket connection minutes', 'S3 PUT/LIST requests', 'S3 GET requests', 'SQS requests', 'EventBridge schedules', 'DynamoDB storage', 'S3 storage']) {
+      expect(names).toContain(expected);
+    }
+    expect(run.stdout).toMatch(/^total\s+\$\d+\.\d\d/m);
+    expect(run.stdout).toMatch(/biggest line: .+ To halve it: /);
+    expect(run.stdout).toMatch(/as of \d{4}-\d\d-\d\d/);
+  });
+
+  it('fails naming a figure the file lacks', () => {
+    const figures = (JSON.parse(readFileSync(fixture, 'utf8')) as Array<{ name: string }>).filter((f) => f.name !== 'cost.hour.wcu');
+    const partial = join(dir, 'partial.json');
+    writeFileSync(partial, JSON.stringify(figures));
+    const run = cost('--figures', partial, '--json', join(dir, 'never.json'));
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('"cost.hour.wcu"');
+  });
+
+  it('says it needs figures when given none', () => {
+    const run = cost();
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/needs measured figures.*--figures PATH.*--measure/s);
+  });
+});

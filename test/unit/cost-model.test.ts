@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { type CostTopology, type Figure, MissingFigureError, type Prices, costModel } from '../../scripts/cost/model';
+import type { Scenario } from '../../scripts/cost/scenario';
+
+// A month of one day, one market, round prices: every line below is worked out by hand in its comment.
+const scenario: Scenario = {
+  markets: 1,
+  keysPerMarket: 1000,
+  mergesPerMarketPerDay: 10,
+  apiReadsPerDay: 100,
+  readMix: { item: 1 },
+  socketsAllDay: 1,
+  socketConnectsPerDay: 1,
+  hourlyFileClients: 1,
+  hourlyFileRequestsPerClientHour: 1,
+  sqsPollersPerQueue: 0,
+  daysPerMonth: 1,
+};
+
+const prices: Prices = {
+  as_of: 'test',
+  dynamodb_write_request_unit_per_million: 1e6, // $1 a write unit
+  dynamodb_read_request_unit_per_million: 5e5, // $0.50 a read unit
+  dynamodb_storage_gb_month: 1,
+  lambda_gb_second: 1,
+  lambda_requests_per_million: 1e6,
+  http_api_requests_per_million: 1e6,
+  websocket_messages_per_million: 1e6,
+  websocket_connection_minutes_per_million: 1000, // $0.001 a minute
+  s3_put_copy_post_list_per_thousand: 1000,
+  s3_get_head_per_thousand: 1000,
+  s3_storage_gb_month: 1,
+  sqs_fifo_requests_per_million: 1e6,
+  sqs_standard_requests_per_million: 1e6,
+  eventbridge_scheduler_invocations_per_million: 1e6,
+  cloudfront_https_requests_per_10000: 10_000,
+};
+
+const topology: CostTopology = {
+  memoryMb: { merge: 2048, seal: 1024, 'ws-connect': 512, api: 1024 },
+  schedules: [{ function: 'seal', everyMinutes: 60 }],
+  fifoQueues: 1,
+  standardQueues: 0,
+};
+
+const GB = 1024 ** 3;
+const figures: Figure[] = Object.entries({
+  'cost.merge.rcu': 2,
+  'cost.merge.wcu': 3,
+  'cost.merge.s3_put': 1,
+  'cost.merge.s3_get': 1,
+  'cost.merge.ms.merge': 1000,
+  'cost.merge.calls.merge': 1,
+  'cost.merge.sqs_messages': 1,
+  'cost.merge.http_requests': 1,
+  'cost.merge.sockets': 1,
+  'cost.merge.ws_messages_per_socket': 1,
+  'cost.hour.rcu': 1,
+  'cost.hour.wcu': 1,
+  'cost.hour.s3_put': 1,
+  'cost.hour.s3_get': 0,
+  'cost.hour.ms.seal': 500,
+  'cost.hour.calls.seal': 1,
+  'cost.hour.ws_messages_per_socket': 0,
+  'cost.connect.rcu': 0,
+  'cost.connect.wcu': 2,
+  'cost.connect.ms.ws-connect': 100,
+  'cost.connect.calls.ws-connect': 1,
+  'cost.connect.ws_messages': 1,
+  'read.item_read_units': 4,
+  'cost.read.item.wcu': 0,
+  'cost.read.item.s3_put': 0,
+  'cost.read.item.s3_get': 0,
+  'cost.read.item.ms.api': 10,
+  'cost.read.item.calls.api': 1,
+  'cost.read.item.bytes': 600_000,
+  'cost.storage.table_bytes': GB,
+  'cost.storage.bucket_bytes': GB,
+  'cost.storage.merge_bytes': 0,
+  'cost.storage.keys': 1000,
+  'cost.storage.merges_per_day': 10,
+  'cost.storage.markets': 1,
+  'unrelated.new_figure': 99,
+}).map(([name, value]) => ({ name, value }));
+
+describe('cost model', () => {
+  it('bills a hand-checked small month to the cent', () => {
+    const report = costModel(figures, scenario, prices, topology);
+    const line = (name: string) => report.lines.find((l) => l.name === name)?.usd_month;
+    expect(line('DynamoDB writes: merges')).toBe(30); // 10 merges × 3 WCU × $1
+    expect(line('DynamoDB reads: merges')).toBe(10); // 10 × 2 RCU × $0.50
+    expect(line('DynamoDB reads: API reads')).toBe(200); // 100 item reads × 4 RCU (read.item_read_units) × $0.50
+    expect(line('DynamoDB units: hourly jobs')).toBe(36); // 24 market-hours × (1 RCU × $0.50 + 1 WCU × $1)
+    expect(line('DynamoDB units: sockets')).toBe(2); // 1 connect × 2 WCU
+    expect(line('DynamoDB storage')).toBe(1); // 1 GB
+    expect(line('S3 storage')).toBe(1);
+    expect(line('Lambda merge (GB-s)')).toBe(20); // 10 × 1 s × 2 GB
+    expect(line('Lambda seal (GB-s)')).toBe(12); // 24 × 0.5 s × 1 GB
+    expect(line('Lambda ws-connect (GB-s)')).toBe(0.05); // 1 × 0.1 s × 0.5 GB
+    expect(line('Lambda api (GB-s)')).toBe(1); // 100 × 0.01 s × 1 GB
+    expect(line('Lambda requests')).toBe(135); // 10 merge + 1 connect + 100 api + 24 scheduled seal runs (the measured seal call is not added again)
+    expect(line('API Gateway HTTP requests')).toBe(210); // 10 uploads + 100 reads × 2 (600 000 B is two 512 KB meters)
+    expect(line('WebSocket messages')).toBe(11); // 1 socket × 10 merges + 1 hello
+    expect(line('WebSocket connection minutes')).toBe(1.44); // 1440 minutes × $0.001
+    expect(line('S3 PUT/LIST requests')).toBe(34); // 10 merges + 24 hours
+    expect(line('S3 GET requests')).toBe(10);
+    expect(line('SQS requests')).toBe(30); // 10 messages × send, receive, delete; no pollers
+    expect(line('EventBridge schedules')).toBe(24);
+    expect(line('CloudFront requests (hourly files)')).toBe(24); // 1 client × 1 file × 24 hours
+    expect(report.total_usd_month).toBe(792.49);
+    expect(report.lines).toHaveLength(20);
+    expect(report.biggest).toBe('API Gateway HTTP requests');
+    expect(report.halve).toMatch(/CloudFront/);
+  });
+
+  it('scales the reduced storage run by keys, merges and markets', () => {
+    const scaled = figures.map((f) =>
+      f.name === 'cost.storage.keys' ? { ...f, value: 100 } : f.name === 'cost.storage.merges_per_day' ? { ...f, value: 5 } : f.name === 'cost.storage.merge_bytes' ? { ...f, value: GB / 4 } : f,
+    );
+    const report = costModel(scaled, { ...scenario, markets: 2, readMix: { item: 1 } }, prices, topology);
+    const line = (name: string) => report.lines.find((l) => l.name === name)?.usd_month;
+    expect(line('DynamoDB storage')).toBe(20); // 1 GB × 10 (keys) × 2 (markets)
+    expect(line('S3 storage')).toBe(25); // (0.75 GB × 10 + 0.25 GB × 10 × 2 merges) × 2 markets
+  });
+
+  it.each(['cost.merge.wcu', 'read.item_read_units', 'cost.storage.table_bytes', 'cost.read.item.bytes'])('fails naming the missing figure %s', (name) => {
+    const without = figures.filter((f) => f.name !== name);
+    expect(() => costModel(without, scenario, prices, topology)).toThrow(MissingFigureError);
+    expect(() => costModel(without, scenario, prices, topology)).toThrow(`"${name}"`);
+  });
+
+  it('fails naming a function the manifest does not have', () => {
+    expect(() => costModel([...figures, { name: 'cost.merge.ms.ghost', value: 1 }], scenario, prices, topology)).toThrow(/"ghost"/);
+  });
+});
