@@ -50,6 +50,9 @@ const jsonBytes = (value: unknown): number => (value === undefined ? 0 : Buffer.
 /** The function whose invocation the calling code runs in (undefined outside any), for the local grant checks. */
 export const currentFunction = (): FunctionName | undefined => running.getStore();
 
+/** Runs `run` as if inside an invocation of `name` (tests: a call a handler could make, checked as that function's). */
+export const runAs = <T>(name: FunctionName, run: () => Promise<T>): Promise<T> => running.run(name, run);
+
 export class LambdaHost {
   private readonly loaded = new Map<FunctionName, Promise<Handler>>();
   readonly knobs: LambdaKnobs = { timeoutMs: {}, delayMs: {} };
