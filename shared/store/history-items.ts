@@ -1,0 +1,175 @@
+/**
+ * History shards as DynamoDB items (MarketStore's history pages), split into parts past the item limit
+ * (history-parts.ts). A shard is its head item, sk `<shard>`, holding part 0; a split shard's head also lists
+ * every part's key range (`parts`) and the write's generation (`gen`), and parts 1.. are `<shard>#<i>`, each
+ * stamped with its write's `gen`. Old single-item shards (no `parts`) read as before.
+ *
+ * Writes: parts first, then the head (the commit point), then the stale parts the replaced head listed past
+ * the new count, deleted only while they still carry the replaced head's gen (a concurrent writer's parts are
+ * never touched). Reads: a reader that finds a part missing or of another gen than its head (a write or an
+ * eventually consistent read in between) re-reads head and parts, at last strongly consistent.
+ */
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import type { HistoryPage } from '../ports/market';
+import { historyPk, shardSk } from './keys';
+import { decodeHistoryParts, encodeHistoryParts, partsHolding } from './history-parts';
+import { HISTORY_SHARDS } from './shard-layout';
+
+type Meter = { add(units: unknown, kind: 'read' | 'write'): void };
+type Item = { pk: string; sk: string; d: Uint8Array; parts?: Array<[number, number]>; gen?: string };
+
+const partSk = (shard: number, part: number): string => `${shardSk(shard)}#${part}`;
+/** Re-reads of a shard caught mid-write before giving up. */
+const READ_TRIES = 6;
+/** Head puts in flight at once. */
+const WRITE_CONCURRENCY = 16;
+
+export class HistoryItems {
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly meter: Meter,
+    private readonly consistent: boolean,
+  ) {}
+
+  /** The shard's page, or only the parts holding `keys` when given. */
+  async read(market: string, shard: number, keys?: readonly number[]): Promise<HistoryPage> {
+    for (let attempt = 0; ; attempt++) {
+      const strong = this.consistent || attempt >= READ_TRIES - 1;
+      const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { pk: historyPk(market), sk: shardSk(shard) }, ConsistentRead: strong, ReturnConsumedCapacity: 'TOTAL' }));
+      this.meter.add(out.ConsumedCapacity, 'read');
+      const head = out.Item as Item | undefined;
+      if (!head) return new Map();
+      if (!head.parts) return decodeHistoryParts([head.d]);
+      const wanted = keys === undefined ? head.parts.map((_, i) => i) : [...new Set(keys.flatMap((k) => partsHolding(head.parts ?? [], k)))].sort((a, b) => a - b);
+      const others = await this.parts(market, shard, wanted.filter((i) => i > 0), strong);
+      const found = wanted.map((i) => (i === 0 ? head : others.get(i)));
+      if (found.every((p) => p !== undefined && p.gen === head.gen)) return decodeHistoryParts(found.map((p) => (p as Item).d));
+      if (attempt >= READ_TRIES - 1) throw new Error(`history shard ${shard} of ${market}: parts of another write than their head`);
+      await backoff(attempt);
+    }
+  }
+
+  /** Every shard of the market: one Query of the partition, re-reading a shard caught mid-write alone. */
+  async readAll(market: string): Promise<Map<number, HistoryPage>> {
+    const heads = new Map<number, Item>();
+    const parts = new Map<string, Item>();
+    for (const item of await this.query(market)) {
+      if (item.sk.includes('#')) parts.set(item.sk, item);
+      else heads.set(Number(item.sk), item);
+    }
+    const out = new Map<number, HistoryPage>();
+    for (const [shard, head] of heads) {
+      if (!head.parts) {
+        out.set(shard, decodeHistoryParts([head.d]));
+        continue;
+      }
+      const found = head.parts.map((_, i) => (i === 0 ? head : parts.get(partSk(shard, i))));
+      const whole = found.every((p) => p !== undefined && p.gen === head.gen);
+      out.set(shard, whole ? decodeHistoryParts(found.map((p) => (p as Item).d)) : await this.read(market, shard));
+    }
+    return out;
+  }
+
+  /** Replaces whole shards, each as one item or as parts under the item limit. */
+  async write(market: string, pages: ReadonlyMap<number, HistoryPage>): Promise<void> {
+    const pk = historyPk(market);
+    const heads: Item[] = [];
+    const parts: Item[] = [];
+    for (const [shard, page] of pages) {
+      const encoded = encodeHistoryParts(page, HISTORY_SHARDS);
+      if (encoded.length === 1) {
+        heads.push({ pk, sk: shardSk(shard), d: encoded[0].d });
+        continue;
+      }
+      const gen = randomBytes(6).toString('hex');
+      heads.push({ pk, sk: shardSk(shard), d: encoded[0].d, parts: encoded.map((p) => [p.lo, p.hi]), gen });
+      for (let i = 1; i < encoded.length; i++) parts.push({ pk, sk: partSk(shard, i), d: encoded[i].d, gen });
+    }
+    await this.batchPut(parts);
+    // Each head alone, returning the one it replaces: that names the parts that are now stale.
+    for (let i = 0; i < heads.length; i += WRITE_CONCURRENCY) {
+      await Promise.all(heads.slice(i, i + WRITE_CONCURRENCY).map((head) => this.putHead(head)));
+    }
+  }
+
+  private async putHead(head: Item): Promise<void> {
+    const out = await this.ddb.send(new PutCommand({ TableName: this.table, Item: head, ReturnValues: 'ALL_OLD', ReturnConsumedCapacity: 'TOTAL' }));
+    this.meter.add(out.ConsumedCapacity, 'write');
+    const old = out.Attributes as Item | undefined;
+    if (!old?.parts || old.gen === head.gen) return;
+    const shard = Number(head.sk);
+    for (let i = head.parts?.length ?? 1; i < old.parts.length; i++) {
+      try {
+        const del = await this.ddb.send(
+          new DeleteCommand({
+            TableName: this.table,
+            Key: { pk: head.pk, sk: partSk(shard, i) },
+            ConditionExpression: '#gen = :gen',
+            ExpressionAttributeNames: { '#gen': 'gen' },
+            ExpressionAttributeValues: { ':gen': old.gen },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        );
+        this.meter.add(del.ConsumedCapacity, 'write');
+      } catch (err) {
+        // Already gone, or rewritten by a newer write of the shard: not stale.
+        if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+      }
+    }
+  }
+
+  private async parts(market: string, shard: number, indexes: readonly number[], strong: boolean): Promise<Map<number, Item>> {
+    const out = new Map<number, Item>();
+    for (let i = 0; i < indexes.length; i += 100) {
+      let request: Record<string, { Keys: Array<Record<string, unknown>>; ConsistentRead?: boolean }> | undefined = {
+        [this.table]: { Keys: indexes.slice(i, i + 100).map((p) => ({ pk: historyPk(market), sk: partSk(shard, p) })), ConsistentRead: strong },
+      };
+      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+        const got = await this.ddb.send(new BatchGetCommand({ RequestItems: request, ReturnConsumedCapacity: 'TOTAL' }));
+        this.meter.add(got.ConsumedCapacity, 'read');
+        for (const item of (got.Responses?.[this.table] ?? []) as Item[]) out.set(Number(item.sk.slice(item.sk.indexOf('#') + 1)), item);
+        request = got.UnprocessedKeys as typeof request;
+        if (request && Object.keys(request).length > 0) await backoff(attempt);
+      }
+    }
+    return out;
+  }
+
+  private async query(market: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.ddb.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': historyPk(market) },
+          ConsistentRead: this.consistent,
+          ExclusiveStartKey: start,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.meter.add(out.ConsumedCapacity, 'read');
+      for (const i of out.Items ?? []) items.push(i as Item);
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+
+  private async batchPut(items: Item[]): Promise<void> {
+    // 25 items a batch, but a batch is limited to 16 MB: parts are up to 350 KB, so at most 25 × 350 KB = 8.75 MB.
+    for (let i = 0; i < items.length; i += 25) {
+      let request: Record<string, Array<Record<string, unknown>>> | undefined = { [this.table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+        const out = await this.ddb.send(new BatchWriteCommand({ RequestItems: request as never, ReturnConsumedCapacity: 'TOTAL' }));
+        this.meter.add(out.ConsumedCapacity, 'write');
+        request = out.UnprocessedItems as typeof request;
+        if (request && Object.keys(request).length > 0) await backoff(attempt);
+      }
+    }
+  }
+}
+
+const backoff = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
