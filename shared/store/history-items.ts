@@ -1,16 +1,18 @@
 /**
  * History shards as DynamoDB items (MarketStore's history pages), split into parts past the item limit
  * (history-parts.ts). A shard is its head item, sk `<shard>`, holding part 0; a split shard's head also lists
- * every part's key range (`parts`) and the write's generation (`gen`), and parts 1.. are `<shard>#<i>`, each
- * stamped with its write's `gen`. Old single-item shards (no `parts`) read as before.
+ * every part's key range (`parts`) and its generation `gen` (a hash of the parts' bytes), and parts 1.. are
+ * `<shard>#<gen>#<i>`. Old single-item shards (no `parts`) read as before.
  *
- * Writes: parts first, then the head (the commit point), then the stale parts the replaced head listed past
- * the new count, deleted only while they still carry the replaced head's gen (a concurrent writer's parts are
- * never touched). Reads: a reader that finds a part missing or of another gen than its head (a write or an
- * eventually consistent read in between) re-reads head and parts, at last strongly consistent.
+ * A generation's parts never change (same sk, same bytes), so a reader can never mix two writes: writes put
+ * the new generation's parts under new keys first, then the head (the commit point), then delete the parts
+ * of the generation the head replaced (PutItem returns it). A reader that finds a part its head names
+ * missing (a newer write deleted it, or an eventually consistent read lags) re-reads the head and parts, at
+ * last strongly consistent. A write that crashes between its parts and its head leaves parts no head names;
+ * compaction's retry writes the same content, so the same generation, and adopts them.
  */
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { HistoryPage } from '../ports/market';
 import { historyPk, shardSk } from './keys';
 import { decodeHistoryParts, encodeHistoryParts, partsHolding } from './history-parts';
@@ -19,7 +21,7 @@ import { HISTORY_SHARDS } from './shard-layout';
 type Meter = { add(units: unknown, kind: 'read' | 'write'): void };
 type Item = { pk: string; sk: string; d: Uint8Array; parts?: Array<[number, number]>; gen?: string };
 
-const partSk = (shard: number, part: number): string => `${shardSk(shard)}#${part}`;
+const partSk = (shard: number, gen: string, part: number): string => `${shardSk(shard)}#${gen}#${part}`;
 /** Re-reads of a shard caught mid-write before giving up. */
 const READ_TRIES = 6;
 /** Head puts in flight at once. */
@@ -43,10 +45,10 @@ export class HistoryItems {
       if (!head) return new Map();
       if (!head.parts) return decodeHistoryParts([head.d]);
       const wanted = keys === undefined ? head.parts.map((_, i) => i) : [...new Set(keys.flatMap((k) => partsHolding(head.parts ?? [], k)))].sort((a, b) => a - b);
-      const others = await this.parts(market, shard, wanted.filter((i) => i > 0), strong);
+      const others = await this.parts(market, shard, head.gen as string, wanted.filter((i) => i > 0), strong);
       const found = wanted.map((i) => (i === 0 ? head : others.get(i)));
-      if (found.every((p) => p !== undefined && p.gen === head.gen)) return decodeHistoryParts(found.map((p) => (p as Item).d));
-      if (attempt >= READ_TRIES - 1) throw new Error(`history shard ${shard} of ${market}: parts of another write than their head`);
+      if (found.every((p) => p !== undefined)) return decodeHistoryParts(found.map((p) => (p as Item).d));
+      if (attempt >= READ_TRIES - 1) throw new Error(`history shard ${shard} of ${market}: a part its head names is missing`);
       await backoff(attempt);
     }
   }
@@ -65,8 +67,8 @@ export class HistoryItems {
         out.set(shard, decodeHistoryParts([head.d]));
         continue;
       }
-      const found = head.parts.map((_, i) => (i === 0 ? head : parts.get(partSk(shard, i))));
-      const whole = found.every((p) => p !== undefined && p.gen === head.gen);
+      const found = head.parts.map((_, i) => (i === 0 ? head : parts.get(partSk(shard, head.gen as string, i))));
+      const whole = found.every((p) => p !== undefined);
       out.set(shard, whole ? decodeHistoryParts(found.map((p) => (p as Item).d)) : await this.read(market, shard));
     }
     return out;
@@ -83,9 +85,11 @@ export class HistoryItems {
         heads.push({ pk, sk: shardSk(shard), d: encoded[0].d });
         continue;
       }
-      const gen = randomBytes(6).toString('hex');
+      const hash = createHash('sha256');
+      for (const p of encoded) hash.update(p.d);
+      const gen = hash.digest('hex').slice(0, 12);
       heads.push({ pk, sk: shardSk(shard), d: encoded[0].d, parts: encoded.map((p) => [p.lo, p.hi]), gen });
-      for (let i = 1; i < encoded.length; i++) parts.push({ pk, sk: partSk(shard, i), d: encoded[i].d, gen });
+      for (let i = 1; i < encoded.length; i++) parts.push({ pk, sk: partSk(shard, gen, i), d: encoded[i].d });
     }
     await this.batchPut(parts);
     // Each head alone, returning the one it replaces: that names the parts that are now stale.
@@ -98,38 +102,25 @@ export class HistoryItems {
     const out = await this.ddb.send(new PutCommand({ TableName: this.table, Item: head, ReturnValues: 'ALL_OLD', ReturnConsumedCapacity: 'TOTAL' }));
     this.meter.add(out.ConsumedCapacity, 'write');
     const old = out.Attributes as Item | undefined;
-    if (!old?.parts || old.gen === head.gen) return;
+    // The replaced generation's parts are stale (a concurrent writer's parts are never among them).
+    if (!old?.parts || old.gen === undefined || old.gen === head.gen) return;
     const shard = Number(head.sk);
-    for (let i = head.parts?.length ?? 1; i < old.parts.length; i++) {
-      try {
-        const del = await this.ddb.send(
-          new DeleteCommand({
-            TableName: this.table,
-            Key: { pk: head.pk, sk: partSk(shard, i) },
-            ConditionExpression: '#gen = :gen',
-            ExpressionAttributeNames: { '#gen': 'gen' },
-            ExpressionAttributeValues: { ':gen': old.gen },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        );
-        this.meter.add(del.ConsumedCapacity, 'write');
-      } catch (err) {
-        // Already gone, or rewritten by a newer write of the shard: not stale.
-        if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
-      }
+    for (let i = 1; i < old.parts.length; i++) {
+      const del = await this.ddb.send(new DeleteCommand({ TableName: this.table, Key: { pk: head.pk, sk: partSk(shard, old.gen, i) }, ReturnConsumedCapacity: 'TOTAL' }));
+      this.meter.add(del.ConsumedCapacity, 'write');
     }
   }
 
-  private async parts(market: string, shard: number, indexes: readonly number[], strong: boolean): Promise<Map<number, Item>> {
+  private async parts(market: string, shard: number, gen: string, indexes: readonly number[], strong: boolean): Promise<Map<number, Item>> {
     const out = new Map<number, Item>();
     for (let i = 0; i < indexes.length; i += 100) {
       let request: Record<string, { Keys: Array<Record<string, unknown>>; ConsistentRead?: boolean }> | undefined = {
-        [this.table]: { Keys: indexes.slice(i, i + 100).map((p) => ({ pk: historyPk(market), sk: partSk(shard, p) })), ConsistentRead: strong },
+        [this.table]: { Keys: indexes.slice(i, i + 100).map((p) => ({ pk: historyPk(market), sk: partSk(shard, gen, p) })), ConsistentRead: strong },
       };
       for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
         const got = await this.ddb.send(new BatchGetCommand({ RequestItems: request, ReturnConsumedCapacity: 'TOTAL' }));
         this.meter.add(got.ConsumedCapacity, 'read');
-        for (const item of (got.Responses?.[this.table] ?? []) as Item[]) out.set(Number(item.sk.slice(item.sk.indexOf('#') + 1)), item);
+        for (const item of (got.Responses?.[this.table] ?? []) as Item[]) out.set(Number(item.sk.slice(item.sk.lastIndexOf('#') + 1)), item);
         request = got.UnprocessedKeys as typeof request;
         if (request && Object.keys(request).length > 0) await backoff(attempt);
       }
