@@ -6,7 +6,7 @@
  *
  * A generation's parts never change (same sk, same bytes), so a reader can never mix two writes: writes put
  * the new generation's parts under new keys first, then the head (the commit point), then delete the parts
- * of the generation the head replaced (PutItem returns it). A reader that finds a part its head names
+ * of the generation the head replaced (the put returns it when the old head had parts). A reader that finds a part its head names
  * missing (a newer write deleted it, or an eventually consistent read lags) re-reads the head and parts, at
  * last strongly consistent. A write that crashes between its parts and its head leaves parts no head names;
  * compaction's retry writes the same content, so the same generation, and adopts them.
@@ -92,13 +92,23 @@ export class HistoryItems {
       for (let i = 1; i < encoded.length; i++) parts.push({ pk, sk: partSk(shard, gen, i), d: encoded[i].d });
     }
     await this.batchPut(parts);
-    // Each head alone, returning the one it replaces: that names the parts that are now stale.
+    // Each head alone, so a head that replaces a split one learns which parts are now stale.
     for (let i = 0; i < heads.length; i += WRITE_CONCURRENCY) {
       await Promise.all(heads.slice(i, i + WRITE_CONCURRENCY).map((head) => this.putHead(head)));
     }
   }
 
   private async putHead(head: Item): Promise<void> {
+    // Most shards were never split: a put that holds only then returns nothing (no old page sent back).
+    try {
+      const out = await this.ddb.send(
+        new PutCommand({ TableName: this.table, Item: head, ConditionExpression: 'attribute_not_exists(#parts)', ExpressionAttributeNames: { '#parts': 'parts' }, ReturnConsumedCapacity: 'TOTAL' }),
+      );
+      this.meter.add(out.ConsumedCapacity, 'write');
+      return;
+    } catch (err) {
+      if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+    }
     const out = await this.ddb.send(new PutCommand({ TableName: this.table, Item: head, ReturnValues: 'ALL_OLD', ReturnConsumedCapacity: 'TOTAL' }));
     this.meter.add(out.ConsumedCapacity, 'write');
     const old = out.Attributes as Item | undefined;
