@@ -1,8 +1,9 @@
 /**
  * History shards as DynamoDB items (MarketStore's history pages), split into parts past the item limit
- * (history-parts.ts). A shard is its head item, sk `<shard>`, holding part 0; a split shard's head also lists
- * every part's key range (`parts`) and its generation `gen` (a hash of the parts' bytes), and parts 1.. are
- * `<shard>#<gen>#<i>`. Old single-item shards (no `parts`) read as before.
+ * (history-parts.ts). A shard is its head item, sk `<shard>`, holding the page (`d`), as single-item shards
+ * always did; a split shard's head holds no page but every part's key range (`parts`) and its generation `gen`
+ * (a hash of the parts' bytes), and its parts are `<shard>#<gen>#<i>`: a single-item read costs the small head
+ * and the part holding its key.
  *
  * A generation's parts never change (same sk, same bytes), so a reader can never mix two writes: writes put
  * the new generation's parts under new keys first, then the head (the commit point), then delete the parts
@@ -19,7 +20,7 @@ import { decodeHistoryParts, encodeHistoryParts, partsHolding } from './history-
 import { HISTORY_SHARDS } from './shard-layout';
 
 type Meter = { add(units: unknown, kind: 'read' | 'write'): void };
-type Item = { pk: string; sk: string; d: Uint8Array; parts?: Array<[number, number]>; gen?: string };
+type Item = { pk: string; sk: string; d?: Uint8Array; parts?: Array<[number, number]>; gen?: string };
 
 const partSk = (shard: number, gen: string, part: number): string => `${shardSk(shard)}#${gen}#${part}`;
 /** Re-reads of a shard caught mid-write before giving up. */
@@ -43,11 +44,11 @@ export class HistoryItems {
       this.meter.add(out.ConsumedCapacity, 'read');
       const head = out.Item as Item | undefined;
       if (!head) return new Map();
-      if (!head.parts) return decodeHistoryParts([head.d]);
+      if (!head.parts) return decodeHistoryParts([head.d as Uint8Array]);
       const wanted = keys === undefined ? head.parts.map((_, i) => i) : [...new Set(keys.flatMap((k) => partsHolding(head.parts ?? [], k)))].sort((a, b) => a - b);
-      const others = await this.parts(market, shard, head.gen as string, wanted.filter((i) => i > 0), strong);
-      const found = wanted.map((i) => (i === 0 ? head : others.get(i)));
-      if (found.every((p) => p !== undefined)) return decodeHistoryParts(found.map((p) => (p as Item).d));
+      const parts = await this.parts(market, shard, head.gen as string, wanted, strong);
+      const found = wanted.map((i) => parts.get(i)?.d);
+      if (found.every((d) => d !== undefined)) return decodeHistoryParts(found as Uint8Array[]);
       if (attempt >= READ_TRIES - 1) throw new Error(`history shard ${shard} of ${market}: a part its head names is missing`);
       await backoff(attempt);
     }
@@ -64,12 +65,11 @@ export class HistoryItems {
     const out = new Map<number, HistoryPage>();
     for (const [shard, head] of heads) {
       if (!head.parts) {
-        out.set(shard, decodeHistoryParts([head.d]));
+        out.set(shard, decodeHistoryParts([head.d as Uint8Array]));
         continue;
       }
-      const found = head.parts.map((_, i) => (i === 0 ? head : parts.get(partSk(shard, head.gen as string, i))));
-      const whole = found.every((p) => p !== undefined);
-      out.set(shard, whole ? decodeHistoryParts(found.map((p) => (p as Item).d)) : await this.read(market, shard));
+      const found = head.parts.map((_, i) => parts.get(partSk(shard, head.gen as string, i))?.d);
+      out.set(shard, found.every((d) => d !== undefined) ? decodeHistoryParts(found as Uint8Array[]) : await this.read(market, shard));
     }
     return out;
   }
@@ -88,8 +88,8 @@ export class HistoryItems {
       const hash = createHash('sha256');
       for (const p of encoded) hash.update(p.d);
       const gen = hash.digest('hex').slice(0, 12);
-      heads.push({ pk, sk: shardSk(shard), d: encoded[0].d, parts: encoded.map((p) => [p.lo, p.hi]), gen });
-      for (let i = 1; i < encoded.length; i++) parts.push({ pk, sk: partSk(shard, gen, i), d: encoded[i].d });
+      heads.push({ pk, sk: shardSk(shard), parts: encoded.map((p) => [p.lo, p.hi]), gen });
+      for (let i = 0; i < encoded.length; i++) parts.push({ pk, sk: partSk(shard, gen, i), d: encoded[i].d });
     }
     await this.batchPut(parts);
     // Each head alone, so a head that replaces a split one learns which parts are now stale.
@@ -115,7 +115,7 @@ export class HistoryItems {
     // The replaced generation's parts are stale (a concurrent writer's parts are never among them).
     if (!old?.parts || old.gen === undefined || old.gen === head.gen) return;
     const shard = Number(head.sk);
-    for (let i = 1; i < old.parts.length; i++) {
+    for (let i = 0; i < old.parts.length; i++) {
       const del = await this.ddb.send(new DeleteCommand({ TableName: this.table, Key: { pk: head.pk, sk: partSk(shard, old.gen, i) }, ReturnConsumedCapacity: 'TOTAL' }));
       this.meter.add(del.ConsumedCapacity, 'write');
     }

@@ -43,7 +43,7 @@ describe('a history shard past the item limit', () => {
     let start: Record<string, unknown> | undefined;
     do {
       const got = await svc.ddb.send(new QueryCommand({ TableName: svc.config.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': historyPk(M) }, ConsistentRead: true, ExclusiveStartKey: start }));
-      for (const i of got.Items ?? []) out.push({ sk: String(i.sk), bytes: (i.d as Uint8Array).length });
+      for (const i of got.Items ?? []) out.push({ sk: String(i.sk), bytes: (i.d as Uint8Array | undefined)?.length ?? 0 });
       start = got.LastEvaluatedKey;
     } while (start);
     return out;
@@ -97,6 +97,13 @@ describe('a history shard past the item limit', () => {
     const keysRead = new Set([...page.values()].flatMap((v) => [...v.candles.keys()]));
     expect(keysRead.has(KEYS[0])).toBe(true);
     expect(keysRead.size).toBeLessThan(KEYS.length);
+    const reader = new MarketStore(svc.ddb, svc.config.tableName);
+    await reader.historyOf(M, KEYS[0]);
+    const one = reader.meter.read;
+    reader.meter.reset();
+    await reader.historyOf(M, [KEYS[0], KEYS[799]]);
+    expect(one).toBeGreaterThan(0);
+    expect(one).toBeLessThan(0.6 * reader.meter.read);
     // The whole-market read (compaction's) sees the whole shard.
     const all = (await store.histories(M)).get(SHARD) as HistoryPage;
     expect(all.size).toBe(written.size);
