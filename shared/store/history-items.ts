@@ -7,9 +7,9 @@
  *
  * A generation's parts never change (same sk, same bytes), so a reader can never mix two writes: writes put
  * the new generation's parts under new keys first, then the head (the commit point), then delete the parts
- * of the generation the head replaced (the put returns it when the old head had parts). A reader that finds a part its head names
- * missing (a newer write deleted it, or an eventually consistent read lags) re-reads the head and parts, at
- * last strongly consistent. A write that crashes between its parts and its head leaves parts no head names;
+ * of the generation the head replaced (the put returns it when the old head had parts). A reader that finds
+ * a part its head names missing (a newer write deleted it, or an eventually consistent read lags) re-reads
+ * the head and parts, at last strongly consistent. A write that crashes between its parts and its head leaves parts no head names;
  * compaction's retry writes the same content, so the same generation, and adopts them.
  */
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
