@@ -156,8 +156,8 @@ export interface MarketPages {
   volumeShards(market: string, day: number): Promise<Map<number, VolumeShard>>;
   /** Writes whole volume shards with their book marks. */
   writeVolumeShards(market: string, day: number, shards: ReadonlyMap<number, VolumeShard>): Promise<void>;
-  /** The compacted history page holding `key`. */
-  historyOf(market: string, key: number): Promise<HistoryPage>;
+  /** The compacted history page holding `key`, or all of `keys` (keys of one shard); entries of other keys may be left out. */
+  historyOf(market: string, key: number | readonly number[]): Promise<HistoryPage>;
   /** Every history shard: shard → page. */
   histories(market: string): Promise<Map<number, HistoryPage>>;
   /** Writes whole history shards. */
