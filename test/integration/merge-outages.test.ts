@@ -193,7 +193,7 @@ describe('accepted books outlive outages', () => {
     const meta = await store.meta(market);
     expect(meta.seq).toBe(1);
     expect(messages.filter((m) => m.t === 'ah').map((m) => m.seq)).toEqual([1]);
-  });
+  }, 180_000);
 
   it('sets aside a book that fails for its own data after 3 failures, logs its market and at without its path, and never redrives it', async () => {
     const market = 'forever.normal.horde.us';

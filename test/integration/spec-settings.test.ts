@@ -262,7 +262,7 @@ describe('spec: settings, alerts, push and item pages', () => {
       const t3 = await local.now();
       await upload(t3 - 1000, 45, 50);
       expect(await get()).toMatchObject({ armed: true, last: { at: t3, hits: [[A, 45, 2], [B, 50, 3]] } });
-    });
+    }, 180_000);
   });
 
   describe('boards', () => {
