@@ -15,6 +15,8 @@ import { toApiRequest } from './request';
 import { Router } from './router';
 import type { ApiRequest, HttpEvent, HttpResult } from './types';
 import { withValidator } from './validators';
+import { countAnswers } from './count-answers';
+import { functionTelemetry } from '../telemetry/function-telemetry';
 
 /**
  * A feature one query parameter's value needs besides the route's own (`res=m1` needs `candles.minute`).
@@ -99,8 +101,11 @@ const withRateLimit = (event: HttpEvent, result: HttpResult): HttpResult => {
  * resolve the route, admit the caller, run the route, tag cacheable answers (304 on a matching
  * `If-None-Match`), map errors; counted requests carry the RateLimit fields either way.
  */
-export function httpHandler(table: Readonly<Record<string, Route>>) {
-  return middy<HttpEvent, HttpResult>()
+export function httpHandler(fn: FunctionName, table: Readonly<Record<string, Route>>) {
+  const t = functionTelemetry(fn);
+  const chain = middy<HttpEvent, HttpResult>()
+    .use(t.middlewares())
+    .use(countAnswers(fn))
     .use({
       onError: async (request) => {
         const err = asOutage(services(), resolve(request.event, table).route, request.error);
@@ -122,8 +127,10 @@ export function httpHandler(table: Readonly<Record<string, Route>>) {
       const answer = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);
       // Tagged on the bytes as sent (after compression), before HEAD drops them: HEAD carries GET's tag.
       const result = withRateLimit(event, withValidator(req.method, req.headers['if-none-match'], answer));
+      svc.log('debug', 'answer', { route: event.routeKey, status: result.statusCode });
       return req.method === 'HEAD' ? { ...result, body: '' } : result;
     });
+  return t.handler(chain);
 }
 
 /** A table or bucket that does not answer is a 503 the caller may retry, not a 500 (README "Failure model"). */

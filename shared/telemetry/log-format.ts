@@ -1,0 +1,27 @@
+/**
+ * The Powertools log record, redacted: the standard fields (level, message, timestamp, service, cold_start,
+ * function_name, function_request_id, ...) and the line's own fields, every value passed through the
+ * redactor (shared/log-redact.ts) before Powertools serialises it.
+ */
+import { LogFormatter, LogItem } from '@aws-lambda-powertools/logger';
+import type { LogAttributes, UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
+import { redactValue } from '../log-redact';
+
+export class RedactingFormatter extends LogFormatter {
+  formatAttributes(attributes: UnformattedAttributes, additional: LogAttributes): LogItem {
+    const ctx = attributes.lambdaContext;
+    const base = {
+      level: attributes.logLevel,
+      message: attributes.message,
+      timestamp: this.formatTimestamp(attributes.timestamp),
+      service: attributes.serviceName,
+      cold_start: ctx?.coldStart,
+      function_name: ctx?.functionName,
+      function_memory_size: ctx?.memoryLimitInMB,
+      function_request_id: ctx?.awsRequestId,
+      sampling_rate: attributes.sampleRateValue || undefined,
+      xray_trace_id: attributes.xRayTraceId,
+    };
+    return new LogItem({ attributes: redactValue({ ...base, ...additional }) as LogAttributes });
+  }
+}
