@@ -35,11 +35,17 @@ export function functionTelemetry(fn: string): FunctionTelemetry {
     const logger = loggerFor(fn);
     const metrics = toSink(new Metrics({ namespace: METRIC_NAMESPACE, serviceName: fn, logger: metricsWarnings }));
     const scope: Scope = { fn, logger, metrics };
+    // As Powertools counts it: the first invocation of an on-demand sandbox (Lambda sets the variable).
+    let first = process.env.AWS_LAMBDA_INITIALIZATION_TYPE === 'on-demand';
     t = {
       logger,
       metrics,
       middlewares: <E, R>() => [injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics)] as unknown as Array<MiddlewareObj<E, R>>,
-      handler: (h) => (event, context) => invocationScope.run(scope, () => h(event, context)),
+      handler: (h) => (event, context) => {
+        const coldStart = first;
+        first = false;
+        return invocationScope.run({ ...scope, requestId: context?.awsRequestId, coldStart }, () => h(event, context));
+      },
     };
     made.set(fn, t);
   }

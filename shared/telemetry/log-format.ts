@@ -6,19 +6,21 @@
 import { LogFormatter, LogItem } from '@aws-lambda-powertools/logger';
 import type { LogAttributes, UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
 import { redactValue } from '../log-redact';
+import { invocationScope } from './scope';
 
 export class RedactingFormatter extends LogFormatter {
   formatAttributes(attributes: UnformattedAttributes, additional: LogAttributes): LogItem {
     const ctx = attributes.lambdaContext;
+    const own = invocationScope.getStore();
     const base = {
       level: attributes.logLevel,
       message: attributes.message,
       timestamp: this.formatTimestamp(attributes.timestamp),
       service: attributes.serviceName,
-      cold_start: ctx?.coldStart,
+      cold_start: own?.coldStart ?? ctx?.coldStart,
       function_name: ctx?.functionName,
       function_memory_size: ctx?.memoryLimitInMB,
-      function_request_id: ctx?.awsRequestId,
+      function_request_id: own?.requestId ?? ctx?.awsRequestId,
       sampling_rate: attributes.sampleRateValue || undefined,
       xray_trace_id: attributes.xRayTraceId,
     };

@@ -11,6 +11,13 @@ export interface Scope {
   fn: string;
   logger: Logger;
   metrics: Metrics;
+  /**
+   * The invocation's own request id and cold-start flag. Powertools keeps the Lambda context on the logger
+   * instance, which concurrent invocations of one function share in the local runtime's single process; the
+   * formatter takes these first, so each line names its own invocation (in AWS both agree).
+   */
+  requestId?: string;
+  coldStart?: boolean;
 }
 
 export const invocationScope = new AsyncLocalStorage<Scope>();

@@ -49,6 +49,30 @@ describe('function telemetry', () => {
     ]);
   });
 
+  it('names each line with its own invocation when invocations of one function overlap (the local runtime)', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const h = handlerOf('t-overlap', async () => {
+      jsonLog('info', 'before');
+      await gate;
+      jsonLog('info', 'after');
+    });
+    const got = await lines(async () => {
+      const a = h({}, context('t-overlap', 'req-a'));
+      const b = h({}, context('t-overlap', 'req-b'));
+      release();
+      await Promise.all([a, b]);
+    });
+    expect(got.map((l) => [l.message, l.function_request_id, l.cold_start]).sort()).toEqual([
+      ['after', 'req-a', true],
+      ['after', 'req-b', false],
+      ['before', 'req-a', true],
+      ['before', 'req-b', false],
+    ]);
+  });
+
   it('redacts the fields Powertools adds itself: context values, appended keys, the message', async () => {
     keepOutOfLogs('sk_live_deployment_secret_123');
     const t = functionTelemetry('t-redact');
