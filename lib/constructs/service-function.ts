@@ -64,6 +64,8 @@ export class ServiceFunction extends NodejsFunction {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: spec.name,
         POWERTOOLS_METRICS_NAMESPACE: 'MarketData',
+        // Sampled debug (shared/telemetry/loggers.ts): that share of invocations logs at DEBUG.
+        POWERTOOLS_LOGGER_SAMPLE_RATE: String(stage.logSampleRate ?? 0.01),
       },
       bundling: {
         format: OutputFormat.ESM,
