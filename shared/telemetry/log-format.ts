@@ -13,7 +13,8 @@ export class RedactingFormatter extends LogFormatter {
     const ctx = attributes.lambdaContext;
     const own = invocationScope.getStore();
     const base = {
-      level: attributes.logLevel,
+      // Lower case as the lines always had it (`info`, `warn`, `error`, `debug`): readers keep working.
+      level: attributes.logLevel.toLowerCase(),
       message: attributes.message,
       timestamp: this.formatTimestamp(attributes.timestamp),
       service: attributes.serviceName,

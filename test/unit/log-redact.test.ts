@@ -75,7 +75,7 @@ describe('log redaction', () => {
     jsonLog('info', 'renewed ak_abcdefghijklmnop', { token: 'opaque', nested: { path: 'volume/v1/m/abcdefghijklmnopqrstuv/1.json.gz', code: 'ABCDEFGH' } });
     jsonLog('error', 'failed', { error: new Error('at books/v1/m/1-abcdefghijklmnopqrstuv.json.gz') });
     expect(JSON.parse(out.mock.calls[0][0] as string)).toEqual({
-      level: 'INFO',
+      level: 'info',
       message: 'renewed ak_[redacted]',
       service: 'market-data',
       timestamp: expect.any(String),

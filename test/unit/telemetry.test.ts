@@ -44,8 +44,8 @@ describe('function telemetry', () => {
       await h({}, context('t-lines', 'req-2'));
     });
     expect(got).toEqual([
-      expect.objectContaining({ level: 'INFO', message: 'merge', service: 't-lines', cold_start: true, function_request_id: 'req-1', function_name: 't-lines', market: 'm', at: 1, timestamp: expect.any(String) }),
-      expect.objectContaining({ level: 'INFO', message: 'merge', service: 't-lines', cold_start: false, function_request_id: 'req-2' }),
+      expect.objectContaining({ level: 'info', message: 'merge', service: 't-lines', cold_start: true, function_request_id: 'req-1', function_name: 't-lines', market: 'm', at: 1, timestamp: expect.any(String) }),
+      expect.objectContaining({ level: 'info', message: 'merge', service: 't-lines', cold_start: false, function_request_id: 'req-2' }),
     ]);
   });
 
@@ -93,7 +93,7 @@ describe('function telemetry', () => {
     }
     expect(raw).toHaveLength(1);
     expect(raw[0]).not.toMatch(/opaque-token|abcdefghijklmnop|sk_live_deployment_secret_123|abcdefgh|eyJhbGci/);
-    expect(JSON.parse(raw[0])).toMatchObject({ level: 'WARN', message: 'saw [secret]', token: '[redacted]', note: 'key ak_[redacted]', url: '/live?token=[redacted]', function_request_id: '[jwt]' });
+    expect(JSON.parse(raw[0])).toMatchObject({ level: 'warn', message: 'saw [secret]', token: '[redacted]', note: 'key ak_[redacted]', url: '/live?token=[redacted]', function_request_id: '[jwt]' });
   });
 
   it('logs debug lines only in the sampled share of invocations (POWERTOOLS_LOGGER_SAMPLE_RATE)', async () => {
@@ -105,7 +105,7 @@ describe('function telemetry', () => {
       await all({}, context('t-sampled', 'a'));
       await none({}, context('t-unsampled', 'b'));
     });
-    expect(got.filter((l) => l.level === 'DEBUG').map((l) => [l.service, l.message])).toEqual([['t-sampled', 'answer']]);
+    expect(got.filter((l) => l.level === 'debug').map((l) => [l.service, l.message])).toEqual([['t-sampled', 'answer']]);
   });
 
   it('flushes the invocation metrics as EMF at the end, dimension service; market metrics on lines of their own', async () => {
