@@ -4,15 +4,24 @@
  * runtime sets its own sink, so its tests can read the same lines it prints. Each line is redacted once more
  * as a whole here, so no field Powertools adds by itself can carry a secret either.
  */
+import { Console } from 'node:console';
 import { redact } from '../log-redact';
 
 export type LineLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogSink = (line: string, level: LineLevel) => void;
 
-/** Errors to stderr, the rest to stdout (looked up at call time: tests spy on the console). */
+/**
+ * In Lambda, straight to the process's stdout and stderr as Powertools does: the runtime's patched global
+ * console would put a text prefix (time, request id, level) before each line, and CloudWatch reads EMF only
+ * from lines that are the JSON object alone. Elsewhere the global console (looked up at call time: tests spy on it).
+ */
+const lambdaConsole = process.env.AWS_LAMBDA_FUNCTION_NAME && !process.env.POWERTOOLS_DEV ? new Console({ stdout: process.stdout, stderr: process.stderr }) : null;
+
+/** Errors to stderr, the rest to stdout. */
 export const consoleSink: LogSink = (line, level) => {
-  if (level === 'error') console.error(line);
-  else console.log(line);
+  const out = lambdaConsole ?? console;
+  if (level === 'error') out.error(line);
+  else out.log(line);
 };
 
 let current: LogSink = consoleSink;
