@@ -59,18 +59,15 @@ export class MarketDataStack extends Stack {
     const functions = new ServiceFunctions(this, 'Functions', {
       stage,
       specs: FUNCTIONS,
-      environment: {
-        STAGE: stage.stage,
-        PUBLIC_BASE: `${site.origin}/`,
-        CDN_BASE: files.cdnBase,
-        ORIGINS: origins.join(','),
-        CLERK_PUBLISHABLE_KEY: stage.identity.publishableKey,
-        IDP_ISSUER: stage.identity.issuer,
-        IDP_JWKS_URL: stage.identity.jwksUrl,
-        IDP_API_URL: stage.identity.apiUrl,
-        // Every function gets it because the config requires it; only `connections` functions may use it.
-        CONNECTIONS_ENDPOINT: liveApi.connectionsEndpoint,
-        VAPID_SUBJECT: stage.vapidSubject,
+      deployment: {
+        stage: stage.stage,
+        publicBase: `${site.origin}/`,
+        cdnBase: files.cdnBase,
+        origins: origins.join(','),
+        identity: stage.identity,
+        connectionsEndpoint: liveApi.connectionsEndpoint,
+        vapidSubject: stage.vapidSubject,
+        logSampleRate: stage.logSampleRate ?? 0.01,
       },
       table,
       files,

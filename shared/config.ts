@@ -32,8 +32,6 @@ const ConfigSchema = z.object({
   /** In AWS: the uploader-hash key (read once per cold start into UPLOADER_KEY). */
   UPLOADER_SECRET_ARN: z.string().optional(),
   UPLOADER_KEY: z.string().default(''),
-  /** Comma-separated push service hosts a subscription endpoint may name (`*.` = one label); default: the browsers' services. */
-  PUSH_HOSTS: z.string().optional(),
   /** `allow` only in the local runtime: http://127.0.0.1 and http://localhost receivers. */
   PUSH_LOOPBACK: z.enum(['allow', 'deny']).default('deny'),
   /** Key prefix of this stage's files in the bucket ('' or, for previews sharing the dev host, `preview-<name>/`). */
@@ -46,6 +44,32 @@ const ConfigSchema = z.object({
   DYNAMODB_ENDPOINT: z.string().optional(),
   S3_ENDPOINT: z.string().optional(),
 });
+
+/** Every variable the parser reads. */
+export type ConfigVariable = keyof typeof ConfigSchema.shape;
+export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape) as ConfigVariable[];
+
+/**
+ * Where each variable the parser reads comes from (test/infra/environment.test.ts holds the template to it):
+ * the deployment sets `deployment` for every function, `workBucket` and `secretArns` by the function's access
+ * (lib/environment.ts builds them); AWS reads `secretValues` from those secrets at cold start (shared/services.ts)
+ * where the local runtime sets them directly; the Lambda runtime sets `lambda`; `local` only the local runtime.
+ */
+export const CONFIG_VARIABLES_BY_SOURCE = {
+  deployment: ['STAGE', 'TABLE_NAME', 'BUCKET_NAME', 'PUBLIC_BASE', 'CDN_BASE', 'ORIGINS', 'CLERK_PUBLISHABLE_KEY', 'IDP_ISSUER', 'IDP_JWKS_URL', 'IDP_API_URL', 'CONNECTIONS_ENDPOINT', 'VAPID_SUBJECT', 'FILES_PREFIX', 'QUEUE_URLS'],
+  workBucket: ['WORK_BUCKET_NAME'],
+  secretArns: { identity: 'IDP_SECRET_ARN', vapid: 'VAPID_SECRET_ARN', origin: 'ORIGIN_SECRET_ARN', uploader: 'UPLOADER_SECRET_ARN' },
+  secretValues: { identity: ['IDP_SECRET_KEY'], vapid: ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'], origin: ['ORIGIN_VERIFY'], uploader: ['UPLOADER_KEY'] },
+  lambda: ['AWS_REGION'],
+  local: ['DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'PUSH_LOOPBACK'],
+} as const satisfies {
+  deployment: readonly ConfigVariable[];
+  workBucket: readonly ConfigVariable[];
+  secretArns: Record<string, ConfigVariable>;
+  secretValues: Record<string, readonly ConfigVariable[]>;
+  lambda: readonly ConfigVariable[];
+  local: readonly ConfigVariable[];
+};
 
 export type Env = 'production' | 'dev' | 'preview';
 
@@ -110,7 +134,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     originVerify: originSecretValues(e.ORIGIN_VERIFY),
     uploaderKey: e.UPLOADER_KEY,
     push: {
-      hosts: e.PUSH_HOSTS === undefined ? [...PUSH_SERVICE_HOSTS] : e.PUSH_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+      hosts: [...PUSH_SERVICE_HOSTS],
       loopback: e.PUSH_LOOPBACK === 'allow',
     },
     region: e.AWS_REGION,

@@ -56,14 +56,20 @@ export interface Services {
 }
 
 let current: Services | undefined;
+/** The local runtime's: the services of the function whose invocation is running (each has its own config). */
+let ofInvocation: (() => Services | undefined) | undefined;
 
 export function services(): Services {
+  const own = ofInvocation?.();
+  if (own) return own;
   current ??= fromEnvironment();
   return current;
 }
 
-export function configureServices(s: Services): void {
+/** Sets the services (the local runtime): `perInvocation` gives the running function's own, `s` serves the rest. */
+export function configureServices(s: Services, perInvocation?: () => Services | undefined): void {
   current = s;
+  ofInvocation = perInvocation;
 }
 
 /** SDK clients for a configuration (shared by AWS and the local runtime, which passes local endpoints). */

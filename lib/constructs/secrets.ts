@@ -1,18 +1,14 @@
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { CONFIG_VARIABLES_BY_SOURCE } from '../../shared/config';
 import type { StageConfig } from '../stages';
 import type { FunctionSpec } from '../../shared/topology';
 
 type SecretName = NonNullable<FunctionSpec['access']['secrets']>[number];
 
 /** Environment variable carrying each secret's ARN; the function reads the value at cold start (origin: every 5 minutes). */
-export const SECRET_ARN_VARIABLES: Record<SecretName, string> = {
-  identity: 'IDP_SECRET_ARN',
-  vapid: 'VAPID_SECRET_ARN',
-  origin: 'ORIGIN_SECRET_ARN',
-  uploader: 'UPLOADER_SECRET_ARN',
-};
+export const SECRET_ARN_VARIABLES: Record<SecretName, string> = CONFIG_VARIABLES_BY_SOURCE.secretArns;
 
 /** Props of {@link ServiceSecrets}. */
 export interface ServiceSecretsProps {

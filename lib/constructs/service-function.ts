@@ -26,7 +26,7 @@ const PARTIQL_WRITES = ['dynamodb:PartiQLInsert', 'dynamodb:PartiQLUpdate', 'dyn
 export interface ServiceFunctionProps {
   spec: FunctionSpec;
   stage: StageConfig;
-  /** Variables every function gets (shared/config.ts); bind helpers add their own. */
+  /** The function's whole environment (lib/environment.ts builds it). */
   environment: Record<string, string>;
 }
 
@@ -59,14 +59,7 @@ export class ServiceFunction extends NodejsFunction {
       description: `${spec.name} (${stage.stage})`,
       role,
       logGroup,
-      environment: {
-        ...props.environment,
-        NODE_OPTIONS: '--enable-source-maps',
-        POWERTOOLS_SERVICE_NAME: spec.name,
-        POWERTOOLS_METRICS_NAMESPACE: 'MarketData',
-        // Sampled debug (shared/telemetry/loggers.ts): that share of invocations logs at DEBUG.
-        POWERTOOLS_LOGGER_SAMPLE_RATE: String(stage.logSampleRate ?? 0.01),
-      },
+      environment: props.environment,
       bundling: {
         format: OutputFormat.ESM,
         ...BUNDLING,
@@ -84,12 +77,11 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
-   * Gives the function the table name and exactly the table access its spec asks for. Writers without
+   * Gives the function exactly the table access its spec asks for (its name comes with the environment). Writers without
    * `marketPages` are denied writes to items whose partition key is a market page, so only the merge
    * (and retention) code can change market data, whatever other code runs in their process.
    */
   bindTable(table: DataTable): void {
-    this.addEnvironment('TABLE_NAME', table.tableName);
     const { table: access, marketPages } = this.spec.access;
     if (access === 'read') table.grantReadData(this);
     if (access !== 'write') return;
@@ -108,13 +100,11 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
-   * Gives the function the bucket name and exactly the prefix rights its spec lists, each prefix under the
+   * Gives the function exactly the prefix rights its spec lists, each prefix under the
    * stage's own `prefix` (previews share the dev bucket). Listing is granted per prefix through `s3:prefix`;
    * readers get it too, because S3 answers a missing key 404 only to a caller that may list that key.
    */
   bindBucket(bucket: IBucket, prefix = ''): void {
-    this.addEnvironment('BUCKET_NAME', bucket.bucketName);
-    this.addEnvironment('FILES_PREFIX', prefix);
     const access = Object.entries(this.spec.access.bucket ?? {});
     const keysWith = (right: BucketRight) => access.filter(([, rights]) => rights.includes(right)).map(([p]) => `${prefix}${p}*`);
     for (const [right, actions] of OBJECT_ACTIONS) {
@@ -130,7 +120,6 @@ export class ServiceFunction extends NodejsFunction {
   /** Gives the function the work bucket (internal state, never served) when its spec asks for it, and nothing otherwise. */
   bindWorkBucket(bucket: IBucket): void {
     if (this.spec.access.workBucket !== 'write') return;
-    this.addEnvironment('WORK_BUCKET_NAME', bucket.bucketName);
     // Exact actions, as for the files bucket; ListBucket makes a missing object 404 (a cold series), not 403.
     this.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [bucket.arnForObjects('*')] }));
     this.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));

@@ -1,4 +1,5 @@
 import { Stack } from 'aws-cdk-lib';
+import { type Deployment, functionEnvironment } from '../environment';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
@@ -12,12 +13,15 @@ import type { ManifestQueue } from './queues';
 import { SECRET_ARN_VARIABLES, type ServiceSecrets } from './secrets';
 import { ServiceFunction } from './service-function';
 
+/** The part of a {@link Deployment} the stack knows before its functions' resources. */
+export type StageDeployment = Pick<Deployment, 'stage' | 'publicBase' | 'cdnBase' | 'origins' | 'identity' | 'connectionsEndpoint' | 'vapidSubject' | 'logSampleRate'>;
+
 /** Props of {@link ServiceFunctions}. */
 export interface ServiceFunctionsProps {
   stage: StageConfig;
   specs: readonly FunctionSpec[];
-  /** Variables every function gets (shared/config.ts); table, bucket, queue and secret variables are added per function. */
-  environment: Record<string, string>;
+  /** What every function is told about the stage; table, bucket, queue and secret variables are filled in here. */
+  deployment: StageDeployment;
   table: DataTable;
   files: FileHost;
   /** Internal state, for functions whose spec lists `workBucket`. */
@@ -38,32 +42,33 @@ export class ServiceFunctions extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionsProps) {
     super(scope, id);
+    const queueUrls = new Map<string, string>([
+      ...[...props.mergeQueues, props.pushQueue].map((q): [string, string] => [q.spec.name, q.queue.queueUrl]),
+      ...props.mergeQueues.map((q): [string, string] => [deadLetterQueueName(q.spec.name), q.deadLetterQueue.queueUrl]),
+      [MERGE_REJECTED_QUEUE.name, props.mergeRejected.queueUrl],
+    ]);
+    const deployment: Deployment = {
+      ...props.deployment,
+      tableName: props.table.tableName,
+      bucketName: props.files.bucket.bucketName,
+      filesPrefix: props.files.prefix,
+      workBucketName: props.work.bucketName,
+      queueUrl: (name) => queueUrls.get(name) ?? `unknown queue ${name}`,
+      secret: (name) => ({ [SECRET_ARN_VARIABLES[name]]: props.secrets.secrets[name].secretArn }),
+      toJson: (value) => Stack.of(this).toJsonString(value),
+    };
     for (const spec of props.specs) {
-      const fn = new ServiceFunction(this, pascal(spec.name), { spec, stage: props.stage, environment: props.environment });
+      const fn = new ServiceFunction(this, pascal(spec.name), { spec, stage: props.stage, environment: functionEnvironment(spec, deployment) });
       fn.bindTable(props.table);
       fn.bindBucket(props.files.bucket, props.files.prefix);
       fn.bindWorkBucket(props.work);
       const { queues, mergeFailures, connections, secrets = [] } = spec.access;
       const sendTo = (queues ?? []).flatMap((group) => (group === 'merge' ? props.mergeQueues : [props.pushQueue]));
       for (const q of sendTo) q.queue.grantSendMessages(fn);
-      const urls: Array<[string, string]> = sendTo.map((q) => [q.spec.name, q.queue.queueUrl]);
-      if (mergeFailures) {
-        props.mergeRejected.grantSendMessages(fn);
-        urls.push([MERGE_REJECTED_QUEUE.name, props.mergeRejected.queueUrl]);
-      }
-      if (mergeFailures === 'redrive') {
-        for (const q of props.mergeQueues) {
-          q.deadLetterQueue.grantConsumeMessages(fn);
-          urls.push([deadLetterQueueName(q.spec.name), q.deadLetterQueue.queueUrl]);
-        }
-      }
-      // Only the queues it may use: a URL it cannot use would only invite a confusing AccessDenied.
-      fn.addEnvironment('QUEUE_URLS', Stack.of(this).toJsonString(Object.fromEntries(urls)));
+      if (mergeFailures) props.mergeRejected.grantSendMessages(fn);
+      if (mergeFailures === 'redrive') for (const q of props.mergeQueues) q.deadLetterQueue.grantConsumeMessages(fn);
       if (connections) props.liveApi.grantConnections(fn);
-      for (const name of secrets) {
-        props.secrets.secrets[name].grantRead(fn);
-        fn.addEnvironment(SECRET_ARN_VARIABLES[name], props.secrets.secrets[name].secretArn);
-      }
+      for (const name of secrets) props.secrets.secrets[name].grantRead(fn);
       this.byName.set(spec.name, fn);
       suppressGrantWildcards(fn);
     }

@@ -50,9 +50,14 @@ const jsonBytes = (value: unknown): number => (value === undefined ? 0 : Buffer.
 /** The function whose invocation the calling code runs in (undefined outside any), for the local grant checks. */
 export const currentFunction = (): FunctionName | undefined => running.getStore();
 
+/** Runs `run` as if inside an invocation of `name` (tests: a call a handler could make, checked as that function's). */
+export const runAs = <T>(name: FunctionName, run: () => Promise<T>): Promise<T> => running.run(name, run);
+
 export class LambdaHost {
   private readonly loaded = new Map<FunctionName, Promise<Handler>>();
   readonly knobs: LambdaKnobs = { timeoutMs: {}, delayMs: {} };
+  /** Invocations in flight: the timeout's allowance grows with them (see InFlight). */
+  readonly inFlight = new InFlight();
 
   constructor(
     private readonly root: string,
@@ -105,9 +110,9 @@ export class LambdaHost {
         return handler(event, context);
       }),
     );
-    let timer: NodeJS.Timeout | undefined;
+    const share = this.inFlight.track();
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new LambdaLimitError('timeout', `Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`)), timeoutMs);
+      share.deadline(started, timeoutMs, () => reject(new LambdaLimitError('timeout', `Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`)));
     });
     // The handler's own failure after a timeout has no one to hear it (its caller already has the timeout).
     run.catch(() => undefined);
@@ -119,7 +124,44 @@ export class LambdaHost {
       if (resultBytes > max) throw new LambdaLimitError('response', `Response payload size exceeded maximum allowed payload size (${max} bytes): ${resultBytes} bytes`);
       return result as T;
     } finally {
-      clearTimeout(timer);
+      share.done();
     }
+  }
+}
+
+/**
+ * Invocations in flight in this process. On AWS each concurrent invocation runs on its own instance; here
+ * they share one event loop, so a burst of N stretches each one's wall time about N-fold. A wall-time limit
+ * (a function's timeout, API Gateway's 30 s) therefore allows `limit × the most invocations in flight at once
+ * during the call`: a lone invocation gets exactly the limit, as on AWS, and a burst is not failed for
+ * sharing one CPU.
+ */
+export class InFlight {
+  private readonly open = new Set<{ peak: number }>();
+
+  /** Registers one call; `deadline` calls `onPast` once `limitMs × peak` has passed since `started`; `done` ends it. */
+  track(): { readonly peak: number; deadline(started: number, limitMs: number, onPast: () => void): void; done(): void } {
+    const me = { peak: 0 };
+    this.open.add(me);
+    for (const o of this.open) o.peak = Math.max(o.peak, this.open.size);
+    const open = this.open;
+    let timer: NodeJS.Timeout | undefined;
+    return {
+      get peak() {
+        return me.peak;
+      },
+      deadline(started, limitMs, onPast) {
+        const check = () => {
+          const left = limitMs * me.peak - (Date.now() - started);
+          if (left <= 0) onPast();
+          else timer = setTimeout(check, left);
+        };
+        timer = setTimeout(check, limitMs);
+      },
+      done() {
+        clearTimeout(timer);
+        open.delete(me);
+      },
+    };
   }
 }

@@ -19,9 +19,11 @@ import { parseConfig } from '../../shared/config';
 import { Router } from '../../shared/http/router';
 import { jsonLog, keepOutOfLogs, type Log } from '../../shared/log';
 import { consoleSink, type LogSink, setLogSink } from '../../shared/telemetry/sink';
-import { bucketPorts, configureServices, livePorts, sdkClients } from '../../shared/services';
+import { bucketPorts, configureServices, livePorts, type Services, sdkClients } from '../../shared/services';
+import { type Deployment, functionEnvironment, type SecretName } from '../environment';
+import type { QueuePort } from '../../shared/ports/queues';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
-import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
+import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { CONTROL_ROUTES, handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { StartAborted } from './ports';
@@ -30,8 +32,10 @@ import { FileHost } from './file-host';
 import { REQUEST_HEAD_MAX_BYTES, TOO_LARGE_HEAD, readBody, requestHeadBytes, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
 import { enforceBucketGrants, enforceQueueGrants } from './grants';
-import { currentFunction, LambdaHost, LambdaLimitError } from './lambda';
+import { currentFunction, InFlight, LambdaHost, LambdaLimitError } from './lambda';
 import { GATEWAY_ERRORS, HTTP_API_MAX_BODY, INTEGRATION_TIMEOUT_MS } from './gateway-limits';
+import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
+import { recordClientCalls, recordQueueCalls } from './iam/record';
 import { LiveGateway } from './live-gateway';
 import { MergeCrash, type MergeFaultState } from './merge-crash';
 import { LocalQueues } from './queues';
@@ -60,6 +64,11 @@ export interface RuntimeOptions {
    */
   direct?: boolean;
   log?: boolean;
+  /**
+   * Records every AWS call a handler makes (function, IAM action, resource ARN: lib/local/iam/) in `calls`,
+   * and appends them to `file` when given (the test run checks them against the synthesized policies).
+   */
+  recordCalls?: { file?: string };
 }
 
 export interface Faults {
@@ -76,6 +85,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The control API (not part of the emulated API Gateway) reads bodies up to this size. */
 const MAX_LOCAL_BODY = 40 * 1024 * 1024;
 const STAGE = 'local';
+/** The WebSocket API's id in local events (lib/local/live-gateway.ts) and in recorded `@connections` ARNs. */
+const LIVE_API_ID = 'local';
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
 /** Requests up to this head size reach the gateway, which refuses those past API Gateway's 10240 bytes as AWS does. */
 const MAX_LOCAL_HEAD = 4 * 1024 * 1024;
@@ -94,6 +105,8 @@ export class Runtime {
   readonly workBucketName: string;
   s3!: S3Client;
   queues!: LocalQueues;
+  /** The handlers' AWS calls as IAM sees them (only with the `recordCalls` option). */
+  recorder: CallRecorder | null = null;
   identity!: LocalIdentity;
   private server!: Server;
   private direct: Server | null = null;
@@ -111,6 +124,7 @@ export class Runtime {
   readonly lambdaKnobs = this.lambdas.knobs;
   /** API Gateway's integration timeout (30 s for HTTP APIs); tests may shorten it. */
   integrationTimeoutMs = INTEGRATION_TIMEOUT_MS;
+  private readonly gatewayInFlight = new InFlight();
   private live!: LiveGateway;
   private scheduler!: LocalScheduler;
   private poller!: StreamPoller;
@@ -187,33 +201,48 @@ export class Runtime {
     this.originVerify = (JSON.parse(originSecret) as { current: string }).current;
     const uploaderKey = this.secret(dataDir, 'uploader-key.txt', () => randomBytes(32).toString('base64url'));
     keepOutOfLogs(identitySecret, vapid.privateKey, this.originVerify, uploaderKey);
-    const config = parseConfig({
-      STAGE: 'dev',
-      TABLE_NAME: this.tableName,
-      BUCKET_NAME: this.bucketName,
-      PUBLIC_BASE: `${this.base}/`,
-      CDN_BASE: `${this.base}/cdn/${this.opts.filesPrefix ?? ''}`,
-      FILES_PREFIX: this.opts.filesPrefix ?? '',
-      WORK_BUCKET_NAME: this.workBucketName,
-      ORIGINS: this.base,
-      CLERK_PUBLISHABLE_KEY: `pk_test_${Buffer.from(`${this.base.replace(/^https?:\/\//, '')}/_local/idp$`).toString('base64')}`,
-      IDP_ISSUER: `${this.base}/_local/idp`,
-      IDP_JWKS_URL: `${this.base}/_local/idp/.well-known/jwks.json`,
-      IDP_API_URL: `${this.base}/_local/idp`,
-      IDP_SECRET_KEY: identitySecret,
-      CONNECTIONS_ENDPOINT: `${this.base}/${STAGE}`,
-      VAPID_PUBLIC_KEY: vapid.publicKey,
-      VAPID_PRIVATE_KEY: vapid.privateKey,
-      VAPID_SUBJECT: 'mailto:ops@localhost',
-      ORIGIN_VERIFY: originSecret,
-      UPLOADER_KEY: uploaderKey,
-      PUSH_LOOPBACK: 'allow',
-      DYNAMODB_ENDPOINT: ddbEndpoint,
-      S3_ENDPOINT: s3Endpoint,
-      AWS_REGION: 'us-east-1',
-    });
+    // Each function's environment comes from the builder the stack uses (lib/environment.ts), with the
+    // secrets' values where AWS has their ARNs, and the local endpoints.
+    const secretValues: Record<SecretName, Record<string, string>> = {
+      identity: { IDP_SECRET_KEY: identitySecret },
+      vapid: { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey },
+      origin: { ORIGIN_VERIFY: originSecret },
+      uploader: { UPLOADER_KEY: uploaderKey },
+    };
+    const deployment: Deployment = {
+      stage: 'dev',
+      logSampleRate: 0.01,
+      publicBase: `${this.base}/`,
+      cdnBase: `${this.base}/cdn/${this.opts.filesPrefix ?? ''}`,
+      origins: this.base,
+      identity: {
+        publishableKey: `pk_test_${Buffer.from(`${this.base.replace(/^https?:\/\//, '')}/_local/idp$`).toString('base64')}`,
+        issuer: `${this.base}/_local/idp`,
+        jwksUrl: `${this.base}/_local/idp/.well-known/jwks.json`,
+        apiUrl: `${this.base}/_local/idp`,
+      },
+      connectionsEndpoint: `${this.base}/${STAGE}`,
+      vapidSubject: 'mailto:ops@localhost',
+      tableName: this.tableName,
+      bucketName: this.bucketName,
+      filesPrefix: this.opts.filesPrefix ?? '',
+      workBucketName: this.workBucketName,
+      // Handlers reach the in-process queues by name (LocalQueues); the URLs only have to name them.
+      queueUrl: (name) => `local:queue/${name}`,
+      secret: (name) => secretValues[name],
+    };
+    const localOnly = { DYNAMODB_ENDPOINT: ddbEndpoint, S3_ENDPOINT: s3Endpoint, PUSH_LOOPBACK: 'allow', AWS_REGION: LOCAL_REGION };
+    const configOf = (spec: FunctionSpec) => parseConfig({ ...functionEnvironment(spec, deployment), ...localOnly });
+    // Calls outside any invocation (the control API's publishing) are the operator's: every access.
+    const operator: FunctionSpec = { ...functionSpec('api'), access: { table: 'write', workBucket: 'write', queues: ['merge', 'push'], mergeFailures: 'redrive', secrets: ['identity', 'vapid', 'origin', 'uploader'] } };
+    const config = configOf(operator);
     const clients = sdkClients(config);
     this.s3 = clients.s3;
+    if (this.opts.recordCalls) {
+      const names = { region: LOCAL_REGION, account: LOCAL_ACCOUNT, table: this.tableName, bucket: this.bucketName, work: this.workBucketName, filesPrefix: this.opts.filesPrefix ?? '', liveApiId: LIVE_API_ID, liveStage: STAGE };
+      this.recorder = new CallRecorder(names, currentFunction, this.opts.recordCalls.file);
+      recordClientCalls(clients, this.recorder);
+    }
     // The `storage` fault makes the service's bucket calls fail, upload bodies included.
     clients.s3.middlewareStack.add(
       (next) => async (args) => {
@@ -242,15 +271,14 @@ export class Runtime {
     this.doc = DynamoDBDocumentClient.from(rawDdb);
     await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName), ensureBucket(plainS3, this.workBucketName)]);
     this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event), [MERGE_REJECTED_QUEUE]);
-    configureServices({
-      config,
+    const shared: Omit<Services, 'config'> = {
       clock: this.clock,
       ddb: clients.ddb,
       s3: clients.s3,
       ...livePorts(clients.ddb, clients.connections, config, this.clock),
       ...bucketPorts(clients.s3, config, this.clock),
       // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
-      queues: enforceQueueGrants(
+      queues: this.withRecorder(enforceQueueGrants(
         {
           send: async (queue, messages) => {
             this.mergeCrash.assertAlive();
@@ -262,8 +290,13 @@ export class Runtime {
         },
         currentFunction,
         denied,
-      ),
+      )),
       log: this.log,
+    };
+    const own = new Map(FUNCTIONS.map((spec) => [spec.name, { config: configOf(spec), ...shared }]));
+    configureServices({ config, ...shared }, () => {
+      const fn = currentFunction();
+      return fn === undefined ? undefined : own.get(fn);
     });
     this.identity = new LocalIdentity({ dataDir: dataDir ?? ':memory:', issuer: `${this.base}/_local/idp`, clock: this.clock, secretKey: identitySecret });
     await this.identity.init();
@@ -282,6 +315,11 @@ export class Runtime {
     this.startBackground();
     this.ready = true;
     return this.base;
+  }
+
+  /** The queue port as the handlers see it: recorded first when calls are recorded, so a refused call counts too. */
+  private withRecorder(queues: QueuePort): QueuePort {
+    return this.recorder ? recordQueueCalls(queues, this.recorder) : queues;
   }
 
   /** An engine being started: kept for `close()` whether start-up goes on or not. */
@@ -462,9 +500,10 @@ export class Runtime {
     const fn = m.kind === 'route' ? m.route.function : FALLBACK_FUNCTION;
     const routeKey = m.kind === 'route' ? m.routeKey : '$default';
     const event = toHttpEvent(req, url, body, routeKey, m.kind === 'route' ? m.params : {}, originVerify);
-    let timer: NodeJS.Timeout | undefined;
+    // 30 s of the gateway's wall time, stretched by the requests in flight at once (see InFlight in lambda.ts).
+    const share = this.gatewayInFlight.track();
     const integrationTimedOut = new Promise<'timeout'>((r) => {
-      timer = setTimeout(() => r('timeout'), this.integrationTimeoutMs);
+      share.deadline(Date.now(), this.integrationTimeoutMs, () => r('timeout'));
     });
     const invoked = this.lambdas.invoke<APIGatewayProxyStructuredResultV2>(fn, event);
     invoked.catch(() => undefined);
@@ -483,7 +522,7 @@ export class Runtime {
       else if (err.limit === 'response') sendJson(res, 502, GATEWAY_ERRORS.internal);
       else sendJson(res, 500, GATEWAY_ERRORS.internal);
     } finally {
-      clearTimeout(timer);
+      share.done();
     }
   }
 
@@ -535,6 +574,7 @@ export class Runtime {
       // Work in flight (a merge, a stream batch) would otherwise meet stopped engines.
       await this.queues?.settled();
       await this.poller?.idle();
+      this.recorder?.flush();
     } finally {
       await Promise.all(this.starting);
       await Promise.all(this.engines.map((e) => e.stop()));

@@ -136,9 +136,13 @@ export async function evaluateAlerts(svc: Services, market: string, input: Alert
   return { evaluated: active.length, fired };
 }
 
-/** Queues the pushes of firings: one message per account (spec: alerts of one merge go out as one). */
+/**
+ * Queues the pushes of firings: one message per account (spec: alerts of one merge go out as one). Queued
+ * whether or not push is set up: the merge holds no VAPID key (least privilege), so only the push function,
+ * which does, can tell; it drops them when push is not configured.
+ */
 export async function pushFired(svc: Services, fired: readonly FiredAlert[]): Promise<void> {
-  if (fired.length === 0 || !svc.config.vapid) return;
+  if (fired.length === 0) return;
   const byUser = new Map<string, MarketAlert[]>();
   for (const f of fired) byUser.set(f.userId, [...(byUser.get(f.userId) ?? []), f.alert]);
   await enqueuePush(

@@ -6,7 +6,6 @@
  * the current hour, never the missed ones).
  */
 import { HOUR_MS, dayOf } from '../clock';
-import type { CandlePage } from '../domain/candles';
 import { MARKETS } from '../domain/market';
 import { RETAINED_HOURS } from '../domain/retention';
 import { currentItemFiles, itemFileOf } from '../items/read';
@@ -15,7 +14,9 @@ import type { Services } from '../services';
 import type { MarketPages } from '../ports/market';
 import { latestPointerDoc } from './documents';
 import { fileSize, putJsonFile } from './file-store';
-import { type HourSeries, type HourCloses, decodeSeries, emptySeries, encodeSeries, foldDays, foldHours } from './hour-series';
+import { readHourCloses } from './hour-closes';
+import { foldHoursCold } from './hour-series-cold';
+import { type HourSeries, decodeSeries, emptySeries, encodeSeries, foldDays, foldHours } from './hour-series';
 import { recentLatestPath, recentPath, snapshotLatestPath, snapshotPath } from './paths';
 import { buildRecentFile } from './recent-build';
 import { getWorkObject, putWorkObject, seriesKey } from './work-store';
@@ -53,12 +54,6 @@ async function inParallel<T, R>(items: readonly T[], fn: (item: T) => Promise<R>
 
 const range = (first: number, last: number): number[] => (first > last ? [] : Array.from({ length: last - first + 1 }, (_, i) => first + i));
 
-const hourCloses = (page: CandlePage): HourCloses => {
-  const out = new Map<number, [number, number]>();
-  for (const [key, c] of page) out.set(key, [c.close, c.quantity]);
-  return out;
-};
-
 /** The series folded up to hour H-1 and day D-1 (H = `hour`, D its day); `moved` when it must be stored back. */
 export async function seriesFor(svc: Services, store: MarketPages, market: string, hour: number, firstMergeAt: number): Promise<{ series: HourSeries; moved: boolean }> {
   const stored = await getWorkObject(svc, seriesKey(market));
@@ -78,7 +73,7 @@ export async function seriesFor(svc: Services, store: MarketPages, market: strin
   const daysFrom = series.dayThrough === null ? firstDay : Math.max(firstDay, Math.min(series.dayThrough + 1, day - REFOLD_DAYS));
   const days = range(daysFrom, day - 1);
   const [hourPages, dayPages] = await Promise.all([
-    inParallel(hours, async (h) => [h, hourCloses(await store.candlePage(market, 'h1', h))] as const),
+    inParallel(hours, async (h) => [h, await readHourCloses(store, market, h)] as const),
     inParallel(days, async (d) => {
       const [candles, volume] = await Promise.all([store.candlePage(market, 'd1', d), store.volumePage(market, d)]);
       const closes = new Map<number, number>();
@@ -88,7 +83,9 @@ export async function seriesFor(svc: Services, store: MarketPages, market: strin
       return [d, closes, sold] as const;
     }),
   ]);
-  series = foldDays(foldHours(series, hourPages, hour - SERIES_HOURS, hour - RETAINED_HOURS), dayPages, day - 7);
+  // A cold series (nothing stored) is folded shard by shard: the same series, without a lookup per key and hour.
+  const folded = series.hourThrough === null && series.keys.length === 0 ? foldHoursCold(hourPages, hour - SERIES_HOURS, hour - RETAINED_HOURS) : foldHours(series, hourPages, hour - SERIES_HOURS, hour - RETAINED_HOURS);
+  series = foldDays(folded, dayPages, day - 7);
   return { series, moved: hours.length > 0 || days.length > 0 };
 }
 

@@ -57,11 +57,12 @@ async function buildFolds(src: ReadSources, market: string, hour: number, shards
     for (const [, hourPage] of (byShard.get(s) ?? []).sort((a, b) => a[0] - b[0])) page = foldPage(page, hourPage);
     out.set(s, page);
   }
+  // A reader without write access (the pages function) does not try: in AWS the write is an AccessDenied.
+  if (src.readOnly) return out;
   try {
     await src.store.writeDayFolds(market, hour, out, seq);
   } catch {
-    // The fold is only a cache: a reader without write access (the pages function) or a failed write just
-    // leaves the next reader to fold again.
+    // The fold is only a cache: a failed write just leaves the next reader to fold again.
   }
   return out;
 }

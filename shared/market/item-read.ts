@@ -55,12 +55,12 @@ export async function itemsDays(src: ReadSources, market: string, keys: readonly
   return out;
 }
 
-/** The history shards holding `keys`, by shard. */
+/** The history shards holding `keys`, by shard (a split shard: only the parts holding them). */
 async function historiesOf(src: ReadSources, market: string, keys: readonly number[]): Promise<Map<number, HistoryPage>> {
-  const byShard = new Map<number, number>();
-  for (const k of keys) byShard.set(shardOf(k, HISTORY_SHARDS), k);
+  const byShard = new Map<number, number[]>();
+  for (const k of keys) byShard.set(shardOf(k, HISTORY_SHARDS), [...(byShard.get(shardOf(k, HISTORY_SHARDS)) ?? []), k]);
   const shards = [...byShard];
-  const pages = await Promise.all(shards.map(([, key]) => src.store.historyOf(market, key)));
+  const pages = await Promise.all(shards.map(([, of]) => src.store.historyOf(market, of)));
   return new Map(shards.map(([s], i) => [s, pages[i]]));
 }
 

@@ -13,10 +13,12 @@ export interface ReadSources {
   clock: Clock;
   /** Names the store (caches of final days are kept per store). */
   scope: string;
+  /** The caller may not write the table (the pages function): read caches are not stored (IAM would refuse). */
+  readOnly?: boolean;
 }
 
 /** The read sources of a function's dependencies. */
-export function readSources(deps: { market: MarketPort; clock: Clock }): ReadSources {
+export function readSources(deps: { market: MarketPort; clock: Clock }, readOnly = false): ReadSources {
   const { market } = deps;
-  return { store: market.pages, scans: market.scans, books: market.books, merges: market.merges, clock: deps.clock, scope: market.scope };
+  return { store: market.pages, scans: market.scans, books: market.books, merges: market.merges, clock: deps.clock, scope: market.scope, readOnly };
 }

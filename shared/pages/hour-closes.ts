@@ -14,6 +14,6 @@ import { type HourClose, chartHours } from './item-charts';
 /** `[t, close, quantity]` of each of the last CHART_HOURS hours finished at `now` that has a candle, oldest first. */
 export async function itemHourCloses(svc: Services, market: string, key: number, now: number): Promise<HourClose[]> {
   const w = candleWindow('h1', now, ROLE_LIMITS.anon.historyDays, chartHours(now).first * HOUR_MS, true);
-  const read = await candlesInWindow(readSources(svc), market, [key], w);
+  const read = await candlesInWindow(readSources(svc, true), market, [key], w);
   return (read.candles.get(key) ?? []).map(([t, , , , close, quantity]) => [t, close, quantity]);
 }

@@ -24,7 +24,7 @@ export interface ItemSnapshot {
 export async function itemSnapshotView(svc: Services, market: string, key: number): Promise<ItemSnapshot | null> {
   const now = svc.clock.now();
   const first = firstWindowDay(now, ROLE_LIMITS.anon.historyDays);
-  const view = await itemAsOf(readSources(svc), market, key, cutOf(now), first, false);
+  const view = await itemAsOf(readSources(svc, true), market, key, cutOf(now), first, false);
   const days = dayPoints(view.days.candles, first, dayOf(now));
   return view.row === null && days.length === 0 ? null : { row: view.row, days };
 }

@@ -11,6 +11,7 @@ import type { RowTable } from '../domain/merge';
 import type { VolumePage } from '../domain/volume-estimate';
 import type { CapScope, CapStore } from '../files/caps';
 import type { FilesState, SealRes } from '../files/files-state';
+import type { CandleCloses } from '../store/page-codec';
 
 /** The current order book of a market (spec Order books rule 2). */
 export interface CurrentBook {
@@ -139,6 +140,8 @@ export interface MarketPages {
   writeRows(market: string, rows: RowTable, changedKeys: Iterable<number>): Promise<void>;
   /** One whole period's candles. */
   candlePage(market: string, res: CandleRes, period: number): Promise<CandlePage>;
+  /** One whole period's closes and quantities as each shard's columns (keys ascending per shard). */
+  candleCloses(market: string, res: CandleRes, period: number): Promise<CandleCloses[]>;
   /** Candles of `keys` over several periods: period → key → candle (periods without any left out). */
   candlesOf(market: string, res: CandleRes, periods: readonly number[], keys: readonly number[]): Promise<Map<number, Map<number, Candle>>>;
   /** Single page shards of periods (those stored): what folding an hour by shard reads. */
@@ -153,8 +156,8 @@ export interface MarketPages {
   volumeShards(market: string, day: number): Promise<Map<number, VolumeShard>>;
   /** Writes whole volume shards with their book marks. */
   writeVolumeShards(market: string, day: number, shards: ReadonlyMap<number, VolumeShard>): Promise<void>;
-  /** The compacted history page holding `key`. */
-  historyOf(market: string, key: number): Promise<HistoryPage>;
+  /** The compacted history page holding `key`, or all of `keys` (keys of one shard); entries of other keys may be left out. */
+  historyOf(market: string, key: number | readonly number[]): Promise<HistoryPage>;
   /** Every history shard: shard → page. */
   histories(market: string): Promise<Map<number, HistoryPage>>;
   /** Writes whole history shards. */

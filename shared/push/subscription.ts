@@ -36,7 +36,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /**
  * The push services browsers subscribe through (issue 11, point 4): Chrome, Opera, Samsung Internet and other
  * Chromium browsers use FCM, Firefox Mozilla's autopush, Safari Apple's, Edge Windows Push (WNS). `*.` stands
- * for exactly one DNS label. Configuration (`PUSH_HOSTS`) may replace the list.
+ * for exactly one DNS label.
  */
 export const PUSH_SERVICE_HOSTS: readonly string[] = [
   'fcm.googleapis.com',

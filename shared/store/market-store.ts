@@ -12,9 +12,10 @@ import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { RowTable } from '../domain/merge';
 import { periodExpiresAt } from '../domain/retention';
 import type { VolumePage } from '../domain/volume-estimate';
-import { candlePk, daySoFarPk, historyMarkKey, historyPk, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
+import { candlePk, daySoFarPk, historyMarkKey, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
 import type { DayFold, HistoryPage, MarketMeta, MarketPages, PendingMerge, VolumeShard } from '../ports/market';
-import { decodeCandles, decodeHistory, decodeRows, decodeVolume, encodeCandles, encodeCandleShards, encodeHistory, encodeRowShards, encodeVolume } from './page-codec';
+import { type CandleCloses, decodeCandleCloses, decodeCandles, decodeRows, decodeVolume, encodeCandles, encodeCandleShards, encodeRowShards, encodeVolume } from './page-codec';
+import { HistoryItems } from './history-items';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
 
 
@@ -53,7 +54,11 @@ export class MarketStore implements MarketPages {
     readonly meter: CapacityMeter = new CapacityMeter(),
     /** Strongly consistent page reads: the merge reads what the previous merge just wrote. */
     private readonly consistent = false,
-  ) {}
+  ) {
+    this.history = new HistoryItems(ddb, table, meter, consistent);
+  }
+
+  private readonly history: HistoryItems;
 
   // ── meta ──
 
@@ -160,6 +165,11 @@ export class MarketStore implements MarketPages {
     return page;
   }
 
+  /** One whole period's closes and quantities as each shard's columns (no candle objects: the cold recent series). */
+  async candleCloses(market: string, res: CandleRes, period: number): Promise<CandleCloses[]> {
+    return (await this.queryAll(candlePk(market, res, period))).map((item) => decodeCandleCloses(item.d));
+  }
+
   /** Candles of `keys` over several periods (only their shards are read): period → key → candle. */
   async candlesOf(market: string, res: CandleRes, periods: readonly number[], keys: readonly number[]): Promise<Map<number, Map<number, Candle>>> {
     const shards = [...new Set(keys.map((k) => shardOf(k, PAGE_SHARDS)))];
@@ -219,24 +229,21 @@ export class MarketStore implements MarketPages {
 
   // ── day history ──
 
-  /** The compacted history page holding `key` (day → candles and volume of its shard). */
-  async historyOf(market: string, key: number): Promise<HistoryPage> {
-    const out = await this.ddb.send(
-      new GetCommand({ TableName: this.table, Key: { pk: historyPk(market), sk: shardSk(shardOf(key, HISTORY_SHARDS)) }, ReturnConsumedCapacity: 'TOTAL' }),
-    );
-    this.meter.add(out.ConsumedCapacity, 'read');
-    return out.Item ? decodeHistory(out.Item.d as Uint8Array) : new Map();
+  /** The compacted history page holding `key`, or all of `keys` (one shard's): only the parts holding them. */
+  async historyOf(market: string, key: number | readonly number[]): Promise<HistoryPage> {
+    const keys = typeof key === 'number' ? [key] : key;
+    if (keys.length === 0) return new Map();
+    return this.history.read(market, shardOf(keys[0], HISTORY_SHARDS), keys);
   }
 
   /** Every history shard (for compaction and whole-market history reads). */
   async histories(market: string): Promise<Map<number, HistoryPage>> {
-    const out = new Map<number, HistoryPage>();
-    for (const item of await this.queryAll(historyPk(market))) out.set(Number(item.sk), decodeHistory(item.d));
-    return out;
+    return this.history.readAll(market);
   }
 
+  /** Replaces whole history shards; a shard past the item limit is written as parts (history-items.ts). */
   async writeHistories(market: string, pages: ReadonlyMap<number, HistoryPage>): Promise<void> {
-    await this.batchPut([...pages].map(([s, page]) => ({ pk: historyPk(market), sk: shardSk(s), d: encodeHistory(page, HISTORY_SHARDS) })));
+    await this.history.write(market, pages);
   }
 
   async historyMark(market: string): Promise<number | null> {

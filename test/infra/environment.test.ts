@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../shared/config';
+import { CONFIG_VARIABLES, CONFIG_VARIABLES_BY_SOURCE, parseConfig } from '../../shared/config';
+import { RUNTIME_VARIABLES, stackVariablesOf } from '../../lib/environment';
 import { FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES, deadLetterQueueName } from '../../shared/topology';
 import { endpointAllowed, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
 import { environmentOf, flatten, ofType, synth } from './synth';
@@ -8,6 +9,37 @@ const resolvedEnvironment = (stage: string, name: (typeof FUNCTIONS)[number]['na
   Object.fromEntries(Object.entries(environmentOf(synth(stage), name)).map(([k, v]) => [k, flatten(v)]));
 
 describe('function environment', () => {
+  it('names where every variable the config parser reads comes from, each once', () => {
+    const { deployment, workBucket, secretArns, secretValues, lambda, local } = CONFIG_VARIABLES_BY_SOURCE;
+    const sourced = [...deployment, ...workBucket, ...Object.values(secretArns), ...Object.values(secretValues).flat(), ...lambda, ...local];
+    expect([...sourced].sort()).toEqual([...CONFIG_VARIABLES].sort());
+    expect(new Set(sourced).size).toBe(sourced.length);
+  });
+
+  it('sets, for every function of every stage, each variable the config reads from the deployment, and nothing else', () => {
+    const { workBucket, secretArns, secretValues, lambda, local } = CONFIG_VARIABLES_BY_SOURCE;
+    for (const stage of ['production', 'dev', 'preview-abc']) {
+      const s = synth(stage);
+      for (const spec of FUNCTIONS) {
+        const set = Object.keys(environmentOf(s, spec.name)).sort();
+        expect(set, `${stage} ${spec.name}`).toEqual(stackVariablesOf(spec).sort());
+        // What the template leaves out is read from the function's own secrets at cold start, set by the
+        // Lambda runtime, only used locally, or not granted to the function (then the parser's default holds).
+        const held = spec.access.secrets ?? [];
+        const notHeld = (['identity', 'vapid', 'origin', 'uploader'] as const).filter((n) => !held.includes(n));
+        const mayLack: string[] = [
+          ...held.flatMap((n) => secretValues[n]),
+          ...lambda,
+          ...local,
+          ...(spec.access.workBucket === 'write' ? [] : workBucket),
+          ...notHeld.flatMap((n) => [secretArns[n], ...secretValues[n]]),
+        ];
+        expect(CONFIG_VARIABLES.filter((v) => !set.includes(v) && !mayLack.includes(v)), `${stage} ${spec.name}`).toEqual([]);
+        expect(set.filter((v) => !(CONFIG_VARIABLES as string[]).includes(v)), `${stage} ${spec.name}`).toEqual([...RUNTIME_VARIABLES].sort());
+      }
+    }
+  });
+
   it('satisfies the service config schema for every function of every stage', () => {
     for (const stage of ['production', 'dev', 'preview-abc']) {
       for (const spec of FUNCTIONS) {

@@ -3,6 +3,7 @@
  * with small helpers for the control API. Tests talk to it over real HTTP and WebSockets.
  */
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { inject } from 'vitest';
 import { startRuntime, type Runtime } from '../../lib/local/runtime';
 
@@ -41,6 +42,8 @@ export async function startLocal(opts: { clockStart?: number; filesPrefix?: stri
     filesPrefix: opts.filesPrefix,
     direct: opts.direct,
     log: false,
+    // Checked against the synthesized IAM policies when the run ends (test/support/global-setup.ts).
+    recordCalls: { file: join(inject('iamCallsDir'), `${process.pid}.jsonl`) },
   });
   return { ...localClient(runtime.base), directBase: runtime.directBase, runtime, close: () => runtime.close() };
 }

@@ -67,7 +67,7 @@ describe('layering', () => {
       /\b(ROW_SHARDS|PAGE_SHARDS|HISTORY_SHARDS|SHARD_LAYOUT)\s*=/.test(readFileSync(join(ROOT, file), 'utf8')),
     );
     expect(definitions).toEqual(['shared/store/shard-layout.ts']);
-    for (const user of ['shared/store/market-store.ts', 'shared/store/market-retention.ts', 'shared/market/history-compaction.ts', 'test/bench/engine.ts']) {
+    for (const user of ['shared/store/market-store.ts', 'shared/store/market-retention.ts', 'shared/market/history-compaction.ts', 'test/bench/merge-cost.ts']) {
       expect(importsOf(user).map((i) => i.target), user).toContain('shared/store/shard-layout');
     }
   });

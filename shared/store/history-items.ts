@@ -1,0 +1,176 @@
+/**
+ * History shards as DynamoDB items (MarketStore's history pages), split into parts past the item limit
+ * (history-parts.ts). A shard is its head item, sk `<shard>`, holding the page (`d`), as single-item shards
+ * always did; a split shard's head holds no page but every part's key range (`parts`) and its generation `gen`
+ * (a hash of the parts' bytes), and its parts are `<shard>#<gen>#<i>`: a single-item read costs the small head
+ * and the part holding its key.
+ *
+ * A generation's parts never change (same sk, same bytes), so a reader can never mix two writes: writes put
+ * the new generation's parts under new keys first, then the head (the commit point), then delete the parts
+ * of the generation the head replaced (the put returns it when the old head had parts). A reader that finds
+ * a part its head names missing (a newer write deleted it, or an eventually consistent read lags) re-reads
+ * the head and parts, at last strongly consistent. A write that crashes between its parts and its head leaves parts no head names;
+ * compaction's retry writes the same content, so the same generation, and adopts them.
+ */
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import type { HistoryPage } from '../ports/market';
+import { historyPk, shardSk } from './keys';
+import { decodeHistoryParts, encodeHistoryParts, partsHolding } from './history-parts';
+import { HISTORY_SHARDS } from './shard-layout';
+
+type Meter = { add(units: unknown, kind: 'read' | 'write'): void };
+type Item = { pk: string; sk: string; d?: Uint8Array; parts?: Array<[number, number]>; gen?: string };
+
+const partSk = (shard: number, gen: string, part: number): string => `${shardSk(shard)}#${gen}#${part}`;
+/** Re-reads of a shard caught mid-write before giving up. */
+const READ_TRIES = 6;
+/** Head puts in flight at once. */
+const WRITE_CONCURRENCY = 16;
+
+export class HistoryItems {
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly meter: Meter,
+    private readonly consistent: boolean,
+  ) {}
+
+  /** The shard's page, or only the parts holding `keys` when given. */
+  async read(market: string, shard: number, keys?: readonly number[]): Promise<HistoryPage> {
+    for (let attempt = 0; ; attempt++) {
+      const strong = this.consistent || attempt >= READ_TRIES - 1;
+      const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { pk: historyPk(market), sk: shardSk(shard) }, ConsistentRead: strong, ReturnConsumedCapacity: 'TOTAL' }));
+      this.meter.add(out.ConsumedCapacity, 'read');
+      const head = out.Item as Item | undefined;
+      if (!head) return new Map();
+      if (!head.parts) return decodeHistoryParts([head.d as Uint8Array]);
+      const wanted = keys === undefined ? head.parts.map((_, i) => i) : [...new Set(keys.flatMap((k) => partsHolding(head.parts ?? [], k)))].sort((a, b) => a - b);
+      const parts = await this.parts(market, shard, head.gen as string, wanted, strong);
+      const found = wanted.map((i) => parts.get(i)?.d);
+      if (found.every((d) => d !== undefined)) return decodeHistoryParts(found as Uint8Array[]);
+      if (attempt >= READ_TRIES - 1) throw new Error(`history shard ${shard} of ${market}: a part its head names is missing`);
+      await backoff(attempt);
+    }
+  }
+
+  /** Every shard of the market: one Query of the partition, re-reading a shard caught mid-write alone. */
+  async readAll(market: string): Promise<Map<number, HistoryPage>> {
+    const heads = new Map<number, Item>();
+    const parts = new Map<string, Item>();
+    for (const item of await this.query(market)) {
+      if (item.sk.includes('#')) parts.set(item.sk, item);
+      else heads.set(Number(item.sk), item);
+    }
+    const out = new Map<number, HistoryPage>();
+    for (const [shard, head] of heads) {
+      if (!head.parts) {
+        out.set(shard, decodeHistoryParts([head.d as Uint8Array]));
+        continue;
+      }
+      const found = head.parts.map((_, i) => parts.get(partSk(shard, head.gen as string, i))?.d);
+      out.set(shard, found.every((d) => d !== undefined) ? decodeHistoryParts(found as Uint8Array[]) : await this.read(market, shard));
+    }
+    return out;
+  }
+
+  /** Replaces whole shards, each as one item or as parts under the item limit. */
+  async write(market: string, pages: ReadonlyMap<number, HistoryPage>): Promise<void> {
+    const pk = historyPk(market);
+    const heads: Item[] = [];
+    const parts: Item[] = [];
+    for (const [shard, page] of pages) {
+      const encoded = encodeHistoryParts(page, HISTORY_SHARDS);
+      if (encoded.length === 1) {
+        heads.push({ pk, sk: shardSk(shard), d: encoded[0].d });
+        continue;
+      }
+      const hash = createHash('sha256');
+      for (const p of encoded) hash.update(p.d);
+      const gen = hash.digest('hex').slice(0, 12);
+      heads.push({ pk, sk: shardSk(shard), parts: encoded.map((p) => [p.lo, p.hi]), gen });
+      for (let i = 0; i < encoded.length; i++) parts.push({ pk, sk: partSk(shard, gen, i), d: encoded[i].d });
+    }
+    await this.batchPut(parts);
+    // Each head alone, so a head that replaces a split one learns which parts are now stale.
+    for (let i = 0; i < heads.length; i += WRITE_CONCURRENCY) {
+      await Promise.all(heads.slice(i, i + WRITE_CONCURRENCY).map((head) => this.putHead(head)));
+    }
+  }
+
+  private async putHead(head: Item): Promise<void> {
+    // Most shards were never split: a put that holds only then returns nothing (no old page sent back).
+    try {
+      const out = await this.ddb.send(
+        new PutCommand({ TableName: this.table, Item: head, ConditionExpression: 'attribute_not_exists(#parts)', ExpressionAttributeNames: { '#parts': 'parts' }, ReturnConsumedCapacity: 'TOTAL' }),
+      );
+      this.meter.add(out.ConsumedCapacity, 'write');
+      return;
+    } catch (err) {
+      if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+    }
+    const out = await this.ddb.send(new PutCommand({ TableName: this.table, Item: head, ReturnValues: 'ALL_OLD', ReturnConsumedCapacity: 'TOTAL' }));
+    this.meter.add(out.ConsumedCapacity, 'write');
+    const old = out.Attributes as Item | undefined;
+    // The replaced generation's parts are stale (a concurrent writer's parts are never among them).
+    if (!old?.parts || old.gen === undefined || old.gen === head.gen) return;
+    const shard = Number(head.sk);
+    for (let i = 0; i < old.parts.length; i++) {
+      const del = await this.ddb.send(new DeleteCommand({ TableName: this.table, Key: { pk: head.pk, sk: partSk(shard, old.gen, i) }, ReturnConsumedCapacity: 'TOTAL' }));
+      this.meter.add(del.ConsumedCapacity, 'write');
+    }
+  }
+
+  private async parts(market: string, shard: number, gen: string, indexes: readonly number[], strong: boolean): Promise<Map<number, Item>> {
+    const out = new Map<number, Item>();
+    for (let i = 0; i < indexes.length; i += 100) {
+      let request: Record<string, { Keys: Array<Record<string, unknown>>; ConsistentRead?: boolean }> | undefined = {
+        [this.table]: { Keys: indexes.slice(i, i + 100).map((p) => ({ pk: historyPk(market), sk: partSk(shard, gen, p) })), ConsistentRead: strong },
+      };
+      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+        const got = await this.ddb.send(new BatchGetCommand({ RequestItems: request, ReturnConsumedCapacity: 'TOTAL' }));
+        this.meter.add(got.ConsumedCapacity, 'read');
+        for (const item of (got.Responses?.[this.table] ?? []) as Item[]) out.set(Number(item.sk.slice(item.sk.lastIndexOf('#') + 1)), item);
+        request = got.UnprocessedKeys as typeof request;
+        if (request && Object.keys(request).length > 0) await backoff(attempt);
+      }
+    }
+    return out;
+  }
+
+  private async query(market: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.ddb.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': historyPk(market) },
+          ConsistentRead: this.consistent,
+          ExclusiveStartKey: start,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.meter.add(out.ConsumedCapacity, 'read');
+      for (const i of out.Items ?? []) items.push(i as Item);
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+
+  private async batchPut(items: Item[]): Promise<void> {
+    // 25 items a batch, but a batch is limited to 16 MB: parts are up to 350 KB, so at most 25 × 350 KB = 8.75 MB.
+    for (let i = 0; i < items.length; i += 25) {
+      let request: Record<string, Array<Record<string, unknown>>> | undefined = { [this.table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+        const out = await this.ddb.send(new BatchWriteCommand({ RequestItems: request as never, ReturnConsumedCapacity: 'TOTAL' }));
+        this.meter.add(out.ConsumedCapacity, 'write');
+        request = out.UnprocessedItems as typeof request;
+        if (request && Object.keys(request).length > 0) await backoff(attempt);
+      }
+    }
+  }
+}
+
+const backoff = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));

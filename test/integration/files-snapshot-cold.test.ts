@@ -1,0 +1,81 @@
+/**
+ * Issue 15 point 7: the snapshot job's cold run (a market with no stored recent series: every retained hour
+ * page read and folded) writes the same bytes as its steady run (the stored series plus the newest hours),
+ * snapshot and recent-changes files both, on a small market with gaps (keys missing from some hours, several
+ * keys per shard, pet-cage keys above 2^31).
+ */
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
+import type { Candle, CandlePage } from '../../shared/domain/candles';
+import type { RowTable } from '../../shared/domain/merge';
+import type { VolumePage } from '../../shared/domain/volume-estimate';
+import { deleteFiles, getObjectBytes } from '../../shared/files/file-store';
+import { recentPath, snapshotPath } from '../../shared/files/paths';
+import { writeSnapshotFiles } from '../../shared/files/snapshot-files';
+import { getWorkObject, seriesKey } from '../../shared/files/work-store';
+import { services } from '../../shared/services';
+import { MarketStore } from '../../shared/store/market-store';
+import { DEFAULT_START, type Local, startLocal } from '../support/local';
+import { MARKET } from '../support/market-books';
+import { volumeShardsOf } from '../support/market-fill';
+
+const HOURS = 60;
+const KEYS = [...Array.from({ length: 40 }, (_, i) => 1000 + i * 3), 2 ** 31 * 7 + 82_800, 2 ** 31 * 9 + 82_800];
+
+describe('snapshot files: cold run and steady run', () => {
+  let local: Local;
+  const hour = Math.floor(DEFAULT_START / HOUR_MS) + 6 * 24 + 12;
+
+  beforeAll(async () => {
+    local = await startLocal({ clockStart: (hour - 1) * HOUR_MS + 1000 });
+    const svc = services();
+    const store = new MarketStore(svc.ddb, svc.config.tableName);
+    const candle = (price: number, q: number, at: number): Candle => ({ open: price + 2, high: price + 9, low: price - 1, close: price, quantity: q, openAt: at, lastAt: at + 20 * MINUTE_MS });
+    for (let h = hour - HOURS; h <= hour - 1; h++) {
+      const page: CandlePage = new Map();
+      for (const k of KEYS) if ((k + h) % 7 !== 0) page.set(k, candle(100 + ((k * 31 + h * 17) % 5000), 1 + ((k + h) % 9), h * HOUR_MS + MINUTE_MS));
+      await store.writeCandlePage(MARKET, 'h1', h, h * HOUR_MS, page, [...page.keys()]);
+    }
+    const today = Math.floor((hour * HOUR_MS) / DAY_MS);
+    for (let d = today - 3; d <= today; d++) {
+      const page: CandlePage = new Map();
+      const volume: VolumePage = new Map();
+      for (const k of KEYS) {
+        page.set(k, candle(200 + ((k + d) % 700), 5 + (k % 4), d * DAY_MS + HOUR_MS));
+        volume.set(k, [4 + (k % 3), 1 + (k % 2), 0]);
+      }
+      await store.writeCandlePage(MARKET, 'd1', d, d * DAY_MS, page, KEYS);
+      await store.writeVolumeShards(MARKET, d, volumeShardsOf(volume));
+    }
+    const rows: RowTable = new Map();
+    const at = (hour - 1) * HOUR_MS - 5 * MINUTE_MS;
+    for (const k of KEYS) rows.set(k, { price: 150 + (k % 300), quantity: 2, at, reader: 'test', changedAt: at });
+    await store.writeRows(MARKET, rows, KEYS);
+    await store.commitMeta({ ...(await store.meta(MARKET)), seq: 1, newestScanAt: at, firstMergeAt: (hour - HOURS) * HOUR_MS }, 0);
+  });
+  afterAll(() => local?.close());
+
+  it('writes byte-identical files for an hour whether the series was stored or rebuilt', async () => {
+    const svc = services();
+    // Steady: the previous hour's run stores the series; this hour's run folds the newest hours into it.
+    expect(await writeSnapshotFiles(svc, MARKET, hour - 1)).not.toBeNull();
+    expect(await getWorkObject(svc, seriesKey(MARKET))).not.toBeNull();
+    await local.setClock(hour * HOUR_MS + 1000);
+    expect(await writeSnapshotFiles(svc, MARKET, hour)).not.toBeNull();
+    const steady = { snap: await getObjectBytes(svc, snapshotPath(MARKET, hour)), recent: await getObjectBytes(svc, recentPath(MARKET, hour)), series: await getWorkObject(svc, seriesKey(MARKET)) };
+    expect(steady.snap?.length).toBeGreaterThan(100);
+    expect(steady.recent?.length).toBeGreaterThan(100);
+
+    // Cold: no stored series, the hour's files gone; the same hour again.
+    await svc.s3.send(new DeleteObjectCommand({ Bucket: svc.config.workBucketName, Key: seriesKey(MARKET) }));
+    await deleteFiles(svc, [snapshotPath(MARKET, hour), recentPath(MARKET, hour)]);
+    expect(await getWorkObject(svc, seriesKey(MARKET))).toBeNull();
+    expect(await writeSnapshotFiles(svc, MARKET, hour)).not.toBeNull();
+    const cold = { snap: await getObjectBytes(svc, snapshotPath(MARKET, hour)), recent: await getObjectBytes(svc, recentPath(MARKET, hour)), series: await getWorkObject(svc, seriesKey(MARKET)) };
+
+    expect(cold.snap?.equals(steady.snap as Buffer)).toBe(true);
+    expect(cold.recent?.equals(steady.recent as Buffer)).toBe(true);
+    expect(cold.series?.equals(steady.series as Buffer)).toBe(true);
+  });
+});

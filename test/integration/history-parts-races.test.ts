@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { ensureTable } from '../../lib/local/storage';
+import type { HistoryPage } from '../../shared/ports/market';
+import { historyPk, shardSk } from '../../shared/store/keys';
+import { MarketStore } from '../../shared/store/market-store';
+import { encodeHistory } from '../../shared/store/page-codec';
+import { HISTORY_SHARDS, shardOf } from '../../shared/store/shard-layout';
+import { variantHistory, variantKeys } from '../support/many-variants';
+
+/**
+ * Split history shards under interleaved writes and reads, on DynamoDB Local: a write landing between a
+ * reader's head and its parts, a write that dies between its parts and its head, and an old single-item shard.
+ * The interleavings are real writes through a second store, run at the moment the reader's client sends.
+ */
+const DAY = 20_400;
+const KEYS = variantKeys(800);
+const SHARD = shardOf(KEYS[0], HISTORY_SHARDS);
+
+describe('split history shards under interleavings', () => {
+  let ddb: DynamoDBDocumentClient;
+  let table: string;
+  // Two contents of the one shard, both past the item limit (different seeds: different bytes).
+  const first = variantHistory(KEYS, DAY, 89, 1);
+  const second = variantHistory(KEYS, DAY, 89, 2);
+  const closeOf = (page: HistoryPage, key: number) => page.get(DAY)?.candles.get(key)?.close;
+
+  /** A store whose client runs `before` once, just before the first command that `when` picks. */
+  const interleaved = (when: (cmd: unknown) => boolean, before: () => Promise<void>): MarketStore => {
+    let done = false;
+    const client = {
+      send: async (cmd: unknown) => {
+        if (!done && when(cmd)) {
+          done = true;
+          await before();
+        }
+        return ddb.send(cmd as never);
+      },
+    };
+    return new MarketStore(client as unknown as DynamoDBDocumentClient, table);
+  };
+  const partItems = async (market: string) => {
+    const got = await ddb.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': historyPk(market) }, ConsistentRead: true }));
+    return (got.Items ?? []).map((i) => String(i.sk)).filter((sk) => sk.includes('#'));
+  };
+
+  beforeAll(async () => {
+    table = `hist-races-${randomBytes(4).toString('hex')}`;
+    const raw = new DynamoDBClient({ region: 'us-east-1', endpoint: inject('dynamodbEndpoint'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    await ensureTable(raw, table);
+    ddb = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  });
+
+  it('a reader whose parts were replaced after it read the head answers the newer write whole', async () => {
+    const M = 'forever.normal.horde.us';
+    const writer = new MarketStore(ddb, table);
+    await writer.writeHistories(M, new Map([[SHARD, first]]));
+    expect(closeOf(await writer.historyOf(M, KEYS[799]), KEYS[799])).toBe(closeOf(first, KEYS[799]));
+    // The reader reads the head of `first`; before it fetches the parts, `second` replaces the shard.
+    const reader = interleaved(
+      (cmd) => cmd instanceof BatchGetCommand,
+      () => writer.writeHistories(M, new Map([[SHARD, second]])),
+    );
+    const read = await reader.historyOf(M, KEYS[799]);
+    expect(closeOf(read, KEYS[799])).toBe(closeOf(second, KEYS[799]));
+    expect(read.get(DAY)?.candles.get(KEYS[799])).toEqual(second.get(DAY)?.candles.get(KEYS[799]));
+    // The whole-shard read agrees, and only the newer write's parts are left.
+    const whole = (await writer.histories(M)).get(SHARD) as HistoryPage;
+    expect(whole.get(DAY)?.candles).toEqual(second.get(DAY)?.candles);
+    const parts = await partItems(M);
+    expect(parts.length).toBeGreaterThan(0);
+    expect(new Set(parts.map((sk) => sk.split('#')[1])).size).toBe(1);
+  }, 120_000);
+
+  it('a write that dies between its parts and its head leaves the old shard readable; its retry adopts the parts', async () => {
+    const M = 'forever.normal.alliance.eu';
+    const writer = new MarketStore(ddb, table);
+    await writer.writeHistories(M, new Map([[SHARD, first]]));
+    const dying = interleaved(
+      (cmd) => cmd instanceof PutCommand,
+      async () => {
+        throw new Error('crashed before the head');
+      },
+    );
+    await expect(dying.writeHistories(M, new Map([[SHARD, second]]))).rejects.toThrow('crashed before the head');
+    expect((await writer.historyOf(M, KEYS[0])).get(DAY)?.candles.get(KEYS[0])).toEqual(first.get(DAY)?.candles.get(KEYS[0]));
+    expect(closeOf((await writer.histories(M)).get(SHARD) as HistoryPage, KEYS[799])).toBe(closeOf(first, KEYS[799]));
+    // The retry writes the same content: the same generation, so no part is left behind.
+    await writer.writeHistories(M, new Map([[SHARD, second]]));
+    expect((await writer.historyOf(M, KEYS[0])).get(DAY)?.candles.get(KEYS[0])).toEqual(second.get(DAY)?.candles.get(KEYS[0]));
+    const parts = await partItems(M);
+    expect(new Set(parts.map((sk) => sk.split('#')[1])).size).toBe(1);
+  }, 120_000);
+
+  it('reads an old single-item shard, and splits it on the next write', async () => {
+    const M = 'forever.pvp.alliance.us';
+    const small = variantHistory(KEYS.slice(0, 20), DAY, 30, 3);
+    await ddb.send(new PutCommand({ TableName: table, Item: { pk: historyPk(M), sk: shardSk(SHARD), d: encodeHistory(small, HISTORY_SHARDS) } }));
+    const store = new MarketStore(ddb, table);
+    expect((await store.historyOf(M, KEYS[5])).get(DAY)?.candles.get(KEYS[5])).toEqual(small.get(DAY)?.candles.get(KEYS[5]));
+    expect((await store.histories(M)).get(SHARD)?.size).toBe(30);
+    await store.writeHistories(M, new Map([[SHARD, first]]));
+    expect((await partItems(M)).length).toBeGreaterThan(0);
+    expect(closeOf(await store.historyOf(M, KEYS[5]), KEYS[5])).toBe(closeOf(first, KEYS[5]));
+  }, 120_000);
+});
