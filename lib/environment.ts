@@ -22,6 +22,8 @@ export interface Deployment {
   bucketName: string;
   filesPrefix: string;
   workBucketName: string;
+  /** Share of invocations that log at debug (Powertools' sampled debug; shared/telemetry). */
+  logSampleRate: number;
   /** The URL of a queue by manifest name (merge queues, push, rejected merges, dead letters). */
   queueUrl: (name: string) => string;
   /**
@@ -34,7 +36,7 @@ export interface Deployment {
 }
 
 /** Read by the Node.js runtime and Powertools, not by the config parser. */
-export const RUNTIME_VARIABLES = ['NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE'] as const;
+export const RUNTIME_VARIABLES = ['NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE', 'POWERTOOLS_LOGGER_SAMPLE_RATE'] as const;
 
 /** The queues a function may use, by manifest name: only those (a URL it may not use only invites an AccessDenied). */
 export function queuesOf(spec: FunctionSpec): string[] {
@@ -67,6 +69,7 @@ export function functionEnvironment(spec: FunctionSpec, d: Deployment): Record<s
     NODE_OPTIONS: '--enable-source-maps',
     POWERTOOLS_SERVICE_NAME: spec.name,
     POWERTOOLS_METRICS_NAMESPACE: 'MarketData',
+    POWERTOOLS_LOGGER_SAMPLE_RATE: String(d.logSampleRate),
   };
   if (spec.access.workBucket === 'write') env.WORK_BUCKET_NAME = d.workBucketName;
   for (const name of spec.access.secrets ?? []) Object.assign(env, d.secret(name));

@@ -67,6 +67,7 @@ export class MarketDataStack extends Stack {
         identity: stage.identity,
         connectionsEndpoint: liveApi.connectionsEndpoint,
         vapidSubject: stage.vapidSubject,
+        logSampleRate: stage.logSampleRate ?? 0.01,
       },
       table,
       files,

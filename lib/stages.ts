@@ -74,6 +74,8 @@ export interface StageConfig {
   removalPolicy: RemovalPolicy;
   pointInTimeRecovery: boolean;
   logRetention: RetentionDays;
+  /** The share of invocations that log at DEBUG (Powertools' sampled debug, 0..1); default 0.01. */
+  logSampleRate?: number;
 }
 
 const DEV_IDENTITY: IdentityInstance = {

@@ -1,82 +1,28 @@
 /**
  * The one place log lines are written, by every function and the local runtime (issue 11: no secret in a
- * log). Every string a line carries is redacted: caps in capability paths, device tokens, API keys, JWTs,
- * provider secret keys, credentials in query strings and `Authorization` values, and the deployment's own
- * secrets (identity provider key, VAPID private key) wherever they appear. Fields named like credentials
- * are dropped whole. Errors leaving a function are redacted too, since the Lambda runtime logs them.
+ * log). Every string a line carries is redacted (shared/log-redact.ts): caps in capability paths, device
+ * tokens, API keys, JWTs, provider secret keys, credentials in query strings and `Authorization` values, and
+ * the deployment's own secrets (identity provider key, VAPID private key) wherever they appear. Fields named
+ * like credentials are dropped whole. Errors leaving a function are redacted too, since the Lambda runtime
+ * logs them. Lines are written by the Powertools Logger of the function the invocation runs in (request id,
+ * cold start, sampled debug: shared/telemetry/), as JSON lines to the sink (shared/telemetry/sink.ts).
  */
 import type { MiddlewareObj } from '@middy/core';
+import { redact, redactedError, redactValue } from './log-redact';
+import { loggerFor, PROCESS_SERVICE } from './telemetry/loggers';
+import { invocationScope } from './telemetry/scope';
 
-export type LogLevel = 'info' | 'warn' | 'error';
+export { keepOutOfLogs, redact, redactedError } from './log-redact';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type Log = (level: LogLevel, msg: string, data?: Record<string, unknown>) => void;
 
-const CAP = '[A-Za-z0-9_-]{22}';
-const SEGMENT = '[^/\\s"\'\\\\]+';
-
-/** Patterns and what they become; the first group (when there is one) is kept. */
-const PATTERNS: Array<[RegExp, string]> = [
-  // Capability paths (spec files-and-live: Capability files) and handed-over answers.
-  [new RegExp(`(live/v1/${SEGMENT}/c?\\d+-)${CAP}`, 'g'), '$1[cap]'],
-  [new RegExp(`(books/v1/${SEGMENT}/\\d+-)${CAP}`, 'g'), '$1[cap]'],
-  [new RegExp(`(candles/v1/(?:m1|h1c|d1c)/${SEGMENT}/)${CAP}`, 'g'), '$1[cap]'],
-  [new RegExp(`(volume/v1/${SEGMENT}/)${CAP}`, 'g'), '$1[cap]'],
-  [new RegExp(`(answers/v1/)${CAP}`, 'g'), '$1[cap]'],
-  [new RegExp(`(quarantine/${SEGMENT}/\\d+-)${CAP}`, 'g'), '$1[cap]'],
-  // Credentials by shape.
-  [/(svc_dev_)[A-Za-z0-9_-]+/g, '$1[redacted]'],
-  [/\b(ak_)[A-Za-z0-9_-]+/g, '$1[redacted]'],
-  [/\b(sk_)[A-Za-z0-9_-]+/g, '$1[redacted]'],
-  [/eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(\.[A-Za-z0-9_-]*)?/g, '[jwt]'],
-  // Credentials by place: query parameters and Authorization values.
-  [/([?&](?:token|key|secret|code|auth)=)[^&\s"'#]+/gi, '$1[redacted]'],
-  [/\b(Bearer\s+|vapid\s+t=)[A-Za-z0-9._~+/=-]+/gi, '$1[redacted]'],
-];
-
-/** Fields whose value is a credential whatever it looks like (compared lower-case). */
-const SECRET_FIELDS = new Set(['token', 'secret', 'secretkey', 'privatekey', 'password', 'authorization', 'cookie', 'code', 'apikey', 'key']);
-
-/** The deployment's own secrets, redacted wherever they appear (set at start-up). */
-const known = new Set<string>();
-
-/** Adds secrets that must never reach a log line (values shorter than 8 characters are ignored). */
-export function keepOutOfLogs(...secrets: Array<string | null | undefined>): void {
-  for (const s of secrets) if (s && s.length >= 8) known.add(s);
-}
-
-/** A text with every secret it carries replaced. */
-export function redact(text: string): string {
-  let out = text;
-  for (const s of known) if (out.includes(s)) out = out.split(s).join('[secret]');
-  for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
-  return out;
-}
-
-/** A log line's fields, redacted: strings everywhere, credential fields whole, errors as their redacted stack. */
-function redactValue(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (value instanceof Error) return redact(value.stack ?? `${value.name}: ${value.message}`);
-  if (value === null || typeof value !== 'object' || depth > 8) return value;
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELDS.has(k.toLowerCase()) ? '[redacted]' : redactValue(v, depth + 1);
-  return out;
-}
-
-/** Writes one JSON line (errors to stderr), redacted. */
+/** Writes one JSON line (errors to stderr), redacted, through the current function's logger. */
 export const jsonLog: Log = (level, msg, data) => {
-  const line = JSON.stringify({ level, msg: redact(msg), ...(redactValue(data ?? {}) as Record<string, unknown>) });
-  if (level === 'error') console.error(line);
-  else console.log(line);
+  const logger = invocationScope.getStore()?.logger ?? loggerFor(PROCESS_SERVICE);
+  // Redacted before Powertools sees them (Errors become their redacted stacks); the formatter redacts again.
+  logger[level](redact(msg), redactValue(data ?? {}) as Record<string, unknown>);
 };
-
-/** A copy of an error whose message and stack are redacted (its other fields are left behind). */
-export function redactedError(err: unknown): Error {
-  if (!(err instanceof Error)) return new Error(redact(String(err)));
-  const copy = new Error(redact(err.message));
-  copy.name = err.name;
-  copy.stack = redact(err.stack ?? `${err.name}: ${err.message}`);
-  return copy;
-}
 
 /** Middy: an error leaving the function is redacted first (the Lambda runtime writes it to the log). */
 export function redactErrors<E, R>(): MiddlewareObj<E, R> {

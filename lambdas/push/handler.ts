@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { handlePushMessage, parsePushMessage } from '../../shared/push/dispatch';
 import { redactErrors } from '../../shared/log';
+import { functionTelemetry } from '../../shared/telemetry/function-telemetry';
 import { type Services, services } from '../../shared/services';
 
 /** One record: false when it must be received again (storage failed); malformed records are dropped. */
@@ -20,9 +21,13 @@ async function processRecord(svc: Services, record: SQSRecord): Promise<boolean>
   }
 }
 
+const t = functionTelemetry('push');
+
 /** The push queue's consumer: each message is one account's push round (see shared/push/dispatch.ts). */
-export const handler = middy<SQSEvent, SQSBatchResponse>().use(redactErrors()).handler(async (event) => {
-  const svc = services();
-  const done = await Promise.all(event.Records.map((r) => processRecord(svc, r)));
-  return { batchItemFailures: event.Records.filter((_, i) => !done[i]).map((r) => ({ itemIdentifier: r.messageId })) };
-});
+export const handler = t.handler(
+  middy<SQSEvent, SQSBatchResponse>().use(t.middlewares()).use(redactErrors()).handler(async (event) => {
+    const svc = services();
+    const done = await Promise.all(event.Records.map((r) => processRecord(svc, r)));
+    return { batchItemFailures: event.Records.filter((_, i) => !done[i]).map((r) => ({ itemIdentifier: r.messageId })) };
+  }),
+);

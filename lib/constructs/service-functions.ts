@@ -14,7 +14,7 @@ import { SECRET_ARN_VARIABLES, type ServiceSecrets } from './secrets';
 import { ServiceFunction } from './service-function';
 
 /** The part of a {@link Deployment} the stack knows before its functions' resources. */
-export type StageDeployment = Pick<Deployment, 'stage' | 'publicBase' | 'cdnBase' | 'origins' | 'identity' | 'connectionsEndpoint' | 'vapidSubject'>;
+export type StageDeployment = Pick<Deployment, 'stage' | 'publicBase' | 'cdnBase' | 'origins' | 'identity' | 'connectionsEndpoint' | 'vapidSubject' | 'logSampleRate'>;
 
 /** Props of {@link ServiceFunctions}. */
 export interface ServiceFunctionsProps {

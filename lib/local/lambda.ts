@@ -62,7 +62,10 @@ export class LambdaHost {
   constructor(
     private readonly root: string,
     private readonly around: Around = (_name, run) => run(),
-  ) {}
+  ) {
+    // As Lambda sets it for an on-demand sandbox: Powertools reports `cold_start` only then (shared/telemetry/).
+    process.env.AWS_LAMBDA_INITIALIZATION_TYPE ??= 'on-demand';
+  }
 
   /** Imports every handler up front, so a broken module fails start-up rather than a request. */
   async preload(names: readonly FunctionName[]): Promise<void> {

@@ -17,7 +17,8 @@ import webpush from 'web-push';
 import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
 import { Router } from '../../shared/http/router';
-import { jsonLog, keepOutOfLogs } from '../../shared/log';
+import { jsonLog, keepOutOfLogs, type Log } from '../../shared/log';
+import { consoleSink, type LogSink, setLogSink } from '../../shared/telemetry/sink';
 import { bucketPorts, configureServices, livePorts, type Services, sdkClients } from '../../shared/services';
 import { type Deployment, functionEnvironment, type SecretName } from '../environment';
 import type { QueuePort } from '../../shared/ports/queues';
@@ -149,11 +150,26 @@ export class Runtime {
     return this.opts.dataDir === ':memory:';
   }
 
-  private log = (level: 'info' | 'warn' | 'error', msg: string, data?: Record<string, unknown>): void => {
-    if (this.opts.log !== false || level === 'error') jsonLog(level, msg, data);
+  /** Every line goes to the sink (shared/telemetry/sink.ts); it prints errors only when logging is off. */
+  private log: Log = (level, msg, data) => jsonLog(level, msg, data);
+
+  /** Who hears every line this runtime's functions write, log and EMF lines alike (tests). */
+  private readonly taps = new Set<(line: string) => void>();
+  private sinkBefore: LogSink | null = null;
+
+  /** Hears every line (structured log and EMF metrics) the service writes, printed or not; returns the way to stop. */
+  tapLog(listener: (line: string) => void): () => void {
+    this.taps.add(listener);
+    return () => this.taps.delete(listener);
+  }
+
+  private readonly sink: LogSink = (line, level) => {
+    for (const t of this.taps) t(line);
+    if (this.opts.log !== false || level === 'error') consoleSink(line, level);
   };
 
   async start(): Promise<string> {
+    this.sinkBefore = setLogSink(this.sink);
     const dataDir = this.memory ? null : resolve(this.opts.dataDir);
     if (dataDir) mkdirSync(dataDir, { recursive: true });
     const host = this.opts.host ?? '127.0.0.1';
@@ -195,6 +211,7 @@ export class Runtime {
     };
     const deployment: Deployment = {
       stage: 'dev',
+      logSampleRate: 0.01,
       publicBase: `${this.base}/`,
       cdnBase: `${this.base}/cdn/${this.opts.filesPrefix ?? ''}`,
       origins: this.base,
@@ -561,6 +578,7 @@ export class Runtime {
     } finally {
       await Promise.all(this.starting);
       await Promise.all(this.engines.map((e) => e.stop()));
+      if (this.sinkBefore) setLogSink(this.sinkBefore);
     }
   }
 }

@@ -5,16 +5,19 @@ import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
 import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
-import { DomainError, ForbiddenError, UnavailableError, type UnavailableCode } from '../errors';
+import { ForbiddenError, type UnavailableCode } from '../errors';
 import { type Services, services } from '../services';
 import { requireEdge } from './edge';
-import { isDependencyFailure } from '../store/dependency-failure';
 import { rateLimitHeaders } from './rate-limit-headers';
-import { compressLarge, errorResult, fromError } from './respond';
+import { errorResult } from './respond';
+import { gzipLarge, headerOf, httpErrors } from './middlewares';
+import type { Log } from '../log';
 import { toApiRequest } from './request';
 import { Router } from './router';
 import type { ApiRequest, HttpEvent, HttpResult } from './types';
 import { withValidator } from './validators';
+import { countAnswers } from './count-answers';
+import { functionTelemetry } from '../telemetry/function-telemetry';
 
 /**
  * A feature one query parameter's value needs besides the route's own (`res=m1` needs `candles.minute`).
@@ -96,41 +99,49 @@ const withRateLimit = (event: HttpEvent, result: HttpResult): HttpResult => {
 
 /**
  * The middy stack of an HTTP function: refuse what did not come through CloudFront (before anything else),
- * resolve the route, admit the caller, run the route, tag cacheable answers (304 on a matching
- * `If-None-Match`), map errors; counted requests carry the RateLimit fields either way.
+ * resolve the route, admit the caller, run the route; then, on the way out (middy runs `after` in reverse
+ * order of `use`): gzip a large answer, tag a cacheable one on the bytes as sent (304 on a matching
+ * `If-None-Match`), add the RateLimit fields, drop HEAD's body. Errors are mapped once (httpErrors); counted
+ * requests carry the RateLimit fields either way. Telemetry first: the answer is counted, then metrics flushed.
  */
-export function httpHandler(table: Readonly<Record<string, Route>>) {
-  return middy<HttpEvent, HttpResult>()
-    .use({
-      onError: async (request) => {
-        const err = asOutage(services(), resolve(request.event, table).route, request.error);
-        const mapped = fromError(err, (msg, e) => services().log('error', msg, { error: e instanceof Error ? e.stack : String(e) }));
-        request.response = withRateLimit(request.event, mapped);
-      },
-    })
+export function httpHandler(fn: FunctionName, table: Readonly<Record<string, Route>>) {
+  const t = functionTelemetry(fn);
+  const log: Log = (level, msg, data) => services().log(level, msg, data);
+  const chain = middy<HttpEvent, HttpResult>()
+    .use(t.middlewares())
+    .use(countAnswers(fn))
+    .use(httpErrors({ outage: (event) => resolve(event, table).route.outage ?? 'unavailable', log, decorate: withRateLimit }))
     .use({
       before: async (request) => {
         await requireEdge(services(), request.event.headers);
       },
     })
+    .use({
+      after: async (request) => {
+        const { event, response } = request;
+        if (!response) return;
+        const result = withRateLimit(event, response);
+        log('debug', 'answer', { route: event.routeKey, status: result.statusCode });
+        // Set, not returned: a value returned from `after` would end the chain before the telemetry's `after`.
+        request.response = event.requestContext.http.method.toUpperCase() === 'HEAD' ? { ...result, body: '' } : result;
+      },
+    })
+    .use({
+      // Tagged on the bytes as sent (after gzip, whose `after` runs first), before HEAD drops them: HEAD carries GET's tag.
+      after: async (request) => {
+        if (request.response) request.response = withValidator(request.event.requestContext.http.method.toUpperCase(), headerOf(request.event, 'if-none-match'), request.response);
+      },
+    })
+    .use(gzipLarge())
     .handler(async (event) => {
       const svc = services();
       const { route, params } = resolve(event, table);
       const req = toApiRequest(event, params, true);
       const principal = await admit(req, route.access, svc, (m) => metered.set(event, rateLimitHeaders(m)));
       checkPathParams(req.params);
-      const answer = await compressLarge(await route.handle({ req, svc, principal }), req.headers['accept-encoding']);
-      // Tagged on the bytes as sent (after compression), before HEAD drops them: HEAD carries GET's tag.
-      const result = withRateLimit(event, withValidator(req.method, req.headers['if-none-match'], answer));
-      return req.method === 'HEAD' ? { ...result, body: '' } : result;
+      return route.handle({ req, svc, principal });
     });
-}
-
-/** A table or bucket that does not answer is a 503 the caller may retry, not a 500 (README "Failure model"). */
-function asOutage(svc: Services, route: Route, err: unknown): unknown {
-  if (err instanceof DomainError || !isDependencyFailure(err)) return err;
-  svc.log('warn', 'a dependency did not answer', { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
-  return new UnavailableError(route.outage ?? 'unavailable', 'a storage service is unavailable; try again');
+  return t.handler(chain);
 }
 
 /** Path rules shared by every route, checked after admission (DESIGN: check order): markets and item keys. */

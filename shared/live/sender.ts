@@ -3,6 +3,8 @@
  * Closing: API Gateway cannot choose a close code, so the server first tells the client why (`{t: "error",
  * error: "unauthenticated"}` for 4401, a `roles` message without `live` for 4403) and then deletes the connection.
  */
+import { metric } from '../telemetry/function-telemetry';
+import { METRIC } from '../telemetry/metric-names';
 import type { Log } from '../log';
 import type { ConnectionsPort, SocketRef, SocketsPort } from '../ports/connections';
 
@@ -46,6 +48,10 @@ export async function sendAll(deps: SendDeps, targets: ReadonlyArray<readonly [S
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, targets.length) }, worker));
+  if (counts.sent + counts.gone + counts.failed > 0) {
+    metric(METRIC.fanoutPosts, counts.sent + counts.gone + counts.failed);
+    metric(METRIC.fanoutGone, counts.gone);
+  }
   return counts;
 }
 

@@ -11,6 +11,8 @@ import type { Services } from '../services';
 import { isDependencyFailure } from '../store/dependency-failure';
 import { type MergeMessage, parseMergeMessage } from '../upload/merge-message';
 import { mergeBook } from './merge-book';
+import { metric } from '../telemetry/function-telemetry';
+import { METRIC } from '../telemetry/metric-names';
 
 /**
  * Merges the records in order. After a failure the rest of the batch is reported failed too, unmerged, so
@@ -25,8 +27,14 @@ export async function mergeBatch(svc: Services, records: readonly SQSRecord[]): 
       continue;
     }
     try {
+      const started = performance.now();
       const out = await mergeBook(svc, msg);
       svc.log('info', 'merge', { market: msg.market, at: msg.at, ...out });
+      if (out.merged) {
+        // Wall time of the work, not the service clock (a manual clock locally).
+        metric(METRIC.mergeDurationMs, Math.round(performance.now() - started), { market: msg.market });
+        metric(METRIC.mergeRowsChanged, out.rowsChanged, { market: msg.market });
+      }
     } catch (err) {
       if ((await afterFailure(svc, record, msg, err)) === 'set-aside') continue;
       const rest = records.slice(i);

@@ -31,7 +31,7 @@ import { settled } from './settled';
 /** At least one SQS batch (10 messages): a batch received again after its merges committed skips them all. */
 const RECENT_UPLOADS = 10;
 
-export type MergeOutcome = { merged: true; seq: number } | { merged: false; reason: 'already_merged' };
+export type MergeOutcome = { merged: true; seq: number; rowsChanged: number } | { merged: false; reason: 'already_merged' };
 
 /** Merges one accepted book; throws when it must be received again (storage failure, lost seq race). */
 export async function mergeBook(svc: Services, msg: MergeMessage): Promise<MergeOutcome> {
@@ -70,7 +70,7 @@ export async function mergeBook(svc: Services, msg: MergeMessage): Promise<Merge
   const merged = { seq: pending.seq, newestScanAt: at, firstMergeAt: meta.firstMergeAt ?? now, currentBook, lastUpload: msg.uploadId, recentUploads, pending: null };
   await evaluateMergeAlerts(svc, { ...meta, ...merged }, scan, rows, pending, repeated);
   if (!(await store.commitMeta({ market: msg.market, ...merged }, meta.seq))) throw new Error(`merge ${msg.market}: seq ${pending.seq} was taken by another merge`);
-  return { merged: true, seq: pending.seq };
+  return { merged: true, seq: pending.seq, rowsChanged: changed.length };
 }
 
 /**

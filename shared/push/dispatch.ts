@@ -4,6 +4,8 @@
  * A 404 / 410 from the push service deletes the subscription; any other failure is dropped. Subscriptions
  * whose endpoint the deployment no longer accepts are deleted unsent.
  */
+import { metric } from '../telemetry/function-telemetry';
+import { METRIC } from '../telemetry/metric-names';
 import { notificationFor } from '../domain/push-message';
 import type { Services } from '../services';
 import { type DeliveryOutcome, deliver } from './deliver';
@@ -65,6 +67,8 @@ export async function handlePushMessage(svc: Services, msg: PushMessage, send: t
         else if (o.kind === 'failed') svc.log('warn', 'push dropped', { reason: o.reason });
       }),
     );
+    metric(METRIC.pushSent, outcomes.filter((o) => o.kind === 'sent').length);
+    metric(METRIC.pushFailed, outcomes.filter((o) => o.kind !== 'sent').length);
     return outcomes;
   }
   throw new Error('push window state kept changing under this delivery');

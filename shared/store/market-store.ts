@@ -4,6 +4,8 @@
  * all under one pk so a whole period is one Query); day history is compacted daily into HISTORY_SHARDS fine
  * shards so one item's 90 days cost a single small read. Adapters return domain types, never raw items.
  */
+import { metric } from '../telemetry/function-telemetry';
+import { METRIC } from '../telemetry/metric-names';
 import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS, dayOf, HOUR_MS } from '../clock';
 import type { Candle, CandlePage, CandleRes } from '../domain/candles';
@@ -31,6 +33,7 @@ export class CapacityMeter {
     for (const u of Array.isArray(units) ? units : units ? [units] : []) {
       const n = (kind === 'read' ? u.ReadCapacityUnits : u.WriteCapacityUnits) ?? u.CapacityUnits ?? 0;
       this[kind] += n;
+      if (kind === 'write' && n > 0) metric(METRIC.writeUnits, n);
     }
   }
   reset(): void {

@@ -159,7 +159,7 @@ describe('no secret in a log', () => {
     keep(readFileSync(join(svc.dataDir, 'identity-secret.txt'), 'utf8'));
     keep((JSON.parse(readFileSync(join(svc.dataDir, 'vapid.json'), 'utf8')) as { privateKey: string }).privateKey);
     const log = svc.output();
-    expect(log).toMatch(/"msg":"merge"/);
+    expect(log).toMatch(/"message":"merge"/);
     expect(log).toMatch(/merge failed.*book file missing/);
     const found: string[] = [];
     for (const [what, shape] of SECRET_SHAPES) {

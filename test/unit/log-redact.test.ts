@@ -76,7 +76,9 @@ describe('log redaction', () => {
     jsonLog('error', 'failed', { error: new Error('at books/v1/m/1-abcdefghijklmnopqrstuv.json.gz') });
     expect(JSON.parse(out.mock.calls[0][0] as string)).toEqual({
       level: 'info',
-      msg: 'renewed ak_[redacted]',
+      message: 'renewed ak_[redacted]',
+      service: 'market-data',
+      timestamp: expect.any(String),
       token: '[redacted]',
       nested: { path: 'volume/v1/m/[cap]/1.json.gz', code: '[redacted]' },
     });
