@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -106,6 +106,12 @@ export class FilesBucket extends Construct {
       logBucket: logsBucket,
       logFilePrefix: 'files-cdn/',
     });
+    // Reviewed (see the default root object above): the LIST grant only makes missing keys 404; no path or query
+    // that reaches S3 can ask for a listing.
+    Annotations.of(this.distribution).acknowledgeWarning(
+      '@aws-cdk/aws-cloudfront-origins:listBucketSecurityRisk',
+      'LIST makes a missing key 404 (spec); the root is a never-written default root object and no query string reaches S3',
+    );
     this.cdnBase = `https://${domains ? domains.files : this.distribution.distributionDomainName}/`;
     suppressEdgeFindings(this.distribution, stage, 'files');
   }
