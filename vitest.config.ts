@@ -9,8 +9,8 @@ export default defineConfig({
   test: {
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    testTimeout: 180_000,
+    hookTimeout: 420_000,
     reporters: ['default'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [

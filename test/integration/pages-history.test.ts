@@ -54,7 +54,7 @@ describe('item page price history and home page links', () => {
     const uploader = await uploaderKey(local);
     for (const [i, at] of READINGS.entries()) await uploadAt(local, uploader, at, [[2589, priceAt(i), 10 + i], [2592, 900, 5]]);
     await local.setClock(VIEW_AT);
-  }, 180_000);
+  }, 420_000);
   afterAll(() => local.close());
 
   it('tables the hourly closes of the last 48 finished hours exactly as the anonymous h1 candles answer has them', async () => {
