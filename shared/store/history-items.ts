@@ -12,11 +12,12 @@
  * the head and parts, at last strongly consistent. A write that crashes between its parts and its head leaves parts no head names;
  * compaction's retry writes the same content, so the same generation, and adopts them.
  */
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { HistoryPage } from '../ports/market';
 import { historyPk, shardSk } from './keys';
 import { decodeHistoryParts, encodeHistoryParts, partsHolding } from './history-parts';
+import { backoff, batchPut } from './batch-write';
 import { HISTORY_SHARDS } from './shard-layout';
 
 type Meter = { add(units: unknown, kind: 'read' | 'write'): void };
@@ -159,18 +160,8 @@ export class HistoryItems {
     return items;
   }
 
-  private async batchPut(items: Item[]): Promise<void> {
-    // 25 items a batch, but a batch is limited to 16 MB: parts are up to 350 KB, so at most 25 × 350 KB = 8.75 MB.
-    for (let i = 0; i < items.length; i += 25) {
-      let request: Record<string, Array<Record<string, unknown>>> | undefined = { [this.table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
-      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-        const out = await this.ddb.send(new BatchWriteCommand({ RequestItems: request as never, ReturnConsumedCapacity: 'TOTAL' }));
-        this.meter.add(out.ConsumedCapacity, 'write');
-        request = out.UnprocessedItems as typeof request;
-        if (request && Object.keys(request).length > 0) await backoff(attempt);
-      }
-    }
+  private batchPut(items: Item[]): Promise<void> {
+    return batchPut(this.ddb, this.table, items, this.meter);
   }
 }
 
-const backoff = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));

@@ -6,7 +6,7 @@
  */
 import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
-import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS, dayOf, HOUR_MS } from '../clock';
 import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { RowTable } from '../domain/merge';
@@ -16,6 +16,7 @@ import { candlePk, daySoFarPk, historyMarkKey, marketMetaKey, rowsPk, shardSk, v
 import type { DayFold, HistoryPage, MarketMeta, MarketPages, PendingMerge, VolumeShard } from '../ports/market';
 import { type CandleCloses, decodeCandleCloses, decodeCandles, decodeRows, decodeVolume, encodeCandles, encodeCandleShards, encodeRowShards, encodeVolume } from './page-codec';
 import { HistoryItems } from './history-items';
+import { backoff, batchPut } from './batch-write';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
 
 
@@ -321,19 +322,8 @@ export class MarketStore implements MarketPages {
     return items;
   }
 
-  private async batchPut(items: PageItem[]): Promise<void> {
-    for (let i = 0; i < items.length; i += 25) {
-      let request: Record<string, Array<Record<string, unknown>>> | undefined = {
-        [this.table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
-      };
-      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-        const out = await this.ddb.send(new BatchWriteCommand({ RequestItems: request as never, ReturnConsumedCapacity: 'TOTAL' }));
-        this.meter.add(out.ConsumedCapacity, 'write');
-        request = out.UnprocessedItems as typeof request;
-        if (request && Object.keys(request).length > 0) await backoff(attempt);
-      }
-    }
+  private batchPut(items: PageItem[]): Promise<void> {
+    return batchPut(this.ddb, this.table, items, this.meter);
   }
 }
 
-const backoff = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
