@@ -2,6 +2,11 @@
  * `npm start`: the whole service on this machine (`npm start -- --help` lists the flags and environment
  * variables, lib/local/cli.ts). A start that fails prints one line saying what to do and stops everything it
  * started; so does Ctrl-C (SIGINT) or SIGTERM at any point, start-up included.
+ *
+ * It runs as `node --import tsx bin/local.ts`, one process, not through the `tsx` command: that one runs the
+ * program in a child and, when a signal reaches it, gives the child 30 ms to acknowledge before it kills it
+ * with SIGKILL; a start-up busy for longer (a loaded machine) then left DynamoDB Local and the S3 server
+ * running as orphans.
  */
 import { banner } from '../lib/local/banner';
 import { parseCli, usage } from '../lib/local/cli';

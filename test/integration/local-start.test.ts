@@ -7,7 +7,7 @@ import { ENVIRONMENT, FLAGS } from '../../lib/local/cli';
 import { type EntryPoint, isEngine, startEntryPoint, stillRunning } from '../support/entry-point';
 
 /**
- * Issue 15, points 2 and 3, through the real entry point (`tsx bin/local.ts`) in a child process: `--help`,
+ * Issue 15, points 2 and 3, through the real entry point (`node --import tsx bin/local.ts`) in a child process: `--help`,
  * the lines after `ready` and unknown flags; a start that fails prints one line and leaves no engine, no
  * temporary folder behind (a busy port, a broken data folder after the engines started, a SIGTERM during
  * start-up).

@@ -1,5 +1,5 @@
 /**
- * Runs `npm start`'s entry point as a user does (`tsx bin/local.ts …` in a child process) and watches the
+ * Runs `npm start`'s entry point as a user does (`node --import tsx bin/local.ts …` in a child process) and watches the
  * process tree it makes through /proc, so a test can say which engines it started and that none outlives it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -7,7 +7,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 
 interface ProcInfo {
   pid: number;
@@ -71,7 +70,7 @@ export interface EntryPoint {
 }
 
 export function startEntryPoint(args: string[], env: Record<string, string>): EntryPoint {
-  const child = spawn(process.execPath, [TSX, 'bin/local.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => {
