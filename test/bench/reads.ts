@@ -35,6 +35,9 @@ export interface ReadFigures {
   itemReadUnitsHourly: number;
   /** p50 ms of those first-of-the-hour anonymous answers. */
   itemP50MsHourly: number;
+  /** An anonymous item page (`/item/<key>?m=`), each key asked once. */
+  itemPageReadUnits: number;
+  itemPageP50Ms: number;
   /** Median ms of the history answer, 30 days, every item, with volume (a warm function: final days kept). */
   historyMs: number;
   /** The first history answer of a fresh function (every day decoded). */
@@ -148,6 +151,9 @@ export async function benchReads(): Promise<ReadFigures> {
     // Anonymous answers: each key asked once, so each is the first of its hour (computed, then stored).
     const hourly = [];
     for (const key of sample(40, 5)) hourly.push(await get(`/api/v1/ah/${MARKET}/${key}`));
+    // Anonymous item pages (the pages function): the hourly answer, the item's hour candles of the last 48 hours.
+    const pages = [];
+    for (const key of sample(20, 9)) pages.push(await get(`/item/${key}?m=${MARKET}`));
 
     const history = [];
     for (let i = 0; i < 4; i++) history.push(await get(`/api/v1/ah/${MARKET}/history?from=${dayOf(NOW) - 30}`, token));
@@ -162,6 +168,8 @@ export async function benchReads(): Promise<ReadFigures> {
       itemP50Ms: median(live.map((r) => r.ms)),
       itemReadUnitsHourly: mean(hourly),
       itemP50MsHourly: median(hourly.map((r) => r.ms)),
+      itemPageReadUnits: mean(pages),
+      itemPageP50Ms: median(pages.map((r) => r.ms)),
       historyMs: median(history.slice(1).map((r) => r.ms)),
       historyColdMs: history[0].ms,
       historyBytes: history[0].bytes,
@@ -181,6 +189,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`market reads (${KEYS} keys, ${f.days} days of history; ${((performance.now() - t0) / 1000).toFixed(0)} s with the fill)`);
   console.log(`  single item, live:   ${f.itemReadUnits.toFixed(1)} RCU (target <= 30), p50 ${f.itemP50Ms.toFixed(1)} ms (target <= 50)`);
   console.log(`  single item, hourly: ${f.itemReadUnitsHourly.toFixed(1)} RCU, p50 ${f.itemP50MsHourly.toFixed(1)} ms (first answer of the hour)`);
+  console.log(`  item page:           ${f.itemPageReadUnits.toFixed(1)} RCU, p50 ${f.itemPageP50Ms.toFixed(1)} ms (anonymous)`);
   console.log(`  history 30 days:     ${f.historyMs.toFixed(0)} ms warm, ${f.historyColdMs.toFixed(0)} ms cold, ${(f.historyBytes / 1e6).toFixed(1)} MB (target <= 1000 ms); ${f.historyGzipMs.toFixed(0)} ms gzip`);
   console.log(`  intraday 24 hours:   ${f.intradayMs.toFixed(0)} ms warm, ${f.intradayColdMs.toFixed(0)} ms cold, ${(f.intradayBytes / 1e6).toFixed(1)} MB (target <= 1000 ms)`);
   process.exit(0);
