@@ -17,6 +17,7 @@ import { benchValidation } from './engine';
 import { benchFanout, benchSnapshotFiles } from './live';
 import { benchMergeCost } from './merge-cost';
 import { benchMergeCpu } from './merge-cpu';
+import { benchPosterCost } from './poster-cost';
 import { benchReads } from './reads';
 import { type Figure, FigureReport } from './report';
 import { FUNCTIONS } from '../../shared/topology';
@@ -36,6 +37,7 @@ const FIGURES = [
   'read.intraday_ms',
   'read.intraday_cold_ms',
   'live.fanout_2000_ms',
+  'live.poster_cpu_ratio',
   'files.snapshot_ms',
   'files.snapshot_cold_ms',
   'files.recent_series_bytes',
@@ -90,6 +92,11 @@ async function main(): Promise<number> {
   await section(['live.fanout_2000_ms'], async () => {
     const f = await benchFanout();
     add({ name: 'live.fanout_2000_ms', value: round(f.ms), unit: 'ms', target: '<= 2000', max: 2000, note: `merge → last of ${f.sockets} distinct sockets receives the merge's \`ah\`` });
+  });
+
+  await section(['live.poster_cpu_ratio'], async () => {
+    const c = await benchPosterCost();
+    add({ name: 'live.poster_cpu_ratio', value: round(c.posterMs / c.sdkMs, 2), unit: 'x', target: '<= 0.5', max: 0.5, note: `poster ${round(c.posterMs)} ms vs SDK command ${round(c.sdkMs)} ms CPU, ${c.sockets} posts through an in-memory handler` });
   });
 
   await section(['files.snapshot_ms', 'files.snapshot_cold_ms', 'files.recent_series_bytes'], async () => {
