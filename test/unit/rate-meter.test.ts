@@ -113,7 +113,7 @@ describe('rate meter', () => {
   });
 
   it('writes a caller’s minute once, then once per batch: 100 sequential requests at 600 a minute are 5 writes', async () => {
-    const { store, meter, writes } = counted();
+    const { meter, writes } = counted();
     for (let i = 0; i < 100; i++) expect(await meter.count('user_1', T0 + i, 600)).toBe(i + 1);
     expect(writes()).toBe(5);
     // A new minute starts a new window (and a first write).
