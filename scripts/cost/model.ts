@@ -71,11 +71,11 @@ const GB = 1024 ** 3;
 export const HALVE: Readonly<Record<string, string>> = {
   'DynamoDB writes: merges': 'merge only the shards a book changes and skip pages whose encoded bytes did not change (a steady market rewrites few prices), or merge every other book of a market (150 a day)',
   'DynamoDB reads: merges': 'keep the merge function warm with its pages cached between books (read only META and changed shards)',
-  'DynamoDB reads: API reads': 'count API-key rate limits in the function (per-minute counters flushed in batches) instead of one counter write (1 WCU, over a third of the line) per read, and cache hot items\' answers for a minute',
+  'DynamoDB reads: API reads': 'keep each market\'s history shards in the API function per compaction mark (they change once a day: about 3 of a single-item answer\'s units) and its recent day and row shards per merge seq (validated by the META read), so a warm function reads an item\'s shards once per merge instead of once per read',
   'DynamoDB units: hourly jobs': 'run the snapshot and seal jobs on changed markets only',
   'DynamoDB units: sockets': 'reconnect less often (keep the 2-hour connection to its limit)',
   'DynamoDB storage': 'keep day history 30 days in the table and older days only in S3 files',
-  'Lambda requests': 'filter the table stream for the fan-out (Lambda event filtering on market, alert and role records): every API read\'s rate-limit counter write invokes it today',
+  'Lambda requests': 'the API reads are nearly all of it (one invocation each, now that the stream filter keeps rate counters from invoking the fan-out): fewer, larger reads (the batch candles route takes 50 items a request)',
   'API Gateway HTTP requests': 'answer item reads from CloudFront with a short TTL (the answers carry ETags), halving what reaches API Gateway',
   'WebSocket messages': 'send one `ah` per market per minute (batched) instead of one per merge',
   'WebSocket connection minutes': 'close idle sockets after 10 minutes without a subscription',

@@ -2,7 +2,9 @@
  * Day data of a few items, read cheaply (issue target: a single-item answer within 30 read units): compacted
  * days from each item's history shard (one small read for 90 days), later days from the items' shards of
  * each day candle and volume page. The recent days are read in the same round trip as the compaction mark,
- * guessing the mark is recent (compaction runs daily); older uncompacted days follow in a second one.
+ * guessing the mark is recent (compaction runs daily); older uncompacted days follow in a second one. A mark
+ * read in the last 10 minutes is reused (issue 15 point 6): then one round trip reads the history shard and
+ * only the days after the mark, neither the mark nor a day page the shard already holds.
  */
 import type { Candle } from '../domain/candles';
 import type { Volume } from '../domain/volume-estimate';
@@ -13,6 +15,13 @@ import type { ReadSources } from './sources';
 
 /** Days read from day pages without waiting for the mark: today and the two days before (the mark trails today by two or three days). */
 const RECENT_DAYS = 3;
+/**
+ * A read compaction mark is reused this long (service clock) per store and market (issue 15 point 6: cost).
+ * The mark only moves forward, once a day, and day pages outlive compaction, so a reused mark that has since
+ * moved only makes a read take a compacted day from its page instead of the history shard: the same data.
+ */
+export const MARK_REUSE_MS = 10 * 60_000;
+const marks = new Map<string, { mark: number | null; at: number }>();
 
 export interface ItemDays {
   candles: Map<number, Candle>;
@@ -28,23 +37,14 @@ export async function itemDays(src: ReadSources, market: string, key: number, fi
 export async function itemsDays(src: ReadSources, market: string, keys: readonly number[], first: number, last: number, withVolume: boolean): Promise<Map<number, ItemDays>> {
   const out = new Map<number, ItemDays>(keys.map((k) => [k, emptyDays()]));
   if (first > last || keys.length === 0) return out;
-  const recentFirst = Math.max(first, last - RECENT_DAYS + 1);
-  const [mark, histories, recent] = await Promise.all([
-    historyMark(src, market),
-    // A window that lies wholly in the recent days never needs the history shards.
-    first < recentFirst ? historiesOf(src, market, keys) : Promise.resolve(new Map<number, HistoryPage>()),
-    pagesOf(src, market, keys, range(recentFirst, last), withVolume),
-  ]);
-  const compactedThrough = mark ?? first - 1;
-  const older = range(Math.max(first, compactedThrough + 1), recentFirst - 1);
-  const more = older.length > 0 ? await pagesOf(src, market, keys, older, withVolume) : new Map<number, ItemDays>();
+  const read = await readDays(src, market, keys, first, last, withVolume);
+  const { histories, historyThrough } = read;
   for (const key of keys) {
     const into = out.get(key) as ItemDays;
     const history = histories.get(shardOf(key, HISTORY_SHARDS));
-    const pages = [recent.get(key), more.get(key)];
+    const pages = [read.recent.get(key), read.more.get(key)];
     for (let day = first; day <= last; day++) {
-      // The recent days are always read from their pages (the history shards are not read for them).
-      const fromHistory = day <= compactedThrough && day < recentFirst;
+      const fromHistory = day <= historyThrough;
       const c = fromHistory ? history?.get(day)?.candles.get(key) : (pages[0]?.candles.get(day) ?? pages[1]?.candles.get(day));
       if (c) into.candles.set(day, c);
       if (!withVolume) continue;
@@ -53,6 +53,47 @@ export async function itemsDays(src: ReadSources, market: string, keys: readonly
     }
   }
   return out;
+}
+
+interface DaysRead {
+  /** Days up to this one come from the history shards, later ones from the day pages. */
+  historyThrough: number;
+  histories: Map<number, HistoryPage>;
+  recent: Map<number, ItemDays>;
+  more: Map<number, ItemDays>;
+}
+
+/**
+ * The history shards and day pages the window needs. With a mark read in the last MARK_REUSE_MS: one round
+ * trip reading exactly the shards and the days after the mark. Else the mark is read with the recent days
+ * (guessing it is recent), older uncompacted days follow, and the mark is kept for the next reads.
+ */
+async function readDays(src: ReadSources, market: string, keys: readonly number[], first: number, last: number, withVolume: boolean): Promise<DaysRead> {
+  const id = `${src.scope}|${market}`;
+  const now = src.clock.now();
+  const known = marks.get(id);
+  const none = new Map<number, ItemDays>();
+  if (known && now >= known.at && now - known.at < MARK_REUSE_MS) {
+    const historyThrough = Math.min(known.mark ?? first - 1, last);
+    const [histories, recent] = await Promise.all([
+      first <= historyThrough ? historiesOf(src, market, keys) : Promise.resolve(new Map<number, HistoryPage>()),
+      pagesOf(src, market, keys, range(Math.max(first, historyThrough + 1), last), withVolume),
+    ]);
+    return { historyThrough, histories, recent, more: none };
+  }
+  const recentFirst = Math.max(first, last - RECENT_DAYS + 1);
+  const [mark, histories, recent] = await Promise.all([
+    historyMark(src, market),
+    // A window that lies wholly in the recent days never needs the history shards.
+    first < recentFirst ? historiesOf(src, market, keys) : Promise.resolve(new Map<number, HistoryPage>()),
+    pagesOf(src, market, keys, range(recentFirst, last), withVolume),
+  ]);
+  marks.set(id, { mark, at: now });
+  const compactedThrough = mark ?? first - 1;
+  const older = range(Math.max(first, compactedThrough + 1), recentFirst - 1);
+  const more = older.length > 0 ? await pagesOf(src, market, keys, older, withVolume) : none;
+  // The recent days are always read from their pages here (the history shards are not read for them).
+  return { historyThrough: Math.min(compactedThrough, recentFirst - 1), histories, recent, more };
 }
 
 /** The history shards holding `keys`, by shard (a split shard: only the parts holding them). */

@@ -98,6 +98,6 @@ export interface IdentityPort {
   takeClaimSlot(userId: string, now: number, cutoff: number): Promise<{ won: boolean; previous: number | null }>;
   /** Gives a claim slot back after a failed write, so the next credit tries again. */
   releaseClaimSlot(userId: string, taken: number, previous: number | null): Promise<void>;
-  /** Counts one request of a caller in the current minute, atomically; answers the minute's count so far. */
-  countRequest(callerId: string, now: number): Promise<number>;
+  /** Counts `n` (default 1) requests of a caller in the current minute, atomically; answers the minute's count so far. */
+  countRequest(callerId: string, now: number, n?: number): Promise<number>;
 }

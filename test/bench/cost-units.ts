@@ -8,7 +8,10 @@
  * - `connect`: a socket's connect, `hello` and disconnect; `read.<route>`: one API read per route of the mix;
  * - `storage`: the bytes in the table and both buckets after 30 days on the manual clock with retention
  *   running, at reduced scale (one market of 2000 keys, 6 books a day), which the model scales up.
- * Run alone with `npx tsx test/bench/cost-units.ts [--events | --storage] [--days N] [--json PATH]`; the bench runner calls `benchCostUnits()`.
+ * Run alone with `npx tsx test/bench/cost-units.ts [--events | --storage] [--days N] [--reads] [--json PATH]`; the bench runner
+ * calls `benchCostUnits()`. `--reads` adds the reads bench's `read.item_read_units` (the model prices single-item
+ * reads with it), so `--events --reads` (about 10 minutes) and `--storage` (about 20) are every figure of
+ * `npm run cost`, in two files it merges: the cost figures without the rest of the bench.
  */
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -21,6 +24,7 @@ import { MarketGenerator } from '../../shared/demo/market-generator';
 import { DEFAULT_MARKET, MARKETS } from '../../shared/domain/market';
 import { services } from '../../shared/services';
 import { CostMeter, type EventFigure, eventFigures } from './cost-meter';
+import { benchReads } from './reads';
 import { SCHEDULES } from '../../shared/topology';
 
 const MARKET = DEFAULT_MARKET;
@@ -263,6 +267,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const days = Number(arg('--days') ?? 30);
   const only = process.argv.includes('--events') ? 'events' : process.argv.includes('--storage') ? 'storage' : 'all';
   const figures = only === 'events' ? await benchEvents() : only === 'storage' ? await benchStorage(days) : await benchCostUnits(days);
+  if (process.argv.includes('--reads')) figures.push({ name: 'read.item_read_units', value: Math.round((await benchReads()).itemReadUnits * 10) / 10, unit: 'RCU' });
   for (const f of figures) console.log(`${f.name.padEnd(40)} ${String(f.value).padStart(12)} ${f.unit}`);
   const out = arg('--json');
   if (out) writeFileSync(out, `${JSON.stringify(figures.map((f) => ({ ...f, target: 'report' })), null, 2)}\n`);

@@ -131,4 +131,12 @@ describe.each(variants)('identity port (%s)', (_name, make) => {
     expect(await port.countRequest('ip:2', T0)).toBe(1);
     expect(await port.countRequest('ip:1', T0 + 60_000)).toBe(1);
   });
+
+  it('adds a batch of requests in one count (the function meters and writes them together)', async () => {
+    const port = await make();
+    expect(await port.countRequest('ip:3', T0, 20)).toBe(20);
+    expect(await port.countRequest('ip:3', T0 + 1, 1)).toBe(21);
+    expect(await port.countRequest('ip:3', T0 + 2, 19)).toBe(40);
+    expect(await port.countRequest('ip:3', T0 + 60_000, 7)).toBe(7);
+  });
 });

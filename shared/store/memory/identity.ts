@@ -195,10 +195,10 @@ export class MemoryIdentity implements IdentityPort {
     if (p && p.claimAt === taken) p.claimAt = previous;
   }
 
-  async countRequest(callerId: string, now: number): Promise<number> {
+  async countRequest(callerId: string, now: number, n = 1): Promise<number> {
     const key = `${callerId}#${minuteOf(now)}`;
-    const n = (this.counters.get(key) ?? 0) + 1;
-    this.counters.set(key, n);
-    return n;
+    const total = (this.counters.get(key) ?? 0) + n;
+    this.counters.set(key, total);
+    return total;
   }
 }
