@@ -9,7 +9,7 @@ import type { CandleCloses } from '../store/page-codec';
 import type { ColumnHourCloses } from './hour-closes';
 import { type HourSeries, emptySeries, foldHours } from './hour-series';
 
-interface ShardPoints {
+export interface ShardPoints {
   keys: Float64Array;
   /** Key i's points are `start[i] … start[i + 1] - 1`. */
   start: Uint32Array;
@@ -99,24 +99,17 @@ function push(out: ShardPoints, h: number, run: CandleCloses, i: number): void {
 }
 
 /**
- * `foldHours(emptySeries(), pages, keepFrom, retainFrom)` for pages read as columns. Pages of mixed shard
- * counts (a layout change) cannot be walked shard by shard: they go through foldHours itself.
+ * One key shard's points over its hour pages (`runs`: that shard's columns per hour, ascending by hour, every
+ * run of the same shard count and residue), under foldHours' keep rule. Runs without keys are skipped.
  */
-export function foldHoursCold(pages: ReadonlyArray<readonly [hour: number, closes: ColumnHourCloses]>, keepFrom: number, retainFrom: number): HourSeries {
-  const ordered = [...pages].sort((a, b) => a[0] - b[0]);
-  const counts = new Set(ordered.flatMap(([, p]) => p.runs.map((r) => r.shards)));
-  const hours = new Set(ordered.map(([h]) => h));
-  if (counts.size > 1 || hours.size !== ordered.length) return foldHours(emptySeries(), pages, keepFrom, retainFrom);
-  const byShard = new Map<number, Array<readonly [number, CandleCloses]>>();
-  for (const [h, page] of ordered) {
-    for (const run of page.runs) {
-      if (run.keys.length === 0) continue;
-      const list = byShard.get(run.residue) ?? [];
-      list.push([h, run]);
-      byShard.set(run.residue, list);
-    }
-  }
-  const shards = [...byShard.values()].map((runs) => foldShard(runs, keepFrom, retainFrom));
+export function foldShardRuns(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFrom: number, retainFrom: number): ShardPoints | null {
+  const kept = runs.filter(([, run]) => run.keys.length > 0);
+  return kept.length === 0 ? null : foldShard(kept, keepFrom, retainFrom);
+}
+
+/** The series of folded key shards (keys ascending across them), every hour through `hourThrough` folded in. */
+export function joinShards(folded: ReadonlyArray<ShardPoints | null>, hourThrough: number | null): HourSeries {
+  const shards = folded.filter((s): s is ShardPoints => s !== null);
   // Keys ascending across shards: each shard's keys are ascending, so order (key, shard, index) triples.
   const order: Array<[number, number, number]> = [];
   let points = 0;
@@ -143,5 +136,26 @@ export function foldHoursCold(pages: ReadonlyArray<readonly [hour: number, close
     n += to - from;
   });
   start[order.length] = n;
-  return { ...emptySeries(), hourThrough: ordered.length > 0 ? ordered[ordered.length - 1][0] : null, keys, start, hour, close, quantity };
+  return { ...emptySeries(), hourThrough, keys, start, hour, close, quantity };
+}
+
+/**
+ * `foldHours(emptySeries(), pages, keepFrom, retainFrom)` for pages read as columns. Pages of mixed shard
+ * counts (a layout change) cannot be walked shard by shard: they go through foldHours itself.
+ */
+export function foldHoursCold(pages: ReadonlyArray<readonly [hour: number, closes: ColumnHourCloses]>, keepFrom: number, retainFrom: number): HourSeries {
+  const ordered = [...pages].sort((a, b) => a[0] - b[0]);
+  const counts = new Set(ordered.flatMap(([, p]) => p.runs.map((r) => r.shards)));
+  const hours = new Set(ordered.map(([h]) => h));
+  if (counts.size > 1 || hours.size !== ordered.length) return foldHours(emptySeries(), pages, keepFrom, retainFrom);
+  const byShard = new Map<number, Array<readonly [number, CandleCloses]>>();
+  for (const [h, page] of ordered) {
+    for (const run of page.runs) {
+      const list = byShard.get(run.residue) ?? [];
+      list.push([h, run]);
+      byShard.set(run.residue, list);
+    }
+  }
+  const shards = [...byShard.values()].map((runs) => foldShardRuns(runs, keepFrom, retainFrom));
+  return joinShards(shards, ordered.length > 0 ? ordered[ordered.length - 1][0] : null);
 }
