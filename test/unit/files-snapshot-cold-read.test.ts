@@ -2,13 +2,18 @@
  * Issue 15 point 7, the cold snapshot's read path: (1) a deflated candle page's closes read from a part of
  * its inflated bytes are the closes the whole page gives (also when they do not fit in that part); (2) hour
  * pages folded key shard by key shard, each shard on its own, give the series `foldHours` gives from an
- * empty series; (3) the DynamoDB clients' base64 decoder decodes base64 as `atob` does.
+ * empty series, and `seriesFor` reads a cold series that way (or, for pages of another shard layout, page by
+ * page) to the same series; (3) the DynamoDB clients' base64 decoder decodes base64 as `atob` does.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Candle, CandlePage } from '../../shared/domain/candles';
+import { RETAINED_HOURS } from '../../shared/domain/retention';
 import { emptySeries, encodeSeries, foldHours, type HourCloses } from '../../shared/files/hour-series';
 import { foldShardRuns, joinShards } from '../../shared/files/hour-series-cold';
+import { SERIES_HOURS, seriesFor } from '../../shared/files/snapshot-files';
+import type { MarketPages } from '../../shared/ports/market';
+import type { Services } from '../../shared/services';
 import { base64Decoder } from '../../shared/store/clients/base64';
 import { type CandleCloses, decodeCandleCloses, decodeCandles, encodeCandleShards } from '../../shared/store/page-codec';
 
@@ -121,6 +126,62 @@ describe('hour pages folded key shard by key shard', () => {
       ),
       { numRuns: 120 },
     );
+  });
+});
+
+/** A store holding only hour pages (`shards` key shards each), as much of MarketPages as a cold seriesFor reads. */
+function hourStore(pages: ReadonlyMap<number, Uint8Array[]>, reads: string[]): MarketPages {
+  const none = async () => new Map();
+  return {
+    candleCloses: async (_m: string, res: string, period: number) => {
+      reads.push(`page ${res}`);
+      return res === 'h1' ? (pages.get(period) ?? []).map(decodeCandleCloses) : [];
+    },
+    candleClosesOfShard: async (_m: string, _res: string, periods: readonly number[], shard: number) => {
+      reads.push('shard');
+      const out = new Map<number, CandleCloses>();
+      for (const p of periods) {
+        const run = (pages.get(p) ?? []).map(decodeCandleCloses).find((r) => r.residue === shard % r.shards);
+        if (run) out.set(p, run);
+      }
+      return out;
+    },
+    volumePage: none,
+  } as unknown as MarketPages;
+}
+
+describe('a cold series read by seriesFor', () => {
+  it('is the series foldHours gives, read shard by shard, or page by page when the pages are of another shard layout', async () => {
+    const hour = 490_000;
+    const first = hour - 40;
+    const keys = [...Array.from({ length: 300 }, (_, i) => 3 + i * 5), 2 ** 31 * 4 + 82_800];
+    const make = (shards: number) => {
+      const pages = new Map<number, Uint8Array[]>();
+      for (let h = first; h < hour; h++) {
+        const page: CandlePage = new Map();
+        for (const k of keys) if ((k + h) % 6 !== 0) page.set(k, candle(100 + ((k * 31 + h * 17) % 90_000), 1 + ((k + h) % 9), (k + h) % 3, h * HOUR));
+        pages.set(h, [...encodeCandleShards(page, h * HOUR, shards).values()]);
+      }
+      return pages;
+    };
+    const svc = { work: { get: async () => null }, log: () => undefined } as unknown as Services;
+    const reference = (pages: ReadonlyMap<number, Uint8Array[]>) => {
+      const maps = [...pages].map(([h, bufs]) => [h, asMap(bufs.map(decodeCandleCloses))] as const);
+      return encodeSeries({ ...foldHours(emptySeries(), maps, hour - SERIES_HOURS, hour - RETAINED_HOURS), dayThrough: null });
+    };
+    const hoursOnly = (s: Awaited<ReturnType<typeof seriesFor>>['series']) => encodeSeries({ ...s, dayThrough: null, days: new Map(), sold: new Map() });
+    for (const [shards, expectReads] of [
+      [16, ['shard']],
+      [8, ['shard', 'page h1']],
+    ] as const) {
+      const pages = make(shards);
+      const reads: string[] = [];
+      const { series, moved } = await seriesFor(svc, hourStore(pages, reads), 'eu', hour, first * HOUR);
+      expect(moved).toBe(true);
+      expect(series.hourThrough).toBe(hour - 1);
+      expect(Buffer.from(hoursOnly(series)).equals(Buffer.from(reference(pages))), `${shards} shards`).toBe(true);
+      expect([...new Set(reads.filter((r) => r !== 'page d1'))]).toEqual(expectReads);
+    }
   });
 });
 
