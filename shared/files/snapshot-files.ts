@@ -59,8 +59,9 @@ const range = (first: number, last: number): number[] => (first > last ? [] : Ar
 /**
  * A cold series' hours (nothing stored: every retained hour page of the market). Read key shard by key shard,
  * each shard folded as soon as its pages arrive, so the fold overlaps the reads and only a few shards' pages
- * are held at once. Equal to `foldHoursCold` over the whole hour pages (test/unit/files-hour-closes.test.ts),
- * which it falls back to when a page is not of the store's shard layout.
+ * are held at once. Equal to `foldHoursCold` over the whole hour pages (test/unit/files-snapshot-cold-read.test.ts),
+ * which it falls back to when a shard read answers a page of another layout (the store's PAGE_SHARDS is part
+ * of the stored format and never changes in place, so pages stored under other shard keys are not looked for).
  */
 async function coldHours(store: MarketPages, market: string, hours: readonly number[], hour: number): Promise<HourSeries> {
   const keepFrom = hour - SERIES_HOURS;
