@@ -26,6 +26,7 @@ import { DynamoConnections } from './store/dynamo-connections';
 import type { QueuePort } from './ports/queues';
 import { SqsQueues } from './store/queue';
 import { S3Files } from './store/s3-files';
+import { base64Decoder } from './store/clients/base64';
 
 /**
  * Everything a handler touches outside its own code: configuration, the clock, SDK clients and ports.
@@ -78,7 +79,7 @@ export function sdkClients(config: Config): { ddb: DynamoDBDocumentClient; s3: S
   const credentials = local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined;
   // s3rver accepts only its own well-known key pair.
   const s3Credentials = config.endpoints.s3 !== undefined ? { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } : undefined;
-  const ddbRaw = new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb, credentials, maxAttempts: 4, requestHandler: pooled(200) });
+  const ddbRaw = new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb, credentials, maxAttempts: 4, requestHandler: pooled(200), base64Decoder });
   const ddb = DynamoDBDocumentClient.from(ddbRaw, { marshallOptions: { removeUndefinedValues: true } });
   // Local S3 servers do not speak the SDK's default flexible checksums (aws-chunked trailers).
   const s3 = new S3Client({

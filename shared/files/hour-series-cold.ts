@@ -9,7 +9,7 @@ import type { CandleCloses } from '../store/page-codec';
 import type { ColumnHourCloses } from './hour-closes';
 import { type HourSeries, emptySeries, foldHours } from './hour-series';
 
-interface ShardPoints {
+export interface ShardPoints {
   keys: Float64Array;
   /** Key i's points are `start[i] … start[i + 1] - 1`. */
   start: Uint32Array;
@@ -45,78 +45,89 @@ function union(a: Float64Array, b: Float64Array): Float64Array {
 
 /** One key shard's points over the pages (ascending hour), under foldHours' keep rule. */
 function foldShard(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFrom: number, retainFrom: number): ShardPoints {
+  const nRuns = runs.length;
+  // The runs' columns in flat arrays: the loop below visits every key of every run (millions of steps).
+  const hours = new Int32Array(nRuns);
+  const runKeys: Float64Array[] = new Array(nRuns);
+  const runClose: Float64Array[] = new Array(nRuns);
+  const runQuantity: Float64Array[] = new Array(nRuns);
   let keys = runs[0][1].keys;
-  for (let r = 1; r < runs.length; r++) keys = union(keys, runs[r][1].keys);
-  const cursor = new Int32Array(runs.length);
   let capacity = 0;
-  for (const [, run] of runs) capacity += run.keys.length;
-  const out: ShardPoints = {
-    keys: new Float64Array(keys.length),
-    start: new Uint32Array(keys.length + 1),
-    hour: new Int32Array(capacity),
-    close: new Float64Array(capacity),
-    quantity: new Float64Array(capacity),
-    nKeys: 0,
-    n: 0,
-  };
+  for (let r = 0; r < nRuns; r++) {
+    const [h, run] = runs[r];
+    hours[r] = h;
+    runKeys[r] = run.keys;
+    runClose[r] = run.close;
+    runQuantity[r] = run.quantity;
+    if (r > 0) keys = union(keys, run.keys);
+    capacity += run.keys.length;
+  }
+  const cursor = new Int32Array(nRuns);
+  const outKeys = new Float64Array(keys.length);
+  const start = new Uint32Array(keys.length + 1);
+  const hour = new Int32Array(capacity);
+  const close = new Float64Array(capacity);
+  const quantity = new Float64Array(capacity);
+  let n = 0;
+  let nKeys = 0;
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k];
-    const from = out.n;
+    const from = n;
     // The newest point before keepFrom is kept while it is retained (hours ascend, so the last one seen).
     let carry = -1;
-    let carryH = 0;
-    for (let r = 0; r < runs.length; r++) {
-      const [h, run] = runs[r];
+    let carryAt = 0;
+    for (let r = 0; r < nRuns; r++) {
       const c = cursor[r];
-      if (c >= run.keys.length || run.keys[c] !== key) continue;
+      const rk = runKeys[r];
+      if (c >= rk.length || rk[c] !== key) continue;
       cursor[r] = c + 1;
+      const h = hours[r];
       if (h < keepFrom) {
         carry = r;
-        carryH = h;
+        carryAt = c;
         continue;
       }
       if (carry >= 0) {
-        if (carryH >= retainFrom) push(out, carryH, runs[carry][1], cursor[carry] - 1);
+        if (hours[carry] >= retainFrom) {
+          hour[n] = hours[carry];
+          close[n] = runClose[carry][carryAt];
+          quantity[n] = runQuantity[carry][carryAt];
+          n++;
+        }
         carry = -1;
       }
-      push(out, h, run, c);
+      hour[n] = h;
+      close[n] = runClose[r][c];
+      quantity[n] = runQuantity[r][c];
+      n++;
     }
-    if (carry >= 0 && carryH >= retainFrom) push(out, carryH, runs[carry][1], cursor[carry] - 1);
-    if (out.n === from) continue;
-    out.keys[out.nKeys] = key;
-    out.start[out.nKeys] = from;
-    out.nKeys++;
+    if (carry >= 0 && hours[carry] >= retainFrom) {
+      hour[n] = hours[carry];
+      close[n] = runClose[carry][carryAt];
+      quantity[n] = runQuantity[carry][carryAt];
+      n++;
+    }
+    if (n === from) continue;
+    outKeys[nKeys] = key;
+    start[nKeys] = from;
+    nKeys++;
   }
-  out.start[out.nKeys] = out.n;
-  return out;
-}
-
-function push(out: ShardPoints, h: number, run: CandleCloses, i: number): void {
-  out.hour[out.n] = h;
-  out.close[out.n] = run.close[i];
-  out.quantity[out.n] = run.quantity[i];
-  out.n++;
+  start[nKeys] = n;
+  return { keys: outKeys, start, hour, close, quantity, nKeys, n };
 }
 
 /**
- * `foldHours(emptySeries(), pages, keepFrom, retainFrom)` for pages read as columns. Pages of mixed shard
- * counts (a layout change) cannot be walked shard by shard: they go through foldHours itself.
+ * One key shard's points over its hour pages (`runs`: that shard's columns per hour, ascending by hour, every
+ * run of the same shard count and residue), under foldHours' keep rule. Runs without keys are skipped.
  */
-export function foldHoursCold(pages: ReadonlyArray<readonly [hour: number, closes: ColumnHourCloses]>, keepFrom: number, retainFrom: number): HourSeries {
-  const ordered = [...pages].sort((a, b) => a[0] - b[0]);
-  const counts = new Set(ordered.flatMap(([, p]) => p.runs.map((r) => r.shards)));
-  const hours = new Set(ordered.map(([h]) => h));
-  if (counts.size > 1 || hours.size !== ordered.length) return foldHours(emptySeries(), pages, keepFrom, retainFrom);
-  const byShard = new Map<number, Array<readonly [number, CandleCloses]>>();
-  for (const [h, page] of ordered) {
-    for (const run of page.runs) {
-      if (run.keys.length === 0) continue;
-      const list = byShard.get(run.residue) ?? [];
-      list.push([h, run]);
-      byShard.set(run.residue, list);
-    }
-  }
-  const shards = [...byShard.values()].map((runs) => foldShard(runs, keepFrom, retainFrom));
+export function foldShardRuns(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFrom: number, retainFrom: number): ShardPoints | null {
+  const kept = runs.filter(([, run]) => run.keys.length > 0);
+  return kept.length === 0 ? null : foldShard(kept, keepFrom, retainFrom);
+}
+
+/** The series of folded key shards (keys ascending across them), every hour through `hourThrough` folded in. */
+export function joinShards(folded: ReadonlyArray<ShardPoints | null>, hourThrough: number | null): HourSeries {
+  const shards = folded.filter((s): s is ShardPoints => s !== null);
   // Keys ascending across shards: each shard's keys are ascending, so order (key, shard, index) triples.
   const order: Array<[number, number, number]> = [];
   let points = 0;
@@ -143,5 +154,26 @@ export function foldHoursCold(pages: ReadonlyArray<readonly [hour: number, close
     n += to - from;
   });
   start[order.length] = n;
-  return { ...emptySeries(), hourThrough: ordered.length > 0 ? ordered[ordered.length - 1][0] : null, keys, start, hour, close, quantity };
+  return { ...emptySeries(), hourThrough, keys, start, hour, close, quantity };
+}
+
+/**
+ * `foldHours(emptySeries(), pages, keepFrom, retainFrom)` for pages read as columns. Pages of mixed shard
+ * counts (a layout change) cannot be walked shard by shard: they go through foldHours itself.
+ */
+export function foldHoursCold(pages: ReadonlyArray<readonly [hour: number, closes: ColumnHourCloses]>, keepFrom: number, retainFrom: number): HourSeries {
+  const ordered = [...pages].sort((a, b) => a[0] - b[0]);
+  const counts = new Set(ordered.flatMap(([, p]) => p.runs.map((r) => r.shards)));
+  const hours = new Set(ordered.map(([h]) => h));
+  if (counts.size > 1 || hours.size !== ordered.length) return foldHours(emptySeries(), pages, keepFrom, retainFrom);
+  const byShard = new Map<number, Array<readonly [number, CandleCloses]>>();
+  for (const [h, page] of ordered) {
+    for (const run of page.runs) {
+      const list = byShard.get(run.residue) ?? [];
+      list.push([h, run]);
+      byShard.set(run.residue, list);
+    }
+  }
+  const shards = [...byShard.values()].map((runs) => foldShardRuns(runs, keepFrom, retainFrom));
+  return joinShards(shards, ordered.length > 0 ? ordered[ordered.length - 1][0] : null);
 }

@@ -12,10 +12,12 @@ import { currentItemFiles, itemFileOf } from '../items/read';
 import { buildHourlySnapshot } from '../market/hourly-view';
 import type { Services } from '../services';
 import type { MarketPages } from '../ports/market';
+import type { CandleCloses } from '../store/page-codec';
+import { ALL_PAGE_SHARDS, PAGE_SHARDS } from '../store/shard-layout';
 import { latestPointerDoc } from './documents';
 import { fileSize, putJsonFile } from './file-store';
 import { readHourCloses } from './hour-closes';
-import { foldHoursCold } from './hour-series-cold';
+import { type ShardPoints, foldHoursCold, foldShardRuns, joinShards } from './hour-series-cold';
 import { type HourSeries, decodeSeries, emptySeries, encodeSeries, foldDays, foldHours } from './hour-series';
 import { recentLatestPath, recentPath, snapshotLatestPath, snapshotPath } from './paths';
 import { buildRecentFile } from './recent-build';
@@ -54,6 +56,31 @@ async function inParallel<T, R>(items: readonly T[], fn: (item: T) => Promise<R>
 
 const range = (first: number, last: number): number[] => (first > last ? [] : Array.from({ length: last - first + 1 }, (_, i) => first + i));
 
+/**
+ * A cold series' hours (nothing stored: every retained hour page of the market). Read key shard by key shard,
+ * each shard folded as soon as its pages arrive, so the fold overlaps the reads and only a few shards' pages
+ * are held at once. Equal to `foldHoursCold` over the whole hour pages (test/unit/files-snapshot-cold-read.test.ts),
+ * which it falls back to when a shard read answers a page of another layout (the store's PAGE_SHARDS is part
+ * of the stored format and never changes in place, so pages stored under other shard keys are not looked for).
+ */
+async function coldHours(store: MarketPages, market: string, hours: readonly number[], hour: number): Promise<HourSeries> {
+  const keepFrom = hour - SERIES_HOURS;
+  const retainFrom = hour - RETAINED_HOURS;
+  const shards = await inParallel(ALL_PAGE_SHARDS, async (shard) => {
+    const pages = await store.candleClosesOfShard(market, 'h1', hours, shard);
+    const runs: Array<readonly [number, CandleCloses]> = [];
+    for (const h of hours) {
+      const run = pages.get(h);
+      if (!run) continue;
+      if (run.shards !== PAGE_SHARDS || run.residue !== shard) return undefined;
+      runs.push([h, run]);
+    }
+    return foldShardRuns(runs, keepFrom, retainFrom);
+  });
+  if (shards.some((s) => s === undefined)) return foldHoursCold(await inParallel(hours, async (h) => [h, await readHourCloses(store, market, h)] as const), keepFrom, retainFrom);
+  return joinShards(shards as Array<ShardPoints | null>, hours.length > 0 ? hours[hours.length - 1] : null);
+}
+
 /** The series folded up to hour H-1 and day D-1 (H = `hour`, D its day); `moved` when it must be stored back. */
 export async function seriesFor(svc: Services, store: MarketPages, market: string, hour: number, firstMergeAt: number): Promise<{ series: HourSeries; moved: boolean }> {
   const stored = await getWorkObject(svc, seriesKey(market));
@@ -72,19 +99,22 @@ export async function seriesFor(svc: Services, store: MarketPages, market: strin
   const firstDay = Math.max(dayOf(firstMergeAt), day - COLD_DAYS);
   const daysFrom = series.dayThrough === null ? firstDay : Math.max(firstDay, Math.min(series.dayThrough + 1, day - REFOLD_DAYS));
   const days = range(daysFrom, day - 1);
-  const [hourPages, dayPages] = await Promise.all([
-    inParallel(hours, async (h) => [h, await readHourCloses(store, market, h)] as const),
+  const cold = series.hourThrough === null && series.keys.length === 0;
+  const stale = series;
+  const foldedHours = async () =>
+    cold ? coldHours(store, market, hours, hour) : foldHours(stale, await inParallel(hours, async (h) => [h, await readHourCloses(store, market, h)] as const), hour - SERIES_HOURS, hour - RETAINED_HOURS);
+  const [folded, dayPages] = await Promise.all([
+    foldedHours(),
     inParallel(days, async (d) => {
-      const [candles, volume] = await Promise.all([store.candlePage(market, 'd1', d), store.volumePage(market, d)]);
+      // Closes only: no Candle object per key and day.
+      const [candles, volume] = await Promise.all([store.candleCloses(market, 'd1', d), store.volumePage(market, d)]);
       const closes = new Map<number, number>();
-      for (const [key, c] of candles) closes.set(key, c.close);
+      for (const run of candles) for (let i = 0; i < run.keys.length; i++) closes.set(run.keys[i], run.close[i]);
       const sold = new Map<number, number>();
       for (const [key, v] of volume) sold.set(key, v[1]);
       return [d, closes, sold] as const;
     }),
   ]);
-  // A cold series (nothing stored) is folded shard by shard: the same series, without a lookup per key and hour.
-  const folded = series.hourThrough === null && series.keys.length === 0 ? foldHoursCold(hourPages, hour - SERIES_HOURS, hour - RETAINED_HOURS) : foldHours(series, hourPages, hour - SERIES_HOURS, hour - RETAINED_HOURS);
   series = foldDays(folded, dayPages, day - 7);
   return { series, moved: hours.length > 0 || days.length > 0 };
 }

@@ -142,6 +142,8 @@ export interface MarketPages {
   candlePage(market: string, res: CandleRes, period: number): Promise<CandlePage>;
   /** One whole period's closes and quantities as each shard's columns (keys ascending per shard). */
   candleCloses(market: string, res: CandleRes, period: number): Promise<CandleCloses[]>;
+  /** One key shard's closes and quantities over several periods: period → columns (periods without the shard left out). */
+  candleClosesOfShard(market: string, res: CandleRes, periods: readonly number[], shard: number): Promise<Map<number, CandleCloses>>;
   /** Candles of `keys` over several periods: period → key → candle (periods without any left out). */
   candlesOf(market: string, res: CandleRes, periods: readonly number[], keys: readonly number[]): Promise<Map<number, Map<number, Candle>>>;
   /** Single page shards of periods (those stored): what folding an hour by shard reads. */

@@ -171,6 +171,18 @@ export class MarketStore implements MarketPages {
     return (await this.queryAll(candlePk(market, res, period))).map((item) => decodeCandleCloses(item.d));
   }
 
+  /**
+   * One key shard's closes and quantities over several periods (period → that shard's columns; periods
+   * without it left out): the cold recent series reads a whole market shard by shard, folding each shard as
+   * it arrives instead of holding every period's whole page at once.
+   */
+  async candleClosesOfShard(market: string, res: CandleRes, periods: readonly number[], shard: number): Promise<Map<number, CandleCloses>> {
+    const items = await this.batchGet(periods.map((p) => ({ pk: candlePk(market, res, p), sk: shardSk(shard) })));
+    const out = new Map<number, CandleCloses>();
+    for (const item of items) out.set(Number(item.pk.slice(item.pk.lastIndexOf('#') + 1)), decodeCandleCloses(item.d));
+    return out;
+  }
+
   /** Candles of `keys` over several periods (only their shards are read): period → key → candle. */
   async candlesOf(market: string, res: CandleRes, periods: readonly number[], keys: readonly number[]): Promise<Map<number, Map<number, Candle>>> {
     const shards = [...new Set(keys.map((k) => shardOf(k, PAGE_SHARDS)))];

@@ -2,10 +2,11 @@
  * Issue 15 point 7: the snapshot job's cold run (a market with no stored recent series: every retained hour
  * page read and folded) writes the same bytes as its steady run (the stored series plus the newest hours),
  * snapshot and recent-changes files both, on a small market with gaps (keys missing from some hours, several
- * keys per shard, pet-cage keys above 2^31).
+ * keys per shard, pet-cage keys above 2^31). The cold run reads the hour pages key shard by key shard (each
+ * shard folded as it arrives), never whole hour pages one by one.
  */
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
 import type { Candle, CandlePage } from '../../shared/domain/candles';
 import type { RowTable } from '../../shared/domain/merge';
@@ -26,6 +27,8 @@ const KEYS = [...Array.from({ length: 40 }, (_, i) => 1000 + i * 3), 2 ** 31 * 7
 describe('snapshot files: cold run and steady run', () => {
   let local: Local;
   const hour = Math.floor(DEFAULT_START / HOUR_MS) + 6 * 24 + 12;
+  /** The steady run's files and series (the first test's), which the second one's cold run must equal. */
+  let written: { snap: Buffer | null; recent: Buffer | null; series: Buffer | null } | null = null;
 
   beforeAll(async () => {
     local = await startLocal({ clockStart: (hour - 1) * HOUR_MS + 1000 });
@@ -77,5 +80,30 @@ describe('snapshot files: cold run and steady run', () => {
     expect(cold.snap?.equals(steady.snap as Buffer)).toBe(true);
     expect(cold.recent?.equals(steady.recent as Buffer)).toBe(true);
     expect(cold.series?.equals(steady.series as Buffer)).toBe(true);
+    written = steady;
+  });
+
+  it('reads a cold series key shard by key shard over every hour, not hour page by hour page, and writes the same bytes', async () => {
+    const svc = services();
+    expect(written).not.toBeNull();
+    await svc.s3.send(new DeleteObjectCommand({ Bucket: svc.config.workBucketName, Key: seriesKey(MARKET) }));
+    await deleteFiles(svc, [snapshotPath(MARKET, hour), recentPath(MARKET, hour)]);
+    const pages = svc.market.pages;
+    const byShard = vi.spyOn(pages, 'candleClosesOfShard');
+    const byPage = vi.spyOn(pages, 'candleCloses');
+    try {
+      expect(await writeSnapshotFiles(svc, MARKET, hour)).not.toBeNull();
+      const hourReads = byShard.mock.calls.filter(([m, res]) => m === MARKET && res === 'h1');
+      expect(hourReads.map(([, , , shard]) => shard).sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, s) => s));
+      // Every retained hour since the first merge, up to the hour before.
+      for (const [, , periods] of hourReads) expect(periods).toEqual(Array.from({ length: HOURS }, (_, i) => hour - HOURS + i));
+      expect(byPage.mock.calls.filter(([, res]) => res === 'h1')).toEqual([]);
+    } finally {
+      byShard.mockRestore();
+      byPage.mockRestore();
+    }
+    expect((await getObjectBytes(svc, snapshotPath(MARKET, hour)))?.equals(written?.snap as Buffer)).toBe(true);
+    expect((await getObjectBytes(svc, recentPath(MARKET, hour)))?.equals(written?.recent as Buffer)).toBe(true);
+    expect((await getWorkObject(svc, seriesKey(MARKET)))?.equals(written?.series as Buffer)).toBe(true);
   });
 });

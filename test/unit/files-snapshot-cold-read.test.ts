@@ -1,0 +1,200 @@
+/**
+ * Issue 15 point 7, the cold snapshot's read path: (1) a deflated candle page's closes read from a part of
+ * its inflated bytes are the closes the whole page gives (also when they do not fit in that part); (2) hour
+ * pages folded key shard by key shard, each shard on its own, give the series `foldHours` gives from an
+ * empty series, and `seriesFor` reads a cold series that way (or, for pages of another shard layout, page by
+ * page) to the same series; (3) the DynamoDB clients' base64 decoder decodes base64 as `atob` does.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Candle, CandlePage } from '../../shared/domain/candles';
+import { RETAINED_HOURS } from '../../shared/domain/retention';
+import { emptySeries, encodeSeries, foldHours, type HourCloses } from '../../shared/files/hour-series';
+import { foldShardRuns, joinShards } from '../../shared/files/hour-series-cold';
+import { SERIES_HOURS, seriesFor } from '../../shared/files/snapshot-files';
+import type { MarketPages } from '../../shared/ports/market';
+import type { Services } from '../../shared/services';
+import { base64Decoder } from '../../shared/store/clients/base64';
+import { type CandleCloses, decodeCandleCloses, decodeCandles, encodeCandleShards } from '../../shared/store/page-codec';
+
+const HOUR = 3_600_000;
+
+/** A candle of close `close` whose other fields take `spread` (0: all equal to the close, a tiny tail). */
+const candle = (close: number, quantity: number, spread: number, at: number): Candle => ({
+  open: close + spread * 3,
+  high: close + spread * 11,
+  low: Math.max(1, close - spread * 2),
+  close,
+  quantity,
+  openAt: at + (spread > 0 ? 60_000 : 0),
+  lastAt: at + 600_000 + spread * 1000,
+});
+
+const closesOf = (buf: Uint8Array): Array<[number, number, number]> => [...decodeCandles(buf).page].map(([k, c]) => [k, c.close, c.quantity]);
+const columnsOf = (c: CandleCloses): Array<[number, number, number]> => Array.from(c.keys, (k, i) => [k, c.close[i], c.quantity[i]]);
+
+describe('a candle page read for its closes', () => {
+  it('gives the closes and quantities of the whole page, large or small, however the columns compress (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3000 }),
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 1, max: 1_000_000_000 }),
+        fc.integer({ min: 0, max: 500 }),
+        (n, seed, spreadMax, closeMax, quantityMax) => {
+          const page: CandlePage = new Map();
+          for (let i = 0; i < n; i++) {
+            const key = 16 * (i * 3 + (seed % 7)) + 5 + (i % 4 === 0 ? 2 ** 31 * (1 + (i % 9)) : 0);
+            const x = (seed + i * 2_654_435_761) % 1_000_003;
+            page.set(key, candle(1 + (x % closeMax), x % (quantityMax + 1), x % (spreadMax + 1), 490_000 * HOUR));
+          }
+          for (const buf of encodeCandleShards(page, 490_000 * HOUR, 16).values()) {
+            const got = decodeCandleCloses(buf);
+            expect(columnsOf(got)).toEqual(closesOf(buf));
+            expect(got.shards).toBe(16);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("gives the whole page's closes when pages alternate between closes-only candles and wide ones (the part tried follows the last page)", () => {
+    for (const spreads of [
+      [0, 0, 60, 60, 0, 60, 0],
+      [60, 0, 0, 60, 1, 60],
+    ]) {
+      for (const [j, spread] of spreads.entries()) {
+        const page: CandlePage = new Map(Array.from({ length: 1500 }, (_, i) => [i * 16 + 7, candle(500 + ((i * 104_729 + j) % 4_000_000), 1 + (i % 50), spread === 0 ? 0 : 1 + ((i * 31) % spread), 0)] as const));
+        const [buf] = encodeCandleShards(page, 0, 16).values();
+        expect(columnsOf(decodeCandleCloses(buf))).toEqual(closesOf(buf));
+      }
+    }
+  });
+
+  it('still refuses a page of another kind or a cut page', () => {
+    const page: CandlePage = new Map(Array.from({ length: 2000 }, (_, i) => [i * 16 + 3, candle(1000 + ((i * 7919) % 90_000), 1 + (i % 30), i % 13, 0)] as const));
+    const [buf] = encodeCandleShards(page, 0, 16).values();
+    expect(buf[1] & 1).toBe(1);
+    expect(() => decodeCandleCloses(buf.subarray(0, 40))).toThrow();
+    const other = Uint8Array.from(buf);
+    other[0] = (1 << 4) | 1;
+    expect(() => decodeCandleCloses(other)).toThrow(RangeError);
+  });
+});
+
+/** An hour page of `keys` as its 16 shard pages' columns, a key left out where `present` says so. */
+function hourShards(hour: number, keys: readonly number[], seed: number, present: (k: number) => boolean): CandleCloses[] {
+  const page: CandlePage = new Map();
+  for (const k of keys) if (present(k)) page.set(k, candle(1 + ((k * 7919 + seed * 104_729) % 9_000_000), 1 + ((k + seed) % 200), (k + seed) % 4, hour * HOUR));
+  return [...encodeCandleShards(page, hour * HOUR, 16).values()].map(decodeCandleCloses);
+}
+
+const asMap = (runs: readonly CandleCloses[]): HourCloses => {
+  const out = new Map<number, [number, number]>();
+  for (const r of runs) for (let i = 0; i < r.keys.length; i++) out.set(r.keys[i], [r.close[i], r.quantity[i]]);
+  return out;
+};
+
+describe('hour pages folded key shard by key shard', () => {
+  it('give the bytes foldHours gives from an empty series (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.oneof(fc.integer({ min: 1, max: 200_000 }), fc.integer({ min: 1, max: 3000 }).map((s) => 2 ** 31 * s + 82_800)), { minLength: 0, maxLength: 80 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: -5, max: 45 }),
+        fc.integer({ min: -5, max: 45 }),
+        fc.integer({ min: 2, max: 9 }),
+        (keys, hours, seed, keepAt, retainAt, gap) => {
+          const first = 480_000;
+          const list = Array.from({ length: hours }, (_, i) => first + i);
+          const pages = list.map((h) => [h, hourShards(h, keys, seed + h, (k) => (k + h + seed) % gap !== 0)] as const);
+          const expected = encodeSeries(foldHours(emptySeries(), pages.map(([h, runs]) => [h, asMap(runs)] as const), first + keepAt, first + retainAt));
+          // Each shard alone, as the cold read folds it when its pages arrive; shards joined in any order.
+          const folded = Array.from({ length: 16 }, (_, s) => 15 - s).map((s) =>
+            foldShardRuns(
+              pages.flatMap(([h, runs]) => runs.filter((r) => r.residue === s).map((r) => [h, r] as const)),
+              first + keepAt,
+              first + retainAt,
+            ),
+          );
+          const got = joinShards(folded, hours > 0 ? first + hours - 1 : null);
+          expect(Buffer.from(encodeSeries(got)).equals(Buffer.from(expected))).toBe(true);
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+});
+
+/** A store holding only hour pages (`shards` key shards each), as much of MarketPages as a cold seriesFor reads. */
+function hourStore(pages: ReadonlyMap<number, Uint8Array[]>, reads: string[]): MarketPages {
+  const none = async () => new Map();
+  return {
+    candleCloses: async (_m: string, res: string, period: number) => {
+      reads.push(`page ${res}`);
+      return res === 'h1' ? (pages.get(period) ?? []).map(decodeCandleCloses) : [];
+    },
+    candleClosesOfShard: async (_m: string, _res: string, periods: readonly number[], shard: number) => {
+      reads.push('shard');
+      const out = new Map<number, CandleCloses>();
+      for (const p of periods) {
+        const run = (pages.get(p) ?? []).map(decodeCandleCloses).find((r) => r.residue === shard % r.shards);
+        if (run) out.set(p, run);
+      }
+      return out;
+    },
+    volumePage: none,
+  } as unknown as MarketPages;
+}
+
+describe('a cold series read by seriesFor', () => {
+  it('is the series foldHours gives, read shard by shard, or page by page when the pages are of another shard layout', async () => {
+    const hour = 490_000;
+    const first = hour - 40;
+    const keys = [...Array.from({ length: 300 }, (_, i) => 3 + i * 5), 2 ** 31 * 4 + 82_800];
+    const make = (shards: number) => {
+      const pages = new Map<number, Uint8Array[]>();
+      for (let h = first; h < hour; h++) {
+        const page: CandlePage = new Map();
+        for (const k of keys) if ((k + h) % 6 !== 0) page.set(k, candle(100 + ((k * 31 + h * 17) % 90_000), 1 + ((k + h) % 9), (k + h) % 3, h * HOUR));
+        pages.set(h, [...encodeCandleShards(page, h * HOUR, shards).values()]);
+      }
+      return pages;
+    };
+    const svc = { work: { get: async () => null }, log: () => undefined } as unknown as Services;
+    const reference = (pages: ReadonlyMap<number, Uint8Array[]>) => {
+      const maps = [...pages].map(([h, bufs]) => [h, asMap(bufs.map(decodeCandleCloses))] as const);
+      return encodeSeries({ ...foldHours(emptySeries(), maps, hour - SERIES_HOURS, hour - RETAINED_HOURS), dayThrough: null });
+    };
+    const hoursOnly = (s: Awaited<ReturnType<typeof seriesFor>>['series']) => encodeSeries({ ...s, dayThrough: null, days: new Map(), sold: new Map() });
+    for (const [shards, expectReads] of [
+      [16, ['shard']],
+      [8, ['shard', 'page h1']],
+    ] as const) {
+      const pages = make(shards);
+      const reads: string[] = [];
+      const { series, moved } = await seriesFor(svc, hourStore(pages, reads), 'eu', hour, first * HOUR);
+      expect(moved).toBe(true);
+      expect(series.hourThrough).toBe(hour - 1);
+      expect(Buffer.from(hoursOnly(series)).equals(Buffer.from(reference(pages))), `${shards} shards`).toBe(true);
+      expect([...new Set(reads.filter((r) => r !== 'page d1'))]).toEqual(expectReads);
+    }
+  });
+});
+
+describe("the DynamoDB clients' base64 decoder", () => {
+  it('decodes as atob does (property) and refuses a bad padding as the SDK does', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), (bytes) => {
+        const text = Buffer.from(bytes).toString('base64');
+        const reference = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+        expect(Buffer.from(base64Decoder(text)).equals(Buffer.from(reference))).toBe(true);
+        expect(Buffer.from(base64Decoder(text)).equals(Buffer.from(bytes))).toBe(true);
+      }),
+    );
+    expect(() => base64Decoder('abcde')).toThrow(TypeError);
+  });
+});
