@@ -3,9 +3,9 @@
  * Books need `books`; the snapshot is public and always hourly. Stored gzip bodies pass through when the
  * caller accepts gzip, else they are decompressed.
  */
-import { secondsToNextHour } from '../clock';
+import { DAY_MS, secondsToNextHour } from '../clock';
 import { parseItemKey } from '../domain/item-key';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
 import { snapshotLatestPath } from '../files/paths';
 import type { Route, RoutesOf } from '../http/handler';
 import { storedJson } from '../http/respond';
@@ -14,8 +14,9 @@ import { getObject } from '../items/bucket';
 import { liveHeaders } from '../market/answer-cache';
 import { fitAnswer } from '../market/answer-files';
 import { bookSummary, itemBookEntries, readBookFile } from '../market/book-read';
-import { bookRange } from '../market/query-rules';
 import { readSources } from '../market/sources';
+import { BooksQuery } from './market-books.schemas';
+import { parseAs } from './zod-parse';
 
 /** A stored book or snapshot file as the caller accepts it. */
 const fileAnswer = (raw: Buffer, gzip: boolean, acceptEncoding: string | undefined, cacheControl: string): HttpResult =>
@@ -40,7 +41,10 @@ export const getBooks: Route = {
   access: { kind: 'public', feature: 'books' },
   async handle({ req, svc }) {
     const now = svc.clock.now();
-    const { from, to } = bookRange(now, req.query);
+    const q = parseAs(BooksQuery, req.query, 'bad_query');
+    const from = q.from ?? now - 30 * DAY_MS;
+    const to = q.to ?? now;
+    if (from > to) throw new ValidationError('bad_query', 'from must not be after to');
     const market = req.params.market;
     const list = await readSources(svc).books.between(market, from, to);
     const books = list.map((b) => bookSummary(svc.config.cdnBase, b, b.path));

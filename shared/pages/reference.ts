@@ -73,6 +73,7 @@ export const ROUTE_DOCS: Record<string, Partial<Record<string, RouteDoc>>> = {
   '/item/{key}': { GET: d('Pages and discovery', 'public', 'Item page (`?m=<market>`; HTML or Markdown; `/item/<key>.md` is Markdown).') },
   '/item/{key}/{slug}': { GET: d('Pages and discovery', 'public', 'Item page with a name slug.') },
   '/openapi.json': { GET: d('Pages and discovery', 'public', 'OpenAPI 3.1 description of the integration subset.') },
+  '/openapi.full.json': { GET: d('Pages and discovery', 'public', 'OpenAPI 3.1 description of every route, generated from the zod schemas.') },
   '/docs/api/reference': { GET: d('Pages and discovery', 'public', 'This endpoint directory (HTML or Markdown).') },
   '/docs/api/reference.md': { GET: d('Pages and discovery', 'public', 'This endpoint directory in Markdown.') },
   '/.well-known/api-catalog': { GET: d('Pages and discovery', 'public', 'API catalog (RFC 9727 linkset).') },

@@ -18,6 +18,7 @@ import { getIcon, getIconById } from './icons';
 import { type ItemPageData, itemPageHtml, itemPageMarkdown, itemPageUrls, parseItemPath } from './item-page';
 import { type PageFormat, negotiatePage } from './negotiate';
 import { openApiDocument } from './openapi';
+import { fullOpenApiDocument } from './openapi-full';
 import { referenceHtml, referenceMarkdown } from './reference';
 import { DOCS_CACHE, pageError, pageResult, textResult } from './render';
 import { itemSnapshotView } from './snapshot-view';
@@ -124,6 +125,7 @@ export const pageRoutes = getAndHead({
   '/item/{key}': itemRoute,
   '/item/{key}/{slug}': itemRoute,
   '/openapi.json': text('application/json; charset=utf-8', (b) => JSON.stringify(openApiDocument(b))),
+  '/openapi.full.json': text('application/json; charset=utf-8', (b) => JSON.stringify(fullOpenApiDocument(b))),
   '/docs/api/reference': reference,
   '/docs/api/reference.md': referenceMd,
   '/.well-known/api-catalog': text(LINKSET_TYPE, (b) => JSON.stringify(apiCatalog(b))),
