@@ -35,5 +35,5 @@ export const itemDocs = {
   'GET /api/v1/items': { query: BuildQuery, answer: ItemFile, errors: ['bad_build', 'not_found'] },
   'GET /api/v1/items/search-index': { query: BuildQuery, answer: ItemFile, errors: ['bad_build', 'not_found'] },
   'GET /api/v1/items/unknown': { answer: z.object({ items: z.array(ItemKey), now: Ms }) },
-  'GET /api/v1/items/{key}': { answer: ItemAnswer, errors: ['bad_item'] },
+  'GET /api/v1/items/{key}': { answer: ItemAnswer, errors: ['bad_item', 'not_found'] },
 } satisfies DocsOf<'api'>;
