@@ -3,9 +3,9 @@
  * Books need `books`; the snapshot is public and always hourly. Stored gzip bodies pass through when the
  * caller accepts gzip, else they are decompressed.
  */
-import { DAY_MS, secondsToNextHour } from '../clock';
+import { secondsToNextHour } from '../clock';
 import { parseItemKey } from '../domain/item-key';
-import { NotFoundError, ValidationError } from '../errors';
+import { NotFoundError } from '../errors';
 import { snapshotLatestPath } from '../files/paths';
 import type { Route, RoutesOf } from '../http/handler';
 import { storedJson } from '../http/respond';
@@ -14,6 +14,7 @@ import { getObject } from '../items/bucket';
 import { liveHeaders } from '../market/answer-cache';
 import { fitAnswer } from '../market/answer-files';
 import { bookSummary, itemBookEntries, readBookFile } from '../market/book-read';
+import { bookRange } from '../market/query-rules';
 import { readSources } from '../market/sources';
 import { BooksQuery } from './market-books.schemas';
 import { parseAs } from './zod-parse';
@@ -41,10 +42,7 @@ export const getBooks: Route = {
   access: { kind: 'public', feature: 'books' },
   async handle({ req, svc }) {
     const now = svc.clock.now();
-    const q = parseAs(BooksQuery, req.query, 'bad_query');
-    const from = q.from ?? now - 30 * DAY_MS;
-    const to = q.to ?? now;
-    if (from > to) throw new ValidationError('bad_query', 'from must not be after to');
+    const { from, to } = bookRange(now, parseAs(BooksQuery, req.query, 'bad_query'));
     const market = req.params.market;
     const list = await readSources(svc).books.between(market, from, to);
     const books = list.map((b) => bookSummary(svc.config.cdnBase, b, b.path));

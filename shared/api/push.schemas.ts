@@ -4,24 +4,9 @@
  * schema is made per rule.
  */
 import { z } from 'zod';
-import { type EndpointRule, endpointAllowed } from '../push/subscription';
+import { ENDPOINT_MAX, type EndpointRule, HHMM, PREFS_MAX_BYTES, endpointAllowed, keyBytes, validZone } from '../push/subscription';
 import { Deleted, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
-
-const ENDPOINT_MAX = 2048;
-const PREFS_MAX_BYTES = 4096;
-const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
-const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
-
-const keyBytes = (v: string): Buffer | null => (B64URL.test(v) ? Buffer.from(v.replace(/=+$/, ''), 'base64url') : null);
-const validZone = (tz: string): boolean => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** PushSubscriptionJSON as delivery needs it: an allowed endpoint, a P-256 public key (65 bytes) and a 16-byte secret. */
 export const subscriptionSchema = (rule: EndpointRule) =>
