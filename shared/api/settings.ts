@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { requireSignedIn } from '../auth/gate';
 import { newAlert, replaceAlert } from '../domain/alerts';
-import { parseBoards } from '../domain/boards';
+import { checkBoardsLimits } from '../domain/boards';
 import { ConflictError, type DomainError, NotFoundError } from '../errors';
 import { jsonBody as boundedJson } from '../http/bounds';
 import type { Route, RoutesOf } from '../http/handler';
@@ -110,7 +110,7 @@ export const putBoardsRoute: Route = {
   async handle({ req, svc, principal: p }) {
     requireSignedIn(p);
     // The schema holds the shape (400); the domain then checks the counts (409) and the stored size (413).
-    const doc = parseBoards(parseAs(BoardsDocument, jsonBody(req), 'bad_request'));
+    const doc = checkBoardsLimits(parseAs(BoardsDocument, jsonBody(req), 'bad_request'));
     await svc.settings.putBoards(p.userId, doc, svc.clock.now());
     return ok(doc);
   },
