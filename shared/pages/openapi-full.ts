@@ -70,9 +70,11 @@ function queryParams(query: z.ZodObject | undefined): Json[] {
   });
 }
 
-const errorContent = (codes: readonly ErrorCode[]): Json => ({
-  'application/json': { schema: { ...schemaOf(ErrorBody, 'output'), properties: { ...(schemaOf(ErrorBody, 'output').properties as Json), error: { type: 'string', enum: [...codes] } } } },
-});
+/** The error body with `error` narrowed to the codes of one status. */
+function errorContent(codes: readonly ErrorCode[]): Json {
+  const body = schemaOf(ErrorBody, 'output');
+  return { 'application/json': { schema: { ...body, properties: { ...(body.properties as Json), error: { type: 'string', enum: [...codes] } } } } };
+}
 
 /**
  * Error answers grouped by status. Every route of a deployment refuses a request that did not come through its
@@ -130,8 +132,19 @@ function operation(method: string, path: string, doc: RouteDoc): Json {
   };
 }
 
+/** One document per base URL: the schemas never change while a function lives. */
+const built = new Map<string, Json>();
+
 /** The full document for a public base URL (ends with `/`). */
 export function fullOpenApiDocument(publicBase: string): Json {
+  const known = built.get(publicBase);
+  if (known) return known;
+  const doc = buildDocument(publicBase);
+  built.set(publicBase, doc);
+  return doc;
+}
+
+function buildDocument(publicBase: string): Json {
   const paths: Record<string, Json> = {};
   for (const r of HTTP_ROUTES) {
     const doc: RouteDoc = FULL_DOCS[`${r.method} ${r.path}` as RouteKey];
