@@ -209,6 +209,7 @@ export const HTTP_ROUTES = [
   ...page('/item/{key}'),
   ...page('/item/{key}/{slug}'),
   ...page('/openapi.json'),
+  ...page('/openapi.full.json'),
   ...page('/docs/api/reference'),
   ...page('/docs/api/reference.md'),
   ...page('/.well-known/api-catalog'),

@@ -1,24 +1,21 @@
-/** Account routes (spec: Account endpoints): `/me`, contributions and device pairing. */
+/** Account routes (spec: Account endpoints): `/me`, contributions and device pairing. Bodies and queries: account.schemas.ts. */
+import type { z } from 'zod';
 import { requireSession, requireSignedIn } from '../auth/gate';
 import { contributionsFrom, contributorUntil } from '../domain/contributor';
-import { deviceName } from '../domain/pairing';
 import { accountClaims } from '../auth/profile';
 import { listContributions, scans7d, storedContributorUntil } from '../auth/contributor';
 import { accountDevices, confirmPairing, openPairing, pollPairing, removeDevice } from '../auth/devices';
 import type { Principal } from '../auth/principal';
-import { ValidationError } from '../errors';
 import { jsonBody } from '../http/bounds';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
+import { ConfirmBody, ContributionsQuery, PairBody } from './account.schemas';
+import { parseAs } from './zod-parse';
 
-/** A JSON object body within the shared bounds; an empty body is `{}`; anything else is 400 `bad_request`. */
-function objectBody(req: ApiRequest): Record<string, unknown> {
-  const v = jsonBody(req.body, { empty: {} });
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ValidationError('bad_request', 'the body must be a JSON object');
-  return v as Record<string, unknown>;
-}
+/** The JSON body within the shared bounds (an empty body is `{}`), parsed by `schema` or 400 `bad_request`. */
+const objectBody = <S extends z.ZodType>(req: ApiRequest, schema: S): z.output<S> => parseAs(schema, jsonBody(req.body, { empty: {} }), 'bad_request');
 
 /** The account's email: the credential's, else the provider's record (best effort: /me answers without it). */
 async function emailOf(svc: Services, p: Principal & { userId: string }, now: number): Promise<string | null> {
@@ -50,8 +47,8 @@ export const getContributions: Route = {
   async handle({ req, svc, principal: p }) {
     requireSignedIn(p);
     const now = svc.clock.now();
-    const from = contributionsFrom(req.query.from, now);
-    if (from === null) throw new ValidationError('bad_query', '`from` must be a non-negative integer (Unix ms)');
+    // The schema holds the text's shape; the domain clamps it to 30 days (never null once parsed).
+    const from = contributionsFrom(parseAs(ContributionsQuery, req.query, 'bad_query').from, now) ?? now;
     const [scans, stored] = await Promise.all([listContributions(svc, p.userId, from, now), storedContributorUntil(svc, p.userId)]);
     return ok({ scans, until: contributorUntil(stored, p.contributorUntil), now });
   },
@@ -61,8 +58,7 @@ export const getContributions: Route = {
 export const postPair: Route = {
   access: { kind: 'public' },
   async handle({ req, svc }) {
-    const name = deviceName(objectBody(req).name);
-    if (name === null) throw new ValidationError('bad_request', '`name` must be a string of at most 100 characters');
+    const { name } = objectBody(req, PairBody);
     return ok(await openPairing(svc, name));
   },
 };
@@ -73,8 +69,7 @@ export const postConfirm: Route = {
   async handle({ req, svc, principal: p }) {
     requireSession(p);
     requireSignedIn(p);
-    const code = objectBody(req).code;
-    if (typeof code !== 'string') throw new ValidationError('bad_request', '`code` is required');
+    const { code } = objectBody(req, ConfirmBody);
     return ok({ device: await confirmPairing(svc, p.userId, code) });
   },
 };

@@ -1,11 +1,13 @@
 /** POST /api/v1/items/seen (spec api.md: Item data, Catalogue upload rules): an app reports the items it saw. */
-import { CATALOGUE_MAX_BYTES, parseCatalogueUpload } from '../domain/item-catalogue';
+import { CATALOGUE_MAX_BYTES } from '../domain/item-catalogue';
 import { ValidationError } from '../errors';
 import { readBody } from '../http/body';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import { catalogueAccount } from '../store/catalogue';
 import { requireUploader } from '../upload/uploader';
+import { CatalogueUploadBody } from './catalogue-upload.schemas';
+import { parseAs } from './zod-parse';
 
 /** POST /api/v1/items/seen `{build?, items}` → `{added, known}`; checks 401/403 (uploaders only), then 413 (4 MiB), then 400. */
 export const postItemsSeen: Route = {
@@ -19,7 +21,7 @@ export const postItemsSeen: Route = {
     } catch {
       throw new ValidationError('bad_request', 'the body is not JSON');
     }
-    const upload = parseCatalogueUpload(value);
+    const upload = parseAs(CatalogueUploadBody, value, 'bad_request');
     const { added, known } = await svc.catalogue.recordCatalogueReports(catalogueAccount(principal.userId), upload.items, svc.clock.now());
     return ok({ added, known });
   },

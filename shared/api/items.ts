@@ -7,6 +7,8 @@ import type { ApiRequest, HttpResult } from '../http/types';
 import { keysWithRows } from '../items/market-keys';
 import { type ItemFilesRef, currentItemFiles, itemFileObject, itemFileOf, resolveItemFiles } from '../items/read';
 import type { StoredObject } from '../items/bucket';
+import { BuildQuery } from './items.schemas';
+import { parseAs } from './zod-parse';
 
 /** Item data changes at most every 10 minutes (spec: `Cache-Control: public, max-age=600`). */
 const ITEMS_CACHE = 'public, max-age=600';
@@ -20,7 +22,7 @@ const fileAnswer = (req: ApiRequest, obj: StoredObject, ref: ItemFilesRef): Http
 export const getItems: Route = {
   access: PUBLIC,
   async handle({ req, svc }) {
-    const ref = await resolveItemFiles(svc, req.query.build);
+    const ref = await resolveItemFiles(svc, parseAs(BuildQuery, req.query, 'bad_build').build);
     return fileAnswer(req, await itemFileObject(svc, ref, 'items'), ref);
   },
 };
@@ -29,7 +31,7 @@ export const getItems: Route = {
 export const getSearchIndex: Route = {
   access: PUBLIC,
   async handle({ req, svc }) {
-    const ref = await resolveItemFiles(svc, req.query.build);
+    const ref = await resolveItemFiles(svc, parseAs(BuildQuery, req.query, 'bad_build').build);
     return fileAnswer(req, await itemFileObject(svc, ref, 'search'), ref);
   },
 };

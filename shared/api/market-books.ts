@@ -16,6 +16,8 @@ import { fitAnswer } from '../market/answer-files';
 import { bookSummary, itemBookEntries, readBookFile } from '../market/book-read';
 import { bookRange } from '../market/query-rules';
 import { readSources } from '../market/sources';
+import { BooksQuery } from './market-books.schemas';
+import { parseAs } from './zod-parse';
 
 /** A stored book or snapshot file as the caller accepts it. */
 const fileAnswer = (raw: Buffer, gzip: boolean, acceptEncoding: string | undefined, cacheControl: string): HttpResult =>
@@ -40,7 +42,7 @@ export const getBooks: Route = {
   access: { kind: 'public', feature: 'books' },
   async handle({ req, svc }) {
     const now = svc.clock.now();
-    const { from, to } = bookRange(now, req.query);
+    const { from, to } = bookRange(now, parseAs(BooksQuery, req.query, 'bad_query'));
     const market = req.params.market;
     const list = await readSources(svc).books.between(market, from, to);
     const books = list.map((b) => bookSummary(svc.config.cdnBase, b, b.path));

@@ -22,10 +22,12 @@ import { candlesInWindow, wireVolume } from '../market/candle-read';
 import { itemAsOf } from '../market/hourly-view';
 import { itemDays } from '../market/item-read';
 import { marketHistory, marketIntraday } from '../market/market-read';
-import { candleWindow, historyFrom, intParam, intradayFrom, itemsParam, resParam } from '../market/query-rules';
+import { candleWindow, historyFrom, intradayFrom } from '../market/query-rules';
 import { readSources } from '../market/sources';
 import { hourlySummary, liveSummary, type MarketSummary, type SnapshotSource } from '../market/summary-read';
 import { cutOf, dayPoints, firstWindowDay, restrictionOf } from '../market/view-rules';
+import { BatchCandlesQuery, HistoryQuery, IntradayQuery, ItemCandlesQuery, TableQuery } from './market-reads.schemas';
+import { parseAs } from './zod-parse';
 
 /** Spec Market reads: `res=h1` needs `candles.hourly`, `res=m1` needs `candles.minute` (checked at admission). */
 const RES_FEATURES: QueryFeatures = { param: 'res', absent: 'd1', features: { h1: 'candles.hourly', m1: 'candles.minute' } };
@@ -82,7 +84,7 @@ export const getMarkets: Route = {
 export const getTable: Route = {
   access: { kind: 'public', feature: 'prices.live' },
   async handle({ req, svc }) {
-    const since = intParam(req.query, 'since') ?? 0;
+    const since = parseAs(TableQuery, req.query, 'bad_query').since ?? 0;
     const src = readSources(svc);
     const market = req.params.market;
     const now = svc.clock.now();
@@ -136,8 +138,7 @@ export const getItemCandles: Route = {
   access: { kind: 'public', feature: 'candles.daily', query: RES_FEATURES },
   async handle(ctx) {
     const { req, svc, principal: p } = ctx;
-    const res = resParam(req.query);
-    const from = intParam(req.query, 'from');
+    const { res, from } = parseAs(ItemCandlesQuery, req.query, 'bad_query');
     const key = parseItemKey(req.params.item);
     const market = req.params.market;
     const depth = hasFeature(p, 'depth');
@@ -160,9 +161,7 @@ export const getItemCandles: Route = {
 export const getBatchCandles: Route = {
   access: { kind: 'public', feature: 'prices.live', query: RES_FEATURES },
   async handle({ req, svc, principal: p }) {
-    const res = resParam(req.query);
-    const keys = itemsParam(req.query);
-    const from = intParam(req.query, 'from');
+    const { items: keys, res, from } = parseAs(BatchCandlesQuery, req.query, 'bad_query');
     const market = req.params.market;
     const now = svc.clock.now();
     const read = await candlesInWindow(readSources(svc), market, keys, candleWindow(res, now, p.limits.historyDays, from));
@@ -175,7 +174,7 @@ export const getIntraday: Route = {
   access: { kind: 'public', feature: 'prices.live' },
   async handle({ req, svc }) {
     const now = svc.clock.now();
-    const from = intradayFrom(now, intParam(req.query, 'from'));
+    const from = intradayFrom(now, parseAs(IntradayQuery, req.query, 'bad_query').from);
     const market = req.params.market;
     const items = await marketIntraday(readSources(svc), market, from, hourOf(now));
     const body = new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now}}`);
@@ -188,7 +187,7 @@ export const getHistory: Route = {
   access: { kind: 'public' },
   async handle(ctx) {
     const { req, svc, principal: p } = ctx;
-    const asked = intParam(req.query, 'from');
+    const asked = parseAs(HistoryQuery, req.query, 'bad_query').from;
     const market = req.params.market;
     // The day a `from` resolves to is fixed for the hour: every `from` naming it shares the answer.
     return snapshotAnswer(ctx, 'history', [market, historyFrom(svc.clock.now(), p.limits.historyDays, asked)], async (isLive) => {

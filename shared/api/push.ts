@@ -3,18 +3,18 @@
  * check of theirs when no VAPID key pair is configured (DESIGN: check order).
  */
 import { requireSignedIn } from '../auth/gate';
-import { UnavailableError, ValidationError } from '../errors';
+import { UnavailableError } from '../errors';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
-import { parsePrefs, parseSubscription, SUBSCRIPTIONS_MAX } from '../push/subscription';
+import { type PushPrefs, SUBSCRIPTIONS_MAX } from '../push/subscription';
 import type { Services } from '../services';
+import { DeleteSubscriptionBody, putSubscriptionBody } from './push.schemas';
 import { jsonBody } from './settings';
+import { parseAs } from './zod-parse';
 
 const requirePush = (svc: Services): void => {
   if (!svc.config.vapid) throw new UnavailableError('push_unconfigured', 'push is not set up on this deployment');
 };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** GET /api/v1/push/key: the VAPID public key, or null when push is off. */
 export const getPushKey: Route = {
@@ -40,10 +40,10 @@ export const putPushSubscription: Route = {
   async handle({ req, svc, principal: p }) {
     requireSignedIn(p);
     requirePush(svc);
-    const body = jsonBody(req);
-    if (!isObject(body)) throw new ValidationError('bad_request', 'the body must be {subscription, prefs?}');
-    const sub = parseSubscription(body.subscription, svc.config.push);
-    const prefs = body.prefs === undefined ? undefined : parsePrefs(body.prefs);
+    const body = parseAs(putSubscriptionBody(svc.config.push), jsonBody(req), 'bad_request');
+    const sub = body.subscription;
+    // Absent: the stored prefs stay; null: none.
+    const prefs: PushPrefs | undefined = body.prefs === undefined ? undefined : (body.prefs ?? {});
     const stored = await svc.settings.putSubscription(p.userId, sub, prefs, svc.clock.now(), SUBSCRIPTIONS_MAX);
     return ok({ subscription: { endpoint: stored.endpoint, prefs: stored.prefs, created: stored.created } });
   },
@@ -55,9 +55,7 @@ export const deletePushSubscription: Route = {
   async handle({ req, svc, principal: p }) {
     requireSignedIn(p);
     requirePush(svc);
-    const body = jsonBody(req);
-    const endpoint = isObject(body) ? body.endpoint : undefined;
-    if (typeof endpoint !== 'string' || endpoint === '') throw new ValidationError('bad_request', 'the body must be {endpoint}');
+    const { endpoint } = parseAs(DeleteSubscriptionBody, jsonBody(req), 'bad_request');
     return ok({ deleted: await svc.settings.deleteSubscription(p.userId, endpoint) });
   },
 };

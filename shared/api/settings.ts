@@ -4,14 +4,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { requireSignedIn } from '../auth/gate';
-import { newAlert, parseAlertInput, replaceAlert } from '../domain/alerts';
-import { parseBoards } from '../domain/boards';
-import { isItemKey } from '../domain/item-key';
-import { ConflictError, type DomainError, NotFoundError, ValidationError } from '../errors';
+import { newAlert, replaceAlert } from '../domain/alerts';
+import { checkBoardsLimits } from '../domain/boards';
+import { ConflictError, type DomainError, NotFoundError } from '../errors';
 import { jsonBody as boundedJson } from '../http/bounds';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
 import type { ApiRequest } from '../http/types';
+import { AlertInput, BoardsDocument, WatchBody } from './settings.schemas';
+import { parseAs } from './zod-parse';
 
 /** The spec caps every role's watchlist at 200, whatever the role table says. */
 const WATCHLIST_CAP = 200;
@@ -22,14 +23,8 @@ export const jsonBody = (req: ApiRequest): unknown => boundedJson(req.body);
 
 const tooMany = (limit: number, what: string): DomainError => new ConflictError('too_many', `at most ${limit} ${what}`, { limit });
 
-/** Spec watchlist body `{items}`: an ordered list of distinct, valid item keys. */
-export function parseWatchItems(raw: unknown): number[] {
-  const items = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { items?: unknown }).items : undefined;
-  if (!Array.isArray(items)) throw new ValidationError('bad_request', 'the body must be {items: itemKey[]}');
-  for (const k of items) if (!isItemKey(k)) throw new ValidationError('bad_request', `${typeof k === 'number' ? k : `a ${Array.isArray(k) ? 'list' : typeof k}`} is not an item key`);
-  if (new Set(items).size !== items.length) throw new ValidationError('bad_request', 'the watchlist holds each key once');
-  return items as number[];
-}
+/** Spec watchlist body `{items}`: an ordered list of distinct, valid item keys (settings.schemas.ts). */
+export const parseWatchItems = (raw: unknown): number[] => parseAs(WatchBody, raw, 'bad_request').items;
 
 /** GET /api/v1/market/watch: the account's watchlist. */
 export const getWatch: Route = {
@@ -68,7 +63,7 @@ export const postAlert: Route = {
   access: { kind: 'feature', feature: 'alerts' },
   async handle({ req, svc, principal: p }) {
     requireSignedIn(p);
-    const input = parseAlertInput(jsonBody(req));
+    const input = parseAs(AlertInput, jsonBody(req), 'bad_request');
     const alert = newAlert(input, randomBytes(12).toString('base64url'), svc.clock.now());
     if (!(await svc.settings.createAlert(p.userId, alert, p.limits.alerts))) throw tooMany(p.limits.alerts, 'alerts');
     return ok({ alert });
@@ -80,7 +75,7 @@ export const putAlert: Route = {
   access: { kind: 'feature', feature: 'alerts' },
   async handle({ req, svc, principal: p }) {
     requireSignedIn(p);
-    const input = parseAlertInput(jsonBody(req));
+    const input = parseAs(AlertInput, jsonBody(req), 'bad_request');
     const id = req.params.id ?? '';
     const old = ALERT_ID.test(id) ? await svc.settings.getAccountAlert(p.userId, id) : null;
     const alert = old ? await svc.settings.replaceStoredAlert(old, replaceAlert(old.alert, input)) : null;
@@ -114,7 +109,8 @@ export const putBoardsRoute: Route = {
   access: { kind: 'feature', feature: 'boards', signedInOnly: true },
   async handle({ req, svc, principal: p }) {
     requireSignedIn(p);
-    const doc = parseBoards(jsonBody(req));
+    // The schema holds the shape (400); the domain then checks the counts (409) and the stored size (413).
+    const doc = checkBoardsLimits(parseAs(BoardsDocument, jsonBody(req), 'bad_request'));
     await svc.settings.putBoards(p.userId, doc, svc.clock.now());
     return ok(doc);
   },

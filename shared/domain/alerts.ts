@@ -1,11 +1,8 @@
 /**
  * Market alerts (spec: "Watchlist, alerts, boards", the Alert state table and "Alert evaluation"). Pure:
- * input validation, the conditions of every kind, `ref` and `fair`, and the transitions of one evaluation.
+ * the conditions of every kind, `ref` and `fair`, and the transitions of one evaluation.
  */
 import { DAY_MS } from '../clock';
-import { type DomainError, ValidationError } from '../errors';
-import { isItemKey } from './item-key';
-import { isMarket } from './market';
 
 export const ALERT_KINDS = ['below', 'above', 'rise', 'fall', 'supplyBelow', 'supplyAbove', 'deal'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
@@ -66,44 +63,8 @@ export interface RowReading {
 /** A day candle's close: `[day, close]`. */
 export type DayClose = readonly [day: number, close: number];
 
-const isKind = (v: unknown): v is AlertKind => typeof v === 'string' && (ALERT_KINDS as readonly string[]).includes(v);
-const chars = (s: string): number => [...s].length;
-const bad = (message: string): DomainError => new ValidationError('bad_request', message);
-
 /** True for a whole-market deal alert (`item` 0); every other alert is a single-item alert. */
 export const isMarketWide = (a: Pick<MarketAlertInput, 'item'>): boolean => a.item === 0;
-
-/** Spec MarketAlertInput: validates a body, or 400 `bad_request` naming the broken rule. Unknown fields are dropped. */
-export function parseAlertInput(raw: unknown): MarketAlertInput {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw bad('the body must be a MarketAlertInput object');
-  const b = raw as Record<string, unknown>;
-  if (!isMarket(b.market)) throw bad('`market` must be one of the six market ids');
-  if (!isKind(b.kind)) throw bad(`\`kind\` must be one of ${ALERT_KINDS.join(', ')}`);
-  const kind = b.kind;
-  if (b.item === 0) {
-    if (kind !== 'deal') throw bad('only a `deal` alert may use item 0 (the whole market)');
-  } else if (!isItemKey(b.item)) {
-    throw bad('`item` must be an item key, or 0 for a whole-market deal');
-  }
-  const [lo, hi] = VALUE_RANGE[kind];
-  if (typeof b.value !== 'number' || !Number.isSafeInteger(b.value) || b.value < lo || b.value > hi) {
-    throw bad(`\`value\` of a ${kind} alert must be an integer in ${lo}..${hi}`);
-  }
-  const input: MarketAlertInput = { market: b.market, item: b.item as number, kind, value: b.value, enabled: true };
-  if (b.name !== undefined) {
-    if (typeof b.name !== 'string' || chars(b.name) > ALERT_NAME_MAX) throw bad(`\`name\` must be a string of at most ${ALERT_NAME_MAX} characters`);
-    input.name = b.name;
-  }
-  if (b.note !== undefined) {
-    if (typeof b.note !== 'string' || chars(b.note) > ALERT_NOTE_MAX) throw bad(`\`note\` must be a string of at most ${ALERT_NOTE_MAX} characters`);
-    input.note = b.note;
-  }
-  if (b.enabled !== undefined) {
-    if (typeof b.enabled !== 'boolean') throw bad('`enabled` must be a boolean');
-    input.enabled = b.enabled;
-  }
-  return input;
-}
 
 /** A new alert: armed (DESIGN), never fired. */
 export const newAlert = (input: MarketAlertInput, id: string, created: number): MarketAlert => ({ ...input, id, created, armed: true, last: null });

@@ -2,8 +2,6 @@
  * The item catalogue (spec api.md: Catalogue upload rules): the upload body, each account's latest report per
  * key, and the naming rule's tallies kept on the key's catalogue entry. Pure: `now` is passed in.
  */
-import { ValidationError } from '../errors';
-import { isItemKey } from './item-key';
 import type { CatalogueLeader } from './items';
 
 /** Spec Limits: catalogue upload. */
@@ -54,44 +52,6 @@ export interface CatalogueUpload {
   build?: string;
   /** Key → report; a key given twice keeps its last entry. */
   items: Map<number, CatalogueReport>;
-}
-
-const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
-const codePoints = (s: string): number => {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-};
-
-/**
- * Spec POST /api/v1/items/seen body `{build?, items: [[key, name, quality, iconFileID, flags]]}`: at most 5000
- * entries, name 1..200 characters once trimmed, quality 0..10, icon file id 0 (none) or more, flags 0..7; a
- * key given twice counts once (the last). Anything else is 400 `bad_request`.
- */
-export function parseCatalogueUpload(body: unknown): CatalogueUpload {
-  const bad = (message: string): never => {
-    throw new ValidationError('bad_request', message);
-  };
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return bad('the body must be a JSON object');
-  const { build, items } = body as Record<string, unknown>;
-  if (build !== undefined && (typeof build !== 'string' || build.length > 200)) bad('build must be a string of at most 200 characters');
-  if (!Array.isArray(items)) return bad('items must be an array');
-  if (items.length > CATALOGUE_MAX_ENTRIES) bad(`at most ${CATALOGUE_MAX_ENTRIES} entries per upload`);
-  const out = new Map<number, CatalogueReport>();
-  for (const [i, e] of items.entries()) {
-    if (!Array.isArray(e) || e.length !== 5) bad(`items[${i}] must be [key, name, quality, iconFileID, flags]`);
-    const [key, name, q, fi, fl] = e as unknown[];
-    if (!isItemKey(key)) bad(`items[${i}]: invalid item key`);
-    const n = typeof name === 'string' ? name.trim() : '';
-    if (n.length === 0 || codePoints(n) > CATALOGUE_NAME_MAX) bad(`items[${i}]: name must be 1..${CATALOGUE_NAME_MAX} characters`);
-    if (!isInt(q, 0, 10)) bad(`items[${i}]: quality must be an integer 0..10`);
-    if (!isInt(fi, 0, Number.MAX_SAFE_INTEGER)) bad(`items[${i}]: iconFileID must be a non-negative integer`);
-    if (!isInt(fl, 0, 7)) bad(`items[${i}]: flags must be an integer 0..7`);
-    // Delete first so a repeated key takes the position of its last entry too.
-    out.delete(key as number);
-    out.set(key as number, { n, q: q as number, fi: fi as number, fl: fl as number });
-  }
-  return build === undefined ? { items: out } : { build: build as string, items: out };
 }
 
 export const sameReport = (a: CatalogueReport | null, b: CatalogueReport): boolean => a !== null && a.n === b.n && a.q === b.q && a.fi === b.fi && a.fl === b.fl;

@@ -48,15 +48,6 @@ export function normalizePairCode(input: unknown): string | null {
 /** Whether a bearer token has the device token's shape (`svc_dev_` + 43 base64url characters). */
 export const isDeviceTokenShape = (token: string): boolean => DEVICE_TOKEN_RE.test(token);
 
-/** The device name from a pairing request: trimmed, defaulted, null when unusable. */
-export function deviceName(input: unknown): string | null {
-  if (input === undefined || input === null) return DEFAULT_DEVICE_NAME;
-  if (typeof input !== 'string') return null;
-  const name = input.trim();
-  if (name.length === 0) return DEFAULT_DEVICE_NAME;
-  return name.length <= DEVICE_NAME_MAX ? name : null;
-}
-
 export type PollOutcome = 'waiting' | 'collect' | 'gone';
 
 /** What a poll of a pairing answers: waiting, the token (once, when bound), or 404 (expired, collected, unknown). */

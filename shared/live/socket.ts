@@ -5,6 +5,8 @@
  * `$default` answers `{t: "auth", token}` renewals; `$disconnect` forgets the socket; the sweep (every
  * minute) closes sockets whose credential expired (4401) or that lost `live` (4403).
  */
+import { LiveQuery } from '../api/environment.schemas';
+import { parseAs } from '../api/zod-parse';
 import { minuteOf } from '../clock';
 import { resolveApiKey } from '../auth/api-key';
 import { type AuthRequest, authenticate, SESSION_COOKIE } from '../auth/authenticate';
@@ -14,9 +16,9 @@ import { remoteKeys, verifySessionToken } from '../auth/session';
 import type { Principal } from '../auth/principal';
 import { hashSecret } from '../auth/tokens';
 import { SOCKET_MESSAGES_PER_MINUTE } from '../domain/flood-limits';
-import { isMarket, MARKETS } from '../domain/market';
+import { MARKETS } from '../domain/market';
 import type { Claims } from '../domain/roles';
-import { DomainError, ForbiddenError, forbidden, UnauthenticatedError, ValidationError } from '../errors';
+import { DomainError, ForbiddenError, forbidden, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
 import { credentialUntil, mayRenew, sameFeatures, type SocketKind } from './credentials';
 import type { AuthRequestMessage } from './message-types';
@@ -64,8 +66,8 @@ export async function connectSocket(svc: Services, req: ConnectRequest): Promise
   // A browser sends the cookie with any site's upgrade: only the deployment's own pages may use it (rule 3).
   if (byCookie(req, principal) && !isAllowedOrigin(req.headers.origin, svc.config)) throw new ForbiddenError('bad_origin', 'a session cookie upgrade needs an Origin of this deployment');
   if (!principal.features.includes('live')) throw forbidden('live');
-  const market = req.query.market;
-  if (!isMarket(market)) throw new ValidationError('bad_market', market ? 'unknown market' : 'market is required');
+  // The same `?market` schema as GET /api/v1/live answered without an upgrade (400 `bad_market`).
+  const { market } = parseAs(LiveQuery, req.query, 'bad_market');
   const now = svc.clock.now();
   const { claims, scopes } = await socketClaims(svc, principal, credentialOf(req), req.ip);
   await svc.connections.add({

@@ -22,7 +22,10 @@ export function apiCatalog(publicBase: string): Record<string, unknown> {
     linkset: [
       {
         anchor: `${publicBase}api/v1/`,
-        'service-desc': [{ href: `${publicBase}openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' }],
+        'service-desc': [
+          { href: `${publicBase}openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' },
+          { href: `${publicBase}openapi.full.json`, type: 'application/vnd.oai.openapi+json;version=3.1' },
+        ],
         'service-doc': [
           { href: `${publicBase}docs/api/reference`, type: 'text/html' },
           { href: `${publicBase}docs/api/reference.md`, type: 'text/markdown' },
@@ -37,6 +40,7 @@ export function apiCatalog(publicBase: string): Record<string, unknown> {
 const docLinks = (b: string): string[] => [
   `- [API reference](${b}docs/api/reference.md): every endpoint with its access rule`,
   `- [OpenAPI description](${b}openapi.json): the integration subset (market summaries, item data, item prices, daily candles, book uploads)`,
+  `- [Full OpenAPI description](${b}openapi.full.json): every route, generated from the schemas that validate requests and answers`,
   `- [API catalog](${b}.well-known/api-catalog): RFC 9727 linkset`,
   `- [AGENTS.md](${b}AGENTS.md): how software agents should use the service`,
 ];
@@ -180,6 +184,7 @@ export function homePage(publicBase: string, markets: readonly HomeMarket[] = []
     '<ul>',
     `<li>${link(`${publicBase}docs/api/reference`, 'API reference')}</li>`,
     `<li>${link(`${publicBase}openapi.json`, 'OpenAPI description')}</li>`,
+    `<li>${link(`${publicBase}openapi.full.json`, 'Full OpenAPI description (every route)')}</li>`,
     `<li>${link(`${publicBase}.well-known/api-catalog`, 'API catalog')}</li>`,
     `<li>${link(`${publicBase}llms.txt`, 'llms.txt')}</li>`,
     `<li>${link(`${publicBase}AGENTS.md`, 'AGENTS.md')}</li>`,

@@ -73,6 +73,7 @@ export const ROUTE_DOCS: Record<string, Partial<Record<string, RouteDoc>>> = {
   '/item/{key}': { GET: d('Pages and discovery', 'public', 'Item page (`?m=<market>`; HTML or Markdown; `/item/<key>.md` is Markdown).') },
   '/item/{key}/{slug}': { GET: d('Pages and discovery', 'public', 'Item page with a name slug.') },
   '/openapi.json': { GET: d('Pages and discovery', 'public', 'OpenAPI 3.1 description of the integration subset.') },
+  '/openapi.full.json': { GET: d('Pages and discovery', 'public', 'OpenAPI 3.1 description of every route, generated from the zod schemas.') },
   '/docs/api/reference': { GET: d('Pages and discovery', 'public', 'This endpoint directory (HTML or Markdown).') },
   '/docs/api/reference.md': { GET: d('Pages and discovery', 'public', 'This endpoint directory in Markdown.') },
   '/.well-known/api-catalog': { GET: d('Pages and discovery', 'public', 'API catalog (RFC 9727 linkset).') },
@@ -117,7 +118,7 @@ const INTRO =
 
 /** The directory in Markdown (also the body of `/docs/api/reference.md` and part of `/llms-full.txt`). */
 export function referenceMarkdown(publicBase: string): string {
-  const lines = ['# API reference', '', INTRO, '', `Base URL: ${publicBase}. OpenAPI description of the integration subset: ${publicBase}openapi.json.`, ''];
+  const lines = ['# API reference', '', INTRO, '', `Base URL: ${publicBase}. OpenAPI description of the integration subset: ${publicBase}openapi.json; of every route, generated from the schemas: ${publicBase}openapi.full.json.`, ''];
   for (const [section, entries] of sections(endpointDirectory())) {
     lines.push(`## ${section}`, '', '| Method | Path | Access | Description |', '|---|---|---|---|');
     for (const e of entries) lines.push(`| ${e.methods.join(', ')} | \`${e.path}\` | ${escapeMarkdown(e.doc.access)} | ${e.doc.text.replace(/\|/g, '\\|')} |`);
@@ -130,7 +131,7 @@ const code = (s: string): string => escapeHtml(s).replace(/`([^`]+)`/g, '<code>$
 
 /** The directory as an HTML page. */
 export function referenceHtml(publicBase: string): string {
-  const body = ['<main>', '<h1>API reference</h1>', `<p>${code(INTRO)}</p>`, `<p><a href="${escapeHtml(publicBase)}openapi.json">OpenAPI description</a> · <a href="${escapeHtml(publicBase)}docs/api/reference.md">Markdown</a></p>`];
+  const body = ['<main>', '<h1>API reference</h1>', `<p>${code(INTRO)}</p>`, `<p><a href="${escapeHtml(publicBase)}openapi.json">OpenAPI description</a> · <a href="${escapeHtml(publicBase)}openapi.full.json">Full OpenAPI description</a> · <a href="${escapeHtml(publicBase)}docs/api/reference.md">Markdown</a></p>`];
   for (const [section, entries] of sections(endpointDirectory())) {
     body.push(`<h2>${escapeHtml(section)}</h2>`, '<table>', '<thead><tr><th>Method</th><th>Path</th><th>Access</th><th>Description</th></tr></thead>', '<tbody>');
     for (const e of entries) body.push(`<tr><td>${e.methods.join(', ')}</td><td><code>${escapeHtml(e.path)}</code></td><td>${escapeHtml(e.doc.access)}</td><td>${code(e.doc.text)}</td></tr>`);

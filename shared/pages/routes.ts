@@ -4,7 +4,7 @@
  */
 import { secondsToNextHour } from '../clock';
 import { itemOfKey, nameOfKey } from '../domain/items';
-import { DEFAULT_MARKET, isMarket } from '../domain/market';
+import { DEFAULT_MARKET } from '../domain/market';
 import type { Route } from '../http/handler';
 import type { ApiRequest, HttpResult } from '../http/types';
 import { weakTag } from '../http/validators';
@@ -18,6 +18,8 @@ import { getIcon, getIconById } from './icons';
 import { type ItemPageData, itemPageHtml, itemPageMarkdown, itemPageUrls, parseItemPath } from './item-page';
 import { type PageFormat, negotiatePage } from './negotiate';
 import { openApiDocument } from './openapi';
+import { ItemPageQuery } from './openapi-pages';
+import { fullOpenApiDocument } from './openapi-full';
 import { referenceHtml, referenceMarkdown } from './reference';
 import { DOCS_CACHE, pageError, pageResult, textResult } from './render';
 import { itemSnapshotView } from './snapshot-view';
@@ -44,8 +46,9 @@ async function itemPage(req: ApiRequest, svc: Services): Promise<HttpResult> {
   const base = svc.config.publicBase;
   if (!path) return pageError(negotiated, base, 'not_found', 'No such page: an item page is /item/<key> with a valid item key.');
   const format: PageFormat = path.markdown ? 'markdown' : negotiated;
-  const market = req.query.m === undefined ? DEFAULT_MARKET : req.query.m;
-  if (!isMarket(market)) return pageError(format, base, 'bad_market', 'Unknown market: m is forever.<normal|pvp|rp>.<alliance|horde>.us.');
+  const query = ItemPageQuery.safeParse(req.query);
+  if (!query.success) return pageError(format, base, 'bad_market', 'Unknown market: m is forever.<normal|pvp|rp>.<alliance|horde>.us.');
+  const market = query.data.m ?? DEFAULT_MARKET;
   const [data, hours] = await Promise.all([itemPageData(svc, market, path.key), itemHourCloses(svc, market, path.key, svc.clock.now())]);
   const urls = itemPageUrls(base, market, path.key);
   const page = pageResult(format, { html: itemPageHtml(data, urls, hours), markdown: itemPageMarkdown(data, urls, hours) }, `public, max-age=${secondsToNextHour(data.now)}`);
@@ -124,6 +127,7 @@ export const pageRoutes = getAndHead({
   '/item/{key}': itemRoute,
   '/item/{key}/{slug}': itemRoute,
   '/openapi.json': text('application/json; charset=utf-8', (b) => JSON.stringify(openApiDocument(b))),
+  '/openapi.full.json': text('application/json; charset=utf-8', (b) => JSON.stringify(fullOpenApiDocument(b))),
   '/docs/api/reference': reference,
   '/docs/api/reference.md': referenceMd,
   '/.well-known/api-catalog': text(LINKSET_TYPE, (b) => JSON.stringify(apiCatalog(b))),

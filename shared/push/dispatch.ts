@@ -4,6 +4,8 @@
  * A 404 / 410 from the push service deletes the subscription; any other failure is dropped. Subscriptions
  * whose endpoint the deployment no longer accepts are deleted unsent.
  */
+import { z } from 'zod';
+import type { MarketAlert } from '../domain/alerts';
 import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
 import { notificationFor } from '../domain/push-message';
@@ -27,14 +29,17 @@ export async function enqueuePush(svc: Services, messages: PushMessage[], delayM
   );
 }
 
+/** The push queue's message: an account's fired alerts (as the merge stored them), or the flush closing its window. */
+const PushMessageSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('flush'), userId: z.string().min(1) }),
+  z.object({ t: z.literal('alerts'), userId: z.string().min(1), alerts: z.array(z.custom<MarketAlert>((a) => typeof a === 'object' && a !== null && !Array.isArray(a))) }),
+]);
+
 /** Parses a queue body; null for anything that is not a push message (logged and dropped by the caller). */
 export function parsePushMessage(body: string): PushMessage | null {
   try {
-    const m = JSON.parse(body) as Partial<PushMessage> & { alerts?: unknown };
-    if (typeof m.userId !== 'string' || m.userId === '') return null;
-    if (m.t === 'flush') return { t: 'flush', userId: m.userId };
-    if (m.t === 'alerts' && Array.isArray(m.alerts)) return { t: 'alerts', userId: m.userId, alerts: m.alerts };
-    return null;
+    const out = PushMessageSchema.safeParse(JSON.parse(body));
+    return out.success ? out.data : null;
   } catch {
     return null;
   }

@@ -1,9 +1,8 @@
 /**
  * Web Push subscriptions and their prefs (spec: "Web Push", PushPrefs; DESIGN: PushPrefs shape, local
- * endpoints). Pure: body validation, the endpoint rule (issue 11: known push services only) and quiet hours.
+ * endpoints). Pure: the endpoint rule (issue 11: known push services only), key and zone checks the body schema
+ * (shared/api/push.schemas.ts) uses, and quiet hours.
  */
-import { type DomainError, ValidationError } from '../errors';
-
 /** PushPrefs: `market` (default true) and `quietHours` matter here; other fields are kept as given. */
 export interface PushPrefs {
   market?: boolean;
@@ -25,13 +24,11 @@ export interface PushSubscriptionView {
 }
 
 export const SUBSCRIPTIONS_MAX = 10;
-const ENDPOINT_MAX = 2048;
-const PREFS_MAX_BYTES = 4096;
-const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
+export const ENDPOINT_MAX = 2048;
+export const PREFS_MAX_BYTES = 4096;
+/** `HH:MM`, 00:00 to 23:59. */
+export const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
-
-const bad = (message: string): DomainError => new ValidationError('bad_request', message);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The push services browsers subscribe through (issue 11, point 4): Chrome, Opera, Samsung Internet and other
@@ -82,50 +79,20 @@ export function endpointAllowed(endpoint: string, rule: EndpointRule): boolean {
   return rule.hosts.some((pattern) => hostMatches(host, pattern.toLowerCase()));
 }
 
-function keyBytes(v: unknown): Buffer | null {
+/** The bytes of a base64url value (padding allowed), or null when it is none. */
+export function keyBytes(v: unknown): Buffer | null {
   if (typeof v !== 'string' || !B64URL.test(v)) return null;
   return Buffer.from(v.replace(/=+$/, ''), 'base64url');
 }
 
-/** Spec PushSubscriptionJSON: an allowed endpoint, a P-256 public key (65 bytes, uncompressed) and a 16-byte auth secret. */
-export function parseSubscription(raw: unknown, rule: EndpointRule): BrowserSubscription {
-  if (!isObject(raw)) throw bad('`subscription` must be a PushSubscriptionJSON object');
-  const { endpoint, keys } = raw;
-  if (typeof endpoint !== 'string' || endpoint.length > ENDPOINT_MAX || !endpointAllowed(endpoint, rule)) {
-    throw bad(`\`endpoint\` must be an https URL of a browser push service${rule.loopback ? ', or http://127.0.0.1 or http://localhost' : ''}`);
-  }
-  if (!isObject(keys)) throw bad('`subscription.keys` must hold p256dh and auth');
-  const p256dh = keyBytes(keys.p256dh);
-  const auth = keyBytes(keys.auth);
-  if (p256dh?.length !== 65 || p256dh[0] !== 0x04) throw bad('`keys.p256dh` must be an uncompressed P-256 public key (base64url)');
-  if (auth?.length !== 16) throw bad('`keys.auth` must be a 16-byte secret (base64url)');
-  return { endpoint, keys: { p256dh: p256dh.toString('base64url'), auth: auth.toString('base64url') } };
-}
-
-function validZone(tz: string): boolean {
+/** Whether `tz` is an IANA time zone this runtime knows. */
+export function validZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;
   } catch {
     return false;
   }
-}
-
-/** PushPrefs (DESIGN): `market` boolean, `quietHours` `{start, end: "HH:MM", tz: IANA zone}` or null; the rest kept. */
-export function parsePrefs(raw: unknown): PushPrefs {
-  if (raw === undefined || raw === null) return {};
-  if (!isObject(raw)) throw bad('`prefs` must be an object');
-  if (new TextEncoder().encode(JSON.stringify(raw)).length > PREFS_MAX_BYTES) throw bad(`\`prefs\` must be at most ${PREFS_MAX_BYTES} bytes of JSON`);
-  if (raw.market !== undefined && typeof raw.market !== 'boolean') throw bad('`prefs.market` must be a boolean');
-  const q = raw.quietHours;
-  if (q !== undefined && q !== null) {
-    if (!isObject(q)) throw bad('`prefs.quietHours` must be {start, end, tz}');
-    if (typeof q.start !== 'string' || !HHMM.test(q.start) || typeof q.end !== 'string' || !HHMM.test(q.end)) {
-      throw bad('`prefs.quietHours.start` and `end` must be "HH:MM"');
-    }
-    if (typeof q.tz !== 'string' || !validZone(q.tz)) throw bad('`prefs.quietHours.tz` must be an IANA time zone');
-  }
-  return { ...raw } as PushPrefs;
 }
 
 /** Whether the subscription wants alert pushes (`market`, default true). */

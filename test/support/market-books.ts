@@ -2,7 +2,7 @@
  * Small hand-made books for read tests: one entry per listed item (`stack` = quantity, one auction, long
  * band), uploaded over HTTP with an API key and merged by settling the runtime.
  */
-import { expect } from 'vitest';
+import { httpClient } from '../../shared/client';
 import type { Local } from './local';
 
 export const MARKET = 'forever.normal.alliance.us';
@@ -14,7 +14,7 @@ export const DAY = 86_400_000;
 export type Listing = [key: number, price: number, quantity: number];
 
 export function bookOf(at: number, listings: readonly Listing[], complete = true, market = MARKET) {
-  const entries = [...listings].sort((a, b) => a[0] - b[0]).map(([key, price, quantity]) => [key, price, quantity, 3, 1]);
+  const entries = [...listings].sort((a, b) => a[0] - b[0]).map(([key, price, quantity]): [number, number, number, number, number] => [key, price, quantity, 3, 1]);
   return { market, at, complete, auctions: entries.length, entries };
 }
 
@@ -30,8 +30,8 @@ export async function uploaderKey(local: Local): Promise<string> {
  */
 export async function uploadAt(local: Local, key: string, at: number, listings: readonly Listing[], complete = true, market = MARKET): Promise<void> {
   if ((await local.now()) < at) await local.setClock(at);
-  const res = await local.api('POST', '/api/v1/ah/books', { token: key, body: bookOf(at, listings, complete, market) });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  // Through the typed client (shared/client): an answer other than 200 throws its ApiError (status and code).
+  await httpClient({ base: local.base, token: key }).uploadBook(bookOf(at, listings, complete, market));
   await local.settle();
 }
 

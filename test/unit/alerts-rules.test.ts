@@ -9,12 +9,16 @@ import {
   conditionHolds,
   fairPrice,
   newAlert,
-  parseAlertInput,
   refClose,
   replaceAlert,
 } from '../../shared/domain/alerts';
 import { itemKey } from '../../shared/domain/item-key';
 import { DomainError } from '../../shared/errors';
+import { AlertInput } from '../../shared/api/settings.schemas';
+import { parseAs } from '../../shared/api/zod-parse';
+
+/** The route's parse of MarketAlertInput (shared/api/settings.schemas.ts). */
+const parseAlertInput = (raw: unknown): MarketAlertInput => parseAs(AlertInput, raw, 'bad_request');
 
 const MARKET = 'forever.normal.alliance.us';
 const input = (over: Record<string, unknown> = {}) => ({ market: MARKET, item: 2589, kind: 'below', value: 100, ...over });

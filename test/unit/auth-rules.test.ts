@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Memo } from '../../shared/auth/memo';
 import { hashSecret, newCode, newDeviceToken } from '../../shared/auth/tokens';
+import { PairBody } from '../../shared/api/account.schemas';
 import { claimDue, contributionsFrom, contributorUntil, windowEnd } from '../../shared/domain/contributor';
 import {
   confirmOutcome,
-  deviceName,
   isDeviceTokenShape,
   lastSeenDue,
   normalizePairCode,
@@ -13,6 +13,12 @@ import {
   type Pairing,
   pollOutcome,
 } from '../../shared/domain/pairing';
+
+/** The device name POST /devices/pair keeps (shared/api/account.schemas.ts), or null for a 400. */
+const deviceName = (name: unknown): string | null => {
+  const r = PairBody.safeParse({ name });
+  return r.success ? r.data.name : null;
+};
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 2);

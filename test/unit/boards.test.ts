@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BOARDS_LIMITS, parseBoards, storedBytes } from '../../shared/domain/boards';
+import { BoardsDocument } from '../../shared/api/settings.schemas';
+import { parseAs } from '../../shared/api/zod-parse';
+import { BOARDS_LIMITS, checkBoardsLimits, storedBytes } from '../../shared/domain/boards';
 import { DomainError } from '../../shared/errors';
+
+/** What PUT /market/boards does with a body: the schema's shape rules (400), then the limits (409, 413). */
+const parseBoards = (raw: unknown) => checkBoardsLimits(parseAs(BoardsDocument, raw, 'bad_request'));
 
 const widget = (id: string, extra: Record<string, unknown> = {}) => ({ id, type: 'price_chart', ...extra });
 const board = (id: string, widgets: unknown[] = [widget('w1')]) => ({ id, name: `Board ${id}`, widgets });

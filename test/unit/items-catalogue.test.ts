@@ -1,8 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { itemKey } from '../../shared/domain/item-key';
-import { CATALOGUE_NAMES_KEPT, type CatalogueEntry, type CatalogueReport, applyReport, leaderOf, parseCatalogueUpload } from '../../shared/domain/item-catalogue';
+import { CatalogueUploadBody } from '../../shared/api/catalogue-upload.schemas';
+import { parseAs } from '../../shared/api/zod-parse';
+import { CATALOGUE_NAMES_KEPT, type CatalogueEntry, type CatalogueReport, applyReport, leaderOf } from '../../shared/domain/item-catalogue';
 import { DomainError } from '../../shared/errors';
+
+/** The route's parse of the catalogue upload (shared/api/catalogue-upload.schemas.ts). */
+const parseCatalogueUpload = (body: unknown) => parseAs(CatalogueUploadBody, body, 'bad_request');
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {

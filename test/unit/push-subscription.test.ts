@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../shared/errors';
-import { endpointAllowed, inQuietHours, PUSH_SERVICE_HOSTS, parsePrefs, parseSubscription } from '../../shared/push/subscription';
+import { PushPrefs, subscriptionSchema } from '../../shared/api/push.schemas';
+import { parseAs } from '../../shared/api/zod-parse';
+import { type EndpointRule, endpointAllowed, inQuietHours, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
 import { browserKeys } from '../support/push-receiver';
+
+/** The route's parses (shared/api/push.schemas.ts): absent or null prefs are none. */
+const parseSubscription = (raw: unknown, rule: EndpointRule) => parseAs(subscriptionSchema(rule), raw, 'bad_request');
+const parsePrefs = (raw: unknown) => (raw === undefined || raw === null ? {} : parseAs(PushPrefs, raw, 'bad_request'));
 
 const code = (f: () => unknown): string | null => {
   try {

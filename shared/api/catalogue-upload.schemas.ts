@@ -1,0 +1,48 @@
+/**
+ * Schema of POST /api/v1/items/seen (spec api.md Item data, Catalogue upload rules): `{build?, items}`, at
+ * most 5000 entries `[key, name (1..200 characters once trimmed), quality 0..10, iconFileID, flags 0..7]`;
+ * a key given twice counts once (the last). Any broken rule is 400 `bad_request`.
+ */
+import { z } from 'zod';
+import { CATALOGUE_MAX_ENTRIES, CATALOGUE_NAME_MAX, type CatalogueUpload, type CatalogueReport } from '../domain/item-catalogue';
+import { ItemKey, int } from './common.schemas';
+import type { DocsOf } from './route-doc';
+
+const codePoints = (s: string): number => [...s].length;
+
+export const CatalogueEntry = z
+  .tuple([
+    ItemKey,
+    z
+      .string()
+      .trim()
+      .refine((n) => n.length > 0 && codePoints(n) <= CATALOGUE_NAME_MAX, `name must be 1..${CATALOGUE_NAME_MAX} characters`),
+    int(0, 10).describe('quality'),
+    int().describe('icon file id (0: none)'),
+    int(0, 7).describe('flags: bit 0 commodity, bit 1 equipment, bit 2 pet'),
+  ])
+  .describe('[key, name, quality, iconFileID, flags]');
+
+export const CatalogueBody = z.object({
+  build: z.string().max(200).optional().describe('informational'),
+  items: z.array(CatalogueEntry).max(CATALOGUE_MAX_ENTRIES, `at most ${CATALOGUE_MAX_ENTRIES} entries per upload`),
+});
+
+/** The parsed upload: key → its last report, in the order of the last entries. */
+export const CatalogueUploadBody = CatalogueBody.transform(({ build, items }): CatalogueUpload => {
+  const out = new Map<number, CatalogueReport>();
+  for (const [key, n, q, fi, fl] of items) {
+    // Delete first so a repeated key takes the position of its last entry too.
+    out.delete(key);
+    out.set(key, { n, q, fi, fl });
+  }
+  return build === undefined ? { items: out } : { build, items: out };
+});
+
+export const catalogueDocs = {
+  'POST /api/v1/items/seen': {
+    body: CatalogueBody,
+    answer: z.object({ added: int(), known: int() }),
+    errors: ['unauthenticated', 'forbidden', 'devices_only', 'bad_request', 'too_large'],
+  },
+} satisfies DocsOf<'upload'>;

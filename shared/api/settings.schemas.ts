@@ -1,0 +1,86 @@
+/**
+ * Schemas of the per-account settings (spec api.md "Watchlist, alerts, boards", Settings): the watchlist body,
+ * MarketAlertInput, the boards document and the answers. Counts above a limit (409) and the stored size (413)
+ * are not shape rules: the routes and shared/domain/boards.ts check them after parsing.
+ */
+import { z } from 'zod';
+import { ALERT_KINDS, ALERT_NAME_MAX, ALERT_NOTE_MAX, type MarketAlertInput, VALUE_RANGE } from '../domain/alerts';
+import { BOARDS_LIMITS } from '../domain/boards';
+import { Deleted, ItemKey, Market, Ms, int } from './common.schemas';
+import type { DocsOf } from './route-doc';
+
+const chars = (s: string): number => [...s].length;
+const atMostChars = (max: number) => z.string().refine((s) => chars(s) <= max, `must be at most ${max} characters`);
+
+/** PUT /market/watch `{items}`: an ordered list of distinct item keys (the limit is the role's: 409). */
+export const WatchBody = z.object({
+  items: z.array(ItemKey).refine((items) => new Set(items).size === items.length, 'the watchlist holds each key once'),
+});
+export const WatchAnswer = z.object({ items: z.array(ItemKey) });
+
+/**
+ * MarketAlertInput: `item` a key, or 0 for a whole-market `deal` only; `value` in the kind's range; `name` at
+ * most 80 characters, `note` 200; `enabled` defaults to true. Unknown fields are dropped.
+ */
+export const AlertInput = z
+  .object({
+    market: Market,
+    kind: z.enum(ALERT_KINDS),
+    item: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).describe('an item key, or 0 for a whole-market deal'),
+    value: int().describe('copper (below, above), percent (rise, fall, deal) or quantity (supplyBelow, supplyAbove)'),
+    name: atMostChars(ALERT_NAME_MAX).optional(),
+    note: atMostChars(ALERT_NOTE_MAX).optional(),
+    enabled: z.boolean().default(true),
+  })
+  .superRefine((a, ctx) => {
+    if (a.item === 0 && a.kind !== 'deal') ctx.addIssue({ code: 'custom', path: ['item'], message: 'only a deal alert may use item 0 (the whole market)' });
+    if (a.item !== 0 && !ItemKey.safeParse(a.item).success) ctx.addIssue({ code: 'custom', path: ['item'], message: 'must be an item key, or 0 for a whole-market deal' });
+    const [lo, hi] = VALUE_RANGE[a.kind];
+    if (a.value < lo || a.value > hi) ctx.addIssue({ code: 'custom', path: ['value'], message: `of a ${a.kind} alert must be in ${lo}..${hi}` });
+  })
+  .transform((a): MarketAlertInput => a);
+
+const AlertHit = z.tuple([int(), int().nullable(), int()]).describe('[item, price or null, quantity]');
+export const MarketAlert = z.object({
+  market: Market,
+  item: int(),
+  kind: z.enum(ALERT_KINDS),
+  value: int(),
+  name: z.string().optional(),
+  note: z.string().optional(),
+  enabled: z.boolean(),
+  id: z.string(),
+  created: Ms,
+  armed: z.boolean(),
+  last: z.object({ at: Ms, hits: z.array(AlertHit) }).nullable(),
+});
+export const AlertsAnswer = z.object({ alerts: z.array(MarketAlert), now: Ms });
+export const AlertAnswer = z.object({ alert: MarketAlert });
+
+const Id = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1..40 characters of A-Z a-z 0-9 _ -');
+const Name = z.string().refine((s) => chars(s) >= 1 && chars(s) <= 60, 'must be 1..60 characters');
+/** A widget: `id` and `type`; other fields belong to the client and are kept as given. */
+const Widget = z.looseObject({ id: Id, type: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'must be 1..32 characters of a-z 0-9 _ -') });
+const uniqueIds = (list: readonly { id: string }[]) => new Set(list.map((x) => x.id)).size === list.length;
+export const MarketBoard = z.object({
+  id: Id,
+  name: Name,
+  widgets: z.array(Widget).max(BOARDS_LIMITS.widgets).refine(uniqueIds, 'widget ids must be unique within the board'),
+});
+export const MarketScreen = z.object({ id: Id, name: Name, filters: z.record(z.string(), z.unknown()) });
+/** The boards document; above 20 dashboards or 50 screens is 409 `too_many`, above 65536 stored bytes 413 (domain). */
+export const BoardsDocument = z.object({
+  dashboards: z.array(MarketBoard).refine(uniqueIds, 'dashboard ids must be unique'),
+  screens: z.array(MarketScreen).refine(uniqueIds, 'screen ids must be unique'),
+});
+
+export const settingsDocs = {
+  'GET /api/v1/market/watch': { answer: WatchAnswer, errors: ['unauthenticated'] },
+  'PUT /api/v1/market/watch': { body: WatchBody, answer: WatchAnswer, errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'] },
+  'GET /api/v1/market/alerts': { answer: AlertsAnswer, errors: ['unauthenticated'] },
+  'POST /api/v1/market/alerts': { body: AlertInput, answer: AlertAnswer, errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'] },
+  'PUT /api/v1/market/alerts/{id}': { body: AlertInput, answer: AlertAnswer, errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'unknown_alert', 'too_large'] },
+  'DELETE /api/v1/market/alerts/{id}': { answer: Deleted, errors: ['unauthenticated', 'forbidden', 'bad_origin'] },
+  'GET /api/v1/market/boards': { answer: BoardsDocument, errors: ['unauthenticated'] },
+  'PUT /api/v1/market/boards': { body: BoardsDocument, answer: BoardsDocument, errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'] },
+} satisfies DocsOf<'api'>;
