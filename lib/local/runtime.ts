@@ -40,6 +40,9 @@ import { LiveGateway } from './live-gateway';
 import { MergeCrash, type MergeFaultState } from './merge-crash';
 import { LocalQueues } from './queues';
 import { LocalScheduler } from './scheduler';
+import { type BundleBuildOptions, type Bundles, buildBundles } from './bundles';
+import { Sandboxes } from './sandboxes';
+import { type SqsEndpoint, startSqsEndpoint } from './sqs-endpoint';
 import { ensureBucket, ensureTable, sweepExpired } from './storage';
 import { StreamPoller } from './stream-poller';
 
@@ -69,6 +72,12 @@ export interface RuntimeOptions {
    * and appends them to `file` when given (the test run checks them against the synthesized policies).
    */
   recordCalls?: { file?: string };
+  /**
+   * Runs every function from its deploy bundle (esbuild, synth's options) in its own worker thread, with its
+   * own environment, instead of importing its sources into this process (README "Running the deployed
+   * bundles"). `alsoExternal` (tests only): a bundling mistake, to show that it fails the start.
+   */
+  bundles?: boolean | BundleBuildOptions;
 }
 
 export interface Faults {
@@ -105,6 +114,10 @@ export class Runtime {
   readonly workBucketName: string;
   s3!: S3Client;
   queues!: LocalQueues;
+  /** The functions' sandboxes in `--bundles` mode (which bundle served which function: `sandboxes.served`). */
+  sandboxes: Sandboxes | null = null;
+  private built: Bundles | null = null;
+  private sqsEndpoint: SqsEndpoint | null = null;
   /** The handlers' AWS calls as IAM sees them (only with the `recordCalls` option). */
   recorder: CallRecorder | null = null;
   identity!: LocalIdentity;
@@ -144,6 +157,11 @@ export class Runtime {
     this.tableName = `market-data-${suffix}`;
     this.bucketName = `market-files-${suffix}`.toLowerCase();
     this.workBucketName = `market-work-${suffix}`.toLowerCase();
+  }
+
+  /** Whether the functions run from their bundles (`--bundles`). */
+  get bundleMode(): boolean {
+    return this.opts.bundles !== undefined && this.opts.bundles !== false;
   }
 
   private get memory(): boolean {
@@ -186,6 +204,17 @@ export class Runtime {
       direct.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head, false));
       this.direct = direct;
       this.directBase = `http://${host}:${await listen(direct, 0, host)}`;
+    }
+    if (this.bundleMode && this.opts.recordCalls) {
+      throw new Error('the IAM call recording (recordCalls) hooks the SDK clients of this process; it cannot run with bundles (README "Running the deployed bundles")');
+    }
+    // The bundles build while the engines start.
+    const building = this.bundleMode ? buildBundles(ROOT, FUNCTIONS, typeof this.opts.bundles === 'object' ? this.opts.bundles : {}) : null;
+    if (building) {
+      const kept = building.then((b) => {
+        this.built = b;
+      });
+      this.starting.push(kept.catch(() => undefined));
     }
     // Both engines in parallel: start-up stays well under 10 s.
     const signal = this.aborter.signal;
@@ -293,6 +322,7 @@ export class Runtime {
       )),
       log: this.log,
     };
+    if (building) await this.startSandboxes(await building, shared.queues, { ...deployment }, localOnly);
     const own = new Map(FUNCTIONS.map((spec) => [spec.name, { config: configOf(spec), ...shared }]));
     configureServices({ config, ...shared }, () => {
       const fn = currentFunction();
@@ -315,6 +345,49 @@ export class Runtime {
     this.startBackground();
     this.ready = true;
     return this.base;
+  }
+
+  /**
+   * `--bundles`: the local SQS endpoint the sandboxes call (on the queue port the in-process handlers get,
+   * grants included) and one sandbox per function, each with the environment the stack's builder gives it
+   * plus the local endpoints and what the Lambda runtime sets. An environment the config parser refuses
+   * fails the start, naming the function.
+   */
+  private async startSandboxes(bundles: Bundles, queues: QueuePort, deployment: Deployment, localOnly: Record<string, string>): Promise<void> {
+    const host = this.opts.host ?? '127.0.0.1';
+    this.sqsEndpoint = await startSqsEndpoint(queues, (name) => this.queues.names().includes(name), host);
+    const sqs = this.sqsEndpoint.url;
+    const withSqs: Deployment = { ...deployment, queueUrl: (name) => `${sqs}/${LOCAL_ACCOUNT}/${name}` };
+    const environments = new Map(
+      FUNCTIONS.map((spec) => {
+        const env: Record<string, string> = {
+          ...functionEnvironment(spec, withSqs),
+          ...localOnly,
+          // What the Lambda runtime sets; the access key names the function, as its role would (the SQS endpoint's caller).
+          AWS_LAMBDA_FUNCTION_NAME: spec.name,
+          AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+          AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(spec.memoryMb),
+          AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${spec.name}`,
+          AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+          LAMBDA_TASK_ROOT: dirname(bundles.bundles.get(spec.name)?.file ?? bundles.dir),
+          AWS_DEFAULT_REGION: LOCAL_REGION,
+          AWS_ACCESS_KEY_ID: spec.name,
+          AWS_SECRET_ACCESS_KEY: 'local',
+          AWS_SESSION_TOKEN: 'local',
+          AWS_ENDPOINT_URL_SQS: sqs,
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        };
+        try {
+          parseConfig(env);
+        } catch (err) {
+          throw new Error(`the environment of ${spec.name} does not parse: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        return [spec.name, env] as const;
+      }),
+    );
+    this.sandboxes = new Sandboxes({ bundles, environment: (name) => environments.get(name)!, sqsEndpoint: sqs, clock: this.clock, log: this.sink });
+    this.lambdas.sandboxes = this.sandboxes;
   }
 
   /** The queue port as the handlers see it: recorded first when calls are recorded, so a refused call counts too. */
@@ -375,6 +448,7 @@ export class Runtime {
   }
 
   clockMoved(): void {
+    this.sandboxes?.writeClock();
     this.queues.poke();
   }
 
@@ -577,6 +651,9 @@ export class Runtime {
       this.recorder?.flush();
     } finally {
       await Promise.all(this.starting);
+      await this.sandboxes?.close();
+      await this.sqsEndpoint?.close();
+      this.built?.remove();
       await Promise.all(this.engines.map((e) => e.stop()));
       if (this.sinkBefore) setLogSink(this.sinkBefore);
     }
