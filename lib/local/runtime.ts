@@ -159,6 +159,11 @@ export class Runtime {
     this.workBucketName = `market-work-${suffix}`.toLowerCase();
   }
 
+  /** The local SQS endpoint the sandboxes call (`--bundles` only; '' otherwise). */
+  get sqsUrl(): string {
+    return this.sqsEndpoint?.url ?? '';
+  }
+
   /** Whether the functions run from their bundles (`--bundles`). */
   get bundleMode(): boolean {
     return this.opts.bundles !== undefined && this.opts.bundles !== false;
