@@ -225,8 +225,11 @@ export class Sandboxes {
     sandbox.endIfIdle();
   }
 
+  /** Lets the invocations in flight answer (a schedule run as the runtime stops; at most 10 s), then ends every sandbox. */
   async close(): Promise<void> {
     this.closed = true;
+    const until = Date.now() + 10_000;
+    while ([...this.all].some((s) => s.pending.size > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     await Promise.all([...this.all].map((s) => s.end()));
     this.live.clear();
   }
