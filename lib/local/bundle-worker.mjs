@@ -15,7 +15,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 
-const { file, clock, sqsEndpoint, sdkShim, sdkClients } = workerData;
+const { file, clock, sqsEndpoint, sdkShim, sdkClients, recordCalls } = workerData;
 process.setSourceMapsEnabled(true);
 
 // The clock: [mode, value]; mode 0 the wall clock, 1 a fixed time (manual clock), 2 the wall clock plus an offset.
@@ -43,6 +43,7 @@ globalThis.Date = ServiceDate;
 // and SQS calls go to the local endpoint.
 const { load } = await import(pathToFileURL(sdkShim).href);
 const patched = new Set();
+const hooked = new WeakSet();
 const toLocalSqs = (url) => {
   const u = new URL(url);
   return u.origin === new URL(sqsEndpoint).origin ? url : `${sqsEndpoint}${u.pathname}`;
@@ -57,9 +58,29 @@ for (const name of sdkClients) {
   const send = base.send;
   base.send = function (command, ...rest) {
     if (this.config) this.config.systemClockOffset = wallNow() - serviceNow();
+    if (recordCalls) recordOn(this);
     if (typeof command?.input?.QueueUrl === 'string') command.input.QueueUrl = toLocalSqs(command.input.QueueUrl);
     return send.call(this, command, ...rest);
   };
+}
+
+/**
+ * With the IAM call recording on, each S3 and DynamoDB call goes to the runtime as the runtime's own middleware
+ * sees it in-process (lib/local/iam/record.ts): S3 at `initialize`, DynamoDB at `build` (attribute values
+ * marshalled). A client is hooked at its first call; the document client shares its client's stack.
+ */
+function recordOn(client) {
+  const stack = client.middlewareStack;
+  const service = client.config?.serviceId;
+  if (!stack || hooked.has(stack) || (service !== 'S3' && service !== 'DynamoDB')) return;
+  hooked.add(stack);
+  const post = (command, input) => parentPort.postMessage({ type: 'call', service, command, input });
+  if (service === 'S3') {
+    const pick = ({ Bucket, Key, Prefix, Delete, CopySource }) => ({ Bucket, Key, Prefix, Delete, CopySource });
+    stack.add((next, context) => async (args) => (post(context.commandName, pick(args.input)), next(args)), { step: 'initialize', priority: 'high', name: 'localIamRecord' });
+  } else {
+    stack.add((next, context) => async (args) => (post(context.commandName, args.input), next(args)), { step: 'build', name: 'localIamRecord' });
+  }
 }
 
 const errorOf = (err) => ({

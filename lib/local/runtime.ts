@@ -23,7 +23,7 @@ import { bucketPorts, configureServices, livePorts, type Services, sdkClients } 
 import { type Deployment, functionEnvironment, type SecretName } from '../environment';
 import type { QueuePort } from '../../shared/ports/queues';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
-import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
+import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionName, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { CONTROL_ROUTES, handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { StartAborted } from './ports';
@@ -32,9 +32,9 @@ import { FileHost } from './file-host';
 import { REQUEST_HEAD_MAX_BYTES, TOO_LARGE_HEAD, readBody, requestHeadBytes, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
 import { enforceBucketGrants, enforceQueueGrants } from './grants';
-import { currentFunction, InFlight, LambdaHost, LambdaLimitError } from './lambda';
+import { currentFunction, InFlight, LambdaHost, LambdaLimitError, runAs } from './lambda';
 import { GATEWAY_ERRORS, HTTP_API_MAX_BODY, INTEGRATION_TIMEOUT_MS } from './gateway-limits';
-import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
+import { CallRecorder, dynamodbRequests, LOCAL_ACCOUNT, LOCAL_REGION, s3Requests } from './iam/calls';
 import { recordClientCalls, recordQueueCalls } from './iam/record';
 import { LiveGateway } from './live-gateway';
 import { MergeCrash, type MergeFaultState } from './merge-crash';
@@ -209,9 +209,6 @@ export class Runtime {
       direct.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head, false));
       this.direct = direct;
       this.directBase = `http://${host}:${await listen(direct, 0, host)}`;
-    }
-    if (this.bundleMode && this.opts.recordCalls) {
-      throw new Error('the IAM call recording (recordCalls) hooks the SDK clients of this process; it cannot run with bundles (README "Running the deployed bundles")');
     }
     // The bundles build while the engines start.
     const building = this.bundleMode ? buildBundles(ROOT, FUNCTIONS, typeof this.opts.bundles === 'object' ? this.opts.bundles : {}) : null;
@@ -391,7 +388,13 @@ export class Runtime {
         return [spec.name, env] as const;
       }),
     );
-    this.sandboxes = new Sandboxes({ bundles, environment: (name) => environments.get(name)!, sqsEndpoint: sqs, clock: this.clock, log: this.sink });
+    const recorder = this.recorder;
+    // The sandboxes' S3 and DynamoDB calls, recorded as the function's (their SQS calls are, at the endpoint).
+    const onCall = recorder
+      ? (fn: FunctionName, service: string, command: string, input: Record<string, unknown>) =>
+          void runAs(fn, async () => recorder.record(service === 'S3' ? s3Requests(command, input) : dynamodbRequests(command, input, recorder.names)))
+      : undefined;
+    this.sandboxes = new Sandboxes({ bundles, environment: (name) => environments.get(name)!, sqsEndpoint: sqs, clock: this.clock, log: this.sink, onCall });
     this.lambdas.sandboxes = this.sandboxes;
   }
 

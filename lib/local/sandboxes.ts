@@ -60,13 +60,15 @@ class Sandbox {
     readonly worker: Worker,
     onLine: (line: string, level: LineLevel) => void,
     onResult: (threadId: number) => void,
+    onCall: (service: string, command: string, input: Record<string, unknown>) => void,
   ) {
     for (const [stream, level] of [[worker.stdout, 'info'], [worker.stderr, 'error']] as const) {
       createInterface({ input: stream }).on('line', (line) => onLine(line, levelOf(line, level)));
     }
     this.ready = new Promise((resolve, reject) => {
-      worker.on('message', (m: { type: string; id?: string; url?: string; result?: string; error?: WorkerError }) => {
-        if (m.type === 'ready') resolve(m.url ?? '');
+      worker.on('message', (m: { type: string; id?: string; url?: string; result?: string; error?: WorkerError; service?: string; command?: string; input?: Record<string, unknown> }) => {
+        if (m.type === 'call') onCall(m.service ?? '', m.command ?? '', m.input ?? {});
+        else if (m.type === 'ready') resolve(m.url ?? '');
         else if (m.type === 'init-error') reject(toError(m.error!));
         else if (m.type === 'result' || m.type === 'error') {
           const call = this.pending.get(m.id!);
@@ -130,6 +132,8 @@ export interface SandboxSetup {
   clock: Clock;
   /** Where the sandboxes' stdout and stderr lines go (the runtime's log sink). */
   log: (line: string, level: LineLevel) => void;
+  /** Hears each S3 and DynamoDB call a sandbox makes (the IAM call recording); none: the sandboxes report none. */
+  onCall?: (fn: FunctionName, service: string, command: string, input: Record<string, unknown>) => void;
 }
 
 export class Sandboxes {
@@ -181,6 +185,7 @@ export class Sandboxes {
         sqsEndpoint: this.setup.sqsEndpoint,
         sdkShim: this.setup.bundles.sdkShim,
         sdkClients: bundle.sdkClients,
+        recordCalls: this.setup.onCall !== undefined,
       },
     });
     const served = this.served.get(name) ?? { url: '', invocations: 0, starts: 0, threads: [] };
@@ -189,7 +194,7 @@ export class Sandboxes {
     const sandbox = new Sandbox(worker, this.setup.log, (threadId) => {
       served.invocations++;
       if (!served.threads.includes(threadId)) served.threads.push(threadId);
-    });
+    }, (service, command, input) => this.setup.onCall?.(name, service, command, input));
     this.live.set(name, sandbox);
     this.all.add(sandbox);
     worker.once('exit', () => {

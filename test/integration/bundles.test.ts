@@ -10,9 +10,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkCalls, describeViolation } from '../../lib/local/iam/check';
 import WebSocket from 'ws';
 import { deadLetterQueueName, FUNCTIONS, type FunctionName, MERGE_QUEUES, mergeQueueName, PUSH_QUEUE } from '../../shared/topology';
 import { listFiles } from '../support/books';
+import { localTemplate } from '../support/iam-check';
 import { type Local, startLocal } from '../support/local';
 import { bookOf, HOUR, MARKET, uploaderKey } from '../support/market-books';
 import { browserKeys, type PushReceiver, startPushReceiver } from '../support/push-receiver';
@@ -57,7 +59,7 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
   const served = (name: FunctionName) => local.runtime.sandboxes!.served.get(name)!;
 
   beforeAll(async () => {
-    [local, rx] = await Promise.all([startLocal({ bundles: true }), startPushReceiver()]);
+    [local, rx] = await Promise.all([startLocal({ bundles: true, callsInMemory: true }), startPushReceiver()]);
     local.runtime.tapLog((line) => lines.push(line));
   });
   afterAll(async () => {
@@ -150,6 +152,16 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
     expect(lines.filter((l) => /"level":"(error|critical)"/i.test(l))).toEqual([]);
   });
 
+  it("records the sandboxes' S3, DynamoDB and SQS calls, and the synthesized policies allow every one", () => {
+    const calls = local.runtime.recorder!.calls;
+    const by = (fn: string, action: string) => calls.some((c) => c.fn === fn && c.action === action);
+    expect(by('upload', 's3:PutObject') && by('upload', 'sqs:SendMessage') && by('upload', 'dynamodb:PutItem')).toBe(true);
+    expect(by('merge', 's3:GetObject') && by('merge', 's3:PutObject') && by('merge', 'sqs:SendMessage')).toBe(true);
+    expect(by('redrive', 'sqs:ReceiveMessage') && by('redrive', 'sqs:DeleteMessage')).toBe(true);
+    expect(new Set(calls.map((c) => c.fn)).size).toBeGreaterThanOrEqual(12);
+    expect(checkCalls(localTemplate(), calls).map(describeViolation)).toEqual([]);
+  });
+
   it('holds each function to its queue grants at the SQS endpoint (the caller is the signing function)', async () => {
     const client = (fn: string) => new SQSClient({ region: 'us-east-1', endpoint: local.runtime.sqsUrl, credentials: { accessKeyId: fn, secretAccessKey: 'local' } });
     const url = (q: string) => `${local.runtime.sqsUrl}/000000000000/${q}`;
@@ -189,7 +201,7 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
 
 describe('bundles: a bundling mistake fails the start', () => {
   it('names the function, the bundle and the package the Lambda runtime would not find', async () => {
-    const started = startLocal({ bundles: { alsoExternal: ['@smithy/*'] } });
+    const started = startLocal({ bundles: { alsoExternal: ['@smithy/*'] }, callsInMemory: true });
     await expect(started).rejects.toThrow(/the \S+ bundle \S+index\.mjs failed to load: .*Cannot find package '@smithy\/[^']+'.*the Lambda runtime provides only @aws-sdk\/\*/);
   });
 });

@@ -33,9 +33,9 @@ export interface Local {
 
 /**
  * `bundles` (or LOCAL_BUNDLES=1 for every file): the functions run from their deploy bundles, each in its own
- * worker thread (lib/local/sandboxes.ts); the IAM call recording then stays off (it hooks in-process clients).
+ * worker thread (lib/local/sandboxes.ts); their S3, DynamoDB and SQS calls are recorded too.
  */
-export async function startLocal(opts: { clockStart?: number; filesPrefix?: string; direct?: boolean; bundles?: boolean | BundleBuildOptions } = {}): Promise<Local> {
+export async function startLocal(opts: { clockStart?: number; filesPrefix?: string; direct?: boolean; bundles?: boolean | BundleBuildOptions; callsInMemory?: boolean } = {}): Promise<Local> {
   const bundles = opts.bundles ?? process.env.LOCAL_BUNDLES === '1';
   const runtime = await startRuntime({
     port: 0,
@@ -50,7 +50,8 @@ export async function startLocal(opts: { clockStart?: number; filesPrefix?: stri
     log: false,
     bundles,
     // Checked against the synthesized IAM policies when the run ends (test/support/global-setup.ts).
-    recordCalls: bundles ? undefined : { file: join(inject('iamCallsDir'), `${process.pid}.jsonl`) },
+    // `callsInMemory`: kept in `runtime.recorder.calls` for the test to check (one that makes refused calls on purpose).
+    recordCalls: opts.callsInMemory ? {} : { file: join(inject('iamCallsDir'), `${process.pid}.jsonl`) },
   });
   return { ...localClient(runtime.base), directBase: runtime.directBase, runtime, close: () => runtime.close() };
 }
