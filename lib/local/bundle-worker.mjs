@@ -77,9 +77,21 @@ function recordOn(client) {
   const post = (command, input) => parentPort.postMessage({ type: 'call', service, command, input });
   if (service === 'S3') {
     const pick = ({ Bucket, Key, Prefix, Delete, CopySource }) => ({ Bucket, Key, Prefix, Delete, CopySource });
-    stack.add((next, context) => async (args) => (post(context.commandName, pick(args.input)), next(args)), { step: 'initialize', priority: 'high', name: 'localIamRecord' });
+    stack.add(
+      (next, context) => async (args) => {
+        post(context.commandName, pick(args.input));
+        return next(args);
+      },
+      { step: 'initialize', priority: 'high', name: 'localIamRecord' },
+    );
   } else {
-    stack.add((next, context) => async (args) => (post(context.commandName, args.input), next(args)), { step: 'build', name: 'localIamRecord' });
+    stack.add(
+      (next, context) => async (args) => {
+        post(context.commandName, args.input);
+        return next(args);
+      },
+      { step: 'build', name: 'localIamRecord' },
+    );
   }
 }
 
