@@ -110,7 +110,8 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
       return true;
     }
     // These faults are SDK middleware on this process's clients; the bundles' sandboxes use their own clients.
-    const inProcess = ['storage', 'table', 'merge', 'mergeCrashAfter'].filter((f) => input[f] !== undefined);
+    // Asking for the normal state (`up`, `none`) is no fault and is answered.
+    const inProcess = ['storage', 'table', 'merge', 'mergeCrashAfter'].filter((f) => input[f] !== undefined && input[f] !== 'up' && input[f] !== 'none');
     if (rt.bundleMode && inProcess.length > 0) {
       sendJson(res, 409, { error: 'not_in_bundles', message: `the ${inProcess.join(', ')} fault needs the in-process handlers: it cannot run with bundles (only identity can); start without --bundles` });
       return true;

@@ -189,12 +189,12 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
   });
 
   it('refuses the faults that hook in-process clients (409) and keeps the identity fault', async () => {
-    for (const body of [{ table: 'down' }, { storage: 'down' }, { merge: 'crash-once' }]) {
+    for (const body of [{ table: 'down' }, { storage: 'down' }, { merge: 'crash-once' }, { mergeCrashAfter: 2 }]) {
       const res = await local.api('POST', '/_local/faults', { body });
       expect(res.status, JSON.stringify(body)).toBe(409);
       expect(res.body).toMatchObject({ error: 'not_in_bundles' });
     }
-    expect(await local.faults({ identity: 'down' })).toMatchObject({ identity: 'down', table: 'up', storage: 'up' });
+    expect(await local.faults({ identity: 'down', table: 'up', storage: 'up', merge: 'none' })).toMatchObject({ identity: 'down', table: 'up', storage: 'up', merge: 'none' });
     await local.faults({ identity: 'up' });
   });
 });
