@@ -23,7 +23,7 @@ import { bucketPorts, configureServices, livePorts, type Services, sdkClients } 
 import { type Deployment, functionEnvironment, type SecretName } from '../environment';
 import type { QueuePort } from '../../shared/ports/queues';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
-import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionName, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
+import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { CONTROL_ROUTES, handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { StartAborted } from './ports';
@@ -32,15 +32,16 @@ import { FileHost } from './file-host';
 import { REQUEST_HEAD_MAX_BYTES, TOO_LARGE_HEAD, readBody, requestHeadBytes, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
 import { enforceBucketGrants, enforceQueueGrants } from './grants';
-import { currentFunction, InFlight, LambdaHost, LambdaLimitError, runAs } from './lambda';
+import { currentFunction, InFlight, LambdaHost, LambdaLimitError } from './lambda';
 import { GATEWAY_ERRORS, HTTP_API_MAX_BODY, INTEGRATION_TIMEOUT_MS } from './gateway-limits';
-import { CallRecorder, dynamodbRequests, LOCAL_ACCOUNT, LOCAL_REGION, s3Requests } from './iam/calls';
-import { recordClientCalls, recordQueueCalls } from './iam/record';
+import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
+import { recordClientCalls, recordQueueCalls, sandboxCallRecorder } from './iam/record';
 import { LiveGateway } from './live-gateway';
 import { MergeCrash, type MergeFaultState } from './merge-crash';
 import { LocalQueues } from './queues';
 import { LocalScheduler } from './scheduler';
 import { type BundleBuildOptions, type Bundles, buildBundles } from './bundles';
+import { sandboxEnvironments } from './sandbox-environment';
 import { Sandboxes } from './sandboxes';
 import { type SqsEndpoint, startSqsEndpoint } from './sqs-endpoint';
 import { ensureBucket, ensureTable, sweepExpired } from './storage';
@@ -351,49 +352,13 @@ export class Runtime {
 
   /**
    * `--bundles`: the local SQS endpoint the sandboxes call (on the queue port the in-process handlers get,
-   * grants included) and one sandbox per function, each with the environment the stack's builder gives it
-   * plus the local endpoints and what the Lambda runtime sets. An environment the config parser refuses
-   * fails the start, naming the function.
+   * grants and recording included) and one sandbox per function (lib/local/sandbox-environment.ts).
    */
   private async startSandboxes(bundles: Bundles, queues: QueuePort, deployment: Deployment, localOnly: Record<string, string>): Promise<void> {
-    const host = this.opts.host ?? '127.0.0.1';
-    this.sqsEndpoint = await startSqsEndpoint(queues, (name) => this.queues.names().includes(name), host);
+    this.sqsEndpoint = await startSqsEndpoint(queues, (name) => this.queues.names().includes(name), this.opts.host ?? '127.0.0.1');
     const sqs = this.sqsEndpoint.url;
-    const withSqs: Deployment = { ...deployment, queueUrl: (name) => `${sqs}/${LOCAL_ACCOUNT}/${name}` };
-    const environments = new Map(
-      FUNCTIONS.map((spec) => {
-        const env: Record<string, string> = {
-          ...functionEnvironment(spec, withSqs),
-          ...localOnly,
-          // What the Lambda runtime sets; the access key names the function, as its role would (the SQS endpoint's caller).
-          AWS_LAMBDA_FUNCTION_NAME: spec.name,
-          AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-          AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(spec.memoryMb),
-          AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${spec.name}`,
-          AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
-          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
-          LAMBDA_TASK_ROOT: dirname(bundles.bundles.get(spec.name)?.file ?? bundles.dir),
-          AWS_DEFAULT_REGION: LOCAL_REGION,
-          AWS_ACCESS_KEY_ID: spec.name,
-          AWS_SECRET_ACCESS_KEY: 'local',
-          AWS_SESSION_TOKEN: 'local',
-          AWS_ENDPOINT_URL_SQS: sqs,
-          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        };
-        try {
-          parseConfig(env);
-        } catch (err) {
-          throw new Error(`the environment of ${spec.name} does not parse: ${err instanceof Error ? err.message : String(err)}`);
-        }
-        return [spec.name, env] as const;
-      }),
-    );
-    const recorder = this.recorder;
-    // The sandboxes' S3 and DynamoDB calls, recorded as the function's (their SQS calls are, at the endpoint).
-    const onCall = recorder
-      ? (fn: FunctionName, service: string, command: string, input: Record<string, unknown>) =>
-          void runAs(fn, async () => recorder.record(service === 'S3' ? s3Requests(command, input) : dynamodbRequests(command, input, recorder.names)))
-      : undefined;
+    const environments = sandboxEnvironments(bundles, deployment, localOnly, sqs);
+    const onCall = this.recorder ? sandboxCallRecorder(this.recorder) : undefined;
     this.sandboxes = new Sandboxes({ bundles, environment: (name) => environments.get(name)!, sqsEndpoint: sqs, clock: this.clock, log: this.sink, onCall });
     this.lambdas.sandboxes = this.sandboxes;
   }
