@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCalls, describeViolation } from '../../lib/local/iam/check';
 import WebSocket from 'ws';
@@ -169,6 +169,11 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
     expect((await client('redrive').send(new ReceiveMessageCommand({ QueueUrl: url(dlq), MaxNumberOfMessages: 10 }))).Messages ?? []).toEqual([]);
     await expect(client('pages').send(new ReceiveMessageCommand({ QueueUrl: url(dlq) }))).rejects.toMatchObject({ name: 'AccessDenied', message: expect.stringContaining('pages may not receive') });
     await expect(client('pages').send(new SendMessageBatchCommand({ QueueUrl: url(PUSH_QUEUE.name), Entries: [{ Id: '0', MessageBody: '{}' }] }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    // A consumer changes the visibility of what it received, by the queue URL its event source ARN names (FIFO: `.fifo`).
+    const fifo = url(`${mergeQueueName(MARKET)}.fifo`);
+    const change = new ChangeMessageVisibilityBatchCommand({ QueueUrl: fifo, Entries: [{ Id: '0', ReceiptHandle: 'gone', VisibilityTimeout: 30 }] });
+    expect((await client('merge').send(change)).Successful).toEqual([{ Id: '0' }]);
+    await expect(client('pages').send(change)).rejects.toMatchObject({ name: 'AccessDenied', message: expect.stringContaining('pages may not change the visibility') });
     await expect(client('nobody').send(new ReceiveMessageCommand({ QueueUrl: url(dlq) }))).rejects.toMatchObject({ name: 'InvalidClientTokenId' });
     await expect(client('redrive').send(new ReceiveMessageCommand({ QueueUrl: url('nope') }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
   });
