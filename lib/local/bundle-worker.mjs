@@ -59,6 +59,7 @@ for (const name of sdkClients) {
   base.send = function (command, ...rest) {
     if (this.config) this.config.systemClockOffset = wallNow() - serviceNow();
     if (recordCalls) recordOn(this);
+    guard(this);
     if (typeof command?.input?.QueueUrl === 'string') command.input.QueueUrl = toLocalSqs(command.input.QueueUrl);
     return send.call(this, command, ...rest);
   };
@@ -95,6 +96,32 @@ function recordOn(client) {
   }
 }
 
+/**
+ * The manifest's bucket grants (lib/local/grants.ts), held as in-process: each S3 call is asked of the runtime
+ * first, after the recording (a refused call is recorded too), and a refusal fails it as S3 does (403 AccessDenied).
+ */
+const guarded = new WeakSet();
+const asked = new Map();
+let asks = 0;
+function guard(client) {
+  const stack = client.middlewareStack;
+  if (!stack || guarded.has(stack) || client.config?.serviceId !== 'S3') return;
+  guarded.add(stack);
+  const pick = ({ Bucket, Key, Prefix, Delete }) => ({ Bucket, Key, Prefix, Delete });
+  stack.add(
+    (next, context) => async (args) => {
+      const id = ++asks;
+      const denied = await new Promise((resolve) => {
+        asked.set(id, resolve);
+        parentPort.postMessage({ type: 'bucket-check', id, command: context.commandName, input: pick(args.input) });
+      });
+      if (denied) throw Object.assign(new Error(denied), { name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 } });
+      return next(args);
+    },
+    { step: 'initialize', name: 'localBucketGrants' },
+  );
+}
+
 const errorOf = (err) => ({
   errorType: err instanceof Error ? err.name : typeof err,
   errorMessage: err instanceof Error ? err.message : String(err),
@@ -114,6 +141,11 @@ try {
 parentPort.postMessage({ type: 'ready', url: pathToFileURL(file).href });
 
 parentPort.on('message', async (m) => {
+  if (m.type === 'bucket-checked') {
+    asked.get(m.id)?.(m.denied);
+    asked.delete(m.id);
+    return;
+  }
   if (m.type !== 'invoke') return;
   const context = {
     ...m.context,

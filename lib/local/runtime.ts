@@ -23,7 +23,7 @@ import { bucketPorts, configureServices, livePorts, type Services, sdkClients } 
 import { type Deployment, functionEnvironment, type SecretName } from '../environment';
 import type { QueuePort } from '../../shared/ports/queues';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
-import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
+import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionName, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { CONTROL_ROUTES, handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { StartAborted } from './ports';
@@ -31,7 +31,7 @@ import { ReplayClock } from './replay-clock';
 import { FileHost } from './file-host';
 import { REQUEST_HEAD_MAX_BYTES, TOO_LARGE_HEAD, readBody, requestHeadBytes, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
-import { enforceBucketGrants, enforceQueueGrants } from './grants';
+import { bucketDenial, enforceBucketGrants, enforceQueueGrants } from './grants';
 import { currentFunction, InFlight, LambdaHost, LambdaLimitError } from './lambda';
 import { GATEWAY_ERRORS, HTTP_API_MAX_BODY, INTEGRATION_TIMEOUT_MS } from './gateway-limits';
 import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
@@ -359,7 +359,13 @@ export class Runtime {
     const sqs = this.sqsEndpoint.url;
     const environments = sandboxEnvironments(bundles, deployment, localOnly, sqs);
     const onCall = this.recorder ? sandboxCallRecorder(this.recorder) : undefined;
-    this.sandboxes = new Sandboxes({ bundles, environment: (name) => environments.get(name)!, sqsEndpoint: sqs, clock: this.clock, log: this.sink, onCall });
+    const buckets = { filesPrefix: this.opts.filesPrefix ?? '', work: this.workBucketName };
+    const checkBucket = (fn: FunctionName, command: string, input: Record<string, unknown>) => {
+      const denied = bucketDenial(fn, command, input, buckets);
+      if (denied) this.log('error', denied);
+      return denied;
+    };
+    this.sandboxes = new Sandboxes({ bundles, environment: (name) => environments.get(name)!, sqsEndpoint: sqs, clock: this.clock, log: this.sink, onCall, checkBucket });
     this.lambdas.sandboxes = this.sandboxes;
   }
 

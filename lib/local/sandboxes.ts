@@ -61,6 +61,7 @@ class Sandbox {
     onLine: (line: string, level: LineLevel) => void,
     onResult: (threadId: number) => void,
     onCall: (service: string, command: string, input: Record<string, unknown>) => void,
+    checkBucket: (command: string, input: Record<string, unknown>) => string | null,
   ) {
     for (const [stream, level] of [[worker.stdout, 'info'], [worker.stderr, 'error']] as const) {
       createInterface({ input: stream }).on('line', (line) => onLine(line, levelOf(line, level)));
@@ -68,6 +69,7 @@ class Sandbox {
     this.ready = new Promise((resolve, reject) => {
       worker.on('message', (m: { type: string; id?: string; url?: string; result?: string; error?: WorkerError; service?: string; command?: string; input?: Record<string, unknown> }) => {
         if (m.type === 'call') onCall(m.service ?? '', m.command ?? '', m.input ?? {});
+        else if (m.type === 'bucket-check') worker.postMessage({ type: 'bucket-checked', id: m.id, denied: checkBucket(m.command ?? '', m.input ?? {}) });
         else if (m.type === 'ready') resolve(m.url ?? '');
         else if (m.type === 'init-error') reject(toError(m.error!));
         else if (m.type === 'result' || m.type === 'error') {
@@ -134,6 +136,8 @@ export interface SandboxSetup {
   log: (line: string, level: LineLevel) => void;
   /** Hears each S3 and DynamoDB call a sandbox makes (the IAM call recording); none: the sandboxes report none. */
   onCall?: (fn: FunctionName, service: string, command: string, input: Record<string, unknown>) => void;
+  /** The bucket grant check of one S3 call: the AccessDenied message, or null when allowed (lib/local/grants.ts). */
+  checkBucket?: (fn: FunctionName, command: string, input: Record<string, unknown>) => string | null;
 }
 
 export class Sandboxes {
@@ -194,7 +198,7 @@ export class Sandboxes {
     const sandbox = new Sandbox(worker, this.setup.log, (threadId) => {
       served.invocations++;
       if (!served.threads.includes(threadId)) served.threads.push(threadId);
-    }, (service, command, input) => this.setup.onCall?.(name, service, command, input));
+    }, (service, command, input) => this.setup.onCall?.(name, service, command, input), (command, input) => this.setup.checkBucket?.(name, command, input) ?? null);
     this.live.set(name, sandbox);
     this.all.add(sandbox);
     worker.once('exit', () => {

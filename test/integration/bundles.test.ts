@@ -5,14 +5,18 @@
  * driven at least once through the public routes, the live socket and the control API, and each answer is
  * checked to come from its bundle's sandbox. A bundle that leaves a package external by mistake fails the start.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChangeMessageVisibilityBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundles } from '../../lib/local/bundles';
+import { bucketDenial } from '../../lib/local/grants';
 import { checkCalls, describeViolation } from '../../lib/local/iam/check';
+import { Sandboxes } from '../../lib/local/sandboxes';
+import { systemClock } from '../../shared/clock';
 import WebSocket from 'ws';
-import { deadLetterQueueName, FUNCTIONS, type FunctionName, MERGE_QUEUES, mergeQueueName, PUSH_QUEUE } from '../../shared/topology';
+import { deadLetterQueueName, FUNCTIONS, type FunctionName, functionSpec, MERGE_QUEUES, mergeQueueName, PUSH_QUEUE } from '../../shared/topology';
 import { listFiles } from '../support/books';
 import { localTemplate } from '../support/iam-check';
 import { type Local, startLocal } from '../support/local';
@@ -208,5 +212,45 @@ describe('bundles: a bundling mistake fails the start', () => {
   it('names the function, the bundle and the package the Lambda runtime would not find', async () => {
     const started = startLocal({ bundles: { alsoExternal: ['@smithy/*'] }, callsInMemory: true });
     await expect(started).rejects.toThrow(/the \S+ bundle \S+index\.mjs failed to load: .*Cannot find package '@smithy\/[^']+'.*the Lambda runtime provides only @aws-sdk\/\*/);
+  });
+});
+
+describe('bundles: the bucket grants hold in the sandboxes', () => {
+  /** A stand-in for the pages bundle (same layout, same externals): one S3 read of the key it is given. */
+  const FIXTURE = `import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+const s3 = new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', forcePathStyle: true, credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, maxAttempts: 1 });
+export const handler = async (event) => {
+  try {
+    await s3.send(new GetObjectCommand({ Bucket: 'files', Key: event.key }));
+    return { ok: true };
+  } catch (err) {
+    return { error: err.name, message: err.message };
+  }
+};
+`;
+
+  it("refuses a sandbox's S3 call outside its function's grants with AccessDenied, as in-process", async () => {
+    const bundles = await buildBundles(ROOT, [functionSpec('pages')]);
+    const bundle = bundles.bundles.get('pages')!;
+    writeFileSync(bundle.file, FIXTURE);
+    bundle.sdkClients = ['@aws-sdk/client-s3'];
+    const sandboxes = new Sandboxes({
+      bundles,
+      environment: () => ({ AWS_REGION: 'us-east-1' }),
+      sqsEndpoint: 'http://127.0.0.1:9',
+      clock: systemClock,
+      log: () => undefined,
+      checkBucket: (fn, command, input) => bucketDenial(fn, command, input, { filesPrefix: '', work: 'work' }),
+    });
+    const context = (id: string) => ({ functionName: 'pages', functionVersion: '$LATEST', invokedFunctionArn: 'arn', memoryLimitInMB: '512', awsRequestId: id, logGroupName: 'g', logStreamName: 's' });
+    try {
+      expect(await sandboxes.invoke('pages', { key: 'books/v1/x' }, context('1'), Date.now() + 30_000)).toEqual({ error: 'AccessDenied', message: expect.stringContaining('pages may not read books/v1/x') });
+      // Granted: the call goes on to the network (where nothing listens).
+      const granted = (await sandboxes.invoke('pages', { key: 'items/v1/x' }, context('2'), Date.now() + 30_000)) as { error: string };
+      expect(granted.error).not.toBe('AccessDenied');
+    } finally {
+      await sandboxes.close();
+      bundles.remove();
+    }
   });
 });
