@@ -33,6 +33,7 @@ const rt = new Runtime({
   clock: demo && o.clock === 'system' ? 'replay' : o.clock,
   clockStart: demo ? demo.demoClockStart(o.dataDir, target ?? Date.now()) : o.clockStart,
   log: o.log,
+  bundles: o.bundles,
 });
 
 let stopping = false;

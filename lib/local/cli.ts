@@ -10,6 +10,8 @@ export interface StartOptions {
   clock: 'manual' | 'system';
   clockStart?: number;
   log: boolean;
+  /** Every function from its deploy bundle, each in its own worker thread (README "Running the deployed bundles"). */
+  bundles: boolean;
 }
 
 export type Cli = { kind: 'start'; options: StartOptions } | { kind: 'help' } | { kind: 'error'; message: string };
@@ -17,6 +19,7 @@ export type Cli = { kind: 'start'; options: StartOptions } | { kind: 'help' } | 
 /** Every flag `npm start -- …` takes. */
 export const FLAGS: ReadonlyArray<{ flag: string; text: string }> = [
   { flag: '--demo', text: 'publish demo item data, back-fill a week of two markets, feed them every 20 s, print a key and copy-paste commands' },
+  { flag: '--bundles', text: 'run every function from the esbuild bundle synth deploys, each in its own worker thread (no table/storage/merge faults)' },
   { flag: '--help', text: 'print this help and exit (also -h)' },
 ];
 
@@ -70,5 +73,5 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
   const log = env.LOG === undefined || env.LOG === '' ? 'info' : env.LOG;
   if (log !== 'info' && log !== 'quiet') return { kind: 'error', message: `LOG is "info" or "quiet", not "${env.LOG}"` };
   const dataDir = env.DATA_DIR === undefined || env.DATA_DIR === '' ? '.data' : env.DATA_DIR;
-  return { kind: 'start', options: { demo: given.has('--demo'), port, dataDir, clock, clockStart, log: log === 'info' } };
+  return { kind: 'start', options: { demo: given.has('--demo'), port, dataDir, clock, clockStart, log: log === 'info', bundles: given.has('--bundles') } };
 }

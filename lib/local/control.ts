@@ -109,6 +109,13 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
       bad(res, problem);
       return true;
     }
+    // These faults are SDK middleware on this process's clients; the bundles' sandboxes use their own clients.
+    // Asking for the normal state (`up`, `none`) is no fault and is answered.
+    const inProcess = ['storage', 'table', 'merge', 'mergeCrashAfter'].filter((f) => input[f] !== undefined && input[f] !== 'up' && input[f] !== 'none');
+    if (rt.bundleMode && inProcess.length > 0) {
+      sendJson(res, 409, { error: 'not_in_bundles', message: `the ${inProcess.join(', ')} fault needs the in-process handlers: it cannot run with bundles (only identity can); start without --bundles` });
+      return true;
+    }
     const crash = mergeFault(input.merge, input.mergeCrashAfter);
     if (typeof crash === 'string') return bad(res, crash), true;
     const { identity, storage, table } = input as Partial<Faults>;

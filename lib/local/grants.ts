@@ -39,24 +39,25 @@ function allowed(fn: FunctionName, right: BucketRight, key: string, filesPrefix:
   return bucketAllows(access, right, relative) || (right === 'list' && bucketAllows(access, 'read', relative));
 }
 
+/** Why `fn` may not make this bucket call (the AccessDenied message), or null when its grants allow it. */
+export function bucketDenial(fn: FunctionName, command: string, input: Record<string, unknown>, buckets: { filesPrefix: string; work: string }): string | null {
+  const need = needs(command, input);
+  // The private work bucket: read, write and list for the functions whose manifest entry names it.
+  const onWork = input.Bucket === buckets.work;
+  const mayWork = functionSpec(fn).access.workBucket === 'write' && need !== null && need.right !== 'delete';
+  const denied = need === null ? [command] : onWork ? (mayWork ? [] : need.keys) : need.keys.filter((k) => !allowed(fn, need.right, k, buckets.filesPrefix));
+  return denied.length > 0 ? `AccessDenied: ${fn} may not ${need?.right ?? 'call'} ${denied.join(', ')} (shared/topology.ts grants it nothing there)` : null;
+}
+
 /** Adds the grant check to the service's S3 client. */
 export function enforceBucketGrants(s3: S3Client, buckets: { filesPrefix: string; work: string }, current: Current, report: (message: string) => void): void {
   s3.middlewareStack.add(
     (next, context) => async (args) => {
       const fn = current();
-      if (fn) {
-        const command = String((context as { commandName?: string }).commandName);
-        const input = args.input as Record<string, unknown>;
-        const need = needs(command, input);
-        // The private work bucket: read, write and list for the functions whose manifest entry names it.
-        const onWork = input.Bucket === buckets.work;
-        const mayWork = functionSpec(fn).access.workBucket === 'write' && need !== null && need.right !== 'delete';
-        const denied = need === null ? [command] : onWork ? (mayWork ? [] : need.keys) : need.keys.filter((k) => !allowed(fn, need.right, k, buckets.filesPrefix));
-        if (denied.length > 0) {
-          const message = `AccessDenied: ${fn} may not ${need?.right ?? 'call'} ${denied.join(', ')} (shared/topology.ts grants it nothing there)`;
-          report(message);
-          throw accessDenied(message);
-        }
+      const message = fn ? bucketDenial(fn, String((context as { commandName?: string }).commandName), args.input as Record<string, unknown>, buckets) : null;
+      if (message) {
+        report(message);
+        throw accessDenied(message);
       }
       return next(args);
     },

@@ -4,12 +4,15 @@
  * posts, binary bodies as base64), and the function's timeout from the manifest in wall time (AWS stops a
  * function by the wall clock, whatever the service clock says). A timed-out handler cannot be stopped in
  * one process: it runs on unobserved, while its caller already has the error (on AWS the sandbox is frozen).
+ * With sandboxes (`--bundles`, lib/local/sandboxes.ts) each function runs from its deploy bundle in a worker
+ * thread instead, and a timeout ends that worker as Lambda ends the sandbox.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { type FunctionName, functionSpec } from '../../shared/topology';
+import type { ContextFields } from './sandboxes';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 /** Wraps every invocation (the local faults count and crash a merge's writes through it). */
@@ -47,6 +50,13 @@ export interface LambdaKnobs {
 
 const jsonBytes = (value: unknown): number => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
 
+/** Where invocations run when not in this process: one sandbox per function, from its bundle (lib/local/sandboxes.ts). */
+export interface SandboxHost {
+  preload(names: readonly FunctionName[]): Promise<void>;
+  invoke(name: FunctionName, event: unknown, context: ContextFields, deadline: number): Promise<unknown>;
+  timedOut(name: FunctionName, requestId: string): void;
+}
+
 /** The function whose invocation the calling code runs in (undefined outside any), for the local grant checks. */
 export const currentFunction = (): FunctionName | undefined => running.getStore();
 
@@ -58,6 +68,8 @@ export class LambdaHost {
   readonly knobs: LambdaKnobs = { timeoutMs: {}, delayMs: {} };
   /** Invocations in flight: the timeout's allowance grows with them (see InFlight). */
   readonly inFlight = new InFlight();
+  /** Set in `--bundles` mode: every invocation runs in the function's sandbox, none in this process. */
+  sandboxes: SandboxHost | null = null;
 
   constructor(
     private readonly root: string,
@@ -69,6 +81,7 @@ export class LambdaHost {
 
   /** Imports every handler up front, so a broken module fails start-up rather than a request. */
   async preload(names: readonly FunctionName[]): Promise<void> {
+    if (this.sandboxes) return this.sandboxes.preload(names);
     await Promise.all(names.map((n) => this.handler(n)));
   }
 
@@ -84,7 +97,8 @@ export class LambdaHost {
 
   async invoke<T = unknown>(name: FunctionName, event: unknown): Promise<T> {
     const spec = functionSpec(name);
-    const handler = await this.handler(name);
+    const sandboxes = this.sandboxes;
+    const handler = sandboxes ? null : await this.handler(name);
     const eventBytes = jsonBytes(event);
     if (eventBytes > INVOKE_REQUEST_MAX) throw new LambdaLimitError('request', `${eventBytes} byte payload is too large for the RequestResponse invocation type (limit ${INVOKE_REQUEST_MAX} bytes)`);
     const timeoutMs = this.knobs.timeoutMs[name] ?? spec.timeoutSeconds * 1000;
@@ -104,15 +118,27 @@ export class LambdaHost {
       fail: () => undefined,
       succeed: () => undefined,
     };
-    const run = running.run(name, () =>
-      this.around(name, async () => {
-        if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
-        return handler(event, context);
-      }),
-    );
+    const slow = async () => {
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    };
+    const run = sandboxes
+      ? slow().then(() => {
+          const { getRemainingTimeInMillis, done, fail, succeed, callbackWaitsForEmptyEventLoop, ...fields } = context;
+          return sandboxes.invoke(name, event, fields, started + timeoutMs);
+        })
+      : running.run(name, () =>
+          this.around(name, async () => {
+            await slow();
+            return handler!(event, context);
+          }),
+        );
     const share = this.inFlight.track();
     const timedOut = new Promise<never>((_, reject) => {
-      share.deadline(started, timeoutMs, () => reject(new LambdaLimitError('timeout', `Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`)));
+      share.deadline(started, timeoutMs, () => {
+        // Lambda ends the sandbox of a timed-out invocation; the next one starts a fresh one.
+        sandboxes?.timedOut(name, context.awsRequestId);
+        reject(new LambdaLimitError('timeout', `Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`));
+      });
     });
     // The handler's own failure after a timeout has no one to hear it (its caller already has the timeout).
     run.catch(() => undefined);

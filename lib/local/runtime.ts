@@ -23,7 +23,7 @@ import { bucketPorts, configureServices, livePorts, type Services, sdkClients } 
 import { type Deployment, functionEnvironment, type SecretName } from '../environment';
 import type { QueuePort } from '../../shared/ports/queues';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
-import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
+import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionName, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { CONTROL_ROUTES, handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { StartAborted } from './ports';
@@ -31,15 +31,19 @@ import { ReplayClock } from './replay-clock';
 import { FileHost } from './file-host';
 import { REQUEST_HEAD_MAX_BYTES, TOO_LARGE_HEAD, readBody, requestHeadBytes, sendJson, toHttpEvent, writeResult } from './http-events';
 import { LocalIdentity } from './identity';
-import { enforceBucketGrants, enforceQueueGrants } from './grants';
+import { bucketDenial, enforceBucketGrants, enforceQueueGrants } from './grants';
 import { currentFunction, InFlight, LambdaHost, LambdaLimitError } from './lambda';
 import { GATEWAY_ERRORS, HTTP_API_MAX_BODY, INTEGRATION_TIMEOUT_MS } from './gateway-limits';
 import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
-import { recordClientCalls, recordQueueCalls } from './iam/record';
+import { recordClientCalls, recordQueueCalls, sandboxCallRecorder } from './iam/record';
 import { LiveGateway } from './live-gateway';
 import { MergeCrash, type MergeFaultState } from './merge-crash';
 import { LocalQueues } from './queues';
 import { LocalScheduler } from './scheduler';
+import { type BundleBuildOptions, type Bundles, buildBundles } from './bundles';
+import { sandboxEnvironments } from './sandbox-environment';
+import { Sandboxes } from './sandboxes';
+import { type SqsEndpoint, startSqsEndpoint } from './sqs-endpoint';
 import { ensureBucket, ensureTable, sweepExpired } from './storage';
 import { StreamPoller } from './stream-poller';
 
@@ -69,6 +73,12 @@ export interface RuntimeOptions {
    * and appends them to `file` when given (the test run checks them against the synthesized policies).
    */
   recordCalls?: { file?: string };
+  /**
+   * Runs every function from its deploy bundle (esbuild, synth's options) in its own worker thread, with its
+   * own environment, instead of importing its sources into this process (README "Running the deployed
+   * bundles"). `alsoExternal` (tests only): a bundling mistake, to show that it fails the start.
+   */
+  bundles?: boolean | BundleBuildOptions;
 }
 
 export interface Faults {
@@ -105,6 +115,10 @@ export class Runtime {
   readonly workBucketName: string;
   s3!: S3Client;
   queues!: LocalQueues;
+  /** The functions' sandboxes in `--bundles` mode (which bundle served which function: `sandboxes.served`). */
+  sandboxes: Sandboxes | null = null;
+  private built: Bundles | null = null;
+  private sqsEndpoint: SqsEndpoint | null = null;
   /** The handlers' AWS calls as IAM sees them (only with the `recordCalls` option). */
   recorder: CallRecorder | null = null;
   identity!: LocalIdentity;
@@ -144,6 +158,16 @@ export class Runtime {
     this.tableName = `market-data-${suffix}`;
     this.bucketName = `market-files-${suffix}`.toLowerCase();
     this.workBucketName = `market-work-${suffix}`.toLowerCase();
+  }
+
+  /** The local SQS endpoint the sandboxes call (`--bundles` only; '' otherwise). */
+  get sqsUrl(): string {
+    return this.sqsEndpoint?.url ?? '';
+  }
+
+  /** Whether the functions run from their bundles (`--bundles`). */
+  get bundleMode(): boolean {
+    return this.opts.bundles !== undefined && this.opts.bundles !== false;
   }
 
   private get memory(): boolean {
@@ -186,6 +210,14 @@ export class Runtime {
       direct.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head, false));
       this.direct = direct;
       this.directBase = `http://${host}:${await listen(direct, 0, host)}`;
+    }
+    // The bundles build while the engines start.
+    const building = this.bundleMode ? buildBundles(ROOT, FUNCTIONS, typeof this.opts.bundles === 'object' ? this.opts.bundles : {}) : null;
+    if (building) {
+      const kept = building.then((b) => {
+        this.built = b;
+      });
+      this.starting.push(kept.catch(() => undefined));
     }
     // Both engines in parallel: start-up stays well under 10 s.
     const signal = this.aborter.signal;
@@ -293,6 +325,7 @@ export class Runtime {
       )),
       log: this.log,
     };
+    if (building) await this.startSandboxes(await building, shared.queues, { ...deployment }, localOnly);
     const own = new Map(FUNCTIONS.map((spec) => [spec.name, { config: configOf(spec), ...shared }]));
     configureServices({ config, ...shared }, () => {
       const fn = currentFunction();
@@ -315,6 +348,25 @@ export class Runtime {
     this.startBackground();
     this.ready = true;
     return this.base;
+  }
+
+  /**
+   * `--bundles`: the local SQS endpoint the sandboxes call (on the queue port the in-process handlers get,
+   * grants and recording included) and one sandbox per function (lib/local/sandbox-environment.ts).
+   */
+  private async startSandboxes(bundles: Bundles, queues: QueuePort, deployment: Deployment, localOnly: Record<string, string>): Promise<void> {
+    this.sqsEndpoint = await startSqsEndpoint(queues, (name) => this.queues.names().includes(name), this.opts.host ?? '127.0.0.1');
+    const sqs = this.sqsEndpoint.url;
+    const environments = sandboxEnvironments(bundles, deployment, localOnly, sqs);
+    const onCall = this.recorder ? sandboxCallRecorder(this.recorder) : undefined;
+    const buckets = { filesPrefix: this.opts.filesPrefix ?? '', work: this.workBucketName };
+    const checkBucket = (fn: FunctionName, command: string, input: Record<string, unknown>) => {
+      const denied = bucketDenial(fn, command, input, buckets);
+      if (denied) this.log('error', denied);
+      return denied;
+    };
+    this.sandboxes = new Sandboxes({ bundles, environment: (name) => environments.get(name)!, sqsEndpoint: sqs, clock: this.clock, log: this.sink, onCall, checkBucket });
+    this.lambdas.sandboxes = this.sandboxes;
   }
 
   /** The queue port as the handlers see it: recorded first when calls are recorded, so a refused call counts too. */
@@ -375,6 +427,7 @@ export class Runtime {
   }
 
   clockMoved(): void {
+    this.sandboxes?.writeClock();
     this.queues.poke();
   }
 
@@ -577,6 +630,9 @@ export class Runtime {
       this.recorder?.flush();
     } finally {
       await Promise.all(this.starting);
+      await this.sandboxes?.close();
+      await this.sqsEndpoint?.close();
+      this.built?.remove();
       await Promise.all(this.engines.map((e) => e.stop()));
       if (this.sinkBefore) setLogSink(this.sinkBefore);
     }

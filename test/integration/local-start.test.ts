@@ -59,10 +59,28 @@ describe('npm start: help, flags, the lines after ready, failed starts', () => {
     expect(leftovers(tmp)).toEqual([]);
   }, 120_000);
 
+  it('--bundles builds the bundles outside the project, serves from them, and removes them on Ctrl-C', async () => {
+    const tmp = freshTmp();
+    const run = startEntryPoint(['--bundles'], { PORT: '0', DATA_DIR: ':memory:', TMPDIR: tmp, LOG: 'quiet' });
+    try {
+      const [, base] = await run.waitFor(/^ready (http:\/\/127\.0\.0\.1:\d+)$/m, 120_000);
+      const [bundles] = leftovers(tmp).filter((name) => name.startsWith('mds-bundles-'));
+      expect(readdirSync(join(tmp, bundles)).sort()).toEqual(expect.arrayContaining(['node_modules', 'api', 'merge', 'ws-connect']));
+      expect(readdirSync(join(tmp, bundles, 'api'))).toContain('index.mjs');
+      expect((await fetch(`${base}/api/v1/config`)).status).toBe(200);
+    } finally {
+      run.child.kill('SIGINT');
+    }
+    expect(await run.exited).toEqual({ code: 0, signal: null });
+    expect(run.stderr()).toBe('');
+    expectNoEngineLeft(run);
+    expect(leftovers(tmp)).toEqual([]);
+  }, 180_000);
+
   it('refuses an unknown flag with one line on stderr and exit 2, starting nothing', async () => {
     const run = startEntryPoint(['--deom'], {});
     expect(await run.exited).toEqual({ code: 2, signal: null });
-    expect(oneLine(run.stderr())).toEqual([expect.stringMatching(/^error: unknown flag --deom: the flags are --demo, --help/)]);
+    expect(oneLine(run.stderr())).toEqual([expect.stringMatching(/^error: unknown flag --deom: the flags are --demo, --bundles, --help/)]);
     expect(run.seen().filter(isEngine)).toEqual([]);
   });
 

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import type { BundleBuildOptions } from '../../lib/local/bundles';
 import { startRuntime, type Runtime } from '../../lib/local/runtime';
 
 /** 2026-11-02T00:00:00Z plus a little: a Monday, far from any boundary tests move across. */
@@ -30,7 +31,12 @@ export interface Local {
   api(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
 }
 
-export async function startLocal(opts: { clockStart?: number; filesPrefix?: string; direct?: boolean } = {}): Promise<Local> {
+/**
+ * `bundles` (or LOCAL_BUNDLES=1 for every file): the functions run from their deploy bundles, each in its own
+ * worker thread (lib/local/sandboxes.ts); their S3, DynamoDB and SQS calls are recorded too.
+ */
+export async function startLocal(opts: { clockStart?: number; filesPrefix?: string; direct?: boolean; bundles?: boolean | BundleBuildOptions; callsInMemory?: boolean } = {}): Promise<Local> {
+  const bundles = opts.bundles ?? process.env.LOCAL_BUNDLES === '1';
   const runtime = await startRuntime({
     port: 0,
     dataDir: ':memory:',
@@ -42,8 +48,10 @@ export async function startLocal(opts: { clockStart?: number; filesPrefix?: stri
     filesPrefix: opts.filesPrefix,
     direct: opts.direct,
     log: false,
+    bundles,
     // Checked against the synthesized IAM policies when the run ends (test/support/global-setup.ts).
-    recordCalls: { file: join(inject('iamCallsDir'), `${process.pid}.jsonl`) },
+    // `callsInMemory`: kept in `runtime.recorder.calls` for the test to check (one that makes refused calls on purpose).
+    recordCalls: opts.callsInMemory ? {} : { file: join(inject('iamCallsDir'), `${process.pid}.jsonl`) },
   });
   return { ...localClient(runtime.base), directBase: runtime.directBase, runtime, close: () => runtime.close() };
 }

@@ -5,11 +5,17 @@ import { ENVIRONMENT, FLAGS, parseCli, usage } from '../../lib/local/cli';
 /** Issue 15, point 2: `npm start -- --help` lists every flag and environment variable; anything else is one line. */
 describe('npm start command line', () => {
   it('starts with the documented defaults', () => {
-    expect(parseCli([], {})).toEqual({ kind: 'start', options: { demo: false, port: 8787, dataDir: '.data', clock: 'system', clockStart: undefined, log: true } });
+    expect(parseCli([], {})).toEqual({ kind: 'start', options: { demo: false, port: 8787, dataDir: '.data', clock: 'system', clockStart: undefined, log: true, bundles: false } });
     expect(parseCli(['--demo'], { PORT: '0', DATA_DIR: ':memory:', CLOCK: 'manual', CLOCK_START: '1700000000000', LOG: 'quiet' })).toEqual({
       kind: 'start',
-      options: { demo: true, port: 0, dataDir: ':memory:', clock: 'manual', clockStart: 1_700_000_000_000, log: false },
+      options: { demo: true, port: 0, dataDir: ':memory:', clock: 'manual', clockStart: 1_700_000_000_000, log: false, bundles: false },
     });
+  });
+
+  it('takes --bundles: every function from its deploy bundle', () => {
+    const cli = parseCli(['--bundles'], {});
+    expect(cli.kind === 'start' && cli.options.bundles).toBe(true);
+    expect(usage()).toMatch(/^ {2}--bundles +run every function from the esbuild bundle synth deploys/m);
   });
 
   it('answers --help and -h with help, whatever else is given', () => {
@@ -52,6 +58,6 @@ describe('npm start command line', () => {
     expect([...read].sort()).toEqual(ENVIRONMENT.map((e) => e.name).sort());
     for (const name of read) expect(text).toMatch(new RegExp(`^  ${name} `, 'm'));
     expect(text).toContain('--demo');
-    expect(text).not.toContain('--bundles');
+    expect(text).toContain('--bundles');
   });
 });

@@ -8,6 +8,8 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { QueuePort } from '../../../shared/ports/queues';
 import { MERGE_QUEUES, MERGE_REJECTED_QUEUE, QUEUES, deadLetterQueueName } from '../../../shared/topology';
+import type { FunctionName } from '../../../shared/topology';
+import { runAs } from '../lambda';
 import { type CallRecorder, connectionsRequest, dynamodbRequests, queueArn, s3Requests } from './calls';
 
 const commandOf = (context: unknown): string => String((context as { commandName?: string }).commandName);
@@ -69,5 +71,15 @@ export function recordQueueCalls(queues: QueuePort, recorder: CallRecorder): Que
       recorder.record([{ action: 'sqs:DeleteMessage', resource: arn(queue) }]);
       return queues.delete(queue, handles);
     },
+  };
+}
+
+/**
+ * What a sandbox's S3 and DynamoDB calls (`--bundles`: posted by lib/local/bundle-worker.mjs with the input its
+ * middleware saw, at the same steps as `recordClientCalls`) are recorded as: the function's.
+ */
+export function sandboxCallRecorder(recorder: CallRecorder): (fn: FunctionName, service: string, command: string, input: Record<string, unknown>) => void {
+  return (fn, service, command, input) => {
+    void runAs(fn, async () => recorder.record(service === 'S3' ? s3Requests(command, input) : dynamodbRequests(command, input, recorder.names)));
   };
 }

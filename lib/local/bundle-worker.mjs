@@ -1,0 +1,166 @@
+/**
+ * The bootstrap of one function's sandbox in the local runtime's `--bundles` mode (lib/local/sandboxes.ts):
+ * a worker thread, started with exactly that function's environment, that imports the deploy bundle as the
+ * Lambda Node.js runtime does (`import()` of `index.mjs`, external `@aws-sdk/*` resolved beside it) and takes
+ * invocations by message. Plain JavaScript, run without tsx: nothing of the project's sources is loaded here.
+ *
+ * Two things only the local runtime needs, done here and never in production code:
+ * - the service clock: `Date.now()` and `new Date()` read the time the runtime writes into a shared buffer
+ *   (a manual clock stands still, as it does for in-process handlers);
+ * - the SDK's signing time: the wall clock, as the local servers check it (the SDK adds its clock offset);
+ * - the network: SQS calls go to the runtime's local SQS endpoint. The queue URLs the function is configured
+ *   with already point there; a URL the code derives from an event source ARN (`https://sqs.<region>.amazonaws.com/…`)
+ *   is sent there too, as a DNS entry would.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+
+const { file, clock, sqsEndpoint, sdkShim, sdkClients, recordCalls } = workerData;
+process.setSourceMapsEnabled(true);
+
+// The clock: [mode, value]; mode 0 the wall clock, 1 a fixed time (manual clock), 2 the wall clock plus an offset.
+const cells = new BigInt64Array(clock);
+const RealDate = Date;
+const wallNow = RealDate.now.bind(RealDate);
+const serviceNow = () => {
+  const mode = Atomics.load(cells, 0);
+  const value = Number(Atomics.load(cells, 1));
+  return mode === 1n ? value : mode === 2n ? wallNow() + value : wallNow();
+};
+class ServiceDate extends RealDate {
+  constructor(...args) {
+    if (args.length === 0) super(serviceNow());
+    else super(...args);
+  }
+  static now() {
+    return serviceNow();
+  }
+}
+globalThis.Date = ServiceDate;
+
+// The SDK clients the bundle imports share one base class (resolved beside the bundle, as the bundle resolves
+// them): each call signs with the wall clock, which the servers check (s3rver refuses a request 15 minutes off),
+// and SQS calls go to the local endpoint.
+const { load } = await import(pathToFileURL(sdkShim).href);
+const patched = new Set();
+const hooked = new WeakSet();
+const toLocalSqs = (url) => {
+  const u = new URL(url);
+  return u.origin === new URL(sqsEndpoint).origin ? url : `${sqsEndpoint}${u.pathname}`;
+};
+for (const name of sdkClients) {
+  // One is enough (they share the base class); a package that does not resolve is left to the bundle's own import to report.
+  const mod = await load(name).catch(() => ({}));
+  const client = Object.values(mod).find((v) => typeof v === 'function' && /Client$/.test(v.name) && typeof v.prototype?.send === 'function');
+  const base = client && Object.getPrototypeOf(client.prototype);
+  if (!base || patched.has(base)) continue;
+  patched.add(base);
+  const send = base.send;
+  base.send = function (command, ...rest) {
+    if (this.config) this.config.systemClockOffset = wallNow() - serviceNow();
+    if (recordCalls) recordOn(this);
+    guard(this);
+    if (typeof command?.input?.QueueUrl === 'string') command.input.QueueUrl = toLocalSqs(command.input.QueueUrl);
+    return send.call(this, command, ...rest);
+  };
+}
+
+/**
+ * With the IAM call recording on, each S3 and DynamoDB call goes to the runtime as the runtime's own middleware
+ * sees it in-process (lib/local/iam/record.ts): S3 at `initialize`, DynamoDB at `build` (attribute values
+ * marshalled). A client is hooked at its first call; the document client shares its client's stack.
+ */
+function recordOn(client) {
+  const stack = client.middlewareStack;
+  const service = client.config?.serviceId;
+  if (!stack || hooked.has(stack) || (service !== 'S3' && service !== 'DynamoDB')) return;
+  hooked.add(stack);
+  const post = (command, input) => parentPort.postMessage({ type: 'call', service, command, input });
+  if (service === 'S3') {
+    const pick = ({ Bucket, Key, Prefix, Delete, CopySource }) => ({ Bucket, Key, Prefix, Delete, CopySource });
+    stack.add(
+      (next, context) => async (args) => {
+        post(context.commandName, pick(args.input));
+        return next(args);
+      },
+      { step: 'initialize', priority: 'high', name: 'localIamRecord' },
+    );
+  } else {
+    stack.add(
+      (next, context) => async (args) => {
+        post(context.commandName, args.input);
+        return next(args);
+      },
+      { step: 'build', name: 'localIamRecord' },
+    );
+  }
+}
+
+/**
+ * The manifest's bucket grants (lib/local/grants.ts), held as in-process: each S3 call is asked of the runtime
+ * first, after the recording (a refused call is recorded too), and a refusal fails it as S3 does (403 AccessDenied).
+ */
+const guarded = new WeakSet();
+const asked = new Map();
+let asks = 0;
+function guard(client) {
+  const stack = client.middlewareStack;
+  if (!stack || guarded.has(stack) || client.config?.serviceId !== 'S3') return;
+  guarded.add(stack);
+  const pick = ({ Bucket, Key, Prefix, Delete }) => ({ Bucket, Key, Prefix, Delete });
+  stack.add(
+    (next, context) => async (args) => {
+      const id = ++asks;
+      const denied = await new Promise((resolve) => {
+        asked.set(id, resolve);
+        parentPort.postMessage({ type: 'bucket-check', id, command: context.commandName, input: pick(args.input) });
+      });
+      if (denied) throw Object.assign(new Error(denied), { name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 } });
+      return next(args);
+    },
+    { step: 'initialize', name: 'localBucketGrants' },
+  );
+}
+
+const errorOf = (err) => ({
+  errorType: err instanceof Error ? err.name : typeof err,
+  errorMessage: err instanceof Error ? err.message : String(err),
+  stack: err instanceof Error ? err.stack : undefined,
+});
+
+let handler;
+try {
+  const mod = await import(pathToFileURL(file).href);
+  handler = mod.handler;
+  if (typeof handler !== 'function') throw Object.assign(new Error(`${file} exports no function named handler`), { name: 'Runtime.HandlerNotFound' });
+} catch (err) {
+  parentPort.postMessage({ type: 'init-error', error: errorOf(err) });
+  // Nothing more to do: the runtime ends this sandbox.
+  await new Promise(() => undefined);
+}
+parentPort.postMessage({ type: 'ready', url: pathToFileURL(file).href });
+
+parentPort.on('message', async (m) => {
+  if (m.type === 'bucket-checked') {
+    asked.get(m.id)?.(m.denied);
+    asked.delete(m.id);
+    return;
+  }
+  if (m.type !== 'invoke') return;
+  const context = {
+    ...m.context,
+    callbackWaitsForEmptyEventLoop: false,
+    // Lambda's deadline is wall time, whatever the service clock says.
+    getRemainingTimeInMillis: () => Math.max(0, m.deadline - wallNow()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+  try {
+    // Lambda hands the handler a parsed JSON event and serializes what it returns.
+    const result = await handler(JSON.parse(m.event), context);
+    parentPort.postMessage({ type: 'result', id: m.id, result: result === undefined ? undefined : JSON.stringify(result) });
+  } catch (err) {
+    parentPort.postMessage({ type: 'error', id: m.id, error: errorOf(err) });
+  }
+});

@@ -1,0 +1,168 @@
+/**
+ * SQS on a local HTTP endpoint, for the sandboxes of the `--bundles` mode (lib/local/sandboxes.ts): the four
+ * actions the service uses (shared/store/queue.ts), in SQS's JSON protocol (`POST /`, `X-Amz-Target:
+ * AmazonSQS.<Action>`, `application/x-amz-json-1.0`), on the runtime's in-process queues. The caller is the
+ * function whose credentials signed the request (each sandbox's access key id is its function's name, as each
+ * function has its own role on AWS), so the manifest's queue grants (lib/local/grants.ts) hold per function.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { QueueMessage, QueuePort } from '../../shared/ports/queues';
+import { FUNCTIONS, type FunctionName } from '../../shared/topology';
+import { LOCAL_ACCOUNT } from './iam/calls';
+import { runAs } from './lambda';
+
+const CONTENT_TYPE = 'application/x-amz-json-1.0';
+const MAX_BATCH = 10;
+/** SQS's largest message and batch (1 MiB since 2025). */
+const MAX_BATCH_BYTES = 1_048_576;
+
+const md5 = (s: string): string => createHash('md5').update(s, 'utf8').digest('hex');
+
+/** An SQS error as the JSON protocol carries it (the SDK names the error after `__type`'s last part). */
+class SqsError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Entry {
+  Id?: string;
+  MessageBody?: string;
+  MessageGroupId?: string;
+  MessageDeduplicationId?: string;
+  DelaySeconds?: number;
+  MessageAttributes?: Record<string, { DataType?: string; StringValue?: string }>;
+  ReceiptHandle?: string;
+  VisibilityTimeout?: number;
+}
+
+/** The queue a URL names (`<endpoint>/<account>/<name>`, `.fifo` or not), as the local queues name it. */
+const queueOf = (url: unknown, known: (name: string) => boolean): { name: string; segment: string } => {
+  const segment = typeof url === 'string' ? (url.split('?')[0].split('/').pop() ?? '') : '';
+  const name = segment.replace(/\.fifo$/, '');
+  if (!known(name)) throw new SqsError(400, 'com.amazonaws.sqs#QueueDoesNotExist', `The specified queue does not exist: ${String(url)}`);
+  return { name, segment };
+};
+
+/** The function that signed the request: the access key id of the SigV4 `Authorization` header. */
+function callerOf(req: IncomingMessage): FunctionName {
+  const key = String(req.headers.authorization ?? '').match(/Credential=([^/,\s]+)\//)?.[1];
+  const fn = FUNCTIONS.find((f) => f.name === key)?.name;
+  if (!fn) throw new SqsError(403, 'com.amazonaws.sqs#InvalidClientTokenId', `The security token included in the request is invalid (access key ${key ?? 'missing'})`);
+  return fn;
+}
+
+const entriesOf = (input: Record<string, unknown>): Entry[] => {
+  const entries = input.Entries;
+  if (!Array.isArray(entries) || entries.length === 0) throw new SqsError(400, 'com.amazonaws.sqs#EmptyBatchRequest', 'There should be at least one entry in the request.');
+  if (entries.length > MAX_BATCH) throw new SqsError(400, 'com.amazonaws.sqs#TooManyEntriesInBatchRequest', `Maximum number of entries per request are ${MAX_BATCH}. You have sent ${entries.length}.`);
+  return entries as Entry[];
+};
+
+async function act(queues: QueuePort, known: (name: string) => boolean, action: string, input: Record<string, unknown>): Promise<unknown> {
+  switch (action) {
+    case 'SendMessageBatch': {
+      const { name } = queueOf(input.QueueUrl, known);
+      const entries = entriesOf(input);
+      const bytes = entries.reduce((n, e) => n + Buffer.byteLength(e.MessageBody ?? ''), 0);
+      if (bytes > MAX_BATCH_BYTES) throw new SqsError(400, 'com.amazonaws.sqs#BatchRequestTooLong', `Batch requests cannot be longer than ${MAX_BATCH_BYTES} bytes. You have sent ${bytes} bytes.`);
+      const messages: QueueMessage[] = entries.map((e) => ({
+        body: e.MessageBody ?? '',
+        groupId: e.MessageGroupId,
+        dedupId: e.MessageDeduplicationId,
+        delaySeconds: e.DelaySeconds,
+        attributes: e.MessageAttributes ? Object.fromEntries(Object.entries(e.MessageAttributes).map(([k, v]) => [k, v.StringValue ?? ''])) : undefined,
+      }));
+      await queues.send(name, messages);
+      return { Successful: entries.map((e) => ({ Id: e.Id, MessageId: randomUUID(), MD5OfMessageBody: md5(e.MessageBody ?? '') })), Failed: [] };
+    }
+    case 'ChangeMessageVisibilityBatch': {
+      const { segment } = queueOf(input.QueueUrl, known);
+      const entries = entriesOf(input);
+      // The local queues know a consumed queue by its event source ARN, as the port names it.
+      const arn = `arn:aws:sqs:local:${LOCAL_ACCOUNT}:${segment}`;
+      const bySeconds = new Map<number, string[]>();
+      for (const e of entries) bySeconds.set(e.VisibilityTimeout ?? 0, [...(bySeconds.get(e.VisibilityTimeout ?? 0) ?? []), e.ReceiptHandle ?? '']);
+      for (const [seconds, handles] of bySeconds) await queues.changeVisibility(arn, handles, seconds);
+      return { Successful: entries.map((e) => ({ Id: e.Id })), Failed: [] };
+    }
+    case 'ReceiveMessage': {
+      const { name } = queueOf(input.QueueUrl, known);
+      const max = Number(input.MaxNumberOfMessages ?? 1);
+      const got = await queues.receive(name, max, Number(input.VisibilityTimeout ?? 30));
+      return {
+        Messages: got.map((m) => ({
+          MessageId: m.receiptHandle,
+          ReceiptHandle: m.receiptHandle,
+          MD5OfBody: md5(m.body),
+          Body: m.body,
+          Attributes: {
+            ApproximateReceiveCount: String(m.receiveCount),
+            ...(m.groupId !== undefined ? { MessageGroupId: m.groupId } : {}),
+            ...(m.dedupId !== undefined ? { MessageDeduplicationId: m.dedupId } : {}),
+          },
+          MessageAttributes: Object.fromEntries(Object.entries(m.attributes).map(([k, v]) => [k, { DataType: 'String', StringValue: v }])),
+        })),
+      };
+    }
+    case 'DeleteMessageBatch': {
+      const { name } = queueOf(input.QueueUrl, known);
+      const entries = entriesOf(input);
+      await queues.delete(name, entries.map((e) => e.ReceiptHandle ?? ''));
+      return { Successful: entries.map((e) => ({ Id: e.Id })), Failed: [] };
+    }
+    default:
+      throw new SqsError(400, 'com.amazonaws.sqs#UnsupportedOperation', `${action} is not served by the local SQS endpoint (it serves SendMessageBatch, ChangeMessageVisibilityBatch, ReceiveMessage, DeleteMessageBatch)`);
+  }
+}
+
+export interface SqsEndpoint {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on a free loopback port. `queues` is the port the in-process handlers get (grants enforced for
+ * `currentFunction()`); `known` tells which queue names exist.
+ */
+export async function startSqsEndpoint(queues: QueuePort, known: (name: string) => boolean, host: string): Promise<SqsEndpoint> {
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': CONTENT_TYPE, 'x-amzn-requestid': randomUUID(), ...headers });
+    res.end(JSON.stringify(body));
+  };
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const target = String(req.headers['x-amz-target'] ?? '');
+      if (req.method !== 'POST' || !target.startsWith('AmazonSQS.')) throw new SqsError(400, 'com.amazonaws.sqs#InvalidAction', 'the local SQS endpoint takes POST with X-Amz-Target: AmazonSQS.<Action> (JSON protocol)');
+      const fn = callerOf(req);
+      const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+      const out = await runAs(fn, () => act(queues, known, target.slice('AmazonSQS.'.length), input));
+      send(res, 200, out);
+    } catch (err) {
+      if (err instanceof SqsError) send(res, err.status, { __type: err.type, message: err.message });
+      else if ((err as Error).name === 'AccessDenied') send(res, 403, { __type: 'com.amazonaws.sqs#AccessDenied', message: (err as Error).message });
+      else send(res, 500, { __type: 'com.amazonaws.sqs#InternalError', message: err instanceof Error ? err.message : String(err) });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

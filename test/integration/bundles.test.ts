@@ -1,0 +1,256 @@
+/**
+ * Issue 13, point 1: the tests run what deploys. The local runtime started with bundles runs every function
+ * from the esbuild bundle synth deploys, each in its own worker thread with its own environment, the bundle
+ * outside the project tree beside only what the Lambda runtime provides (`@aws-sdk/*`). Every function is
+ * driven at least once through the public routes, the live socket and the control API, and each answer is
+ * checked to come from its bundle's sandbox. A bundle that leaves a package external by mistake fails the start.
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ChangeMessageVisibilityBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundles } from '../../lib/local/bundles';
+import { bucketDenial } from '../../lib/local/grants';
+import { checkCalls, describeViolation } from '../../lib/local/iam/check';
+import { Sandboxes } from '../../lib/local/sandboxes';
+import { systemClock } from '../../shared/clock';
+import WebSocket from 'ws';
+import { deadLetterQueueName, FUNCTIONS, type FunctionName, functionSpec, MERGE_QUEUES, mergeQueueName, PUSH_QUEUE } from '../../shared/topology';
+import { listFiles } from '../support/books';
+import { localTemplate } from '../support/iam-check';
+import { type Local, startLocal } from '../support/local';
+import { bookOf, HOUR, MARKET, uploaderKey } from '../support/market-books';
+import { browserKeys, type PushReceiver, startPushReceiver } from '../support/push-receiver';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+// biome-ignore lint/suspicious/noExplicitAny: socket messages are asserted field by field
+type Json = any;
+
+function socket(local: Local, token: string): Promise<{ ws: WebSocket; messages: Json[]; next: (pred: (m: Json) => boolean) => Promise<Json>; closed: Promise<number> }> {
+  const ws = new WebSocket(`${local.base.replace('http', 'ws')}/api/v1/live?market=${MARKET}`, { headers: { authorization: `Bearer ${token}` } });
+  const messages: Json[] = [];
+  const waiters: Array<() => void> = [];
+  ws.on('message', (d) => {
+    messages.push(JSON.parse(d.toString()));
+    for (const w of waiters.splice(0)) w();
+  });
+  const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
+  const next = (pred: (m: Json) => boolean) =>
+    new Promise<Json>((resolveNext, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching message; got ${JSON.stringify(messages)}`)), 15_000);
+      const check = () => {
+        const hit = messages.find(pred);
+        if (hit) {
+          clearTimeout(timer);
+          resolveNext(hit);
+        } else waiters.push(check);
+      };
+      check();
+    });
+  return new Promise((ok, reject) => {
+    ws.once('open', () => ok({ ws, messages, next, closed }));
+    ws.once('unexpected-response', (_q, res) => reject(new Error(`refused ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+describe('bundles: every function runs from its deploy bundle in its own sandbox', () => {
+  let local: Local;
+  let rx: PushReceiver;
+  const lines: string[] = [];
+  const served = (name: FunctionName) => local.runtime.sandboxes!.served.get(name)!;
+
+  beforeAll(async () => {
+    [local, rx] = await Promise.all([startLocal({ bundles: true, callsInMemory: true }), startPushReceiver()]);
+    local.runtime.tapLog((line) => lines.push(line));
+  });
+  afterAll(async () => {
+    await Promise.all([local?.close(), rx?.close()]);
+  });
+
+  it('starts one sandbox per function from its bundle outside the project, beside only @aws-sdk', () => {
+    const urls = FUNCTIONS.map((f) => served(f.name).url);
+    const dirs = new Set(urls.map((u) => dirname(dirname(fileURLToPath(u)))));
+    expect(dirs.size).toBe(1);
+    const [dir] = dirs;
+    expect(dir.startsWith(ROOT)).toBe(false);
+    expect(readdirSync(join(dir, 'node_modules'))).toEqual(['@aws-sdk']);
+    for (const f of FUNCTIONS) {
+      expect(served(f.name).url).toBe(`file://${join(dir, f.name, 'index.mjs')}`);
+      expect(served(f.name).starts, f.name).toBe(1);
+    }
+  });
+
+  it('drives every function through the routes, the socket and the control API, with real answers', async () => {
+    // api and pages
+    const config = await local.api('GET', '/api/v1/config');
+    expect(config).toMatchObject({ status: 200, body: { env: 'dev', apiBase: `${local.base}/api/v1/` } });
+    const home = await fetch(`${local.base}/`);
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
+
+    // ws-connect (hello on the service clock), ws-message (auth)
+    const user = await local.user({ plan: 'premium' });
+    const token = await local.session(user.id, { expiresIn: 30 * 86_400 });
+    const live = await socket(local, token);
+    const hello = await live.next((m) => m.t === 'hello');
+    expect(hello).toMatchObject({ market: MARKET, seq: 0, now: await local.now() });
+    live.ws.send(JSON.stringify({ t: 'auth', token }));
+    expect(await live.next((m) => m.t === 'auth')).toEqual({ t: 'auth', until: expect.any(Number) });
+
+    // An alert and a push subscription (api), to be fired by the merge and pushed by push.
+    const browser = browserKeys();
+    const endpoint = `${rx.base}/push/bundles`;
+    expect((await local.api('PUT', '/api/v1/push/subscription', { token, body: { subscription: { endpoint, keys: browser.keys, expirationTime: null } } })).status).toBe(200);
+    expect((await local.api('POST', '/api/v1/market/alerts', { token, body: { market: MARKET, item: 1001, kind: 'below', value: 1000, name: 'Probe' } })).status).toBe(200);
+
+    // upload -> merge (SQS through the local endpoint) -> stream -> fanout -> the socket; merge -> push queue -> push
+    const at = (await local.now()) - 60_000;
+    const up = await local.api('POST', '/api/v1/ah/books', { token: await uploaderKey(local), body: bookOf(at, [[1001, 500, 3], [1002, 700, 1]]) });
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    await local.settle();
+    expect(await live.next((m) => m.t === 'ah' && m.seq === 1)).toMatchObject({ t: 'ah', market: MARKET, seq: 1, at });
+    const pushes = rx.received.filter((r) => r.path === '/push/bundles');
+    expect(pushes).toHaveLength(1);
+    expect(JSON.parse(browser.decrypt(pushes[0].body).toString())).toMatchObject({ kind: 'market', url: `/item/1001?m=${MARKET}` });
+
+    // seal, live-sweep, snapshot, items, redrive on the hour; retention every 6 hours
+    await local.advance(HOUR);
+    expect(await local.tick()).toEqual(expect.arrayContaining(['seal', 'live-sweep', 'snapshot', 'items', 'redrive']));
+    await local.advance(6 * HOUR);
+    expect(await local.tick()).toEqual(expect.arrayContaining(['retention']));
+    const snapshot = await local.api('GET', `/api/v1/ah/${MARKET}/snapshot`);
+    expect(snapshot.status).toBe(200);
+    expect(snapshot.body.rows).toEqual([
+      [1001, 500, 3, at],
+      [1002, 700, 1, at],
+    ]);
+    expect((await listFiles(local, `candles/v1/`)).length).toBeGreaterThan(0);
+    const item = await local.api('GET', `/api/v1/ah/${MARKET}/1001`, { token });
+    expect(item.status, JSON.stringify(item.body)).toBe(200);
+    const page = await fetch(`${local.base}/item/1001`);
+    expect(page.status).toBe(200);
+
+    // redrive: a merge dead letter goes back to its queue (ReceiveMessage, SendMessageBatch, DeleteMessageBatch)
+    const book = (await listFiles(local, `books/v1/${MARKET}/`))[0].key;
+    const dlq = deadLetterQueueName(mergeQueueName(MARKET));
+    const body = JSON.stringify({ v: 1, kind: 'book', market: MARKET, uploadId: 'redrive-probe', bookPath: book, at, uploader: 'probe', credited: false });
+    await local.runtime.queues.send(dlq, [{ body, groupId: MARKET, dedupId: 'redrive-probe' }]);
+    await local.advance(5 * 60_000);
+    expect(await local.tick()).toContain('redrive');
+    expect(local.runtime.queues.depth(dlq)).toBe(0);
+    expect(lines.some((l) => l.includes('redrive: book returned to its merge queue'))).toBe(true);
+
+    // ws-disconnect
+    live.ws.close();
+    await live.closed;
+    await local.settle();
+    await expect.poll(() => served('ws-disconnect').invocations).toBeGreaterThan(0);
+
+    for (const f of FUNCTIONS) {
+      expect(served(f.name).invocations, f.name).toBeGreaterThan(0);
+      expect(served(f.name).threads.length, f.name).toBe(1);
+    }
+    expect(lines.filter((l) => /"level":"(error|critical)"/i.test(l))).toEqual([]);
+  });
+
+  it("records the sandboxes' S3, DynamoDB and SQS calls, and the synthesized policies allow every one", () => {
+    const calls = local.runtime.recorder!.calls;
+    const by = (fn: string, action: string) => calls.some((c) => c.fn === fn && c.action === action);
+    expect(by('upload', 's3:PutObject') && by('upload', 'sqs:SendMessage') && by('upload', 'dynamodb:PutItem')).toBe(true);
+    expect(by('merge', 's3:GetObject') && by('merge', 's3:PutObject') && by('merge', 'sqs:SendMessage')).toBe(true);
+    expect(by('redrive', 'sqs:ReceiveMessage') && by('redrive', 'sqs:DeleteMessage')).toBe(true);
+    expect(new Set(calls.map((c) => c.fn)).size).toBeGreaterThanOrEqual(12);
+    expect(checkCalls(localTemplate(), calls).map(describeViolation)).toEqual([]);
+  });
+
+  it('holds each function to its queue grants at the SQS endpoint (the caller is the signing function)', async () => {
+    const client = (fn: string) => new SQSClient({ region: 'us-east-1', endpoint: local.runtime.sqsUrl, credentials: { accessKeyId: fn, secretAccessKey: 'local' } });
+    const url = (q: string) => `${local.runtime.sqsUrl}/000000000000/${q}`;
+    const dlq = deadLetterQueueName(MERGE_QUEUES[0].name);
+    expect((await client('redrive').send(new ReceiveMessageCommand({ QueueUrl: url(dlq), MaxNumberOfMessages: 10 }))).Messages ?? []).toEqual([]);
+    await expect(client('pages').send(new ReceiveMessageCommand({ QueueUrl: url(dlq) }))).rejects.toMatchObject({ name: 'AccessDenied', message: expect.stringContaining('pages may not receive') });
+    await expect(client('pages').send(new SendMessageBatchCommand({ QueueUrl: url(PUSH_QUEUE.name), Entries: [{ Id: '0', MessageBody: '{}' }] }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    // A consumer changes the visibility of what it received, by the queue URL its event source ARN names (FIFO: `.fifo`).
+    const fifo = url(`${mergeQueueName(MARKET)}.fifo`);
+    const change = new ChangeMessageVisibilityBatchCommand({ QueueUrl: fifo, Entries: [{ Id: '0', ReceiptHandle: 'gone', VisibilityTimeout: 30 }] });
+    expect((await client('merge').send(change)).Successful).toEqual([{ Id: '0' }]);
+    await expect(client('pages').send(change)).rejects.toMatchObject({ name: 'AccessDenied', message: expect.stringContaining('pages may not change the visibility') });
+    await expect(client('nobody').send(new ReceiveMessageCommand({ QueueUrl: url(dlq) }))).rejects.toMatchObject({ name: 'InvalidClientTokenId' });
+    await expect(client('redrive').send(new ReceiveMessageCommand({ QueueUrl: url('nope') }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
+  });
+
+  it('ends a timed-out sandbox as Lambda does: the next call is a cold start in a fresh one', async () => {
+    const before = served('pages');
+    const thread = before.threads[0];
+    local.runtime.lambdaKnobs.timeoutMs.pages = 1;
+    try {
+      expect((await fetch(`${local.base}/item/1001`)).status).toBe(500);
+    } finally {
+      local.runtime.lambdaKnobs.timeoutMs = {};
+    }
+    expect((await fetch(`${local.base}/item/1001`)).status).toBe(200);
+    expect(served('pages').starts).toBe(2);
+    expect(served('pages').threads).toEqual([thread, expect.any(Number)]);
+    expect(served('pages').threads[1]).not.toBe(thread);
+  });
+
+  it('refuses the faults that hook in-process clients (409) and keeps the identity fault', async () => {
+    for (const body of [{ table: 'down' }, { storage: 'down' }, { merge: 'crash-once' }, { mergeCrashAfter: 2 }]) {
+      const res = await local.api('POST', '/_local/faults', { body });
+      expect(res.status, JSON.stringify(body)).toBe(409);
+      expect(res.body).toMatchObject({ error: 'not_in_bundles' });
+    }
+    expect(await local.faults({ identity: 'down', table: 'up', storage: 'up', merge: 'none' })).toMatchObject({ identity: 'down', table: 'up', storage: 'up', merge: 'none' });
+    await local.faults({ identity: 'up' });
+  });
+});
+
+describe('bundles: a bundling mistake fails the start', () => {
+  it('names the function, the bundle and the package the Lambda runtime would not find', async () => {
+    const started = startLocal({ bundles: { alsoExternal: ['@smithy/*'] }, callsInMemory: true });
+    await expect(started).rejects.toThrow(/the \S+ bundle \S+index\.mjs failed to load: .*Cannot find package '@smithy\/[^']+'.*the Lambda runtime provides only @aws-sdk\/\*/);
+  });
+});
+
+describe('bundles: the bucket grants hold in the sandboxes', () => {
+  /** A stand-in for the pages bundle (same layout, same externals): one S3 read of the key it is given. */
+  const FIXTURE = `import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+const s3 = new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', forcePathStyle: true, credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, maxAttempts: 1 });
+export const handler = async (event) => {
+  try {
+    await s3.send(new GetObjectCommand({ Bucket: 'files', Key: event.key }));
+    return { ok: true };
+  } catch (err) {
+    return { error: err.name, message: err.message };
+  }
+};
+`;
+
+  it("refuses a sandbox's S3 call outside its function's grants with AccessDenied, as in-process", async () => {
+    const bundles = await buildBundles(ROOT, [functionSpec('pages')]);
+    const bundle = bundles.bundles.get('pages')!;
+    writeFileSync(bundle.file, FIXTURE);
+    bundle.sdkClients = ['@aws-sdk/client-s3'];
+    const sandboxes = new Sandboxes({
+      bundles,
+      environment: () => ({ AWS_REGION: 'us-east-1' }),
+      sqsEndpoint: 'http://127.0.0.1:9',
+      clock: systemClock,
+      log: () => undefined,
+      checkBucket: (fn, command, input) => bucketDenial(fn, command, input, { filesPrefix: '', work: 'work' }),
+    });
+    const context = (id: string) => ({ functionName: 'pages', functionVersion: '$LATEST', invokedFunctionArn: 'arn', memoryLimitInMB: '512', awsRequestId: id, logGroupName: 'g', logStreamName: 's' });
+    try {
+      expect(await sandboxes.invoke('pages', { key: 'books/v1/x' }, context('1'), Date.now() + 30_000)).toEqual({ error: 'AccessDenied', message: expect.stringContaining('pages may not read books/v1/x') });
+      // Granted: the call goes on to the network (where nothing listens).
+      const granted = (await sandboxes.invoke('pages', { key: 'items/v1/x' }, context('2'), Date.now() + 30_000)) as { error: string };
+      expect(granted.error).not.toBe('AccessDenied');
+    } finally {
+      await sandboxes.close();
+      bundles.remove();
+    }
+  });
+});
