@@ -52,7 +52,7 @@ export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape) as ConfigVariabl
 /**
  * Where each variable the parser reads comes from (test/infra/environment.test.ts holds the template to it):
  * the deployment sets `deployment` for every function, `workBucket` and `secretArns` by the function's access
- * (lib/environment.ts builds them); AWS reads `secretValues` from those secrets at cold start (shared/services.ts)
+ * (lib/environment.ts builds them); AWS reads `secretValues` from those secrets at cold start (shared/platform/secret-env.ts)
  * where the local runtime sets them directly; the Lambda runtime sets `lambda`; `local` only the local runtime.
  */
 export const CONFIG_VARIABLES_BY_SOURCE = {

@@ -21,7 +21,7 @@ function objectBody(req: ApiRequest): Record<string, unknown> {
 }
 
 /** The account's email: the credential's, else the provider's record (best effort: /me answers without it). */
-async function emailOf(svc: Services, p: Principal & { userId: string }, now: number): Promise<string | null> {
+async function emailOf(svc: Pick<Services, 'config' | 'identity' | 'log'>, p: Principal & { userId: string }, now: number): Promise<string | null> {
   if (p.email) return p.email;
   try {
     return (await accountClaims(svc, p.userId, now)).email;

@@ -8,7 +8,7 @@ import { catalogueAccount } from '../store/catalogue';
 import { requireUploader } from '../upload/uploader';
 
 /** POST /api/v1/items/seen `{build?, items}` → `{added, known}`; checks 401/403 (uploaders only), then 413 (4 MiB), then 400. */
-export const postItemsSeen: Route = {
+export const postItemsSeen: Route<'upload'> = {
   access: { kind: 'signedIn' },
   async handle({ req, svc, principal }) {
     requireUploader(principal);

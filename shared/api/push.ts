@@ -10,7 +10,7 @@ import { parsePrefs, parseSubscription, SUBSCRIPTIONS_MAX } from '../push/subscr
 import type { Services } from '../services';
 import { jsonBody } from './settings';
 
-const requirePush = (svc: Services): void => {
+const requirePush = (svc: Pick<Services, 'config'>): void => {
   if (!svc.config.vapid) throw new UnavailableError('push_unconfigured', 'push is not set up on this deployment');
 };
 

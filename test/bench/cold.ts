@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../../lib/constructs/bundling';
+import { type Deployment, functionEnvironment } from '../../lib/environment';
 import { FUNCTIONS, type FunctionName, type FunctionSpec } from '../../shared/topology';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -45,12 +46,34 @@ export function allowedSdk(spec: FunctionSpec): string[] {
   ];
 }
 
-/** Milliseconds a fresh Node process takes to import `file` (one run). */
-function importOnce(file: string): number {
+/** A stage's values for the functions' environment (secret values set directly, as locally: nothing is fetched). */
+const BENCH_DEPLOYMENT: Deployment = {
+  stage: 'bench',
+  publicBase: 'https://bench.example/',
+  cdnBase: 'https://cdn.bench.example/',
+  origins: 'https://bench.example',
+  identity: { publishableKey: '', issuer: 'https://idp.bench.example', jwksUrl: 'https://idp.bench.example/.well-known/jwks.json', apiUrl: 'https://idp.bench.example' },
+  connectionsEndpoint: 'https://live.bench.example/bench',
+  vapidSubject: 'mailto:ops@bench.example',
+  tableName: 'bench',
+  bucketName: 'bench-files',
+  filesPrefix: '',
+  workBucketName: 'bench-work',
+  logSampleRate: 0,
+  queueUrl: (name) => `https://sqs.us-east-1.amazonaws.com/000000000000/${name}`,
+  secret: (name) => ({ identity: { IDP_SECRET_KEY: 'sk_bench' }, vapid: {}, origin: { ORIGIN_VERIFY: '' }, uploader: { UPLOADER_KEY: 'bench' } })[name],
+};
+
+/**
+ * Milliseconds a fresh Node process takes to import `file` (one run), in the function's environment: the entry
+ * builds its platform and handler at import, as Lambda's init phase does (no network: no secret ARN is set).
+ */
+function importOnce(file: string, spec: FunctionSpec): number {
   const code = 'const t = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - t));';
+  const { NODE_OPTIONS: _, ...env } = functionEnvironment(spec, BENCH_DEPLOYMENT);
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', code, pathToFileURL(file).href], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: { ...env, AWS_REGION: 'us-east-1', PATH: process.env.PATH, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   });
   if (run.status !== 0) throw new Error(`importing ${file} failed: ${run.stderr}`);
   return Number(run.stdout);
@@ -96,7 +119,7 @@ export async function benchCold(runs = 7, only?: readonly FunctionName[]): Promi
   const bundles = await Promise.all(specs.map(bundleFunction));
   const times = new Map<FunctionName, number[]>(bundles.map((b) => [b.name, []]));
   // Interleaved, so a burst of load on a shared machine spreads over every function rather than one.
-  for (let i = 0; i < runs; i++) for (const b of bundles) times.get(b.name)!.push(importOnce(b.file));
+  for (let i = 0; i < runs; i++) for (const [j, b] of bundles.entries()) times.get(b.name)!.push(importOnce(b.file, specs[j]));
   return bundles.map((b, i) => {
     const allowed = allowedSdk(specs[i]);
     return { ...b, initMs: median(times.get(b.name)!), extra: [...b.sdk.static, ...b.sdk.dynamic].filter((p) => !allowed.includes(p)) };
