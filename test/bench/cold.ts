@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../../lib/constructs/bundling';
-import { type Deployment, functionEnvironment } from '../../lib/environment';
+import { type Deployment, functionEnvironment, type SecretName } from '../../lib/environment';
 import { FUNCTIONS, type FunctionName, type FunctionSpec } from '../../shared/topology';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -46,6 +46,8 @@ export function allowedSdk(spec: FunctionSpec): string[] {
   ];
 }
 
+const BENCH_SECRETS: Record<SecretName, Record<string, string>> = { identity: { IDP_SECRET_KEY: 'sk_bench' }, vapid: {}, origin: { ORIGIN_VERIFY: '' }, uploader: { UPLOADER_KEY: 'bench' } };
+
 /** A stage's values for the functions' environment (secret values set directly, as locally: nothing is fetched). */
 const BENCH_DEPLOYMENT: Deployment = {
   stage: 'bench',
@@ -61,7 +63,7 @@ const BENCH_DEPLOYMENT: Deployment = {
   workBucketName: 'bench-work',
   logSampleRate: 0,
   queueUrl: (name) => `https://sqs.us-east-1.amazonaws.com/000000000000/${name}`,
-  secret: (name) => ({ identity: { IDP_SECRET_KEY: 'sk_bench' }, vapid: {}, origin: { ORIGIN_VERIFY: '' }, uploader: { UPLOADER_KEY: 'bench' } })[name],
+  secret: (name) => BENCH_SECRETS[name],
 };
 
 /**
