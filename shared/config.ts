@@ -1,48 +1,49 @@
-import { z } from 'zod';
+// zod/mini: tree-shaken to the few checks used here, so a function that parses nothing else does not load all of zod at cold start.
+import * as z from 'zod/mini';
 import { originSecretValues } from './http/edge';
 import { PUSH_SERVICE_HOSTS } from './push/subscription';
 
 /** The deployment's configuration, parsed once from the environment at cold start; fails loudly when incomplete. */
 const ConfigSchema = z.object({
-  STAGE: z.string().min(1),
-  TABLE_NAME: z.string().min(1),
-  BUCKET_NAME: z.string().min(1),
+  STAGE: z.string().check(z.minLength(1)),
+  TABLE_NAME: z.string().check(z.minLength(1)),
+  BUCKET_NAME: z.string().check(z.minLength(1)),
   /** Public base of the site and API, ending in `/` (e.g. `https://example.com/`). */
-  PUBLIC_BASE: z.string().url(),
+  PUBLIC_BASE: z.url(),
   /** File host base, ending in `/`. */
-  CDN_BASE: z.string().url(),
+  CDN_BASE: z.url(),
   /** Comma-separated allowed origins of this deployment (besides the dev rules for non-production). */
-  ORIGINS: z.string().default(''),
-  CLERK_PUBLISHABLE_KEY: z.string().default(''),
-  IDP_ISSUER: z.string().min(1),
-  IDP_JWKS_URL: z.string().url(),
-  IDP_API_URL: z.string().url(),
-  IDP_SECRET_KEY: z.string().default(''),
-  CONNECTIONS_ENDPOINT: z.string().url(),
-  VAPID_PUBLIC_KEY: z.string().default(''),
-  VAPID_PRIVATE_KEY: z.string().default(''),
-  VAPID_SUBJECT: z.string().default('mailto:ops@example.com'),
+  ORIGINS: z._default(z.string(), ''),
+  CLERK_PUBLISHABLE_KEY: z._default(z.string(), ''),
+  IDP_ISSUER: z.string().check(z.minLength(1)),
+  IDP_JWKS_URL: z.url(),
+  IDP_API_URL: z.url(),
+  IDP_SECRET_KEY: z._default(z.string(), ''),
+  CONNECTIONS_ENDPOINT: z.url(),
+  VAPID_PUBLIC_KEY: z._default(z.string(), ''),
+  VAPID_PRIVATE_KEY: z._default(z.string(), ''),
+  VAPID_SUBJECT: z._default(z.string(), 'mailto:ops@example.com'),
   /** In AWS: Secrets Manager ARNs read once per cold start (identity secret key; VAPID pair as JSON `{publicKey, privateKey}`). */
-  IDP_SECRET_ARN: z.string().optional(),
-  VAPID_SECRET_ARN: z.string().optional(),
+  IDP_SECRET_ARN: z.optional(z.string()),
+  VAPID_SECRET_ARN: z.optional(z.string()),
   /** In AWS: the origin-verify secret `{current, previous?}` (read and refreshed by shared/http/edge.ts). */
-  ORIGIN_SECRET_ARN: z.string().optional(),
+  ORIGIN_SECRET_ARN: z.optional(z.string()),
   /** Locally: the origin-verify secret itself, as the same JSON. */
-  ORIGIN_VERIFY: z.string().default(''),
+  ORIGIN_VERIFY: z._default(z.string(), ''),
   /** In AWS: the uploader-hash key (read once per cold start into UPLOADER_KEY). */
-  UPLOADER_SECRET_ARN: z.string().optional(),
-  UPLOADER_KEY: z.string().default(''),
+  UPLOADER_SECRET_ARN: z.optional(z.string()),
+  UPLOADER_KEY: z._default(z.string(), ''),
   /** `allow` only in the local runtime: http://127.0.0.1 and http://localhost receivers. */
-  PUSH_LOOPBACK: z.enum(['allow', 'deny']).default('deny'),
+  PUSH_LOOPBACK: z._default(z.enum(['allow', 'deny']), 'deny'),
   /** Key prefix of this stage's files in the bucket ('' or, for previews sharing the dev host, `preview-<name>/`). */
-  FILES_PREFIX: z.string().default(''),
+  FILES_PREFIX: z._default(z.string(), ''),
   /** The private bucket of internal state (never served): only functions that keep such state get it. */
-  WORK_BUCKET_NAME: z.string().default(''),
+  WORK_BUCKET_NAME: z._default(z.string(), ''),
   /** JSON object of queue name → queue URL (see shared/topology.ts QUEUES). */
-  QUEUE_URLS: z.string().default('{}'),
-  AWS_REGION: z.string().default('us-east-1'),
-  DYNAMODB_ENDPOINT: z.string().optional(),
-  S3_ENDPOINT: z.string().optional(),
+  QUEUE_URLS: z._default(z.string(), '{}'),
+  AWS_REGION: z._default(z.string(), 'us-east-1'),
+  DYNAMODB_ENDPOINT: z.optional(z.string()),
+  S3_ENDPOINT: z.optional(z.string()),
 });
 
 /** Every variable the parser reads. */
@@ -52,7 +53,7 @@ export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape) as ConfigVariabl
 /**
  * Where each variable the parser reads comes from (test/infra/environment.test.ts holds the template to it):
  * the deployment sets `deployment` for every function, `workBucket` and `secretArns` by the function's access
- * (lib/environment.ts builds them); AWS reads `secretValues` from those secrets at cold start (shared/services.ts)
+ * (lib/environment.ts builds them); AWS reads `secretValues` from those secrets at cold start (shared/platform/secret-env.ts)
  * where the local runtime sets them directly; the Lambda runtime sets `lambda`; `local` only the local runtime.
  */
 export const CONFIG_VARIABLES_BY_SOURCE = {

@@ -38,7 +38,10 @@ export type QueueGroup = 'merge' | 'push';
 
 export interface FunctionSpec {
   name: FunctionName;
-  /** Path of the handler module from the project root; it exports `handler`. */
+  /**
+   * Path of the Lambda entry from the project root; it exports `handler`, built once per cold start from the
+   * composition root beside it (`handler.ts`, `createHandler(platform)`), which the local runtime calls itself.
+   */
   entry: string;
   memoryMb: number;
   timeoutSeconds: number;
@@ -70,7 +73,7 @@ export interface FunctionSpec {
 
 const fn = (name: FunctionName, memoryMb: number, timeoutSeconds: number, access: FunctionSpec['access'], reservedConcurrency?: number): FunctionSpec => ({
   name,
-  entry: `lambdas/${name}/handler.ts`,
+  entry: `lambdas/${name}/index.ts`,
   memoryMb,
   timeoutSeconds,
   ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),

@@ -2,12 +2,20 @@ import middy from '@middy/core';
 import type { ScheduledEvent } from 'aws-lambda';
 import { rebuildCurrentItems } from '../../shared/items/publish';
 import { redactErrors } from '../../shared/log';
+import { filesOf } from '../../shared/platform/buckets';
+import { coreOf, type Platform } from '../../shared/platform/platform';
+import { tableOf } from '../../shared/platform/table';
+import type { ServicesOf } from '../../shared/services';
+import { dynamoCatalogue } from '../../shared/store/dynamo-catalogue';
 import { functionTelemetry } from '../../shared/telemetry/function-telemetry';
-import { services } from '../../shared/services';
 
 const t = functionTelemetry('items');
 
-/** The items schedule (every 10 minutes): rebuilds the current build's merged item files when due. */
-export const handler = t.handler(
-  middy<ScheduledEvent, { build: string | null; hash: string | null }>().use(t.middlewares()).use(redactErrors()).handler(async () => rebuildCurrentItems(services())),
-);
+/** The composition root of `items`: the catalogue and the files bucket. */
+export function createHandler(platform: Platform<'ddb' | 's3'>) {
+  const svc: ServicesOf<'items'> = { ...coreOf(platform), catalogue: dynamoCatalogue(tableOf(platform)), files: filesOf(platform) };
+  /** The items schedule (every 10 minutes): rebuilds the current build's merged item files when due. */
+  return t.handler(
+    middy<ScheduledEvent, { build: string | null; hash: string | null }>().use(t.middlewares()).use(redactErrors()).handler(async () => rebuildCurrentItems(svc)),
+  );
+}

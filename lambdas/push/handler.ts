@@ -1,12 +1,15 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { handlePushMessage, parsePushMessage } from '../../shared/push/dispatch';
 import { redactErrors } from '../../shared/log';
+import { coreOf, type Platform } from '../../shared/platform/platform';
+import { tableOf } from '../../shared/platform/table';
+import { handlePushMessage, parsePushMessage } from '../../shared/push/dispatch';
+import type { ServicesOf } from '../../shared/services';
+import { dynamoSettings } from '../../shared/store/dynamo-settings';
 import { functionTelemetry } from '../../shared/telemetry/function-telemetry';
-import { type Services, services } from '../../shared/services';
 
 /** One record: false when it must be received again (storage failed); malformed records are dropped. */
-async function processRecord(svc: Services, record: SQSRecord): Promise<boolean> {
+async function processRecord(svc: ServicesOf<'push'>, record: SQSRecord): Promise<boolean> {
   const msg = parsePushMessage(record.body);
   if (!msg) {
     svc.log('warn', 'push: malformed message dropped', { messageId: record.messageId });
@@ -23,11 +26,14 @@ async function processRecord(svc: Services, record: SQSRecord): Promise<boolean>
 
 const t = functionTelemetry('push');
 
-/** The push queue's consumer: each message is one account's push round (see shared/push/dispatch.ts). */
-export const handler = t.handler(
-  middy<SQSEvent, SQSBatchResponse>().use(t.middlewares()).use(redactErrors()).handler(async (event) => {
-    const svc = services();
-    const done = await Promise.all(event.Records.map((r) => processRecord(svc, r)));
-    return { batchItemFailures: event.Records.filter((_, i) => !done[i]).map((r) => ({ itemIdentifier: r.messageId })) };
-  }),
-);
+/** The composition root of `push`: the accounts' settings and the push queue. */
+export function createHandler(platform: Platform<'ddb' | 'queues'>) {
+  const svc: ServicesOf<'push'> = { ...coreOf(platform), settings: dynamoSettings(tableOf(platform)), queues: platform.queues() };
+  /** The push queue's consumer: each message is one account's push round (see shared/push/dispatch.ts). */
+  return t.handler(
+    middy<SQSEvent, SQSBatchResponse>().use(t.middlewares()).use(redactErrors()).handler(async (event) => {
+      const done = await Promise.all(event.Records.map((r) => processRecord(svc, r)));
+      return { batchItemFailures: event.Records.filter((_, i) => !done[i]).map((r) => ({ itemIdentifier: r.messageId })) };
+    }),
+  );
+}

@@ -1,19 +1,28 @@
 import middy from '@middy/core';
 import type { ScheduledEvent } from 'aws-lambda';
 import { retainFiles } from '../../shared/files/file-retention';
-import { runRetention } from '../../shared/market/market-retention';
 import { redactErrors } from '../../shared/log';
+import { runRetention } from '../../shared/market/market-retention';
+import { filesOf } from '../../shared/platform/buckets';
+import { coreOf, type Platform } from '../../shared/platform/platform';
+import { tableOf } from '../../shared/platform/table';
+import type { ServicesOf } from '../../shared/services';
+import { dynamoMarket } from '../../shared/store/dynamo-market';
+import { dynamoUploads } from '../../shared/store/dynamo-uploads';
 import { functionTelemetry } from '../../shared/telemetry/function-telemetry';
-import { services } from '../../shared/services';
 
 const t = functionTelemetry('retention');
 
-/** Every 6 hours: spec Retention for every market (each market runs at most every 6 hours), then the files bucket's. */
-export const handler = t.handler(
-  middy<ScheduledEvent, void>().use(t.middlewares()).use(redactErrors()).handler(async () => {
-    const svc = services();
-    const results = await runRetention(svc);
-    svc.log('info', 'retention', { markets: results.filter((r) => r.ran) });
-    await retainFiles(svc);
-  }),
-);
+/** The composition root of `retention`: the market, the uploads' quarantine, the files bucket. */
+export function createHandler(platform: Platform<'ddb' | 's3'>) {
+  const table = tableOf(platform);
+  const svc: ServicesOf<'retention'> = { ...coreOf(platform), market: dynamoMarket(table), uploads: dynamoUploads(table), files: filesOf(platform) };
+  /** Every 6 hours: spec Retention for every market (each market runs at most every 6 hours), then the files bucket's. */
+  return t.handler(
+    middy<ScheduledEvent, void>().use(t.middlewares()).use(redactErrors()).handler(async () => {
+      const results = await runRetention(svc);
+      svc.log('info', 'retention', { markets: results.filter((r) => r.ran) });
+      await retainFiles(svc);
+    }),
+  );
+}

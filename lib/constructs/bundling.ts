@@ -10,8 +10,12 @@
  */
 export const ESM_REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
-/** The Node 22 runtime ships AWS SDK v3; bundling it would only grow every cold start. */
-export const EXTERNAL_MODULES = ['@aws-sdk/*'];
+/**
+ * Nothing external: the AWS SDK is bundled from its ES modules and tree-shaken to the commands a function
+ * sends, rather than loaded whole from the runtime's copy. Measured on ws-disconnect's bundle (process CPU of
+ * the import, median of 9): 57 ms bundled against 144 ms with `@aws-sdk/*` external (issue 12: cold start).
+ */
+export const EXTERNAL_MODULES: readonly string[] = [];
 
 /** The bundling options shared by synth and the bench (NodejsFunction's names). */
 export const BUNDLING = {

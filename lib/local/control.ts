@@ -4,7 +4,6 @@ import { ListObjectsV2Command, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { ManualClock } from '../../shared/clock';
 import { DomainError } from '../../shared/errors';
 import { publishGeneratedItems } from '../../shared/items/publish';
-import { services } from '../../shared/services';
 import { sendJson } from './http-events';
 import type { Faults, Runtime } from './runtime';
 
@@ -132,7 +131,7 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     else if (!input) bad(res, 'body must be a generated item file (a JSON object)');
     else {
       try {
-        const { build } = await publishGeneratedItems(services(), input);
+        const { build } = await publishGeneratedItems(rt.operator, input);
         sendJson(res, 200, { build });
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;

@@ -9,8 +9,9 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Context } from 'aws-lambda';
+import type { ClientName, Platform } from '../../shared/platform/platform';
 import { type FunctionName, functionSpec } from '../../shared/topology';
 import type { ContextFields } from './sandboxes';
 
@@ -73,6 +74,8 @@ export class LambdaHost {
 
   constructor(
     private readonly root: string,
+    /** The local platform of a function (its configuration, the engines' clients): its composition root is built on it. */
+    private readonly platformOf: (name: FunctionName) => Platform<ClientName>,
     private readonly around: Around = (_name, run) => run(),
   ) {
     // As Lambda sets it for an on-demand sandbox: Powertools reports `cold_start` only then (shared/telemetry/).
@@ -89,7 +92,9 @@ export class LambdaHost {
     let h = this.loaded.get(name);
     if (!h) {
       const spec = functionSpec(name);
-      h = import(join(this.root, spec.entry)).then((m: { handler: Handler }) => m.handler);
+      // The composition root beside the Lambda entry (lambdas/<fn>/handler.ts), built as the entry builds it in AWS.
+      const root = join(this.root, dirname(spec.entry), 'handler.ts');
+      h = import(root).then((m: { createHandler: (p: Platform<ClientName>) => Handler }) => m.createHandler(this.platformOf(name)));
       this.loaded.set(name, h);
     }
     return h;

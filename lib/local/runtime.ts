@@ -19,7 +19,12 @@ import { parseConfig } from '../../shared/config';
 import { Router } from '../../shared/http/router';
 import { jsonLog, keepOutOfLogs, type Log } from '../../shared/log';
 import { consoleSink, type LogSink, setLogSink } from '../../shared/telemetry/sink';
-import { bucketPorts, configureServices, livePorts, type Services, sdkClients } from '../../shared/services';
+import type { ClientName, Platform } from '../../shared/platform/platform';
+import type { SecretsPort } from '../../shared/ports/secrets';
+import { connectionsClient } from '../../shared/store/clients/connections';
+import { documentClient } from '../../shared/store/clients/dynamodb';
+import { s3Client } from '../../shared/store/clients/s3';
+import { type OperatorServices, operatorServices } from './operator';
 import { type Deployment, functionEnvironment, type SecretName } from '../environment';
 import type { QueuePort } from '../../shared/ports/queues';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
@@ -133,7 +138,18 @@ export class Runtime {
   /** Requests before start-up finished are answered 503: the handlers are not wired yet. */
   private ready = false;
   private closing: Promise<void> | null = null;
-  private lambdas = new LambdaHost(ROOT, (name, run) => this.mergeCrash.run(name, run));
+  /** Each function's local platform: its own configuration over the engines' shared, instrumented clients. */
+  private readonly platforms = new Map<FunctionName, Platform<ClientName>>();
+  private lambdas = new LambdaHost(
+    ROOT,
+    (name) => this.platform(name),
+    (name, run) => this.mergeCrash.run(name, run),
+  );
+  /**
+   * Every port, as the operator's calls outside any invocation use them (the control API's publishing) and
+   * as tests read and write the service's state; every access (lib/local/operator.ts).
+   */
+  operator!: OperatorServices;
   /** Tests shorten timeouts and slow functions down here (lib/local/lambda.ts) instead of waiting 29 s. */
   readonly lambdaKnobs = this.lambdas.knobs;
   /** API Gateway's integration timeout (30 s for HTTP APIs); tests may shorten it. */
@@ -268,7 +284,7 @@ export class Runtime {
     // Calls outside any invocation (the control API's publishing) are the operator's: every access.
     const operator: FunctionSpec = { ...functionSpec('api'), access: { table: 'write', workBucket: 'write', queues: ['merge', 'push'], mergeFailures: 'redrive', secrets: ['identity', 'vapid', 'origin', 'uploader'] } };
     const config = configOf(operator);
-    const clients = sdkClients(config);
+    const clients = { ddb: documentClient(config), s3: s3Client(config), connections: connectionsClient(config) };
     this.s3 = clients.s3;
     if (this.opts.recordCalls) {
       const names = { region: LOCAL_REGION, account: LOCAL_ACCOUNT, table: this.tableName, bucket: this.bucketName, work: this.workBucketName, filesPrefix: this.opts.filesPrefix ?? '', liveApiId: LIVE_API_ID, liveStage: STAGE };
@@ -303,34 +319,35 @@ export class Runtime {
     this.doc = DynamoDBDocumentClient.from(rawDdb);
     await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName), ensureBucket(plainS3, this.workBucketName)]);
     this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event), [MERGE_REJECTED_QUEUE]);
-    const shared: Omit<Services, 'config'> = {
-      clock: this.clock,
-      ddb: clients.ddb,
-      s3: clients.s3,
-      ...livePorts(clients.ddb, clients.connections, config, this.clock),
-      ...bucketPorts(clients.s3, config, this.clock),
-      // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
-      queues: this.withRecorder(enforceQueueGrants(
-        {
-          send: async (queue, messages) => {
-            this.mergeCrash.assertAlive();
-            await this.queues.send(queue, messages);
-          },
-          changeVisibility: (arn, handles, seconds) => this.queues.changeVisibility(arn, handles, seconds),
-          receive: (queue, max, visibility) => this.queues.receive(queue, max, visibility),
-          delete: (queue, handles) => this.queues.delete(queue, handles),
+    // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
+    const queues = this.withRecorder(enforceQueueGrants(
+      {
+        send: async (queue, messages) => {
+          this.mergeCrash.assertAlive();
+          await this.queues.send(queue, messages);
         },
-        currentFunction,
-        denied,
-      )),
+        changeVisibility: (arn, handles, seconds) => this.queues.changeVisibility(arn, handles, seconds),
+        receive: (queue, max, visibility) => this.queues.receive(queue, max, visibility),
+        delete: (queue, handles) => this.queues.delete(queue, handles),
+      },
+      currentFunction,
+      denied,
+    ));
+    // Locally every secret's value is set directly (no ARN), so nothing asks this port.
+    const secrets: SecretsPort = { read: async (arn) => Promise.reject(new Error(`the local runtime has no secret ${arn}`)) };
+    const platformOf = (spec: FunctionSpec): Platform<ClientName> => ({
+      config: configOf(spec),
+      clock: this.clock,
       log: this.log,
-    };
-    if (building) await this.startSandboxes(await building, shared.queues, { ...deployment }, localOnly);
-    const own = new Map(FUNCTIONS.map((spec) => [spec.name, { config: configOf(spec), ...shared }]));
-    configureServices({ config, ...shared }, () => {
-      const fn = currentFunction();
-      return fn === undefined ? undefined : own.get(fn);
+      ddb: () => clients.ddb,
+      s3: () => clients.s3,
+      connections: () => clients.connections,
+      queues: () => queues,
+      secrets: () => secrets,
     });
+    if (building) await this.startSandboxes(await building, queues, { ...deployment }, localOnly);
+    for (const spec of FUNCTIONS) this.platforms.set(spec.name, platformOf(spec));
+    this.operator = operatorServices(platformOf(operator));
     this.identity = new LocalIdentity({ dataDir: dataDir ?? ':memory:', issuer: `${this.base}/_local/idp`, clock: this.clock, secretKey: identitySecret });
     await this.identity.init();
     this.fileHost = new FileHost(plainS3, this.bucketName, (origin) => this.allowedOrigin(origin));
@@ -367,6 +384,13 @@ export class Runtime {
     };
     this.sandboxes = new Sandboxes({ bundles, environment: (name) => environments.get(name)!, sqsEndpoint: sqs, clock: this.clock, log: this.sink, onCall, checkBucket });
     this.lambdas.sandboxes = this.sandboxes;
+  }
+
+  /** The local platform function `name`'s composition root is built on (its own configuration; tests read it). */
+  platform(name: FunctionName): Platform<ClientName> {
+    const p = this.platforms.get(name);
+    if (!p) throw new Error(`${name}: the runtime has not started`);
+    return p;
   }
 
   /** The queue port as the handlers see it: recorded first when calls are recorded, so a refused call counts too. */
@@ -651,6 +675,9 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/** The runtime started last in this process: tests and benches that reach the service's state directly (test/support/operator.ts). */
+let latest: Runtime | null = null;
+
 /** Starts the local runtime and resolves once everything answers. */
 export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const rt = new Runtime(opts);
@@ -660,5 +687,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     await rt.close().catch(() => undefined);
     throw err;
   }
+  latest = rt;
   return rt;
+}
+
+/** The runtime started last in this process (tests and benches run one at a time per process). */
+export function latestRuntime(): Runtime {
+  if (!latest) throw new Error('no local runtime started in this process');
+  return latest;
 }

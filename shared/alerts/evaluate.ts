@@ -69,7 +69,7 @@ async function inChunks<T, R>(items: readonly T[], fn: (item: T) => Promise<R>):
 }
 
 /** Accounts among `userIds` holding `alerts` now; an account whose claims cannot be read is skipped this time. */
-async function entitledAccounts(svc: Services, userIds: string[], featuresOf: (userId: string) => Promise<readonly Feature[]>): Promise<Set<string>> {
+async function entitledAccounts(svc: Pick<Services, 'log'>, userIds: string[], featuresOf: (userId: string) => Promise<readonly Feature[]>): Promise<Set<string>> {
   const ok = await inChunks(userIds, async (userId) => {
     try {
       return (await featuresOf(userId)).includes('alerts');
@@ -84,7 +84,7 @@ async function entitledAccounts(svc: Services, userIds: string[], featuresOf: (u
 const needsCloses = (a: MarketAlert): boolean => isMarketWide(a) || a.kind === 'rise' || a.kind === 'fall' || a.kind === 'deal';
 
 /** Evaluates the market's alerts after one merge, persists their state, announces and queues the firings. */
-export async function evaluateAlerts(svc: Services, market: string, input: AlertMergeInput, opts: EvaluateOptions = {}): Promise<AlertEvaluation> {
+export async function evaluateAlerts(svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'identity' | 'log'>, market: string, input: AlertMergeInput, opts: EvaluateOptions = {}): Promise<AlertEvaluation> {
   const now = opts.now ?? svc.clock.now();
   const stored = await svc.settings.enabledMarketAlerts(market);
   if (stored.length === 0) return { evaluated: 0, fired: [] };
@@ -141,7 +141,7 @@ export async function evaluateAlerts(svc: Services, market: string, input: Alert
  * whether or not push is set up: the merge holds no VAPID key (least privilege), so only the push function,
  * which does, can tell; it drops them when push is not configured.
  */
-export async function pushFired(svc: Services, fired: readonly FiredAlert[]): Promise<void> {
+export async function pushFired(svc: Pick<Services, 'queues'>, fired: readonly FiredAlert[]): Promise<void> {
   if (fired.length === 0) return;
   const byUser = new Map<string, MarketAlert[]>();
   for (const f of fired) byUser.set(f.userId, [...(byUser.get(f.userId) ?? []), f.alert]);

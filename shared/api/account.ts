@@ -18,7 +18,7 @@ import { parseAs } from './zod-parse';
 const objectBody = <S extends z.ZodType>(req: ApiRequest, schema: S): z.output<S> => parseAs(schema, jsonBody(req.body, { empty: {} }), 'bad_request');
 
 /** The account's email: the credential's, else the provider's record (best effort: /me answers without it). */
-async function emailOf(svc: Services, p: Principal & { userId: string }, now: number): Promise<string | null> {
+async function emailOf(svc: Pick<Services, 'config' | 'identity' | 'log'>, p: Principal & { userId: string }, now: number): Promise<string | null> {
   if (p.email) return p.email;
   try {
     return (await accountClaims(svc, p.userId, now)).email;

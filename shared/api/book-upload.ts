@@ -4,7 +4,7 @@ import { ok } from '../http/respond';
 import { admitBook } from '../upload/admit-book';
 
 /** Answers 200 `{at, credited, reason?}`; the spec's 401 / 403 / 413 / 400 / 409 / 503 come from `admitBook`. */
-export const postBook: Route = {
+export const postBook: Route<'upload'> = {
   access: { kind: 'signedIn' },
   outage: 'storage_failed',
   async handle({ req, svc, principal }) {

@@ -10,7 +10,7 @@ import { CatalogueUploadBody } from './catalogue-upload.schemas';
 import { parseAs } from './zod-parse';
 
 /** POST /api/v1/items/seen `{build?, items}` → `{added, known}`; checks 401/403 (uploaders only), then 413 (4 MiB), then 400. */
-export const postItemsSeen: Route = {
+export const postItemsSeen: Route<'upload'> = {
   access: { kind: 'signedIn' },
   async handle({ req, svc, principal }) {
     requireUploader(principal);

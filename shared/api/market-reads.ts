@@ -55,7 +55,7 @@ async function snapshotAnswer(ctx: RouteContext, route: string, params: AnswerKe
 
 /** The hour's snapshot file of a market (written once per hour by the snapshot job), read back. */
 const snapshotFile =
-  (svc: Services): SnapshotSource =>
+  (svc: Pick<Services, 'files'>): SnapshotSource =>
   async (market, cut) => {
     const file = await getObject(svc, snapshotPath(market, hourOf(cut)));
     if (!file) return null;

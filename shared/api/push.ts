@@ -12,7 +12,7 @@ import { DeleteSubscriptionBody, putSubscriptionBody } from './push.schemas';
 import { jsonBody } from './settings';
 import { parseAs } from './zod-parse';
 
-const requirePush = (svc: Services): void => {
+const requirePush = (svc: Pick<Services, 'config'>): void => {
   if (!svc.config.vapid) throw new UnavailableError('push_unconfigured', 'push is not set up on this deployment');
 };
 

@@ -27,7 +27,7 @@ const isManifest = (v: unknown): v is UpdateManifest => {
   return !!m && typeof m === 'object' && typeof m.version === 'string' && !!m.platforms && typeof m.platforms === 'object';
 };
 
-async function storedJson(svc: Services, path: string): Promise<unknown> {
+async function storedJson(svc: Pick<Services, 'files' | 'log'>, path: string): Promise<unknown> {
   const obj = await getObject(svc, path);
   if (!obj) return undefined;
   try {
@@ -39,7 +39,7 @@ async function storedJson(svc: Services, path: string): Promise<unknown> {
 }
 
 /** The stage's manifest, else the default with `{cdn_base}` in its URLs replaced by this deployment's file host. */
-export async function updateManifest(svc: Services): Promise<UpdateManifest> {
+export async function updateManifest(svc: Pick<Services, 'config' | 'files' | 'log'>): Promise<UpdateManifest> {
   const stored = await storedJson(svc, RELEASE_MANIFEST_PATH);
   if (isManifest(stored)) return stored;
   const text = JSON.stringify(defaultManifest).replaceAll('{cdn_base}', svc.config.cdnBase);
@@ -47,7 +47,7 @@ export async function updateManifest(svc: Services): Promise<UpdateManifest> {
 }
 
 /** The current installer's file name under `releases/downloads/`. */
-export async function installerName(svc: Services): Promise<string> {
+export async function installerName(svc: Pick<Services, 'files' | 'log'>): Promise<string> {
   const stored = (await storedJson(svc, RELEASE_INSTALLER_PATH)) as { installer?: unknown } | undefined;
   const name = typeof stored?.installer === 'string' ? stored.installer : defaultInstaller.installer;
   return name;

@@ -30,7 +30,7 @@ export interface VerifiedKey {
  * The key's user and scopes; 401 for a refused or organization key, 503 when the provider cannot be asked,
  * 429 when the caller's address already had its share of provider lookups this minute (`ip`: its address).
  */
-export async function resolveApiKey(svc: Services, key: string, keyHash: string, now: number, ip: string): Promise<VerifiedKey> {
+export async function resolveApiKey(svc: Pick<Services, 'config' | 'identity' | 'log'>, key: string, keyHash: string, now: number, ip: string): Promise<VerifiedKey> {
   // Several deployments (tests, local runtimes) can share one process: the provider URL scopes the entry.
   const memoKey = `${svc.config.idp.apiUrl}|${keyHash}`;
   let verdict = memo.get(memoKey, now);
@@ -50,14 +50,14 @@ export async function resolveApiKey(svc: Services, key: string, keyHash: string,
 }
 
 /** Counts a provider lookup of an address (atomically, so a concurrent flood cannot pass); 429 past the limit. */
-async function meterLookup(svc: Services, ip: string, now: number): Promise<void> {
+async function meterLookup(svc: Pick<Services, 'identity'>, ip: string, now: number): Promise<void> {
   const n = await svc.identity.countRequest(`keylookup:${ip}`, now);
   if (n > KEY_LOOKUPS_PER_MINUTE) {
     throw new LimitError('rate_limited', `more than ${KEY_LOOKUPS_PER_MINUTE} unknown API keys a minute from this address`, {}, 60);
   }
 }
 
-async function ask(svc: Services, key: string, now: number): Promise<KeyVerdict> {
+async function ask(svc: Pick<Services, 'config' | 'log'>, key: string, now: number): Promise<KeyVerdict> {
   const check = await verifyApiKey(svc, key);
   if (!check.ok || !check.subject.startsWith('user_')) return { ok: false, until: now + KEY_REFUSAL_CACHE_MS };
   return { ok: true, userId: check.subject, scopes: check.scopes, until: now + KEY_CACHE_MS };

@@ -31,7 +31,7 @@ const unauthenticated = (message: string): DomainError => new UnauthenticatedErr
  * Resolves the caller's principal; 401 for a bad header/query credential, 503 when the provider is needed
  * and unreachable, 429 when the address asked about too many unknown API keys this minute.
  */
-export async function authenticate(req: AuthRequest, svc: Services, opts: AuthOptions = {}): Promise<Principal> {
+export async function authenticate(req: AuthRequest, svc: Pick<Services, 'config' | 'clock' | 'identity' | 'log'>, opts: AuthOptions = {}): Promise<Principal> {
   const now = svc.clock.now();
   const header = req.headers.authorization?.trim();
   if (header) {
@@ -53,7 +53,7 @@ export function anonymousPrincipal(ip: string, now: number): Principal {
   return { kind: 'anon', userId: null, callerId: `ip:${ip}`, email: null, partner: false, contributorUntil: null, ...entitlementsOf(null, now) };
 }
 
-async function fromBearer(token: string, svc: Services, now: number, ip: string): Promise<Principal> {
+async function fromBearer(token: string, svc: Pick<Services, 'config' | 'identity' | 'log'>, now: number, ip: string): Promise<Principal> {
   if (token.startsWith(DEVICE_TOKEN_PREFIX)) return devicePrincipal(token, svc, now);
   if (token.startsWith(API_KEY_PREFIX)) return apiKeyPrincipal(token, svc, now, ip);
   const session = await verifySession(token, svc, now);
@@ -61,7 +61,7 @@ async function fromBearer(token: string, svc: Services, now: number, ip: string)
   return sessionPrincipal(session, now);
 }
 
-function verifySession(token: string, svc: Services, now: number): Promise<Session | null> {
+function verifySession(token: string, svc: Pick<Services, 'config'>, now: number): Promise<Session | null> {
   const { config } = svc;
   return verifySessionToken(token, {
     keys: remoteKeys(config.idp.jwksUrl),
@@ -84,7 +84,7 @@ function sessionPrincipal(s: Session, now: number): Principal {
   };
 }
 
-async function devicePrincipal(token: string, svc: Services, now: number): Promise<Principal> {
+async function devicePrincipal(token: string, svc: Pick<Services, 'config' | 'identity' | 'log'>, now: number): Promise<Principal> {
   if (!isDeviceTokenShape(token)) throw unauthenticated('the device token is not valid');
   const tokenHash = hashSecret(token);
   const device = await svc.identity.deviceByToken(tokenHash);
@@ -103,7 +103,7 @@ async function devicePrincipal(token: string, svc: Services, now: number): Promi
   };
 }
 
-async function apiKeyPrincipal(token: string, svc: Services, now: number, ip: string): Promise<Principal> {
+async function apiKeyPrincipal(token: string, svc: Pick<Services, 'config' | 'identity' | 'log'>, now: number, ip: string): Promise<Principal> {
   const keyHash = hashSecret(token);
   const key = await resolveApiKey(svc, token, keyHash, now, ip);
   const account = await accountClaims(svc, key.userId, now);

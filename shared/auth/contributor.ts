@@ -14,7 +14,7 @@ export type { ContributionRecord } from '../domain/contributor';
  * metadata as `contributorUntil`. A failed claim write is logged and retried on the next credit; the stored
  * window stays the truth. `claimWritten` tells the caller to tell the account's live sockets.
  */
-export async function extendContributorWindow(svc: Services, userId: string, now: number): Promise<{ until: number; claimWritten: boolean }> {
+export async function extendContributorWindow(svc: Pick<Services, 'config' | 'identity' | 'log'>, userId: string, now: number): Promise<{ until: number; claimWritten: boolean }> {
   const profile = await svc.identity.getProfile(userId);
   // The current end is the later of the stored window and a claim the provider holds from elsewhere (e.g. set
   // by an admin): the window never moves back, and the claim write below must not lower it.
@@ -33,7 +33,7 @@ export async function extendContributorWindow(svc: Services, userId: string, now
 }
 
 /** The stored window end, or null before the first credit. */
-export async function storedContributorUntil(svc: Services, userId: string): Promise<number | null> {
+export async function storedContributorUntil(svc: Pick<Services, 'identity'>, userId: string): Promise<number | null> {
   return (await svc.identity.getProfile(userId)).windowUntil;
 }
 
@@ -41,16 +41,16 @@ export async function storedContributorUntil(svc: Services, userId: string): Pro
  * Records one of the account's uploads as received now. Pass a stable `id` (e.g. the upload's idempotency
  * key) so a retried upload at the same instant is not listed twice.
  */
-export async function recordContribution(svc: Services, userId: string, record: ContributionRecord, id?: string): Promise<void> {
+export async function recordContribution(svc: Pick<Services, 'clock' | 'identity'>, userId: string, record: ContributionRecord, id?: string): Promise<void> {
   await svc.identity.putContribution(userId, record, svc.clock.now(), id);
 }
 
 /** The account's uploads received at or after `from` (already clamped by the caller), newest first, at most 1000. */
-export function listContributions(svc: Services, userId: string, from: number, now: number): Promise<ContributionRecord[]> {
+export function listContributions(svc: Pick<Services, 'identity'>, userId: string, from: number, now: number): Promise<ContributionRecord[]> {
   return svc.identity.queryContributions(userId, from, now, CONTRIBUTIONS_MAX);
 }
 
 /** Credited uploads of the account in the last 7 days. */
-export function scans7d(svc: Services, userId: string, now: number): Promise<number> {
+export function scans7d(svc: Pick<Services, 'identity'>, userId: string, now: number): Promise<number> {
   return svc.identity.countCredited(userId, now - SCANS_WINDOW_MS, now);
 }

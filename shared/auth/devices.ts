@@ -16,7 +16,7 @@ export interface Device {
 const CODE_ATTEMPTS = 5;
 
 /** Opens a pairing for an app: a code to show the user and a pair id to poll, both valid 10 minutes. */
-export async function openPairing(svc: Services, name: string): Promise<{ code: string; pairId: string; expires: number }> {
+export async function openPairing(svc: Pick<Services, 'clock' | 'identity'>, name: string): Promise<{ code: string; pairId: string; expires: number }> {
   const now = svc.clock.now();
   const expires = now + PAIRING_VALID_MS;
   for (let i = 0; i < CODE_ATTEMPTS; i++) {
@@ -33,7 +33,7 @@ export async function openPairing(svc: Services, name: string): Promise<{ code: 
  * when confirmed again. Confirms of well-formed codes that bind nothing are counted per account: past
  * {@link PAIRING_MISSES} in {@link PAIRING_MISS_WINDOW_MS} every confirm is 429 until the window ends.
  */
-export async function confirmPairing(svc: Services, userId: string, rawCode: string): Promise<{ id: string; name: string }> {
+export async function confirmPairing(svc: Pick<Services, 'clock' | 'identity'>, userId: string, rawCode: string): Promise<{ id: string; name: string }> {
   const code = normalizePairCode(rawCode);
   if (!code) throw new NotFoundError('unknown_code', 'no such pairing code');
   const window = await svc.identity.takePairingPlace(userId, svc.clock.now(), PAIRING_MISSES, PAIRING_MISS_WINDOW_MS);
@@ -45,7 +45,7 @@ export async function confirmPairing(svc: Services, userId: string, rawCode: str
   return device;
 }
 
-async function bindCode(svc: Services, userId: string, code: string): Promise<{ id: string; name: string }> {
+async function bindCode(svc: Pick<Services, 'clock' | 'identity'>, userId: string, code: string): Promise<{ id: string; name: string }> {
   const codeHash = hashSecret(code);
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = svc.clock.now();
@@ -62,7 +62,7 @@ async function bindCode(svc: Services, userId: string, code: string): Promise<{ 
 }
 
 /** The app's poll: waiting, or the device token exactly once after confirmation; 404 when expired, collected or unknown. */
-export async function pollPairing(svc: Services, pairId: string): Promise<{ status: 'waiting' } | { status: 'paired'; token: string }> {
+export async function pollPairing(svc: Pick<Services, 'clock' | 'identity'>, pairId: string): Promise<{ status: 'waiting' } | { status: 'paired'; token: string }> {
   const now = svc.clock.now();
   const p = await svc.identity.getPairing(pairId, now);
   const outcome = pollOutcome(p, now);
@@ -75,7 +75,7 @@ export async function pollPairing(svc: Services, pairId: string): Promise<{ stat
 }
 
 /** The account's devices, newest first. */
-export async function accountDevices(svc: Services, userId: string): Promise<Device[]> {
+export async function accountDevices(svc: Pick<Services, 'clock' | 'identity'>, userId: string): Promise<Device[]> {
   const devices = await svc.identity.listDevices(userId, svc.clock.now());
   return devices
     .map((d) => ({ id: d.id, name: d.name, created: d.created, lastSeen: d.lastSeen ?? d.created }))
@@ -83,7 +83,7 @@ export async function accountDevices(svc: Services, userId: string): Promise<Dev
 }
 
 /** Deletes one of the account's devices; its token stops working at once. */
-export async function removeDevice(svc: Services, userId: string, deviceId: string): Promise<boolean> {
+export async function removeDevice(svc: Pick<Services, 'clock' | 'identity'>, userId: string, deviceId: string): Promise<boolean> {
   const device = await svc.identity.getDevice(userId, deviceId, svc.clock.now());
   return device ? svc.identity.deleteDevice(device) : false;
 }

@@ -22,7 +22,7 @@ const TIMEOUT_MS = 5000;
 
 const unavailable = (): DomainError => new UnavailableError('unavailable', 'the identity provider cannot be reached');
 
-async function call(svc: Services, method: string, path: string, body?: unknown): Promise<Response> {
+async function call(svc: Pick<Services, 'config'>, method: string, path: string, body?: unknown): Promise<Response> {
   const base = svc.config.idp.apiUrl.replace(/\/+$/, '');
   try {
     return await fetch(`${base}${path}`, {
@@ -37,7 +37,7 @@ async function call(svc: Services, method: string, path: string, body?: unknown)
 }
 
 /** A provider answer that is neither a result nor a refusal: we cannot ask it (5xx, or our own secret is refused). */
-function failed(svc: Services, what: string, res: Response): DomainError {
+function failed(svc: Pick<Services, 'log'>, what: string, res: Response): DomainError {
   svc.log(res.status >= 500 ? 'warn' : 'error', 'identity provider call failed', { what, status: res.status });
   return unavailable();
 }
@@ -52,7 +52,7 @@ async function readJson(res: Response): Promise<Record<string, unknown>> {
 }
 
 /** Verifies an API key: its subject and scopes, or a refusal (unknown, revoked or expired). */
-export async function verifyApiKey(svc: Services, secret: string): Promise<KeyCheck> {
+export async function verifyApiKey(svc: Pick<Services, 'config' | 'log'>, secret: string): Promise<KeyCheck> {
   const res = await call(svc, 'POST', '/v1/api_keys/verify', { secret });
   if (res.status === 400 || res.status === 404 || res.status === 410 || res.status === 422) {
     await res.body?.cancel();
@@ -66,7 +66,7 @@ export async function verifyApiKey(svc: Services, secret: string): Promise<KeyCh
 }
 
 /** Reads a user; null when the provider does not know them. */
-export async function getUser(svc: Services, userId: string): Promise<IdpUser | null> {
+export async function getUser(svc: Pick<Services, 'config' | 'log'>, userId: string): Promise<IdpUser | null> {
   const res = await call(svc, 'GET', `/v1/users/${encodeURIComponent(userId)}`);
   if (res.status === 404) {
     await res.body?.cancel();
@@ -77,7 +77,7 @@ export async function getUser(svc: Services, userId: string): Promise<IdpUser | 
 }
 
 /** Deep-merges keys into a user's public metadata. */
-export async function mergePublicMetadata(svc: Services, userId: string, meta: Record<string, unknown>): Promise<void> {
+export async function mergePublicMetadata(svc: Pick<Services, 'config' | 'log'>, userId: string, meta: Record<string, unknown>): Promise<void> {
   const res = await call(svc, 'PATCH', `/v1/users/${encodeURIComponent(userId)}/metadata`, { public_metadata: meta });
   await res.body?.cancel();
   if (!res.ok) throw failed(svc, 'users/metadata', res);

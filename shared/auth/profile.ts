@@ -20,7 +20,7 @@ export interface AccountClaims {
 /** The account's claims as of at most 10 minutes ago; stale ones serve while the provider cannot be asked. */
 const refreshes = new SingleFlight<StoredClaims>();
 
-export async function accountClaims(svc: Services, userId: string, now: number): Promise<AccountClaims> {
+export async function accountClaims(svc: Pick<Services, 'config' | 'identity' | 'log'>, userId: string, now: number): Promise<AccountClaims> {
   const profile = await svc.identity.getProfile(userId);
   let stored = profile.claims;
   if (!stored || now - stored.fetchedAt >= CLAIMS_REFRESH_MS) {
@@ -44,7 +44,7 @@ export async function accountClaims(svc: Services, userId: string, now: number):
   };
 }
 
-async function refresh(svc: Services, userId: string, now: number): Promise<StoredClaims> {
+async function refresh(svc: Pick<Services, 'config' | 'identity' | 'log'>, userId: string, now: number): Promise<StoredClaims> {
   const user = await getUser(svc, userId);
   if (!user) throw new UnauthenticatedError('the account no longer exists');
   const stored: StoredClaims = {

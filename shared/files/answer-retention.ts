@@ -20,7 +20,7 @@ export function expiredAnswers(paths: readonly string[], now: number): string[] 
 }
 
 /** Deletes the expired answer files; answers how many there were and how many went. */
-export async function retainAnswers(svc: Services): Promise<{ prefix: string; files: number; deleted: number }> {
+export async function retainAnswers(svc: Pick<Services, 'clock' | 'files'>): Promise<{ prefix: string; files: number; deleted: number }> {
   const listed = await listFiles(svc, ANSWER_FILES_PREFIX);
   const expired = expiredAnswers(
     listed.map((f) => f.path),

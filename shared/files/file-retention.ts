@@ -24,7 +24,7 @@ export interface FileRetentionResult {
  * The write time of files whose path names no time. In AWS the bucket's `LastModified` is the service clock;
  * locally the S3 server stamps wall-clock time, so the service-clock time the writer stored is asked for.
  */
-async function writeTimes(svc: Services, files: Array<{ path: string; lastModified?: number }>): Promise<StoredFile[]> {
+async function writeTimes(svc: Pick<Services, 'config' | 'files'>, files: Array<{ path: string; lastModified?: number }>): Promise<StoredFile[]> {
   const local = svc.config.endpoints.s3 !== undefined;
   const out: StoredFile[] = new Array(files.length);
   let next = 0;
@@ -43,7 +43,7 @@ async function writeTimes(svc: Services, files: Array<{ path: string; lastModifi
 }
 
 /** Deletes every published file past its prefix's retention at the service clock's now. */
-export async function retainFiles(svc: Services): Promise<FileRetentionResult> {
+export async function retainFiles(svc: Pick<Services, 'config' | 'clock' | 'market' | 'files'>): Promise<FileRetentionResult> {
   const now = svc.clock.now();
   const prefixes: FileRetentionResult['prefixes'] = [];
   // Spec Order books rule 2: the current book never expires, so its file stays whatever its age.

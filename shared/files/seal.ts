@@ -32,7 +32,7 @@ export interface SealOutcome {
 }
 
 interface SealContext {
-  svc: Services;
+  svc: Pick<Services, 'config' | 'clock' | 'market' | 'files' | 'log'>;
   store: MarketPages;
   caps: MarketCaps;
   market: string;
@@ -185,7 +185,7 @@ async function compact(ctx: SealContext, day: number | null): Promise<void> {
 }
 
 /** Seals one market: today's caps first (made when the day begins), then m1, h1 and d1 periods due. */
-export async function sealMarket(svc: Services, market: string): Promise<SealOutcome> {
+export async function sealMarket(svc: Pick<Services, 'config' | 'clock' | 'market' | 'files' | 'log'>, market: string): Promise<SealOutcome> {
   const store = svc.market.pages;
   const now = svc.clock.now();
   const written: Record<SealRes, number[]> = { m1: [], h1: [], d1: [] };
@@ -202,7 +202,7 @@ export async function sealMarket(svc: Services, market: string): Promise<SealOut
 }
 
 /** The seal schedule: every market, one failure never stopping the others. */
-export async function sealAll(svc: Services): Promise<SealOutcome[]> {
+export async function sealAll(svc: Pick<Services, 'config' | 'clock' | 'market' | 'files' | 'log'>): Promise<SealOutcome[]> {
   const out: SealOutcome[] = [];
   for (const market of MARKETS) {
     try {

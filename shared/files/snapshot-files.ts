@@ -82,7 +82,7 @@ async function coldHours(store: MarketPages, market: string, hours: readonly num
 }
 
 /** The series folded up to hour H-1 and day D-1 (H = `hour`, D its day); `moved` when it must be stored back. */
-export async function seriesFor(svc: Services, store: MarketPages, market: string, hour: number, firstMergeAt: number): Promise<{ series: HourSeries; moved: boolean }> {
+export async function seriesFor(svc: Pick<Services, 'work' | 'log'>, store: MarketPages, market: string, hour: number, firstMergeAt: number): Promise<{ series: HourSeries; moved: boolean }> {
   const stored = await getWorkObject(svc, seriesKey(market));
   let series = emptySeries();
   if (stored) {
@@ -120,7 +120,7 @@ export async function seriesFor(svc: Services, store: MarketPages, market: strin
 }
 
 /** Class and subclass per item id from the current item data (none before item data is published). */
-async function itemClasses(svc: Services): Promise<(itemId: number) => ItemClass | undefined> {
+async function itemClasses(svc: Pick<Services, 'config' | 'catalogue' | 'files' | 'log'>): Promise<(itemId: number) => ItemClass | undefined> {
   try {
     const ref = await currentItemFiles(svc);
     if (!ref) return () => undefined;
@@ -140,7 +140,7 @@ async function itemClasses(svc: Services): Promise<(itemId: number) => ItemClass
  * pointers; null for a market without data. Answers the snapshot file and its stored size. The snapshot is
  * built while the series is read and folded, and the series is stored back while the recent file is built.
  */
-export async function writeSnapshotFiles(svc: Services, market: string, hour: number): Promise<WrittenSnapshot | null> {
+export async function writeSnapshotFiles(svc: Pick<Services, 'config' | 'clock' | 'catalogue' | 'market' | 'files' | 'work' | 'log'>, market: string, hour: number): Promise<WrittenSnapshot | null> {
   const store = svc.market.pages;
   const meta = await store.meta(market);
   if (meta.firstMergeAt === null) return null;
@@ -176,7 +176,7 @@ export async function writeSnapshotFiles(svc: Services, market: string, hour: nu
 }
 
 /** The snapshot schedule and the admin route: every market with data, the current hour. */
-export async function writeAllSnapshots(svc: Services): Promise<WrittenSnapshot[]> {
+export async function writeAllSnapshots(svc: Pick<Services, 'config' | 'clock' | 'catalogue' | 'market' | 'files' | 'work' | 'log'>): Promise<WrittenSnapshot[]> {
   const hour = Math.floor(svc.clock.now() / HOUR_MS);
   const written: WrittenSnapshot[] = [];
   for (const market of MARKETS) {

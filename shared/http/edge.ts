@@ -46,18 +46,12 @@ export function fromEdge(headers: Record<string, string | undefined> | null | un
 
 let cached: { arn: string; values: string[]; readAt: number } | undefined;
 
-/** Reads the origin secret from Secrets Manager (AWS only; the client is loaded on first use). */
-async function readSecret(arn: string): Promise<string | undefined> {
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  return (await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }))).SecretString;
-}
-
 /**
  * The values this function accepts now: in AWS the stage's origin secret, re-read every five minutes so a
  * rotation reaches warm functions; locally the value the runtime generated. A failed re-read keeps the last
  * values; with none at all the request is refused as unavailable (503), never let through.
  */
-export async function acceptedOriginValues(svc: Services, read: (arn: string) => Promise<string | undefined> = readSecret): Promise<readonly string[]> {
+export async function acceptedOriginValues(svc: Pick<Services, 'config' | 'clock' | 'log' | 'secrets'>, read: (arn: string) => Promise<string | undefined> = (arn) => svc.secrets.read(arn)): Promise<readonly string[]> {
   const arn = svc.config.secretArns.origin;
   if (!arn) return svc.config.originVerify;
   const now = svc.clock.now();
@@ -74,7 +68,7 @@ export async function acceptedOriginValues(svc: Services, read: (arn: string) =>
 }
 
 /** 403 `edge_only` unless the request came through the stage's CloudFront distribution. */
-export async function requireEdge(svc: Services, headers: Record<string, string | undefined> | null | undefined): Promise<void> {
+export async function requireEdge(svc: Pick<Services, 'config' | 'clock' | 'log' | 'secrets'>, headers: Record<string, string | undefined> | null | undefined): Promise<void> {
   if (!fromEdge(headers, await acceptedOriginValues(svc))) throw new ForbiddenError('edge_only', 'use the public host');
 }
 

@@ -1,12 +1,12 @@
 import middy from '@middy/core';
-import { type FunctionName, HTTP_ROUTES, type RouteKey } from '../topology';
+import { HTTP_ROUTES, type RouteKey } from '../topology';
 import { admit } from '../auth/gate';
 import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
 import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
 import { ForbiddenError, type UnavailableCode } from '../errors';
-import { type Services, services } from '../services';
+import type { ServicesOf } from '../services';
 import { requireEdge } from './edge';
 import { rateLimitHeaders } from './rate-limit-headers';
 import { errorResult } from './respond';
@@ -48,29 +48,35 @@ export type Access =
   | { kind: 'signedIn' }
   | { kind: 'feature'; feature: Feature; /** reads need only a signed-in caller */ signedInOnly?: boolean };
 
-export interface RouteContext {
+/** The functions that serve HTTP routes. */
+export type HttpFunction = 'api' | 'upload' | 'pages';
+
+export interface RouteContext<F extends HttpFunction = 'api'> {
   req: ApiRequest;
-  svc: Services;
+  /** Only the ports function `F` composes (shared/services.ts ServicesOf). */
+  svc: ServicesOf<F>;
   principal: Principal;
 }
 
-export interface Route {
+/** A route of function `F` (`api` unless named): its code sees only the ports `F` composes. */
+export interface Route<F extends HttpFunction = 'api'> {
   access: Access;
   /** The 503 code when the table or bucket does not answer (default `unavailable`). */
   outage?: Extract<UnavailableCode, 'unavailable' | 'storage_failed'>;
-  handle(ctx: RouteContext): Promise<HttpResult>;
+  // A property, not a method: checked strictly, so a route that needs a port `F` lacks fails the typecheck.
+  handle: (ctx: RouteContext<F>) => Promise<HttpResult>;
 }
 
 /** A function's whole route table: exactly the route keys the manifest gives it (shared/topology.ts). */
-export type RouteTable<F extends FunctionName> = { readonly [K in RouteKey<F>]: Route };
+export type RouteTable<F extends HttpFunction> = { readonly [K in RouteKey<F>]: Route<F> };
 
 /** Some of a function's routes (one module of shared/api): a key the manifest does not give `F` fails the typecheck. */
-export type RoutesOf<F extends FunctionName> = { readonly [K in RouteKey<F>]?: Route };
+export type RoutesOf<F extends HttpFunction> = { readonly [K in RouteKey<F>]?: Route<F> };
 
 const router = new Router(HTTP_ROUTES);
 
 /** 404 / 405 for paths no route of the API serves; still authenticated and rate limited like any `/api/v1/` request. */
-const FALLBACK: Route = {
+const FALLBACK: Route<HttpFunction> = {
   access: { kind: 'public', keyExempt: true, writesNothing: true },
   async handle({ req }) {
     const m = router.match(req.method, req.path);
@@ -80,7 +86,7 @@ const FALLBACK: Route = {
 };
 
 /** Resolves the route of an event: API Gateway's route key, else our own matching (the `$default` route). */
-function resolve(event: HttpEvent, table: Readonly<Record<string, Route>>): { route: Route; params: Record<string, string> } {
+function resolve<F extends HttpFunction>(event: HttpEvent, table: Readonly<Record<string, Route<F>>>): { route: Route<F>; params: Record<string, string> } {
   const direct = table[event.routeKey];
   if (direct) return { route: direct, params: {} };
   const m = router.match(event.requestContext.http.method, event.rawPath);
@@ -104,16 +110,17 @@ const withRateLimit = (event: HttpEvent, result: HttpResult): HttpResult => {
  * `If-None-Match`), add the RateLimit fields, drop HEAD's body. Errors are mapped once (httpErrors); counted
  * requests carry the RateLimit fields either way. Telemetry first: the answer is counted, then metrics flushed.
  */
-export function httpHandler(fn: FunctionName, table: Readonly<Record<string, Route>>) {
+export function httpHandler<F extends HttpFunction>(fn: F, table: RouteTable<F>, svc: ServicesOf<F>) {
   const t = functionTelemetry(fn);
-  const log: Log = (level, msg, data) => services().log(level, msg, data);
+  const routes = table as Readonly<Record<string, Route<F>>>;
+  const log: Log = svc.log;
   const chain = middy<HttpEvent, HttpResult>()
     .use(t.middlewares())
     .use(countAnswers(fn))
-    .use(httpErrors({ outage: (event) => resolve(event, table).route.outage ?? 'unavailable', log, decorate: withRateLimit }))
+    .use(httpErrors({ outage: (event) => resolve(event, routes).route.outage ?? 'unavailable', log, decorate: withRateLimit }))
     .use({
       before: async (request) => {
-        await requireEdge(services(), request.event.headers);
+        await requireEdge(svc, request.event.headers);
       },
     })
     .use({
@@ -134,8 +141,7 @@ export function httpHandler(fn: FunctionName, table: Readonly<Record<string, Rou
     })
     .use(gzipLarge())
     .handler(async (event) => {
-      const svc = services();
-      const { route, params } = resolve(event, table);
+      const { route, params } = resolve(event, routes);
       const req = toApiRequest(event, params, true);
       const principal = await admit(req, route.access, svc, (m) => metered.set(event, rateLimitHeaders(m)));
       checkPathParams(req.params);

@@ -14,11 +14,11 @@ export interface StoredObject {
 }
 
 /** The stored object at `path`, or null when there is none. */
-export async function getObject(svc: Services, path: string): Promise<StoredObject | null> {
+export async function getObject(svc: Pick<Services, 'files'>, path: string): Promise<StoredObject | null> {
   const data = await getObjectBytes(svc, path);
   if (!data) return null;
   return path.endsWith('.json.gz') ? { data, contentEncoding: 'gzip' } : { data };
 }
 
 /** Whether an object exists (immutable files are written once: an existing one is never rewritten). */
-export const objectExists = async (svc: Services, path: string): Promise<boolean> => (await fileSize(svc, path)) !== null;
+export const objectExists = async (svc: Pick<Services, 'files'>, path: string): Promise<boolean> => (await fileSize(svc, path)) !== null;

@@ -6,7 +6,7 @@ import { MARKETS } from '../domain/market';
 import type { Services } from '../services';
 
 /** Every key with a row (priced or gone) in any of the six markets, ascending and distinct. */
-export async function keysWithRows(svc: Services): Promise<number[]> {
+export async function keysWithRows(svc: Pick<Services, 'market'>): Promise<number[]> {
   const store = svc.market.pages;
   const tables = await Promise.all(MARKETS.map((m) => store.rows(m)));
   const keys = new Set<number>();

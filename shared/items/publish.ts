@@ -17,13 +17,13 @@ import { getObject, objectExists, putJsonFile } from './bucket';
 export const mergedHash = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 
 /** Writes `items/v1/current.json` `{v: 1, build, hash, items, search, at}` (paths relative to `cdnBase`). */
-async function writePointer(svc: Services, current: CurrentBuild): Promise<void> {
+async function writePointer(svc: Pick<Services, 'files'>, current: CurrentBuild): Promise<void> {
   const pointer = itemsCurrentDoc(current.build, current.hash, itemFilePaths(current.build, current.hash), current.at);
   await putJsonFile(svc, ITEMS_CURRENT_PATH, JSON.stringify(pointer));
 }
 
 /** The generated item file of a published build. */
-export async function readGeneratedFile(svc: Services, build: string): Promise<GeneratedItemFile> {
+export async function readGeneratedFile(svc: Pick<Services, 'files'>, build: string): Promise<GeneratedItemFile> {
   const obj = await getObject(svc, itemFilePaths(build).items);
   if (!obj) throw new Error(`generated item file of build ${build} is missing`);
   const text = (obj.contentEncoding === 'gzip' ? gunzipSync(obj.data) : obj.data).toString('utf8');
@@ -34,7 +34,7 @@ export async function readGeneratedFile(svc: Services, build: string): Promise<G
  * Merges a build's generated data with the catalogue's accepted names and writes the immutable merged files
  * (skipped when files of the same hash exist); records them and, for the current build, moves the pointer.
  */
-async function mergeBuild(svc: Services, rec: BuildRecord, rev: NameRevision, generated?: GeneratedItemFile): Promise<BuildRecord> {
+async function mergeBuild(svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>, rec: BuildRecord, rev: NameRevision, generated?: GeneratedItemFile): Promise<BuildRecord> {
   const [file, leaders] = await Promise.all([generated ?? readGeneratedFile(svc, rec.build), svc.catalogue.catalogueLeaders()]);
   const merged = mergeItems(file, leaders, rev.changedAt);
   const text = JSON.stringify(merged);
@@ -54,7 +54,7 @@ async function mergeBuild(svc: Services, rec: BuildRecord, rev: NameRevision, ge
   return { ...rec, ...outcome };
 }
 
-async function pointCurrentAt(svc: Services, current: CurrentBuild): Promise<void> {
+async function pointCurrentAt(svc: Pick<Services, 'catalogue' | 'files'>, current: CurrentBuild): Promise<void> {
   if (await svc.catalogue.updateCurrentFiles(current)) await writePointer(svc, current);
 }
 
@@ -62,7 +62,7 @@ async function pointCurrentAt(svc: Services, current: CurrentBuild): Promise<voi
  * The local control API's `POST /_local/items` (DESIGN): validates a generated item file, publishes it as its
  * build (generated files, then merged files) and makes that build current.
  */
-export async function publishGeneratedItems(svc: Services, value: unknown): Promise<{ build: string; hash: string | null }> {
+export async function publishGeneratedItems(svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>, value: unknown): Promise<{ build: string; hash: string | null }> {
   const file = parseGeneratedItemFile(value);
   const now = svc.clock.now();
   const paths = itemFilePaths(file.build);
@@ -80,7 +80,7 @@ export async function publishGeneratedItems(svc: Services, value: unknown): Prom
  * Spec Catalogue upload rules: a build's merged files, rebuilt first when missing or when an accepted name
  * changed since they were built and they are at least 10 minutes old. Null for a build never published.
  */
-export async function ensureMerged(svc: Services, build: string): Promise<BuildRecord | null> {
+export async function ensureMerged(svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>, build: string): Promise<BuildRecord | null> {
   const [rec, rev] = await Promise.all([svc.catalogue.getBuild(build), svc.catalogue.nameRevision()]);
   if (!rec) return null;
   if (!needsRebuild(rec, rev.revision, svc.clock.now())) return rec;
@@ -91,7 +91,7 @@ export async function ensureMerged(svc: Services, build: string): Promise<BuildR
  * The items schedule (every 10 minutes): rebuilds the current build's merged files when due, and re-points
  * the pointer when it lags its build's record (a run that stopped between the two writes).
  */
-export async function rebuildCurrentItems(svc: Services): Promise<{ build: string | null; hash: string | null }> {
+export async function rebuildCurrentItems(svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>): Promise<{ build: string | null; hash: string | null }> {
   const before = await svc.catalogue.getCurrent();
   if (!before) return { build: null, hash: null };
   const rec = await ensureMerged(svc, before.build);

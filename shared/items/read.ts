@@ -25,7 +25,7 @@ const refOf = (rec: BuildRecord): ItemFilesRef => ({ build: rec.build, hash: rec
  * Spec GET /api/v1/items?build: the named build (400 `bad_build` when malformed or never published) or the
  * current one (404 `not_found` before anything is published), its merged files rebuilt on request when due.
  */
-export async function resolveItemFiles(svc: Services, build: string | undefined): Promise<ItemFilesRef> {
+export async function resolveItemFiles(svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>, build: string | undefined): Promise<ItemFilesRef> {
   if (build !== undefined && !isBuildName(build)) throw new ValidationError('bad_build', 'unknown build');
   const name = build ?? (await svc.catalogue.getCurrent())?.build;
   if (name === undefined) throw new NotFoundError('not_found', 'no item data is published');
@@ -35,7 +35,7 @@ export async function resolveItemFiles(svc: Services, build: string | undefined)
 }
 
 /** The current build's files as they are now, never rebuilding (read-only callers such as pages); null before any. */
-export async function currentItemFiles(svc: Services): Promise<ItemFilesRef | null> {
+export async function currentItemFiles(svc: Pick<Services, 'catalogue'>): Promise<ItemFilesRef | null> {
   const current = await svc.catalogue.getCurrent();
   if (!current) return null;
   if (current.hash) return { build: current.build, hash: current.hash, version: current.hash };
@@ -44,7 +44,7 @@ export async function currentItemFiles(svc: Services): Promise<ItemFilesRef | nu
 }
 
 /** A build's `items` or `search` file as stored (gzip). */
-export async function itemFileObject(svc: Services, ref: ItemFilesRef, file: 'items' | 'search'): Promise<StoredObject> {
+export async function itemFileObject(svc: Pick<Services, 'files'>, ref: ItemFilesRef, file: 'items' | 'search'): Promise<StoredObject> {
   const obj = await getObject(svc, itemFilePaths(ref.build, ref.hash)[file]);
   if (!obj) throw new Error(`item file ${file} of ${ref.build}-${ref.hash} is missing`);
   return obj;
@@ -58,7 +58,7 @@ const PARSED_KEEP = 3;
 const parsed = new Map<string, Promise<ItemFile>>();
 
 /** The parsed items file of a build's files. */
-export function itemFileOf(svc: Services, ref: ItemFilesRef): Promise<ItemFile> {
+export function itemFileOf(svc: Pick<Services, 'config' | 'files'>, ref: ItemFilesRef): Promise<ItemFile> {
   const id = `${svc.config.bucketName}/${svc.config.filesPrefix}${ref.build}/${ref.version}`;
   let hit = parsed.get(id);
   if (hit) {

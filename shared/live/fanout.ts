@@ -65,7 +65,7 @@ const USER_PREFIX = 'USER#';
 /** Sockets of a market that already had their `hello`, read once per batch. */
 class ReadySockets {
   private readonly byMarket = new Map<string, Promise<SocketAudience[]>>();
-  constructor(private readonly svc: Services) {}
+  constructor(private readonly svc: Pick<Services, 'connections'>) {}
   of(market: string): Promise<SocketAudience[]> {
     let hit = this.byMarket.get(market);
     if (!hit) {
@@ -89,7 +89,7 @@ function perAudience(sockets: readonly SocketAudience[], build: (a: Audience) =>
   });
 }
 
-async function greet(svc: Services, records: Parsed[]): Promise<void> {
+async function greet(svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'market' | 'log'>, records: Parsed[]): Promise<void> {
   const sockets = records.flatMap((r) => (r.next?.connectionId ? [toConnection(r.next)] : []));
   // Ready before the view is read: a merge recorded after the read reaches the socket as `ah`.
   const ready = (await Promise.all(sockets.map(async (c) => ((await svc.connections.update(c, { ready: true })) ? c : null)))).filter((c): c is LiveConnection => c !== null);
@@ -100,7 +100,7 @@ async function greet(svc: Services, records: Parsed[]): Promise<void> {
   await sendAll(svc, targets);
 }
 
-async function announceMerges(svc: Services, ready: ReadySockets, records: Parsed[]): Promise<void> {
+async function announceMerges(svc: Pick<Services, 'config' | 'connections' | 'sockets' | 'log'>, ready: ReadySockets, records: Parsed[]): Promise<void> {
   const merges = records.map((r) => r.next as unknown as MergeRecord).sort((a, b) => a.seq - b.seq);
   for (const m of merges) {
     const sockets = await ready.of(m.market);
@@ -108,7 +108,7 @@ async function announceMerges(svc: Services, ready: ReadySockets, records: Parse
   }
 }
 
-async function announceSealed(svc: Services, ready: ReadySockets, records: Parsed[]): Promise<void> {
+async function announceSealed(svc: Pick<Services, 'config' | 'connections' | 'sockets' | 'log'>, ready: ReadySockets, records: Parsed[]): Promise<void> {
   for (const r of records) {
     const market = r.pk.slice(FILES_STATE_PK_PREFIX.length);
     const next = filesStateOf(market, r.next);
@@ -120,7 +120,7 @@ async function announceSealed(svc: Services, ready: ReadySockets, records: Parse
   }
 }
 
-async function announceAlerts(svc: Services, records: Parsed[]): Promise<void> {
+async function announceAlerts(svc: Pick<Services, 'connections' | 'sockets' | 'log'>, records: Parsed[]): Promise<void> {
   for (const r of records) {
     const userId = typeof r.next?.userId === 'string' ? r.next.userId : null;
     const market = typeof r.next?.market === 'string' ? r.next.market : null;
@@ -133,7 +133,7 @@ async function announceAlerts(svc: Services, records: Parsed[]): Promise<void> {
 }
 
 /** A profile change: the account's sockets get their claims raised by the stored window, or the account's new claims. */
-async function profileChanged(svc: Services, r: Parsed): Promise<void> {
+async function profileChanged(svc: Pick<Services, 'clock' | 'connections' | 'sockets'>, r: Parsed): Promise<void> {
   const next = profileClaims(r.next);
   const prev = profileClaims(r.prev);
   if (JSON.stringify(next) === JSON.stringify(prev)) return;
@@ -145,14 +145,14 @@ async function profileChanged(svc: Services, r: Parsed): Promise<void> {
   }
 }
 
-async function deviceRemoved(svc: Services, r: Parsed): Promise<void> {
+async function deviceRemoved(svc: Pick<Services, 'connections' | 'sockets'>, r: Parsed): Promise<void> {
   const userId = r.pk.slice(USER_PREFIX.length);
   const deviceId = r.sk.slice(DEVICE_SK_PREFIX.length);
   for (const c of await svc.connections.ofUser(userId)) if (c.kind === 'device' && c.deviceId === deviceId) await closeUnauthenticated(svc, c);
 }
 
 /** Handles one stream batch; hellos first so they precede every notice of the same batch. */
-export async function fanout(svc: Services, event: DynamoDBStreamEvent): Promise<void> {
+export async function fanout(svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'market' | 'log'>, event: DynamoDBStreamEvent): Promise<void> {
   const hellos: Parsed[] = [];
   const merges: Parsed[] = [];
   const sealed: Parsed[] = [];

@@ -9,7 +9,7 @@ import type { Services } from '../services';
 import type { MarketView } from './messages';
 
 /** The market's view as of now, for `hello` and the files route. */
-export async function loadMarketView(svc: Services, market: string): Promise<MarketView> {
+export async function loadMarketView(svc: Pick<Services, 'clock' | 'market'>, market: string): Promise<MarketView> {
   const now = svc.clock.now();
   const today = dayOf(now);
   const log = svc.market.merges;

@@ -18,13 +18,13 @@ export type SocketOutcome = 'kept' | 'roles' | 'closed4401' | 'closed4403' | 'go
 const audienceOf = (e: Entitlements) => ({ roles: e.roles, features: e.features, historyDays: e.limits.historyDays });
 
 /** Closes a socket whose credential stopped being valid (4401). */
-export async function closeUnauthenticated(svc: Services, c: LiveConnection): Promise<SocketOutcome> {
+export async function closeUnauthenticated(svc: Pick<Services, 'connections' | 'sockets'>, c: LiveConnection): Promise<SocketOutcome> {
   await closeConnection(svc, c, CLOSE_UNAUTHENTICATED, JSON.stringify(errorMessage('unauthenticated')));
   return 'closed4401';
 }
 
 /** Applies new claims to a socket: closes it without `live` (4403), else sends `roles` when its features changed. */
-export async function applyClaims(svc: Services, c: LiveConnection, claims: Claims, now: number): Promise<SocketOutcome> {
+export async function applyClaims(svc: Pick<Services, 'connections' | 'sockets'>, c: LiveConnection, claims: Claims, now: number): Promise<SocketOutcome> {
   const ent = socketEntitlements(claims, c.scopes, now);
   if (!ent.features.includes('live')) {
     await closeConnection(svc, c, CLOSE_FORBIDDEN, JSON.stringify(rolesMessage(audienceOf(ent))));
@@ -65,7 +65,7 @@ export function profileClaims(image: Record<string, unknown> | undefined): { cla
  * features at `now` (sessions from their own claims, devices and API keys from the account's stored claims,
  * refreshed from the identity provider at most every 10 minutes).
  */
-export async function sweepSocket(svc: Services, c: LiveConnection, now: number, claimsOf: (userId: string) => Promise<AccountClaims | null>): Promise<SocketOutcome> {
+export async function sweepSocket(svc: Pick<Services, 'connections' | 'sockets' | 'identity'>, c: LiveConnection, now: number, claimsOf: (userId: string) => Promise<AccountClaims | null>): Promise<SocketOutcome> {
   if (credentialExpired(c.validUntil, now)) return closeUnauthenticated(svc, c);
   if (c.kind === 'device' && c.deviceId && !(await svc.identity.getDevice(c.userId, c.deviceId, now))) return closeUnauthenticated(svc, c);
   if (c.kind === 'session') return applyClaims(svc, c, c.claims, now);
@@ -74,7 +74,7 @@ export async function sweepSocket(svc: Services, c: LiveConnection, now: number,
 }
 
 /** A per-sweep cache of account claims; an account whose claims cannot be read keeps its sockets as they are. */
-export function accountClaimsCache(svc: Services, now: number): (userId: string) => Promise<AccountClaims | null> {
+export function accountClaimsCache(svc: Pick<Services, 'config' | 'identity' | 'log'>, now: number): (userId: string) => Promise<AccountClaims | null> {
   const cache = new Map<string, Promise<AccountClaims | null>>();
   return (userId) => {
     let hit = cache.get(userId);

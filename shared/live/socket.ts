@@ -44,7 +44,7 @@ const byCookie = (req: AuthRequest, p: Principal): boolean => p.kind === 'sessio
  * What the socket keeps to recompute its features later: a session's own claims (from its token), else the
  * account's stored claims; an API key's scopes. `authenticate` just read all of them (cached).
  */
-async function socketClaims(svc: Services, p: Principal, token: string | null, ip: string): Promise<{ claims: Claims; scopes: string[] | null }> {
+async function socketClaims(svc: Pick<Services, 'config' | 'clock' | 'identity' | 'log'>, p: Principal, token: string | null, ip: string): Promise<{ claims: Claims; scopes: string[] | null }> {
   const now = svc.clock.now();
   if (p.kind === 'session') {
     const session = token ? await verifySessionToken(token, { keys: remoteKeys(svc.config.idp.jwksUrl), issuer: svc.config.idp.issuer, now, isAllowedAzp: (azp) => isAllowedOrigin(azp, svc.config) }) : null;
@@ -60,7 +60,7 @@ async function socketClaims(svc: Services, p: Principal, token: string | null, i
  * `$connect`: admits the upgrade or throws the refusal's domain error (401, then 403 `bad_origin`, 403
  * `forbidden`, 400 `bad_market`); an admitted socket is stored.
  */
-export async function connectSocket(svc: Services, req: ConnectRequest): Promise<void> {
+export async function connectSocket(svc: Pick<Services, 'config' | 'clock' | 'connections' | 'identity' | 'log'>, req: ConnectRequest): Promise<void> {
   const principal = await authenticate(req, svc, { queryToken: true });
   if (principal.kind === 'anon' || !principal.userId) throw new UnauthenticatedError('sign in first');
   // A browser sends the cookie with any site's upgrade: only the deployment's own pages may use it (rule 3).
@@ -102,7 +102,7 @@ function parseClientMessage(body: string | null | undefined): AuthRequestMessage
  * (`{t: "auth", until}`); a refused credential is `unauthenticated`, an unreachable identity provider
  * `unavailable`; anything else `bad_message`.
  */
-export async function socketMessage(svc: Services, connectionId: string, body: string | null | undefined, sourceIp: string): Promise<void> {
+export async function socketMessage(svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'identity' | 'log'>, connectionId: string, body: string | null | undefined, sourceIp: string): Promise<void> {
   // Metered before anything else: a flood costs one counter update per message until the socket is closed.
   const counted = await svc.connections.countMessage(connectionId, minuteOf(svc.clock.now()));
   if (!counted) return;
@@ -155,13 +155,13 @@ export async function socketMessage(svc: Services, connectionId: string, body: s
 }
 
 /** `$disconnect`: the socket is forgotten. */
-export const disconnectSocket = (svc: Services, connectionId: string): Promise<boolean> => svc.connections.removeById(connectionId);
+export const disconnectSocket = (svc: Pick<Services, 'connections'>, connectionId: string): Promise<boolean> => svc.connections.removeById(connectionId);
 
 /** API Gateway ends every connection after 2 hours; a record older than that lost its `$disconnect`. */
 const MAX_CONNECTION_MS = 2 * 3_600_000 + 10 * 60_000;
 
 /** The live sweep: every socket of every market checked at the service clock's now. */
-export async function sweepSockets(svc: Services): Promise<Record<SocketOutcome, number>> {
+export async function sweepSockets(svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'identity' | 'log'>): Promise<Record<SocketOutcome, number>> {
   const now = svc.clock.now();
   const counts: Record<SocketOutcome, number> = { kept: 0, roles: 0, closed4401: 0, closed4403: 0, gone: 0 };
   const claimsOf = accountClaimsCache(svc, now);

@@ -53,7 +53,7 @@ export function answerHash(key: AnswerKey, now: number): string {
  * The hour's first answer for `key`, or `compute()`'s (stored for the rest of the hour). `compute` returns the
  * answer body; only successful answers are kept.
  */
-export async function reuseHourly(svc: Services, key: AnswerKey, compute: () => Promise<unknown>): Promise<HttpResult> {
+export async function reuseHourly(svc: Pick<Services, 'clock' | 'market' | 'log'>, key: AnswerKey, compute: () => Promise<unknown>): Promise<HttpResult> {
   const now = svc.clock.now();
   const hash = answerHash(key, now);
   const stored = await svc.market.answers.read(hash, now);

@@ -40,7 +40,7 @@ export const resultBytes = (result: HttpResult): number => Buffer.byteLength(JSO
 export type AnswerSharing = { kind: 'hourly'; key: string } | { kind: 'caller' };
 
 /** The answer as the caller gets it: compressed when accepted and large, and past `SPILL_FROM` a redirect to a file. */
-export async function fitAnswer(svc: Services, result: HttpResult, acceptEncoding: string | undefined, sharing: AnswerSharing): Promise<HttpResult> {
+export async function fitAnswer(svc: Pick<Services, 'config' | 'clock' | 'market' | 'files'>, result: HttpResult, acceptEncoding: string | undefined, sharing: AnswerSharing): Promise<HttpResult> {
   const encoded = await compressLarge(result, acceptEncoding);
   if (encoded.statusCode !== 200 || typeof encoded.body !== 'string' || encoded.body.length < SPILL_FROM / 2 || resultBytes(encoded) <= SPILL_FROM) return encoded;
   const headers = Object.fromEntries(Object.entries(encoded.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
@@ -73,14 +73,14 @@ interface AnswerFile {
 /** `answers/v1/<cap>/<hour>.json[.gz]`: the hour in the path is what retention ages the file by. */
 export const answerPath = (cap: string, hour: number, gzip: boolean): string => `${ANSWERS_PREFIX}${cap}/${hour}.json${gzip ? '.gz' : ''}`;
 
-async function writeAnswerFile(svc: Services, file: AnswerFile): Promise<string> {
+async function writeAnswerFile(svc: Pick<Services, 'clock' | 'files'>, file: AnswerFile): Promise<string> {
   const path = answerPath(newCap((n) => randomBytes(n)), hourOf(svc.clock.now()), file.gzip);
   await svc.files.put(path, file.data, { contentType: file.contentType, contentEncoding: file.gzip ? 'gzip' : undefined, cacheControl: file.cacheControl });
   return path;
 }
 
 /** The hour's file of a shared answer: the one already written, else this one (the first recorded wins a race; ours then expires unread). */
-async function sharedFile(svc: Services, key: string, file: AnswerFile): Promise<string> {
+async function sharedFile(svc: Pick<Services, 'clock' | 'market' | 'files'>, key: string, file: AnswerFile): Promise<string> {
   const now = svc.clock.now();
   const known = await svc.market.answers.spilledFile(key, now);
   if (known) return known;

@@ -15,7 +15,7 @@ const CACHED = 6;
 const cache = new Map<string, BookFile>();
 
 /** The stored book at `path`; throws when it is missing (the message is received again, then dead-lettered). */
-export async function loadBookFile(svc: Services, path: string): Promise<BookFile> {
+export async function loadBookFile(svc: Pick<Services, 'files'>, path: string): Promise<BookFile> {
   const hit = cache.get(path);
   if (hit) {
     cache.delete(path);

@@ -49,14 +49,14 @@ interface PackedBook {
 const packed = new Map<string, { path: string; book: Promise<PackedBook | null> }>();
 
 /** The book file at `path` as bytes and JSON text (gunzipped when stored gzip), or null when missing. */
-export async function readBookFile(svc: Services, path: string): Promise<{ raw: Buffer; gzip: boolean } | null> {
+export async function readBookFile(svc: Pick<Services, 'files'>, path: string): Promise<{ raw: Buffer; gzip: boolean } | null> {
   const obj = await getObject(svc, path);
   if (!obj) return null;
   const gzip = obj.contentEncoding === 'gzip' || (obj.data[0] === 0x1f && obj.data[1] === 0x8b);
   return { raw: obj.data, gzip };
 }
 
-async function loadPacked(svc: Services, path: string): Promise<PackedBook | null> {
+async function loadPacked(svc: Pick<Services, 'files'>, path: string): Promise<PackedBook | null> {
   const file = await readBookFile(svc, path);
   if (!file) return null;
   const doc = JSON.parse((file.gzip ? gunzipSync(file.raw) : file.raw).toString('utf8')) as { entries?: number[][] };
@@ -69,7 +69,7 @@ async function loadPacked(svc: Services, path: string): Promise<PackedBook | nul
 }
 
 /** Spec item book `entries`: `[price, stack, band, n]` of `key` in the book file at `path` (book order). */
-export async function itemBookEntries(svc: Services, market: string, path: string, key: number): Promise<Array<[number, number, number, number]>> {
+export async function itemBookEntries(svc: Pick<Services, 'config' | 'files'>, market: string, path: string, key: number): Promise<Array<[number, number, number, number]>> {
   const id = `${svc.config.bucketName}/${market}`;
   let hit = packed.get(id);
   if (hit?.path !== path) {

@@ -13,7 +13,7 @@ import { itemsDays } from './item-read';
 import { readSources } from './sources';
 
 /** `[day, close]` of `keys`' day candles on retained days before `beforeDay`, ascending by day. */
-export async function dayCloses(svc: Services, meta: MarketMeta, keys: readonly number[], beforeDay: number): Promise<Map<number, DayClose[]>> {
+export async function dayCloses(svc: Pick<Services, 'clock' | 'market'>, meta: MarketMeta, keys: readonly number[], beforeDay: number): Promise<Map<number, DayClose[]>> {
   const out = new Map<number, DayClose[]>();
   if (keys.length === 0 || meta.firstMergeAt === null) return out;
   const first = Math.max(beforeDay - RETAINED_DAYS, dayOf(earliestDataAt(meta.firstMergeAt)));

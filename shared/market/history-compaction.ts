@@ -40,7 +40,7 @@ export interface CompactionResult {
  * book can never change a compacted day) into the history pages, drops days before today − 90, then moves
  * the mark. Idempotent: a day is folded by replacing it, and a run after a crash repeats the same writes.
  */
-export async function compactHistories(svc: Services, market: string, throughDay: number): Promise<CompactionResult> {
+export async function compactHistories(svc: Pick<Services, 'clock' | 'market'>, market: string, throughDay: number): Promise<CompactionResult> {
   const src = readSources(svc);
   const now = svc.clock.now();
   const mark = await historyMark(src, market);

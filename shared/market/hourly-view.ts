@@ -123,7 +123,7 @@ export async function tableAsOf(src: ReadSources, market: string, cut: number): 
  * view rule, daily closes and quantities of the 7 days before at's day plus that day so far from hour
  * candles before `at`, and `scan` the newest scan merged by then (else the newest row's reading).
  */
-export async function buildHourlySnapshot(svc: Services, market: string, hour: number): Promise<HourlySnapshot> {
+export async function buildHourlySnapshot(svc: Pick<Services, 'clock' | 'market'>, market: string, hour: number): Promise<HourlySnapshot> {
   const src = readSources(svc);
   const at = hour * HOUR_MS;
   const today = dayOf(at);

@@ -28,12 +28,12 @@ export interface MarketRetention {
 }
 
 /** Runs retention for every market at server time `now`. */
-export async function runRetention(svc: Services, now = svc.clock.now()): Promise<MarketRetention[]> {
+export async function runRetention(svc: Pick<Services, 'clock' | 'uploads' | 'market' | 'files' | 'log'>, now = svc.clock.now()): Promise<MarketRetention[]> {
   return Promise.all(MARKETS.map((m) => retainMarket(svc, m, now)));
 }
 
 /** Spec Retention for one market; does nothing when the market's last run is less than 6 hours old. */
-export async function retainMarket(svc: Services, market: string, now: number): Promise<MarketRetention> {
+export async function retainMarket(svc: Pick<Services, 'clock' | 'uploads' | 'market' | 'files' | 'log'>, market: string, now: number): Promise<MarketRetention> {
   const out: MarketRetention = { market, ran: false, rowsDeleted: 0, pagesDeleted: 0, historyDaysDropped: 0, quarantineDeleted: 0, rowsWritten: true };
   const marks = svc.market.retention;
   const last = await marks.mark(market);
@@ -69,7 +69,7 @@ function firstMark(meta: MarketMeta): RetentionMark {
  * minutes and hours of merged scans, which the scan log lists (it outlives both); days are few and walked.
  * Pages older than the scan log (a retention stalled for 30 days) go by their own `ttl`.
  */
-async function dropPages(svc: Services, marks: RetentionPort, market: string, from: RetentionMark, cut: RetentionCutoffs): Promise<number> {
+async function dropPages(svc: Pick<Services, 'market'>, marks: RetentionPort, market: string, from: RetentionMark, cut: RetentionCutoffs): Promise<number> {
   const periods: Array<[PeriodKind, number]> = [];
   if (from.minute < cut.minute || from.hour < cut.hour) {
     const lower = Math.min(from.minute * MINUTE_MS, from.hour * HOUR_MS);
@@ -99,7 +99,7 @@ async function dropPages(svc: Services, marks: RetentionPort, market: string, fr
  * Drops compacted history days before `firstKeptDay` (the day cutoff moved since the last run). The daily
  * compaction also drops them when it folds a day in; this keeps the rule when compaction has nothing to do.
  */
-async function trimHistory(svc: Services, store: MarketPages, market: string, firstKeptDay: number): Promise<number> {
+async function trimHistory(svc: Pick<Services, 'clock' | 'market'>, store: MarketPages, market: string, firstKeptDay: number): Promise<number> {
   if ((await historyMark(readSources(svc), market)) === null) return 0;
   const pages = await store.histories(market);
   const changed = new Map<number, HistoryPage>();
@@ -120,7 +120,7 @@ async function trimHistory(svc: Services, store: MarketPages, market: string, fi
 }
 
 /** Deletes quarantined bodies received before `before`, then their records. */
-async function dropQuarantined(svc: Services, market: string, before: number): Promise<number> {
+async function dropQuarantined(svc: Pick<Services, 'uploads' | 'files' | 'log'>, market: string, before: number): Promise<number> {
   let n = 0;
   for (const rec of await svc.uploads.quarantinedBefore(market, before)) {
     if (!(await deleteStored(svc, rec.path))) continue;

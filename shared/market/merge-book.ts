@@ -34,7 +34,7 @@ const RECENT_UPLOADS = 10;
 export type MergeOutcome = { merged: true; seq: number; rowsChanged: number } | { merged: false; reason: 'already_merged' };
 
 /** Merges one accepted book; throws when it must be received again (storage failure, lost seq race). */
-export async function mergeBook(svc: Services, msg: MergeMessage): Promise<MergeOutcome> {
+export async function mergeBook(svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'identity' | 'market' | 'files' | 'log'>, msg: MergeMessage): Promise<MergeOutcome> {
   const store = svc.market.latest; // strongly consistent: the previous merge's writes, never a stale page
   const meta = await store.meta(msg.market);
   if (meta.lastUpload === msg.uploadId || meta.recentUploads?.includes(msg.uploadId)) return { merged: false, reason: 'already_merged' };
@@ -77,7 +77,7 @@ export async function mergeBook(svc: Services, msg: MergeMessage): Promise<Merge
  * Fixes the merge's seq, caps and time as its first write, or takes them back from the interrupted attempt
  * of the same upload.
  */
-async function begin(svc: Services, store: MarketPages, meta: MarketMeta, uploadId: string): Promise<{ pending: PendingMerge; repeated: boolean }> {
+async function begin(svc: Pick<Services, 'clock'>, store: MarketPages, meta: MarketMeta, uploadId: string): Promise<{ pending: PendingMerge; repeated: boolean }> {
   const seq = meta.seq + 1;
   const earlier = meta.pending;
   if (earlier && earlier.uploadId === uploadId && earlier.seq === seq) return { pending: earlier, repeated: true };
@@ -119,7 +119,7 @@ async function writeCandles(store: MarketPages, market: string, scan: Scan): Pro
  * Spec Order books rule 4: estimates against the replaced book, added to the new book's UTC day. Each shard
  * remembers the newest book it holds, so a repeated merge never adds the same book twice.
  */
-async function writeVolume(svc: Services, store: MarketPages, market: string, previous: CurrentBook, book: BookFile): Promise<void> {
+async function writeVolume(svc: Pick<Services, 'files'>, store: MarketPages, market: string, previous: CurrentBook, book: BookFile): Promise<void> {
   const prev = await loadBookFile(svc, previous.ref);
   const day = dayOf(book.at);
   const byShard = new Map<number, [number, Volume][]>();

@@ -16,7 +16,7 @@ export interface MergeFiles {
 }
 
 /** Writes seq's change file (the rows the merge changed) and, when due, its checkpoint (the whole table). */
-export async function writeMergeFiles(svc: Services, market: string, pending: PendingMerge, at: number, rows: RowTable, changed: readonly number[]): Promise<MergeFiles> {
+export async function writeMergeFiles(svc: Pick<Services, 'files'>, market: string, pending: PendingMerge, at: number, rows: RowTable, changed: readonly number[]): Promise<MergeFiles> {
   const seq = pending.seq;
   const files: MergeFiles = { changePath: changePath(market, seq, pending.changeCap) };
   const writes = [putJsonFile(svc, files.changePath, changeDoc(market, seq, at, pickRows(rows, changed)))];

@@ -29,7 +29,7 @@ export interface RedriveOutcome {
 }
 
 /** Moves every merge dead letter back to its queue, or aside after `MERGE_REDRIVE_LIMIT` returns. */
-export async function redriveMerges(svc: Services): Promise<RedriveOutcome> {
+export async function redriveMerges(svc: Pick<Services, 'queues' | 'market' | 'files' | 'log'>): Promise<RedriveOutcome> {
   const out: RedriveOutcome = { answered: await dependenciesAnswer(svc), moved: 0, setAside: 0 };
   if (!out.answered) return out;
   for (const spec of MERGE_QUEUES) {
@@ -68,7 +68,7 @@ function redriven(m: ReceivedMessage, market: string, uploadId: string, returns:
 }
 
 /** True when the table and the bucket answer (a missing item or object is an answer). */
-async function dependenciesAnswer(svc: Services): Promise<boolean> {
+async function dependenciesAnswer(svc: Pick<Services, 'market' | 'files' | 'log'>): Promise<boolean> {
   const probes = await Promise.allSettled([
     svc.market.pages.meta(MERGE_QUEUES[0].market ?? ''),
     fileSize(svc, 'books/v1/redrive-probe'),

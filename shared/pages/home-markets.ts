@@ -44,7 +44,7 @@ export function mostListed(rows: readonly AuctionRow[], count: number): Array<[k
 const tops = new Map<string, Promise<Array<[number, number, number]>>>();
 const TOPS_KEEP = 12;
 
-function topOf(svc: Services, path: string): Promise<Array<[number, number, number]>> {
+function topOf(svc: Pick<Services, 'config' | 'files'>, path: string): Promise<Array<[number, number, number]>> {
   const id = `${svc.config.bucketName}/${svc.config.filesPrefix}${path}`;
   let hit = tops.get(id);
   if (!hit) {
@@ -61,7 +61,7 @@ function topOf(svc: Services, path: string): Promise<Array<[number, number, numb
   return hit;
 }
 
-async function pointerOf(svc: Services, market: string): Promise<LatestPointer | null> {
+async function pointerOf(svc: Pick<Services, 'files'>, market: string): Promise<LatestPointer | null> {
   const obj = await getObject(svc, snapshotLatestPath(market));
   if (!obj) return null;
   const pointer = JSON.parse(obj.data.toString('utf8')) as Partial<LatestPointer>;
@@ -72,7 +72,7 @@ async function pointerOf(svc: Services, market: string): Promise<LatestPointer |
  * Every market's most listed items, named as their item pages name them, and how long the page may be cached:
  * until the next hour, or 60 s (the pointers' own time) while a market's snapshot of this hour is not written.
  */
-export async function homeMarkets(svc: Services): Promise<{ markets: HomeMarket[]; cacheControl: string }> {
+export async function homeMarkets(svc: Pick<Services, 'config' | 'clock' | 'catalogue' | 'files'>): Promise<{ markets: HomeMarket[]; cacheControl: string }> {
   const now = svc.clock.now();
   const ref = await currentItemFiles(svc);
   const [file, pointers] = await Promise.all([ref ? itemFileOf(svc, ref) : null, Promise.all(MARKETS.map((m) => pointerOf(svc, m)))]);

@@ -12,7 +12,7 @@ import type { Services } from '../services';
 import { type HourClose, chartHours } from './item-charts';
 
 /** `[t, close, quantity]` of each of the last CHART_HOURS hours finished at `now` that has a candle, oldest first. */
-export async function itemHourCloses(svc: Services, market: string, key: number, now: number): Promise<HourClose[]> {
+export async function itemHourCloses(svc: Pick<Services, 'clock' | 'market'>, market: string, key: number, now: number): Promise<HourClose[]> {
   const w = candleWindow('h1', now, ROLE_LIMITS.anon.historyDays, chartHours(now).first * HOUR_MS, true);
   const read = await candlesInWindow(readSources(svc, true), market, [key], w);
   return (read.candles.get(key) ?? []).map(([t, , , , close, quantity]) => [t, close, quantity]);

@@ -14,14 +14,14 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const ICON_SEGMENT = /^([a-z0-9_-][a-z0-9_.-]{0,127})\.webp$/;
 const FILE_ID_SEGMENT = /^([1-9][0-9]{0,15})\.webp$/;
 
-async function serveIcon(svc: Services, path: string | null) {
+async function serveIcon(svc: Pick<Services, 'files'>, path: string | null) {
   const obj = path ? await getObject(svc, path) : null;
   if (!obj) throw new NotFoundError('not_found', 'no such icon');
   return binary(200, obj.data, { 'content-type': 'image/webp', 'cache-control': IMMUTABLE });
 }
 
 /** GET /icons/<icon>.webp */
-export const getIcon: Route = {
+export const getIcon: Route<'pages'> = {
   access: { kind: 'public', keyExempt: true },
   async handle({ req, svc }) {
     const m = ICON_SEGMENT.exec(req.params.icon ?? '');
@@ -30,7 +30,7 @@ export const getIcon: Route = {
 };
 
 /** GET /icons/id/<fileID>.webp */
-export const getIconById: Route = {
+export const getIconById: Route<'pages'> = {
   access: { kind: 'public', keyExempt: true },
   async handle({ req, svc }) {
     const m = FILE_ID_SEGMENT.exec(req.params.fileId ?? '');

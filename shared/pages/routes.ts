@@ -28,7 +28,7 @@ const PUBLIC = { kind: 'public', keyExempt: true } as const;
 const formatOf = (req: ApiRequest): PageFormat => negotiatePage(req.headers.accept);
 
 /** The data of an item page: the current item record, the anonymous hourly view, `now`. */
-async function itemPageData(svc: Services, market: string, key: number): Promise<ItemPageData> {
+async function itemPageData(svc: Pick<Services, 'config' | 'clock' | 'catalogue' | 'market' | 'files'>, market: string, key: number): Promise<ItemPageData> {
   const ref = await currentItemFiles(svc);
   const [file, view] = await Promise.all([ref ? itemFileOf(svc, ref) : null, itemSnapshotView(svc, market, key)]);
   const { item, variant } = file ? itemOfKey(file, key) : { item: null, variant: undefined };
@@ -40,7 +40,7 @@ async function itemPageData(svc: Services, market: string, key: number): Promise
  * GET/HEAD `/item/<key>`, `/item/<key>/<slug>`, `/item/<key>.md` `?m=<market>`: malformed path 404, invalid
  * market 400, otherwise the page (also for keys never observed), cached until the next hour.
  */
-async function itemPage(req: ApiRequest, svc: Services): Promise<HttpResult> {
+async function itemPage(req: ApiRequest, svc: Pick<Services, 'config' | 'clock' | 'catalogue' | 'market' | 'files'>): Promise<HttpResult> {
   const path = parseItemPath(req.params.key, req.params.slug !== undefined);
   const negotiated = formatOf(req);
   const base = svc.config.publicBase;
@@ -65,9 +65,9 @@ function itemPageTag(page: HttpResult, now: number): string {
   return weakTag(String(page.headers?.['content-type'] ?? ''), text.replace(`"now":${now}`, '"now":0'));
 }
 
-const itemRoute: Route = { access: PUBLIC, handle: ({ req, svc }) => itemPage(req, svc) };
+const itemRoute: Route<'pages'> = { access: PUBLIC, handle: ({ req, svc }) => itemPage(req, svc) };
 
-const home: Route = {
+const home: Route<'pages'> = {
   access: PUBLIC,
   async handle({ req, svc }) {
     const base = svc.config.publicBase;
@@ -76,7 +76,7 @@ const home: Route = {
   },
 };
 
-const reference: Route = {
+const reference: Route<'pages'> = {
   access: PUBLIC,
   async handle({ req, svc }) {
     const base = svc.config.publicBase;
@@ -84,7 +84,7 @@ const reference: Route = {
   },
 };
 
-const referenceMd: Route = {
+const referenceMd: Route<'pages'> = {
   access: PUBLIC,
   async handle({ svc }) {
     const base = svc.config.publicBase;
@@ -92,14 +92,14 @@ const referenceMd: Route = {
   },
 };
 
-const text = (type: string, render: (base: string) => string): Route => ({
+const text = (type: string, render: (base: string) => string): Route<'pages'> => ({
   access: PUBLIC,
   async handle({ svc }) {
     return textResult(type, render(svc.config.publicBase));
   },
 });
 
-const sitemap: Route = {
+const sitemap: Route<'pages'> = {
   access: PUBLIC,
   async handle({ svc }) {
     const ref = await currentItemFiles(svc);
@@ -118,8 +118,8 @@ const sitemap: Route = {
 type PagePath = RouteKey<'pages'> extends infer K ? (K extends `GET ${infer P}` ? P : never) : never;
 
 /** The GET and HEAD route keys of each path, sharing one route. */
-const getAndHead = <P extends PagePath>(paths: Record<P, Route>) =>
-  Object.fromEntries(Object.entries<Route>(paths).flatMap(([path, route]) => [[`GET ${path}`, route], [`HEAD ${path}`, route]])) as Record<`GET ${P}` | `HEAD ${P}`, Route>;
+const getAndHead = <P extends PagePath>(paths: Record<P, Route<'pages'>>) =>
+  Object.fromEntries(Object.entries<Route<'pages'>>(paths).flatMap(([path, route]) => [[`GET ${path}`, route], [`HEAD ${path}`, route]])) as Record<`GET ${P}` | `HEAD ${P}`, Route<'pages'>>;
 
 /** Route key (as in shared/topology.ts) → route; HEAD shares GET's route. */
 export const pageRoutes = getAndHead({

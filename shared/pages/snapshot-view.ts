@@ -21,7 +21,7 @@ export interface ItemSnapshot {
  * points within the anonymous `historyDays` (the current day rebuilt from hour candles before the cut); no
  * volume. Null when the market has nothing for the key.
  */
-export async function itemSnapshotView(svc: Services, market: string, key: number): Promise<ItemSnapshot | null> {
+export async function itemSnapshotView(svc: Pick<Services, 'clock' | 'market'>, market: string, key: number): Promise<ItemSnapshot | null> {
   const now = svc.clock.now();
   const first = firstWindowDay(now, ROLE_LIMITS.anon.historyDays);
   const view = await itemAsOf(readSources(svc, true), market, key, cutOf(now), first, false);

@@ -20,7 +20,7 @@ const MAX_DELAY_SECONDS = 900;
 const STATE_ATTEMPTS = 5;
 
 /** Queues a push message (the merge's alerts of one account, or a flush after `delayMs`). */
-export async function enqueuePush(svc: Services, messages: PushMessage[], delayMs = 0): Promise<void> {
+export async function enqueuePush(svc: Pick<Services, 'queues'>, messages: PushMessage[], delayMs = 0): Promise<void> {
   if (messages.length === 0) return;
   const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delayMs / 1000)));
   await svc.queues.send(
@@ -46,7 +46,7 @@ export function parsePushMessage(body: string): PushMessage | null {
 }
 
 /** Handles one push message; throws only when storage fails (the queue retries). */
-export async function handlePushMessage(svc: Services, msg: PushMessage, send: typeof fetch = fetch): Promise<DeliveryOutcome[]> {
+export async function handlePushMessage(svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'log'>, msg: PushMessage, send: typeof fetch = fetch): Promise<DeliveryOutcome[]> {
   const vapid = svc.config.vapid;
   if (!vapid) return [];
   const stored = await svc.settings.listSubscriptions(msg.userId);

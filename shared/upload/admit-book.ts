@@ -35,7 +35,7 @@ export interface RawUpload {
 }
 
 /** POST /api/v1/ah/books: checks in the DESIGN's order (403 → 413 → 400 → 409), then admits the book. */
-export async function admitBook(svc: Services, principal: Principal, raw: RawUpload): Promise<UploadAnswer> {
+export async function admitBook(svc: Pick<Services, 'config' | 'clock' | 'queues' | 'identity' | 'uploads' | 'market' | 'files' | 'log'>, principal: Principal, raw: RawUpload): Promise<UploadAnswer> {
   requireUploader(principal);
   const value = decodeBookJson(readBody(raw.body, raw.contentEncoding, BODY_LIMIT, 'bad_book'));
   requireViaAllowed(principal, viaField(value));
@@ -58,7 +58,7 @@ export async function admitBook(svc: Services, principal: Principal, raw: RawUpl
  * Spec Uploads, Retry, under concurrency: the first attempt claims the retry record and admits the upload;
  * repeats that meet its claim wait (real time, briefly) for its answer and return it, or are told to try again.
  */
-async function claimOrAwait(svc: Services, retryId: string, now: number, expiresAt: number): Promise<{ answer: UploadAnswer } | { uploadId: string }> {
+async function claimOrAwait(svc: Pick<Services, 'uploads'>, retryId: string, now: number, expiresAt: number): Promise<{ answer: UploadAnswer } | { uploadId: string }> {
   const uploadId = randomBytes(12).toString('base64url');
   const started = performance.now();
   for (let wait = 20; ; wait = Math.min(wait * 2, 320)) {
@@ -77,7 +77,7 @@ class Admission {
   private readonly store: MarketPages;
 
   constructor(
-    private readonly svc: Services,
+    private readonly svc: Pick<Services, 'config' | 'clock' | 'queues' | 'identity' | 'uploads' | 'market' | 'files' | 'log'>,
     private readonly book: Book,
     private readonly who: Uploader,
     private readonly retryId: string,

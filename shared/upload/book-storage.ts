@@ -22,7 +22,7 @@ export const quarantinePath = (market: string, at: number): string => `quarantin
 /** The book file's text: `{v: 1, market, at, complete, auctions, entries}` (`via` stays out). */
 const bookText = (book: Book): string => JSON.stringify(bookDoc(book));
 
-async function put(svc: Services, key: string, text: string, headers: { contentType: string; contentEncoding?: string; cacheControl: string }): Promise<void> {
+async function put(svc: Pick<Services, 'files' | 'log'>, key: string, text: string, headers: { contentType: string; contentEncoding?: string; cacheControl: string }): Promise<void> {
   // Level 4: a 200000-entry book compresses nearly as well as at level 6 in about half the CPU.
   const body = await gzipAsync(text, { level: 4 });
   try {
@@ -34,21 +34,21 @@ async function put(svc: Services, key: string, text: string, headers: { contentT
 }
 
 /** Stores an accepted book as its book file with a fresh cap; answers the bucket path. */
-export async function storeBookFile(svc: Services, book: Book): Promise<string> {
+export async function storeBookFile(svc: Pick<Services, 'files' | 'log'>, book: Book): Promise<string> {
   const path = bookPath(book.market, book.at, newCap(randomBytes));
   await put(svc, path, bookText(book), fileHeaders(path));
   return path;
 }
 
 /** Stores a `disagrees` body privately (never cached publicly); answers the bucket path. */
-export async function storeQuarantined(svc: Services, book: Book): Promise<string> {
+export async function storeQuarantined(svc: Pick<Services, 'files' | 'log'>, book: Book): Promise<string> {
   const path = quarantinePath(book.market, book.at);
   await put(svc, path, bookText(book), { contentType: 'application/json', contentEncoding: 'gzip', cacheControl: 'private, no-store' });
   return path;
 }
 
 /** Deletes a stored body (rollback and retention); a failure is logged, never thrown. */
-export async function deleteStored(svc: Services, path: string): Promise<boolean> {
+export async function deleteStored(svc: Pick<Services, 'files' | 'log'>, path: string): Promise<boolean> {
   try {
     await svc.files.delete([path]);
     return true;

@@ -1,36 +1,62 @@
 /**
- * Cold start per function: the esbuild bundle `npm run synth` deploys (lib/constructs/bundling.ts, `@aws-sdk/*`
- * external and resolved from the project's node_modules as the Lambda runtime provides it), its size, the
- * `@aws-sdk/*` packages it imports, and the time a fresh Node process takes to import it (median of runs).
+ * Cold start per function: the esbuild bundle `npm run synth` deploys (lib/constructs/bundling.ts, the AWS SDK
+ * bundled and tree-shaken), its size, the `@aws-sdk/*` client packages it holds, and the time a fresh Node
+ * process takes to import it (median of runs).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { esbuildOptions } from '../../lib/constructs/bundling';
+import { type Deployment, functionEnvironment, type SecretName } from '../../lib/environment';
 import { FUNCTIONS, type FunctionName, type FunctionSpec } from '../../shared/topology';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-/** Inside the project, so the bundles' `@aws-sdk/*` imports resolve from its node_modules. */
+/** Inside the project, so a bundle's external imports (none today) would resolve from its node_modules. */
 const OUT = join(ROOT, 'node_modules', '.cache', 'cold-bundles');
 
 export interface Bundle {
   name: FunctionName;
   file: string;
   bytes: number;
-  /** `@aws-sdk/*` packages the bundle imports, statically or dynamically. */
+  /** `@aws-sdk/*` client packages in the bundle: loaded at import (`static`) or only by a dynamic `import()`. */
   sdk: { static: string[]; dynamic: string[] };
 }
 
-/** Bundles one function as synth does and reads its external imports from esbuild's metafile. */
+/** The SDK packages the manifest's access speaks of (clients and the DynamoDB document helpers). */
+const SDK_CLIENT = /^@aws-sdk\/(client-[a-z0-9-]+|lib-dynamodb|util-dynamodb)$/;
+const packageOf = (path: string): string | null => path.match(/node_modules\/(@aws-sdk\/[^/]+)\//)?.[1] ?? null;
+
+/**
+ * The SDK client packages a bundle holds, from esbuild's metafile: bundled code that made it into the output,
+ * or external imports. A package reached only through dynamic `import()` edges is `dynamic`.
+ */
+export function sdkPackages(metafile: Metafile): { static: string[]; dynamic: string[] } {
+  const output = Object.values(metafile.outputs).find((o) => o.entryPoint)!;
+  const held = new Set<string>();
+  for (const [path, input] of Object.entries(output.inputs)) {
+    const pkg = packageOf(path);
+    if (pkg && SDK_CLIENT.test(pkg) && input.bytesInOutput > 0) held.add(pkg);
+  }
+  for (const i of output.imports) if (i.external && SDK_CLIENT.test(i.path)) held.add(i.path);
+  const staticEdge = new Set<string>();
+  for (const [from, input] of Object.entries(metafile.inputs)) {
+    for (const i of input.imports) {
+      const to = packageOf(i.path) ?? (SDK_CLIENT.test(i.path) ? i.path : null);
+      if (to && i.kind !== 'dynamic-import' && packageOf(from) !== to) staticEdge.add(to);
+    }
+  }
+  const all = [...held].sort();
+  return { static: all.filter((p) => staticEdge.has(p)), dynamic: all.filter((p) => !staticEdge.has(p)) };
+}
+
+/** Bundles one function as synth does and reads the SDK packages it holds from esbuild's metafile. */
 export async function bundleFunction(spec: FunctionSpec): Promise<Bundle> {
   const file = join(OUT, spec.name, 'index.mjs');
   mkdirSync(join(OUT, spec.name), { recursive: true });
   const result = await build({ ...esbuildOptions(join(ROOT, spec.entry), file), metafile: true });
-  const output = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith('index.mjs'))![1];
-  const sdk = (kind: string) => [...new Set(output.imports.filter((i) => i.external && i.kind === kind && i.path.startsWith('@aws-sdk/')).map((i) => i.path))].sort();
-  return { name: spec.name, file, bytes: statSync(file).size, sdk: { static: sdk('import-statement'), dynamic: sdk('dynamic-import') } };
+  return { name: spec.name, file, bytes: statSync(file).size, sdk: sdkPackages(result.metafile) };
 }
 
 /** The SDK clients a function's manifest access allows it to load (the only ones its bundle may import). */
@@ -45,12 +71,36 @@ export function allowedSdk(spec: FunctionSpec): string[] {
   ];
 }
 
-/** Milliseconds a fresh Node process takes to import `file` (one run). */
-function importOnce(file: string): number {
+const BENCH_SECRETS: Record<SecretName, Record<string, string>> = { identity: { IDP_SECRET_KEY: 'sk_bench' }, vapid: {}, origin: { ORIGIN_VERIFY: '' }, uploader: { UPLOADER_KEY: 'bench' } };
+
+/** A stage's values for the functions' environment (secret values set directly, as locally: nothing is fetched). */
+const BENCH_DEPLOYMENT: Deployment = {
+  stage: 'bench',
+  publicBase: 'https://bench.example/',
+  cdnBase: 'https://cdn.bench.example/',
+  origins: 'https://bench.example',
+  identity: { publishableKey: '', issuer: 'https://idp.bench.example', jwksUrl: 'https://idp.bench.example/.well-known/jwks.json', apiUrl: 'https://idp.bench.example' },
+  connectionsEndpoint: 'https://live.bench.example/bench',
+  vapidSubject: 'mailto:ops@bench.example',
+  tableName: 'bench',
+  bucketName: 'bench-files',
+  filesPrefix: '',
+  workBucketName: 'bench-work',
+  logSampleRate: 0,
+  queueUrl: (name) => `https://sqs.us-east-1.amazonaws.com/000000000000/${name}`,
+  secret: (name) => BENCH_SECRETS[name],
+};
+
+/**
+ * Milliseconds a fresh Node process takes to import `file` (one run), in the function's environment: the entry
+ * builds its platform and handler at import, as Lambda's init phase does (no network: no secret ARN is set).
+ */
+function importOnce(file: string, spec: FunctionSpec): number {
   const code = 'const t = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - t));';
+  const { NODE_OPTIONS: _, ...env } = functionEnvironment(spec, BENCH_DEPLOYMENT);
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', code, pathToFileURL(file).href], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: { ...env, AWS_REGION: 'us-east-1', PATH: process.env.PATH, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   });
   if (run.status !== 0) throw new Error(`importing ${file} failed: ${run.stderr}`);
   return Number(run.stdout);
@@ -96,7 +146,7 @@ export async function benchCold(runs = 7, only?: readonly FunctionName[]): Promi
   const bundles = await Promise.all(specs.map(bundleFunction));
   const times = new Map<FunctionName, number[]>(bundles.map((b) => [b.name, []]));
   // Interleaved, so a burst of load on a shared machine spreads over every function rather than one.
-  for (let i = 0; i < runs; i++) for (const b of bundles) times.get(b.name)!.push(importOnce(b.file));
+  for (let i = 0; i < runs; i++) for (const [j, b] of bundles.entries()) times.get(b.name)!.push(importOnce(b.file, specs[j]));
   return bundles.map((b, i) => {
     const allowed = allowedSdk(specs[i]);
     return { ...b, initMs: median(times.get(b.name)!), extra: [...b.sdk.static, ...b.sdk.dynamic].filter((p) => !allowed.includes(p)) };

@@ -6,7 +6,7 @@
  */
 import { LambdaHost, currentFunction } from '../../lib/local/lambda';
 import { LocalQueues } from '../../lib/local/queues';
-import { services } from '../../shared/services';
+import { services } from '../support/operator';
 
 export interface Usage {
   calls: number;

@@ -22,7 +22,7 @@ import { type Runtime, startRuntime } from '../../lib/local/runtime';
 import { DAY_MS, HOUR_MS, MINUTE_MS, type ManualClock } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import { DEFAULT_MARKET, MARKETS } from '../../shared/domain/market';
-import { services } from '../../shared/services';
+import { services } from '../support/operator';
 import { CostMeter, type EventFigure, eventFigures } from './cost-meter';
 import { benchReads } from './reads';
 import { SCHEDULES } from '../../shared/topology';

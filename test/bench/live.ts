@@ -20,7 +20,7 @@ import type { VolumePage } from '../../shared/domain/volume-estimate';
 import { writeSnapshotFiles } from '../../shared/files/snapshot-files';
 import { getWorkObject, seriesKey } from '../../shared/files/work-store';
 import { publishGeneratedItems } from '../../shared/items/publish';
-import { services } from '../../shared/services';
+import { services } from '../support/operator';
 import { volumeShardsOf } from '../support/market-fill';
 import type { MarketPages } from '../../shared/ports/market';
 

@@ -11,7 +11,7 @@ import { DAY_MS, MINUTE_MS, type ManualClock, dayOf } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import { type Candle, periodOf } from '../../shared/domain/candles';
 import { deriveScan } from '../../shared/domain/derived-scan';
-import { services } from '../../shared/services';
+import { services } from '../support/operator';
 import { CapacityMeter, MarketStore } from '../../shared/store/market-store';
 import { compactHistory } from '../../shared/store/page-codec';
 import type { HistoryPage } from '../../shared/ports/market';

@@ -19,7 +19,7 @@ import { MarketGenerator } from '../../shared/demo/market-generator';
 import type { Book } from '../../shared/domain/book';
 import { deriveScan } from '../../shared/domain/derived-scan';
 import { mergeBook } from '../../shared/market/merge-book';
-import { services } from '../../shared/services';
+import { services } from '../support/operator';
 import { storeBookFile } from '../../shared/upload/book-storage';
 
 export interface MergeCpuFigures {

@@ -18,7 +18,7 @@ import type { Book } from '../../shared/domain/book';
 import { deriveScan } from '../../shared/domain/derived-scan';
 import { type RowTable, mergeScan } from '../../shared/domain/merge';
 import { compactHistories } from '../../shared/market/history-compaction';
-import { services } from '../../shared/services';
+import { services } from '../support/operator';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';

@@ -1,6 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { services } from '../../shared/services';
 import { VIEW_PK_PREFIX } from '../../shared/store/keys';
 import { anonAddresses } from '../support/accounts';
 import { type Local, startLocal } from '../support/local';
@@ -19,7 +18,7 @@ describe('hourly answer cache keys', () => {
 
   /** Distinct stored answers (their head items) in the table. */
   const storedAnswers = async (): Promise<number> => {
-    const svc = services();
+    const svc = local.runtime.operator;
     const out = await svc.ddb.send(new ScanCommand({ TableName: svc.config.tableName, FilterExpression: 'begins_with(pk, :p) AND sk = :head', ExpressionAttributeValues: { ':p': VIEW_PK_PREFIX, ':head': '0' } }));
     return out.Items?.length ?? 0;
   };

@@ -2,7 +2,6 @@ import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retainFiles } from '../../shared/files/file-retention';
 import { parseFilePath } from '../../shared/files/paths';
-import { services } from '../../shared/services';
 import { type Local, startLocal } from '../support/local';
 import { HOUR, MARKET, MINUTE, uploadAt, uploaderKey } from '../support/market-books';
 
@@ -76,7 +75,7 @@ describe('file host and files bucket', () => {
   it('deletes internal state an older version left in the files bucket', async () => {
     const legacy = `work/v1/${MARKET}/recent-series.bin`;
     await local.runtime.s3.send(new PutObjectCommand({ Bucket: local.runtime.bucketName, Key: legacy, Body: Buffer.from([3, 0, 0]) }));
-    const result = await retainFiles(services());
+    const result = await retainFiles(local.runtime.operator);
     expect(result.prefixes).toContainEqual({ prefix: 'work/', files: 1, deleted: 1 });
     expect(await bucketKeys(local.runtime.bucketName)).not.toContain(legacy);
   });

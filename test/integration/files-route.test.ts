@@ -5,7 +5,6 @@ import { putJsonFile } from '../../shared/files/file-store';
 import { retainFiles } from '../../shared/files/file-retention';
 import { changePath } from '../../shared/files/paths';
 import type { ApiRequest } from '../../shared/http/types';
-import { services } from '../../shared/services';
 import { listFiles } from '../support/books';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
 import { DAY, HOUR, MARKET, MINUTE, type Listing, tierTokens, uploadAt, uploaderKey } from '../support/market-books';
@@ -60,7 +59,7 @@ describe('files route, capabilities, admin snapshots and file retention', () => 
   });
 
   it('answers 404 in production for every caller, admins included', async () => {
-    const svc = services();
+    const svc = local.runtime.operator;
     const prod = { ...svc, config: { ...svc.config, env: 'production' as const } };
     const req = { method: 'POST', path: '/api/v1/admin/snapshot', params: {}, query: {}, headers: {}, cookies: {} } as unknown as ApiRequest;
     const principal = { ...anonymousPrincipal('198.51.100.1', T0), kind: 'session' as const, userId: 'user_x', features: ['admin' as const] };
@@ -112,7 +111,7 @@ describe('files route, capabilities, admin snapshots and file retention', () => 
   });
 
   it('deletes files past the retention of their prefix and keeps pointers', async () => {
-    const svc = services();
+    const svc = local.runtime.operator;
     const now = await local.now();
     // A live file written now (the service clock's time is stored with it: the bucket's own time is wall clock).
     const live = changePath(MARKET, 999, 'AAAAAAAAAAAAAAAAAAAAAA');

@@ -15,7 +15,6 @@ import { deleteFiles, getObjectBytes } from '../../shared/files/file-store';
 import { recentPath, snapshotPath } from '../../shared/files/paths';
 import { writeSnapshotFiles } from '../../shared/files/snapshot-files';
 import { getWorkObject, seriesKey } from '../../shared/files/work-store';
-import { services } from '../../shared/services';
 import { MarketStore } from '../../shared/store/market-store';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
 import { MARKET } from '../support/market-books';
@@ -32,7 +31,7 @@ describe('snapshot files: cold run and steady run', () => {
 
   beforeAll(async () => {
     local = await startLocal({ clockStart: (hour - 1) * HOUR_MS + 1000 });
-    const svc = services();
+    const svc = local.runtime.operator;
     const store = new MarketStore(svc.ddb, svc.config.tableName);
     const candle = (price: number, q: number, at: number): Candle => ({ open: price + 2, high: price + 9, low: price - 1, close: price, quantity: q, openAt: at, lastAt: at + 20 * MINUTE_MS });
     for (let h = hour - HOURS; h <= hour - 1; h++) {
@@ -60,7 +59,7 @@ describe('snapshot files: cold run and steady run', () => {
   afterAll(() => local?.close());
 
   it('writes byte-identical files for an hour whether the series was stored or rebuilt', async () => {
-    const svc = services();
+    const svc = local.runtime.operator;
     // Steady: the previous hour's run stores the series; this hour's run folds the newest hours into it.
     expect(await writeSnapshotFiles(svc, MARKET, hour - 1)).not.toBeNull();
     expect(await getWorkObject(svc, seriesKey(MARKET))).not.toBeNull();
@@ -84,7 +83,7 @@ describe('snapshot files: cold run and steady run', () => {
   });
 
   it('reads a cold series key shard by key shard over every hour, not hour page by hour page, and writes the same bytes', async () => {
-    const svc = services();
+    const svc = local.runtime.operator;
     expect(written).not.toBeNull();
     await svc.s3.send(new DeleteObjectCommand({ Bucket: svc.config.workBucketName, Key: seriesKey(MARKET) }));
     await deleteFiles(svc, [snapshotPath(MARKET, hour), recentPath(MARKET, hour)]);

@@ -10,7 +10,7 @@ import { itemDays, itemsDays } from '../../shared/market/item-read';
 import { marketHistory } from '../../shared/market/market-read';
 import { readSources } from '../../shared/market/sources';
 import type { HistoryPage } from '../../shared/ports/market';
-import type { Services } from '../../shared/services';
+import type { OperatorServices } from '../../lib/local/operator';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { historyPk, shardSk } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';
@@ -33,7 +33,7 @@ const ITEM_LIMIT = 400 * 1024;
 
 describe('a history shard past the item limit', () => {
   const clock = new ManualClock(TODAY * DAY_MS + 12 * HOUR_MS);
-  let svc: Services;
+  let svc: OperatorServices;
   let store: MarketStore;
   const written: HistoryPage = new Map();
 
@@ -55,7 +55,7 @@ describe('a history shard past the item limit', () => {
     const raw = new DynamoDBClient({ region: 'us-east-1', endpoint: inject('dynamodbEndpoint'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await ensureTable(raw, table);
     const ddb = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
-    svc = { ddb, clock, config: { tableName: table }, log: () => undefined, market: dynamoMarket({ ddb, name: table, clock }) } as unknown as Services;
+    svc = { ddb, clock, config: { tableName: table }, log: () => undefined, market: dynamoMarket({ ddb, name: table, clock }) } as unknown as OperatorServices;
     store = new MarketStore(ddb, table);
     // The day candle and volume pages of 89 days, as merges leave them (plus a plain item in another shard).
     const rand = prng(82800);

@@ -14,7 +14,7 @@ import { itemAsOf, tableAsOf } from '../../shared/market/hourly-view';
 import { itemsDays } from '../../shared/market/item-read';
 import { readSources } from '../../shared/market/sources';
 import type { MarketPages } from '../../shared/ports/market';
-import type { Services } from '../../shared/services';
+import type { OperatorServices } from '../../lib/local/operator';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { daySoFarPk, shardSk } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';
@@ -31,7 +31,7 @@ const C = 2591 + 2147483648 * 70000;
 
 describe('hourly view over the store', () => {
   const clock = new ManualClock(H(0));
-  let svc: Services;
+  let svc: OperatorServices;
   let fill: FillTarget;
   const at = async (t: number, items: ScanItem[], complete = true) => {
     clock.set(t);
@@ -43,7 +43,7 @@ describe('hourly view over the store', () => {
     const raw = new DynamoDBClient({ region: 'us-east-1', endpoint: inject('dynamodbEndpoint'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await ensureTable(raw, table);
     const ddb = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
-    svc = { ddb, clock, config: { tableName: table }, log: () => undefined, market: dynamoMarket({ ddb, name: table, clock }) } as unknown as Services;
+    svc = { ddb, clock, config: { tableName: table }, log: () => undefined, market: dynamoMarket({ ddb, name: table, clock }) } as unknown as OperatorServices;
     fill = { ddb, table, clock };
     await at(H(-30), [[A, 50, 1]]);
     await at(H(-20), [[A, 55, 2], [B, 70, 1]]);

@@ -14,7 +14,6 @@ import { inject } from 'vitest';
 import { checkCalls, describeViolation } from '../../lib/local/iam/check';
 import { runAs } from '../../lib/local/lambda';
 import { type Runtime, startRuntime } from '../../lib/local/runtime';
-import { services } from '../../shared/services';
 import { checkRun, localTemplate, reportOf } from '../support/iam-check';
 import { DEFAULT_START, localClient } from '../support/local';
 
@@ -61,7 +60,7 @@ describe('IAM check of recorded calls', () => {
 
   it('reports a handler\'s out-of-policy calls by function, action and resource: no statement, explicit MKT# deny, prefix, queue', async () => {
     const before = runtime.recorder!.calls.length;
-    const { ddb, s3, queues } = services();
+    const { ddb, s3, queues } = runtime.operator;
     const table = runtime.tableName;
     await attempt('pages', () => ddb.send(new PutCommand({ TableName: table, Item: { pk: 'USER#iam', sk: 'PROFILE' } })));
     await attempt('api', () => ddb.send(new PutCommand({ TableName: table, Item: { pk: 'MKT#normal-alliance', sk: 'META' } })));

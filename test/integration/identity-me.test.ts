@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extendContributorWindow, recordContribution } from '../../shared/auth/contributor';
 import type { ContributionRecord } from '../../shared/domain/contributor';
 import { FEATURES, ROLE_FEATURES, ROLE_LIMITS } from '../../shared/domain/roles';
-import { services } from '../../shared/services';
 import { type Local, startLocal } from '../support/local';
 
 const MINUTE = 60_000;
@@ -77,7 +76,7 @@ describe('account: /me, contributor window and contributions', () => {
     it('extends to now + 14 days, writes the claim on the first credit, and /me shows the stored end', async () => {
       const u = await signIn();
       const now = await local.now();
-      expect(await extendContributorWindow(services(), u.id, now)).toEqual({ until: now + 14 * DAY, claimWritten: true });
+      expect(await extendContributorWindow(local.runtime.operator, u.id, now)).toEqual({ until: now + 14 * DAY, claimWritten: true });
       expect(await claimOf(u.id)).toBe(now + 14 * DAY);
       // The session was minted before the credit: its claim lags, the stored window is the truth.
       expect((await me(u.token)).contributor.until).toBe(now + 14 * DAY);
@@ -86,14 +85,14 @@ describe('account: /me, contributor window and contributions', () => {
     it('writes the claim at most once an hour, never moving the end back', async () => {
       const u = await signIn();
       const t0 = await local.now();
-      await extendContributorWindow(services(), u.id, t0);
+      await extendContributorWindow(local.runtime.operator, u.id, t0);
       await local.advance(30 * MINUTE);
-      expect(await extendContributorWindow(services(), u.id, t0 + 30 * MINUTE)).toEqual({ until: t0 + 30 * MINUTE + 14 * DAY, claimWritten: false });
+      expect(await extendContributorWindow(local.runtime.operator, u.id, t0 + 30 * MINUTE)).toEqual({ until: t0 + 30 * MINUTE + 14 * DAY, claimWritten: false });
       expect(await claimOf(u.id)).toBe(t0 + 14 * DAY);
       await local.advance(30 * MINUTE);
-      expect(await extendContributorWindow(services(), u.id, t0 + HOUR)).toEqual({ until: t0 + HOUR + 14 * DAY, claimWritten: true });
+      expect(await extendContributorWindow(local.runtime.operator, u.id, t0 + HOUR)).toEqual({ until: t0 + HOUR + 14 * DAY, claimWritten: true });
       expect(await claimOf(u.id)).toBe(t0 + HOUR + 14 * DAY);
-      expect((await extendContributorWindow(services(), u.id, t0)).until).toBe(t0 + HOUR + 14 * DAY);
+      expect((await extendContributorWindow(local.runtime.operator, u.id, t0)).until).toBe(t0 + HOUR + 14 * DAY);
     });
 
     it('retries a failed claim write on the next credit', async () => {
@@ -101,18 +100,18 @@ describe('account: /me, contributor window and contributions', () => {
       const now = await local.now();
       await local.faults({ identity: 'down' });
       try {
-        expect(await extendContributorWindow(services(), u.id, now)).toEqual({ until: now + 14 * DAY, claimWritten: false });
+        expect(await extendContributorWindow(local.runtime.operator, u.id, now)).toEqual({ until: now + 14 * DAY, claimWritten: false });
       } finally {
         await local.faults({ identity: 'up' });
       }
       expect(await claimOf(u.id)).toBeUndefined();
-      expect((await extendContributorWindow(services(), u.id, now + 1)).claimWritten).toBe(true);
+      expect((await extendContributorWindow(local.runtime.operator, u.id, now + 1)).claimWritten).toBe(true);
       expect(await claimOf(u.id)).toBe(now + 1 + 14 * DAY);
     });
 
     it('gives a new session the contributor role from the written claim', async () => {
       const u = await local.user();
-      await extendContributorWindow(services(), u.id, await local.now());
+      await extendContributorWindow(local.runtime.operator, u.id, await local.now());
       expect((await me(await local.session(u.id))).roles).toEqual(['free', 'contributor']);
     });
   });
@@ -122,10 +121,10 @@ describe('account: /me, contributor window and contributions', () => {
       const u = await signIn();
       const other = await signIn();
       const t0 = await local.now();
-      await recordContribution(services(), u.id, record({ at: t0 - 1000 }));
+      await recordContribution(local.runtime.operator, u.id, record({ at: t0 - 1000 }));
       await local.advance(MINUTE);
-      await recordContribution(services(), u.id, record({ at: t0, credited: false, reason: 'too_small', items: 3 }));
-      await recordContribution(services(), other.id, record());
+      await recordContribution(local.runtime.operator, u.id, record({ at: t0, credited: false, reason: 'too_small', items: 3 }));
+      await recordContribution(local.runtime.operator, other.id, record());
       const res = await local.api('GET', '/api/v1/contributions', { token: u.token });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -144,7 +143,7 @@ describe('account: /me, contributor window and contributions', () => {
 
     it('counts scans7d over 7 days and lists at most 30 days back', async () => {
       const u = await signIn();
-      await recordContribution(services(), u.id, record());
+      await recordContribution(local.runtime.operator, u.id, record());
       await local.advance(7 * DAY - 1);
       expect((await me(u.token)).contributor.scans7d).toBe(1);
       await local.advance(1);
@@ -160,7 +159,7 @@ describe('account: /me, contributor window and contributions', () => {
     it('answers at most 1000 records', async () => {
       const u = await signIn();
       const t0 = await local.now();
-      const svc = services();
+      const svc = local.runtime.operator;
       // 11 batches of 91, each received a millisecond after the one before (within a batch no order is defined).
       for (let batch = 0; batch < 11; batch++) {
         if (batch > 0) await local.advance(1);

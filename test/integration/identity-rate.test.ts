@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { services } from '../../shared/services';
+import { services } from '../support/operator';
 import { type Local, startLocal } from '../support/local';
 
 const MINUTE = 60_000;

@@ -22,7 +22,7 @@ const FIRST = TODAY - 9;
 
 describe('single-item reads', () => {
   const clock = new ManualClock(TODAY * DAY_MS + 12 * HOUR_MS);
-  let svc: Services;
+  let svc: Services & { ddb: { destroy(): void } };
   let pages: BuiltPages;
   let keys: number[];
   /** Table requests made, as `GetItemCommand MKT#…|HIST` or `BatchGetItemCommand d1#20399,…`. */
@@ -30,7 +30,7 @@ describe('single-item reads', () => {
 
   beforeAll(async () => {
     const table = await freshTable(clock);
-    svc = { ddb: table.ddb, clock, config: { tableName: table.name }, log: () => undefined, market: dynamoMarket(table) } as unknown as Services;
+    svc = { ddb: table.ddb, clock, config: { tableName: table.name }, log: () => undefined, market: dynamoMarket(table) } as unknown as Services & { ddb: { destroy(): void } };
     const gen = new MarketGenerator({ keys: 40, entries: 200, seed: 3, market: M, start: FIRST * DAY_MS });
     keys = gen.keys.slice(0, 4);
     // Two books a day (volume needs a previous book a few hours before), up to today's noon.

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveClient } from '../support/live-client';
-import { services } from '../../shared/services';
 import { pairDevice } from '../support/devices';
 import { type Local, startLocal } from '../support/local';
 import { MARKET, MINUTE, uploadAt, uploaderKey } from '../support/market-books';
@@ -127,7 +126,7 @@ describe('live socket: credentials, renewals, roles, alerts and closes', () => {
   });
 
   it('forgets a socket that answers 410 Gone when a notice is sent', async () => {
-    const svc = services();
+    const svc = local.runtime.operator;
     const u = await local.user();
     const ghost = await svc.connections.add({
       connectionId: 'R2hvc3RDb25uZWN0aW9u',

@@ -5,9 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queuesOf } from '../../lib/environment';
-import { runAs } from '../../lib/local/lambda';
 import { FUNCTIONS, functionSpec } from '../../shared/topology';
-import { services } from '../../shared/services';
 import { type Local, startLocal } from '../support/local';
 
 let local: Local;
@@ -20,7 +18,7 @@ afterAll(async () => {
   await local?.close();
 });
 
-const configOf = (fn: (typeof FUNCTIONS)[number]['name']) => runAs(fn, async () => services().config);
+const configOf = async (fn: (typeof FUNCTIONS)[number]['name']) => local.runtime.platform(fn).config;
 
 describe('local function environment', () => {
   it('gives each function its own config from the stack\'s builder: work bucket, queues and secrets as granted', async () => {
@@ -39,7 +37,7 @@ describe('local function environment', () => {
   });
 
   it('keeps the full configuration for the operator\'s calls outside any invocation (the control API)', () => {
-    const config = services().config;
+    const config = local.runtime.operator.config;
     expect(config.workBucketName).toBe(local.runtime.workBucketName);
     expect(config.vapid).not.toBeNull();
   });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
-import { services } from '../../shared/services';
 import { BookLog } from '../../shared/store/book-log';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
@@ -20,7 +19,7 @@ describe('merging books', () => {
   beforeAll(async () => {
     local = await startLocal();
     now = await local.now();
-    store = new MarketStore(services().ddb, services().config.tableName);
+    store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
   });
   afterAll(() => local.close());
 
@@ -63,7 +62,7 @@ describe('merging books', () => {
     expect(volume.get(1000)).toEqual([1, 2, 0]);
     expect(volume.get(1119)).toEqual([0, 1, 0]);
 
-    const records = await new MergeLog(services().ddb, services().config.tableName).after(market, 0, now);
+    const records = await new MergeLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName).after(market, 0, now);
     expect(records.map((r) => [r.seq, r.at, r.bookAt])).toEqual([
       [1, t1, t1],
       [2, t2, t2],
@@ -91,7 +90,7 @@ describe('merging books', () => {
     for (const [i, r] of records.entries()) expect(r.changePath).toMatch(new RegExp(`^live/v1/forever\\.normal\\.alliance\\.us/${i + 1}-[A-Za-z0-9_-]{22}\\.json\\.gz$`));
     expect(live.every((f) => f.contentEncoding === 'gzip' && f.cacheControl === 'public, max-age=31536000, immutable')).toBe(true);
 
-    const scans = await new ScanLog(services().ddb, services().config.tableName, local.runtime.clock).between(market, 0, now);
+    const scans = await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, 0, now);
     expect(scans.map((s) => [s.at, s.items, s.complete])).toEqual([
       [t1, 120, true],
       [t3, 10, false],
@@ -99,7 +98,7 @@ describe('merging books', () => {
       [t4, 0, true],
     ]);
     expect(new Set(scans.map((s) => s.uploader)).size).toBe(4);
-    const books = await new BookLog(services().ddb, services().config.tableName, local.runtime.clock).between(market, 0, now);
+    const books = await new BookLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, 0, now);
     expect(books.map((b) => b.at)).toEqual([t4, t2, t3, t1]);
     expect(books[1]).toMatchObject({ complete: true, auctions: 100, entries: 100, path: expect.stringMatching(/^books\/v1\//) });
   });
@@ -115,7 +114,7 @@ describe('merging books', () => {
     await local.settle();
     const meta = await store.meta(market);
     expect(meta.seq).toBe(10);
-    const records = await new MergeLog(services().ddb, services().config.tableName).after(market, 0, now);
+    const records = await new MergeLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName).after(market, 0, now);
     expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect((await store.rows(market)).size).toBe(50);
   });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveClient } from '../support/live-client';
 import { toAuctionRow } from '../../shared/domain/merge';
-import { services } from '../../shared/services';
 import { MarketStore } from '../../shared/store/market-store';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
 import { MINUTE, uploaderKey } from '../support/market-books';
@@ -98,7 +97,7 @@ describe('a merge crashed after any of its writes', () => {
     expect(local.runtime.queues.deadLetters).toEqual([]);
     const merges = writes + 1;
 
-    const store = new MarketStore(services().ddb, services().config.tableName);
+    const store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
     for (const market of [CLEAN, CRASHY]) {
       const { socket, push } = owners[market];
       await socket.waitForSeq(merges);

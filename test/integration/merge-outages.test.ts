@@ -12,7 +12,6 @@ import { inject } from 'vitest';
 import WebSocket from 'ws';
 import { MERGE_REJECTED_QUEUE, deadLetterQueueName, mergeQueueName } from '../../shared/topology';
 import { MERGE_BACKOFF_CAP_SECONDS } from '../../shared/domain/merge-retry';
-import { services } from '../../shared/services';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';
@@ -38,7 +37,7 @@ describe('accepted books outlive outages', () => {
 
   beforeAll(async () => {
     local = await startLocal();
-    table = services().config.tableName;
+    table = local.runtime.operator.config.tableName;
     store = new MarketStore(ddb, table);
   });
   afterEach(async () => {

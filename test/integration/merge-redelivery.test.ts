@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
-import { services } from '../../shared/services';
 import { MarketStore } from '../../shared/store/market-store';
 import type { MarketMeta } from '../../shared/ports/market';
 import { MergeLog } from '../../shared/store/merge-log';
@@ -25,14 +24,14 @@ describe('redelivered merges', () => {
   beforeAll(async () => {
     local = await startLocal();
     now = await local.now();
-    store = new MarketStore(services().ddb, services().config.tableName);
+    store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
   });
   afterAll(() => local.close());
 
   /** Everything a merge leaves behind, with market-specific paths and caps taken out. */
   async function stateOf(market: string, at: number) {
     const meta: MarketMeta = await store.meta(market);
-    const records = await new MergeLog(services().ddb, services().config.tableName).after(market, 0, now);
+    const records = await new MergeLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName).after(market, 0, now);
     const pages: Record<string, unknown> = {};
     for (const [res, ms] of [['m1', MINUTE_MS], ['h1', HOUR_MS], ['d1', DAY_MS]] as const) pages[res] = [...(await store.candlePage(market, res, Math.floor(at / ms)))];
     return {
@@ -43,7 +42,7 @@ describe('redelivered merges', () => {
       records: records.map((r) => ({ seq: r.seq, at: r.at, mergedAt: r.mergedAt, bookAt: r.bookAt, checkpoint: r.checkpointPath !== undefined })),
       changes: await Promise.all(records.map(async (r) => (await cdnJson(local, r.changePath)).rows)),
       files: (await listFiles(local, `live/v1/${market}/`)).length,
-      scans: (await new ScanLog(services().ddb, services().config.tableName, local.runtime.clock).between(market, 0, now)).map((s) => ({ ...s, market: undefined })),
+      scans: (await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, 0, now)).map((s) => ({ ...s, market: undefined })),
     };
   }
 

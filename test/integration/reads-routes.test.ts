@@ -2,7 +2,6 @@ import { gzipSync } from 'node:zlib';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compactHistories } from '../../shared/market/history-compaction';
-import { services } from '../../shared/services';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
 import { DAY, HOUR, MARKET, MINUTE, tierTokens, uploadAt, uploaderKey } from '../support/market-books';
 
@@ -120,7 +119,7 @@ describe('market read routes', () => {
 
   it('answers the same single-item data from compacted history as from day pages', async () => {
     const before = (await get(`/api/v1/ah/${MARKET}/${K1}?v=1`, tiers.premium)).body;
-    const result = await compactHistories(services(), MARKET, TODAY);
+    const result = await compactHistories(local.runtime.operator, MARKET, TODAY);
     expect(result.through).toBe(TODAY - 2);
     const after = (await get(`/api/v1/ah/${MARKET}/${K1}?v=1`, tiers.premium)).body;
     expect(after).toEqual(before);

@@ -2,7 +2,6 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
 import { runRetention } from '../../shared/market/market-retention';
-import { services } from '../../shared/services';
 import { historyMarkKey } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';
 import { RetentionStore } from '../../shared/store/market-retention';
@@ -23,7 +22,7 @@ describe('market retention', () => {
 
   beforeAll(async () => {
     local = await startLocal();
-    store = new MarketStore(services().ddb, services().config.tableName);
+    store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
   });
   afterAll(() => local.close());
 
@@ -36,8 +35,8 @@ describe('market retention', () => {
     await local.advance(6 * HOUR_MS);
     expect(await local.tick()).toContain('retention');
     const now = await local.now();
-    expect(await new RetentionStore(services().ddb, services().config.tableName).mark(MARKET)).toMatchObject({ ranAt: now });
-    expect((await runRetention(services())).some((r) => r.ran)).toBe(false);
+    expect(await new RetentionStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName).mark(MARKET)).toMatchObject({ ranAt: now });
+    expect((await runRetention(local.runtime.operator)).some((r) => r.ran)).toBe(false);
   });
 
   it('deletes old rows, candle pages, volume, history days and quarantined bodies, keeping the rest', async () => {
@@ -67,29 +66,29 @@ describe('market retention', () => {
       [day + 5, { candles: new Map([[1000, candle(tA + 5 * DAY_MS)]]), volume: new Map() }],
     ]);
     await store.writeHistories(MARKET, new Map([[1000 % 512, history]]));
-    await services().ddb.send(new PutCommand({ TableName: services().config.tableName, Item: { ...historyMarkKey(MARKET), through: day + 5 } }));
+    await local.runtime.operator.ddb.send(new PutCommand({ TableName: local.runtime.operator.config.tableName, Item: { ...historyMarkKey(MARKET), through: day + 5 } }));
 
     // Retention runs every 6 hours in production; three of its runs stand in for them here.
     await local.advance(4 * DAY_MS);
-    expect((await runRetention(services()))[0]).toMatchObject({ ran: true, rowsDeleted: 0, quarantineDeleted: 0 });
+    expect((await runRetention(local.runtime.operator))[0]).toMatchObject({ ran: true, rowsDeleted: 0, quarantineDeleted: 0 });
     expect([await pageCount('m1', tA), await pageCount('h1', tA), await pageCount('m1', tB), await pageCount('h1', tB)]).toEqual([0, 120, 0, 10]);
     await local.advance(11 * DAY_MS);
-    expect((await runRetention(services()))[0]).toMatchObject({ ran: true, rowsDeleted: 0, quarantineDeleted: 1 });
+    expect((await runRetention(local.runtime.operator))[0]).toMatchObject({ ran: true, rowsDeleted: 0, quarantineDeleted: 1 });
     expect([await pageCount('h1', tA), await pageCount('h1', tB), await pageCount('d1', tA)]).toEqual([0, 0, 120]);
     expect(await listFiles(local, `quarantine/${MARKET}/`)).toEqual([]);
 
     // 30 days and 30 minutes after book A, 29 and a half hours later than book B.
     await local.advance(15 * DAY_MS - 40 * MINUTE_MS);
-    expect((await runRetention(services()))[0]).toMatchObject({ ran: true, rowsDeleted: 110, rowsWritten: true });
+    expect((await runRetention(local.runtime.operator))[0]).toMatchObject({ ran: true, rowsDeleted: 110, rowsWritten: true });
     expect([...(await store.rows(MARKET)).keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => 1000 + i));
     expect([await pageCount('d1', tA), (await store.volumePage(MARKET, day)).size]).toEqual([120, 120]);
     expect([...(await store.historyOf(MARKET, 1000)).keys()]).toEqual([day, day + 5]);
-    const scans = await new ScanLog(services().ddb, services().config.tableName, local.runtime.clock).between(MARKET, 0, await local.now());
+    const scans = await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(MARKET, 0, await local.now());
     expect(scans.map((s) => s.at)).toEqual([tB]);
 
     // 91 days on: the day's candles (day points), volume and history go; the later history day stays.
     await local.advance(61 * DAY_MS);
-    const [second] = await runRetention(services());
+    const [second] = await runRetention(local.runtime.operator);
     expect(second).toMatchObject({ ran: true, rowsDeleted: 10, historyDaysDropped: 1 });
     expect([await pageCount('d1', tA), (await store.volumePage(MARKET, day)).size]).toEqual([0, 0]);
     expect([...(await store.historyOf(MARKET, 1000)).keys()]).toEqual([day + 5]);

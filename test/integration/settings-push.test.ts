@@ -2,7 +2,6 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AlertMergeInput, evaluateAlerts } from '../../shared/alerts/evaluate';
 import type { DayClose, RowReading } from '../../shared/domain/alerts';
-import { services } from '../../shared/services';
 import { alertFiredPk } from '../../shared/store/keys';
 import { type Local, startLocal } from '../support/local';
 import { browserKeys, type PushReceiver, startPushReceiver } from '../support/push-receiver';
@@ -53,7 +52,7 @@ describe('Web Push routes, alert evaluation and delivery', () => {
     it('answers the VAPID public key to signed-in callers and 401 to anonymous ones', async () => {
       const { token } = await signIn();
       const key = await local.api('GET', '/api/v1/push/key', { token });
-      expect(key.body).toEqual({ publicKey: services().config.vapid?.publicKey });
+      expect(key.body).toEqual({ publicKey: local.runtime.operator.config.vapid?.publicKey });
       expect(Buffer.from(key.body.publicKey, 'base64url')).toHaveLength(65);
       expect((await local.api('GET', '/api/v1/push/key')).status).toBe(401);
     });
@@ -118,7 +117,7 @@ describe('Web Push routes, alert evaluation and delivery', () => {
       const sub = await subscribe(u.token);
       const alert = await createAlert(u.token, { item: 2589, kind: 'below', value: 20000, name: 'Linen Cloth' });
       const now = await local.now();
-      const svc = services();
+      const svc = local.runtime.operator;
 
       const out = await evaluateAlerts(svc, MARKET, mergeInput(now - 1000, [[2589, 15050, 12]]));
       expect(out.fired).toEqual([{ userId: u.id, alert: { ...alert, armed: false, last: { at: now, hits: [[2589, 15050, 12]] } } }]);
@@ -153,7 +152,7 @@ describe('Web Push routes, alert evaluation and delivery', () => {
       const u = await signIn();
       const sub = await subscribe(u.token);
       await createAlert(u.token, { item: 2592, kind: 'above', value: 100, name: 'Wool Cloth' });
-      const svc = services();
+      const svc = local.runtime.operator;
       const t0 = await local.now();
       await evaluateAlerts(svc, MARKET, mergeInput(t0, [[2592, 500, 1]]));
       await local.settle();
@@ -191,7 +190,7 @@ describe('Web Push routes, alert evaluation and delivery', () => {
       const day = Math.floor(now / DAY_MS);
       const week = (price: number): DayClose[] => [1, 2, 3].map((d) => [day - d, price]);
       const out = await evaluateAlerts(
-        services(),
+        local.runtime.operator,
         MARKET,
         mergeInput(
           now,
@@ -215,7 +214,7 @@ describe('Web Push routes, alert evaluation and delivery', () => {
       const sub = await subscribe(u.token);
       rx.statusFor.set(sub.path, 410);
       await createAlert(u.token, { item: 2589, kind: 'below', value: 1_000_000 });
-      await evaluateAlerts(services(), MARKET, mergeInput(await local.now(), [[2589, 5, 1]]));
+      await evaluateAlerts(local.runtime.operator, MARKET, mergeInput(await local.now(), [[2589, 5, 1]]));
       await local.settle();
       expect(pushesTo(sub.path)).toHaveLength(1);
       expect((await local.api('GET', '/api/v1/push/subscription', { token: u.token })).body.subscriptions).toEqual([]);
@@ -227,7 +226,7 @@ describe('Web Push routes, alert evaluation and delivery', () => {
       const off = await subscribe(u.token, { market: false });
       const on = await subscribe(u.token, { quietHours: { start: '12:00', end: '13:00', tz: 'UTC' } });
       await createAlert(u.token, { item: 2589, kind: 'below', value: 1_000_000 });
-      await evaluateAlerts(services(), MARKET, mergeInput(await local.now(), [[2589, 5, 1]]));
+      await evaluateAlerts(local.runtime.operator, MARKET, mergeInput(await local.now(), [[2589, 5, 1]]));
       await local.settle();
       expect([pushesTo(quiet.path).length, pushesTo(off.path).length, pushesTo(on.path).length]).toEqual([0, 0, 1]);
       // Held pushes are dropped, not queued: nothing arrives after the quiet hours end either.
@@ -245,7 +244,7 @@ describe('Web Push routes, alert evaluation and delivery', () => {
       expect(patched.status).toBe(200);
       // Stored claims are refreshed from the identity provider at most every 10 minutes.
       await local.advance(10 * 60_000);
-      const out = await evaluateAlerts(services(), MARKET, mergeInput(await local.now(), [[2589, 5, 1]]));
+      const out = await evaluateAlerts(local.runtime.operator, MARKET, mergeInput(await local.now(), [[2589, 5, 1]]));
       expect(out.fired.filter((f) => f.userId === u.id)).toEqual([]);
       await local.settle();
       expect(pushesTo(sub.path)).toHaveLength(0);

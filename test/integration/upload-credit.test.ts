@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { services } from '../../shared/services';
 import { MarketStore } from '../../shared/store/market-store';
 import { ScanLog } from '../../shared/store/scan-log';
 import { cdnJson, listFiles, makeBook, uploadBook } from '../support/books';
@@ -24,7 +23,7 @@ describe('POST /api/v1/ah/books outcomes', () => {
   beforeAll(async () => {
     local = await startLocal();
     now = await local.now();
-    store = new MarketStore(services().ddb, services().config.tableName);
+    store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
   });
   afterAll(() => local.close());
 
@@ -95,7 +94,7 @@ describe('POST /api/v1/ah/books outcomes', () => {
     const [q] = await listFiles(local, `quarantine/${market}/`);
     expect(q.key).toMatch(new RegExp(`^quarantine/${market.replace(/\./g, '\\.')}/${wild.at}-[A-Za-z0-9_-]{22}\\.json\\.gz$`));
     expect(q.cacheControl).toBe('private, no-store');
-    expect(await new ScanLog(services().ddb, services().config.tableName, local.runtime.clock).between(market, wild.at, wild.at)).toEqual([]);
+    expect(await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, wild.at, wild.at)).toEqual([]);
     expect(await contributions(b.session)).toEqual([{ market, at: wild.at, kind: 'book', items: 30, complete: true, credited: false, reason: 'disagrees' }]);
     // An account's own readings are never held against it: the same prices from the first account merge.
     await local.advance(5 * MINUTE);

@@ -1,6 +1,5 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { services } from '../../shared/services';
 import { MarketStore } from '../../shared/store/market-store';
 import { OTHER_MARKET, listFiles, makeBook, rawUpload, uploadBook, withEntries } from '../support/books';
 import { pairDevice } from '../support/devices';
@@ -159,7 +158,7 @@ describe('POST /api/v1/ah/books refusals', () => {
       await local.faults({ storage: 'up' });
     }
     await local.settle();
-    const store = new MarketStore(services().ddb, services().config.tableName);
+    const store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
     expect((await store.meta(market)).seq).toBe(0);
     expect(await listFiles(local, `books/v1/${market}/`)).toEqual([]);
     expect(await listFiles(local, `quarantine/${market}/`)).toEqual([]);

@@ -4,7 +4,6 @@
  * 5-minute limit; a first attempt that dies between its claim and its answer does not wedge its repeats.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { services } from '../../shared/services';
 import { MarketStore } from '../../shared/store/market-store';
 import { ScanLog } from '../../shared/store/scan-log';
 import { listFiles, makeBook, uploadBook } from '../support/books';
@@ -19,7 +18,7 @@ describe('concurrent retries follow the retry rule', () => {
 
   beforeAll(async () => {
     local = await startLocal();
-    store = new MarketStore(services().ddb, services().config.tableName);
+    store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
   });
   afterAll(() => local.close());
 
@@ -29,7 +28,7 @@ describe('concurrent retries follow the retry rule', () => {
   async function expectOneMerge(market: string, at: number): Promise<void> {
     await local.settle();
     expect((await store.meta(market)).seq).toBe(1);
-    const scans = await new ScanLog(services().ddb, services().config.tableName, local.runtime.clock).between(market, 0, await local.now());
+    const scans = await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, 0, await local.now());
     expect(scans.map((s) => s.at)).toEqual([at]);
     expect(await listFiles(local, `books/v1/${market}/`)).toHaveLength(1);
     expect(local.runtime.queues.deadLetters).toEqual([]);

@@ -9,7 +9,7 @@ import type { Book } from '../../shared/domain/book';
 import { deriveScan } from '../../shared/domain/derived-scan';
 import { mergeScan, type RowTable } from '../../shared/domain/merge';
 import { compactHistories } from '../../shared/market/history-compaction';
-import { services } from '../../shared/services';
+import { services } from './operator';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
 import { buildPages, emptyPages, writePages } from './market-fill';

@@ -4,7 +4,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
-import { services } from '../../shared/services';
+import { services } from './operator';
 import { BookLog } from '../../shared/store/book-log';
 import { alertFiredPk } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';

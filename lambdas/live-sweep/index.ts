@@ -1,0 +1,8 @@
+import { awsPlatform } from '../../shared/platform/aws';
+import { documentClient } from '../../shared/store/clients/dynamodb';
+import { connectionsClient } from '../../shared/store/clients/connections';
+import { secretsManager } from '../../shared/store/secrets-manager';
+import { createHandler } from './handler';
+
+/** The Lambda entry: the platform (only the clients `live-sweep` uses) and its handler, built once per cold start. */
+export const handler = createHandler(await awsPlatform({ ddb: documentClient, connections: connectionsClient, secrets: secretsManager }));

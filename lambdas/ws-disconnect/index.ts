@@ -1,0 +1,6 @@
+import { awsPlatform } from '../../shared/platform/aws';
+import { documentClient } from '../../shared/store/clients/dynamodb';
+import { createHandler } from './handler';
+
+/** The Lambda entry: the platform (only the clients `ws-disconnect` uses) and its handler, built once per cold start. */
+export const handler = createHandler(await awsPlatform({ ddb: documentClient }));

@@ -1,0 +1,30 @@
+/**
+ * The AWS platform of one function, built once per cold start by its Lambda entry (`lambdas/<fn>/index.ts`)
+ * from the client factories that entry imports: an SDK client no factory names is never loaded.
+ */
+import { systemClock } from '../clock';
+import { type Config, parseConfig } from '../config';
+import { jsonLog, keepOutOfLogs } from '../log';
+import type { ClientName, Clients, Platform } from './platform';
+import { loadSecretEnv } from './secret-env';
+
+export type ClientFactories<K extends ClientName> = { readonly [P in K]: (config: Config) => Clients[P] };
+
+export async function awsPlatform<K extends ClientName>(factories: ClientFactories<K>): Promise<Platform<K>> {
+  const all = factories as Partial<ClientFactories<ClientName>>;
+  // Secrets first: the configuration reads their values (the secrets client needs no configuration).
+  const secrets = all.secrets?.(undefined as never);
+  const config = parseConfig({ ...process.env, ...(await loadSecretEnv(process.env, secrets)) });
+  keepOutOfLogs(config.idp.secretKey, config.vapid?.privateKey);
+  const built = new Map<string, unknown>(secrets ? [['secrets', secrets]] : []);
+  const getters = Object.fromEntries(
+    Object.entries(all).map(([name, make]) => [
+      name,
+      () => {
+        if (!built.has(name)) built.set(name, (make as (c: Config) => unknown)(config));
+        return built.get(name);
+      },
+    ]),
+  );
+  return { config, clock: systemClock, log: jsonLog, ...getters } as Platform<K>;
+}

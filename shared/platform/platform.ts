@@ -1,0 +1,40 @@
+/**
+ * What a function's composition root (`lambdas/<fn>/handler.ts`, `createHandler(platform)`) is built from:
+ * its configuration, the clock, the log, and only the SDK clients it names. `Platform<'ddb'>` offers the table's
+ * client and nothing else, so a root that builds an S3 port does not typecheck. AWS: shared/platform/aws.ts
+ * (the Lambda entry `lambdas/<fn>/index.ts` passes the client factories it imports); the local runtime: its
+ * engines' clients with the faults and the IAM recording installed (lib/local/runtime.ts).
+ */
+import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Log } from '../log';
+import type { QueuePort } from '../ports/queues';
+import type { SecretsPort } from '../ports/secrets';
+
+export interface Clients {
+  /** The table's document client. */
+  ddb: DynamoDBDocumentClient;
+  /** The files and work buckets' client. */
+  s3: S3Client;
+  /** `@connections` of the live socket's API. */
+  connections: ApiGatewayManagementApiClient;
+  /** The manifest's queues (SQS in AWS, in-process locally). */
+  queues: QueuePort;
+  /** The stage's secrets (Secrets Manager in AWS). */
+  secrets: SecretsPort;
+}
+
+export type ClientName = keyof Clients;
+
+/** Configuration, clock and log, and a getter for each client in `K` (the same client every call). */
+export type Platform<K extends ClientName = never> = {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly log: Log;
+} & { readonly [P in K]: () => Clients[P] };
+
+/** The ports every function has: configuration, clock, log. */
+export const coreOf = (p: Platform): { config: Config; clock: Clock; log: Log } => ({ config: p.config, clock: p.clock, log: p.log });
