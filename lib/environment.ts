@@ -4,7 +4,7 @@
  * variables it gets, in AWS and locally alike. The config parser (shared/config.ts) reads them.
  */
 import { CONFIG_VARIABLES_BY_SOURCE } from '../shared/config';
-import { type FunctionSpec, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, deadLetterQueueName } from '../shared/topology';
+import { deadLetterQueueName, type FunctionSpec, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE } from '../shared/topology';
 
 export type SecretName = NonNullable<FunctionSpec['access']['secrets']>[number];
 

@@ -7,7 +7,7 @@
  * `cdk deploy`. Suppressed findings stay silent (test/infra/nag-reviewed.ts lists the reviewed ones).
  */
 import { Annotations, Aspects } from 'aws-cdk-lib';
-import { AwsSolutionsChecks, type INagLogger, NagMessageLevel, type NagLoggerErrorData, type NagLoggerNonComplianceData } from 'cdk-nag';
+import { AwsSolutionsChecks, type INagLogger, type NagLoggerErrorData, type NagLoggerNonComplianceData, NagMessageLevel } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 
 class FindingsFailSynth implements INagLogger {

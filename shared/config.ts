@@ -57,7 +57,22 @@ export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape) as ConfigVariabl
  * where the local runtime sets them directly; the Lambda runtime sets `lambda`; `local` only the local runtime.
  */
 export const CONFIG_VARIABLES_BY_SOURCE = {
-  deployment: ['STAGE', 'TABLE_NAME', 'BUCKET_NAME', 'PUBLIC_BASE', 'CDN_BASE', 'ORIGINS', 'CLERK_PUBLISHABLE_KEY', 'IDP_ISSUER', 'IDP_JWKS_URL', 'IDP_API_URL', 'CONNECTIONS_ENDPOINT', 'VAPID_SUBJECT', 'FILES_PREFIX', 'QUEUE_URLS'],
+  deployment: [
+    'STAGE',
+    'TABLE_NAME',
+    'BUCKET_NAME',
+    'PUBLIC_BASE',
+    'CDN_BASE',
+    'ORIGINS',
+    'CLERK_PUBLISHABLE_KEY',
+    'IDP_ISSUER',
+    'IDP_JWKS_URL',
+    'IDP_API_URL',
+    'CONNECTIONS_ENDPOINT',
+    'VAPID_SUBJECT',
+    'FILES_PREFIX',
+    'QUEUE_URLS',
+  ],
   workBucket: ['WORK_BUCKET_NAME'],
   secretArns: { identity: 'IDP_SECRET_ARN', vapid: 'VAPID_SECRET_ARN', origin: 'ORIGIN_SECRET_ARN', uploader: 'UPLOADER_SECRET_ARN' },
   secretValues: { identity: ['IDP_SECRET_KEY'], vapid: ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'], origin: ['ORIGIN_VERIFY'], uploader: ['UPLOADER_KEY'] },
@@ -125,7 +140,9 @@ export function parseConfig(source: Record<string, string | undefined> = process
     publicBase,
     apiBase: `${publicBase}api/v1/`,
     cdnBase: slash(e.CDN_BASE),
-    origins: e.ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    origins: e.ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     clerkPublishableKey: e.CLERK_PUBLISHABLE_KEY,
     idp: { issuer: e.IDP_ISSUER, jwksUrl: e.IDP_JWKS_URL, apiUrl: e.IDP_API_URL, secretKey: e.IDP_SECRET_KEY },
     connectionsEndpoint: e.CONNECTIONS_ENDPOINT,

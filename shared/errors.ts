@@ -20,7 +20,16 @@ export type UnavailableCode = 'unavailable' | 'storage_failed' | 'no_storage' | 
 /** Codes of the protocol itself, answered by the HTTP layer and the live upgrade. */
 export type ProtocolCode = 'method_not_allowed' | 'upgrade_required';
 
-export type ErrorCode = ValidationCode | UnauthenticatedCode | ForbiddenCode | NotFoundCode | ConflictCode | LimitCode | UnavailableCode | ProtocolCode | 'internal';
+export type ErrorCode =
+  | ValidationCode
+  | UnauthenticatedCode
+  | ForbiddenCode
+  | NotFoundCode
+  | ConflictCode
+  | LimitCode
+  | UnavailableCode
+  | ProtocolCode
+  | 'internal';
 
 /** A rule broken by the caller or a dependency, named by the spec's error code. */
 export class DomainError extends Error {

@@ -109,7 +109,13 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   fn('ws-connect', 512, 10, { table: 'write', secrets: ['identity', 'origin'] }),
   fn('ws-message', 512, 10, { table: 'write', connections: true, secrets: ['identity'] }),
   fn('ws-disconnect', 256, 10, { table: 'write' }),
-  fn('merge', 3008, 120, { table: 'write', marketPages: true, bucket: { 'books/': R, 'live/': W }, queues: ['push'], mergeFailures: 'reject', secrets: ['identity'] }, MERGE_CONCURRENCY),
+  fn(
+    'merge',
+    3008,
+    120,
+    { table: 'write', marketPages: true, bucket: { 'books/': R, 'live/': W }, queues: ['push'], mergeFailures: 'reject', secrets: ['identity'] },
+    MERGE_CONCURRENCY,
+  ),
   fn('fanout', 1024, 60, { table: 'write', connections: true }, FANOUT_CONCURRENCY),
   // Re-queues itself: the flush that closes an account's 30 s grouping window.
   fn('push', 512, 60, { table: 'write', queues: ['push'], secrets: ['vapid'] }),
@@ -122,7 +128,13 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   fn('retention', 1024, 900, {
     table: 'write',
     marketPages: true,
-    bucket: { ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])), 'live/': ['list', 'delete', 'read'], 'quarantine/': ['delete'], 'work/': ['list', 'delete'], 'answers/': ['list', 'delete'] },
+    bucket: {
+      ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])),
+      'live/': ['list', 'delete', 'read'],
+      'quarantine/': ['delete'],
+      'work/': ['list', 'delete'],
+      'answers/': ['list', 'delete'],
+    },
   }),
   fn('items', 1024, 300, { table: 'write', bucket: { 'items/': RW } }),
   fn('live-sweep', 512, 60, { table: 'write', connections: true, secrets: ['identity'] }),

@@ -16,13 +16,21 @@ const t = functionTelemetry('fanout');
 /** The composition root of `fanout`: socket records, the market's state, `@connections`. */
 export function createHandler(platform: Platform<'ddb' | 'connections'>) {
   const table = tableOf(platform);
-  const svc: ServicesOf<'fanout'> = { ...coreOf(platform), connections: new DynamoConnections(table), market: dynamoMarket(table), sockets: socketsOf(platform) };
+  const svc: ServicesOf<'fanout'> = {
+    ...coreOf(platform),
+    connections: new DynamoConnections(table),
+    market: dynamoMarket(table),
+    sockets: socketsOf(platform),
+  };
   /** The table stream's consumer: `hello`, `ah`, `sealed`, `alert`, `roles` and device closes (see shared/live/fanout.ts). */
   return t.handler(
-    middy<DynamoDBStreamEvent, void>().use(t.middlewares()).use(redactErrors()).handler(async (event) => {
-      const started = performance.now();
-      await fanout(svc, event);
-      metric(METRIC.fanoutDurationMs, Math.round(performance.now() - started));
-    }),
+    middy<DynamoDBStreamEvent, void>()
+      .use(t.middlewares())
+      .use(redactErrors())
+      .handler(async (event) => {
+        const started = performance.now();
+        await fanout(svc, event);
+        metric(METRIC.fanoutDurationMs, Math.round(performance.now() - started));
+      }),
   );
 }

@@ -16,6 +16,9 @@ export function createHandler(platform: Platform<'ddb' | 's3'>) {
   const svc: ServicesOf<'items'> = { ...coreOf(platform), catalogue: dynamoCatalogue(tableOf(platform)), files: filesOf(platform) };
   /** The items schedule (every 10 minutes): rebuilds the current build's merged item files when due. */
   return t.handler(
-    middy<ScheduledEvent, { build: string | null; hash: string | null }>().use(t.middlewares()).use(redactErrors()).handler(async () => rebuildCurrentItems(svc)),
+    middy<ScheduledEvent, { build: string | null; hash: string | null }>()
+      .use(t.middlewares())
+      .use(redactErrors())
+      .handler(async () => rebuildCurrentItems(svc)),
   );
 }

@@ -15,9 +15,17 @@ const t = functionTelemetry('live-sweep');
 /** The composition root of `live-sweep`: socket records, accounts, `@connections`. */
 export function createHandler(platform: Platform<'ddb' | 'connections'>) {
   const table = tableOf(platform);
-  const svc: ServicesOf<'live-sweep'> = { ...coreOf(platform), connections: new DynamoConnections(table), identity: dynamoIdentity(table), sockets: socketsOf(platform) };
+  const svc: ServicesOf<'live-sweep'> = {
+    ...coreOf(platform),
+    connections: new DynamoConnections(table),
+    identity: dynamoIdentity(table),
+    sockets: socketsOf(platform),
+  };
   /** The live sweep (every minute): closes sockets whose credential expired (4401) or that lost `live` (4403). */
   return t.handler(
-    middy<ScheduledEvent, Awaited<ReturnType<typeof sweepSockets>>>().use(t.middlewares()).use(redactErrors()).handler(async () => sweepSockets(svc)),
+    middy<ScheduledEvent, Awaited<ReturnType<typeof sweepSockets>>>()
+      .use(t.middlewares())
+      .use(redactErrors())
+      .handler(async () => sweepSockets(svc)),
   );
 }

@@ -16,7 +16,19 @@ const t = functionTelemetry('merge');
 /** The composition root of `merge`: the market, settings and accounts, the files bucket, the queues. */
 export function createHandler(platform: Platform<'ddb' | 's3' | 'queues'>) {
   const table = tableOf(platform);
-  const svc: ServicesOf<'merge'> = { ...coreOf(platform), market: dynamoMarket(table), settings: dynamoSettings(table), identity: dynamoIdentity(table), files: filesOf(platform), queues: platform.queues() };
+  const svc: ServicesOf<'merge'> = {
+    ...coreOf(platform),
+    market: dynamoMarket(table),
+    settings: dynamoSettings(table),
+    identity: dynamoIdentity(table),
+    files: filesOf(platform),
+    queues: platform.queues(),
+  };
   /** The merge queues' consumer: each market's FIFO batch merges in order; failures are reported per message. */
-  return t.handler(middy<SQSEvent, SQSBatchResponse>().use(t.middlewares()).use(redactErrors()).handler((event) => mergeBatch(svc, event.Records)));
+  return t.handler(
+    middy<SQSEvent, SQSBatchResponse>()
+      .use(t.middlewares())
+      .use(redactErrors())
+      .handler((event) => mergeBatch(svc, event.Records)),
+  );
 }

@@ -31,9 +31,12 @@ export function createHandler(platform: Platform<'ddb' | 'queues'>) {
   const svc: ServicesOf<'push'> = { ...coreOf(platform), settings: dynamoSettings(tableOf(platform)), queues: platform.queues() };
   /** The push queue's consumer: each message is one account's push round (see shared/push/dispatch.ts). */
   return t.handler(
-    middy<SQSEvent, SQSBatchResponse>().use(t.middlewares()).use(redactErrors()).handler(async (event) => {
-      const done = await Promise.all(event.Records.map((r) => processRecord(svc, r)));
-      return { batchItemFailures: event.Records.filter((_, i) => !done[i]).map((r) => ({ itemIdentifier: r.messageId })) };
-    }),
+    middy<SQSEvent, SQSBatchResponse>()
+      .use(t.middlewares())
+      .use(redactErrors())
+      .handler(async (event) => {
+        const done = await Promise.all(event.Records.map((r) => processRecord(svc, r)));
+        return { batchItemFailures: event.Records.filter((_, i) => !done[i]).map((r) => ({ itemIdentifier: r.messageId })) };
+      }),
   );
 }

@@ -14,5 +14,9 @@ const t = functionTelemetry('redrive');
 export function createHandler(platform: Platform<'ddb' | 's3' | 'queues'>) {
   const svc: ServicesOf<'redrive'> = { ...coreOf(platform), market: dynamoMarket(tableOf(platform)), files: filesOf(platform), queues: platform.queues() };
   /** The redrive schedule (every 5 minutes): merge dead letters go back to their queues once storage answers. */
-  return t.handler(middy<ScheduledEvent, RedriveOutcome>().use(t.middlewares()).handler(async () => redriveMerges(svc)));
+  return t.handler(
+    middy<ScheduledEvent, RedriveOutcome>()
+      .use(t.middlewares())
+      .handler(async () => redriveMerges(svc)),
+  );
 }

@@ -19,10 +19,13 @@ export function createHandler(platform: Platform<'ddb' | 's3'>) {
   const svc: ServicesOf<'retention'> = { ...coreOf(platform), market: dynamoMarket(table), uploads: dynamoUploads(table), files: filesOf(platform) };
   /** Every 6 hours: spec Retention for every market (each market runs at most every 6 hours), then the files bucket's. */
   return t.handler(
-    middy<ScheduledEvent, void>().use(t.middlewares()).use(redactErrors()).handler(async () => {
-      const results = await runRetention(svc);
-      svc.log('info', 'retention', { markets: results.filter((r) => r.ran) });
-      await retainFiles(svc);
-    }),
+    middy<ScheduledEvent, void>()
+      .use(t.middlewares())
+      .use(redactErrors())
+      .handler(async () => {
+        const results = await runRetention(svc);
+        svc.log('info', 'retention', { markets: results.filter((r) => r.ran) });
+        await retainFiles(svc);
+      }),
   );
 }

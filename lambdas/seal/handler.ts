@@ -15,5 +15,10 @@ const t = functionTelemetry('seal');
 export function createHandler(platform: Platform<'ddb' | 's3'>) {
   const svc: ServicesOf<'seal'> = { ...coreOf(platform), market: dynamoMarket(tableOf(platform)), files: filesOf(platform) };
   /** The seal schedule (every minute): writes every due candle file of every market once. */
-  return t.handler(middy<ScheduledEvent, SealOutcome[]>().use(t.middlewares()).use(redactErrors()).handler(async () => sealAll(svc)));
+  return t.handler(
+    middy<ScheduledEvent, SealOutcome[]>()
+      .use(t.middlewares())
+      .use(redactErrors())
+      .handler(async () => sealAll(svc)),
+  );
 }

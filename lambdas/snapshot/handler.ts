@@ -15,7 +15,18 @@ const t = functionTelemetry('snapshot');
 /** The composition root of `snapshot`: the market, the catalogue, the files and work buckets. */
 export function createHandler(platform: Platform<'ddb' | 's3'>) {
   const table = tableOf(platform);
-  const svc: ServicesOf<'snapshot'> = { ...coreOf(platform), market: dynamoMarket(table), catalogue: dynamoCatalogue(table), files: filesOf(platform), work: workOf(platform) };
+  const svc: ServicesOf<'snapshot'> = {
+    ...coreOf(platform),
+    market: dynamoMarket(table),
+    catalogue: dynamoCatalogue(table),
+    files: filesOf(platform),
+    work: workOf(platform),
+  };
   /** The snapshot schedule (hourly): the current hour's snapshot and recent-changes files and their pointers. */
-  return t.handler(middy<ScheduledEvent, WrittenSnapshot[]>().use(t.middlewares()).use(redactErrors()).handler(async () => writeAllSnapshots(svc)));
+  return t.handler(
+    middy<ScheduledEvent, WrittenSnapshot[]>()
+      .use(t.middlewares())
+      .use(redactErrors())
+      .handler(async () => writeAllSnapshots(svc)),
+  );
 }

@@ -17,7 +17,12 @@ const t = functionTelemetry('ws-connect');
 /** The composition root of `ws-connect`: socket records, accounts, the origin secret. */
 export function createHandler(platform: Platform<'ddb' | 'secrets'>) {
   const table = tableOf(platform);
-  const svc: ServicesOf<'ws-connect'> = { ...coreOf(platform), connections: new DynamoConnections(table), identity: dynamoIdentity(table), secrets: platform.secrets() };
+  const svc: ServicesOf<'ws-connect'> = {
+    ...coreOf(platform),
+    connections: new DynamoConnections(table),
+    identity: dynamoIdentity(table),
+    secrets: platform.secrets(),
+  };
   /**
    * `$connect` of the live socket: 403 `edge_only` first for an upgrade that did not come through CloudFront,
    * then 401 / 403 / 400 before the upgrade, else the socket is stored (its record drives `hello`).

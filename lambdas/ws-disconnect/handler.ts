@@ -15,9 +15,12 @@ export function createHandler(platform: Platform<'ddb'>) {
   const svc: ServicesOf<'ws-disconnect'> = { connections: new DynamoConnections(tableOf(platform)) };
   /** `$disconnect` of the live socket: the socket is forgotten and its hub's place given back. */
   return t.handler(
-    middy<WsEvent, { statusCode: number }>().use(t.middlewares()).use(redactErrors()).handler(async (event) => {
-      await disconnectSocket(svc, event.requestContext.connectionId);
-      return { statusCode: 200 };
-    }),
+    middy<WsEvent, { statusCode: number }>()
+      .use(t.middlewares())
+      .use(redactErrors())
+      .handler(async (event) => {
+        await disconnectSocket(svc, event.requestContext.connectionId);
+        return { statusCode: 200 };
+      }),
   );
 }

@@ -15,12 +15,20 @@ const t = functionTelemetry('ws-message');
 /** The composition root of `ws-message`: socket records, accounts, `@connections`. */
 export function createHandler(platform: Platform<'ddb' | 'connections'>) {
   const table = tableOf(platform);
-  const svc: ServicesOf<'ws-message'> = { ...coreOf(platform), connections: new DynamoConnections(table), identity: dynamoIdentity(table), sockets: socketsOf(platform) };
+  const svc: ServicesOf<'ws-message'> = {
+    ...coreOf(platform),
+    connections: new DynamoConnections(table),
+    identity: dynamoIdentity(table),
+    sockets: socketsOf(platform),
+  };
   /** `$default` of the live socket: `{t: "auth", token}` renewals; anything else is `bad_message`. */
   return t.handler(
-    middy<WsEvent, { statusCode: number }>().use(t.middlewares()).use(redactErrors()).handler(async (event) => {
-      await socketMessage(svc, event.requestContext.connectionId, event.body, sourceIpOf(event));
-      return { statusCode: 200 };
-    }),
+    middy<WsEvent, { statusCode: number }>()
+      .use(t.middlewares())
+      .use(redactErrors())
+      .handler(async (event) => {
+        await socketMessage(svc, event.requestContext.connectionId, event.body, sourceIpOf(event));
+        return { statusCode: 200 };
+      }),
   );
 }

@@ -1,6 +1,6 @@
 import { awsPlatform } from '../../shared/platform/aws';
-import { documentClient } from '../../shared/store/clients/dynamodb';
 import { connectionsClient } from '../../shared/store/clients/connections';
+import { documentClient } from '../../shared/store/clients/dynamodb';
 import { secretsManager } from '../../shared/store/secrets-manager';
 import { createHandler } from './handler';
 

@@ -29,7 +29,10 @@ export class AccessLogsBucket extends Bucket {
       autoDeleteObjects: disposable,
     });
     NagSuppressions.addResourceSuppressions(this, [
-      { id: 'AwsSolutions-S1', reason: 'This is the access-log bucket itself; logging it into itself would loop and another bucket would only move the question.' },
+      {
+        id: 'AwsSolutions-S1',
+        reason: 'This is the access-log bucket itself; logging it into itself would loop and another bucket would only move the question.',
+      },
     ]);
   }
 }

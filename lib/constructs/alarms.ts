@@ -3,9 +3,9 @@ import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-c
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { StageConfig } from '../stages';
 import type { ManifestQueue } from './queues';
 
@@ -43,7 +43,8 @@ export class ServiceAlarms extends Construct {
     NagSuppressions.addResourceSuppressions(this.topic, [
       {
         id: 'AwsSolutions-SNS2',
-        reason: 'Alarm notifications carry only alarm names and states; CloudWatch cannot publish to a topic under the AWS managed SNS key, and a customer key would cost more than the data is worth.',
+        reason:
+          'Alarm notifications carry only alarm names and states; CloudWatch cannot publish to a topic under the AWS managed SNS key, and a customer key would cost more than the data is worth.',
       },
     ]);
     for (const q of props.queues) {
@@ -55,7 +56,8 @@ export class ServiceAlarms extends Construct {
       });
     }
     this.alarm('merge-rejected', {
-      description: 'A book failed to merge for its own data (or kept dying in its merge) and waits in the rejected queue for an operator; the log line names its market and at',
+      description:
+        'A book failed to merge for its own data (or kept dying in its merge) and waits in the rejected queue for an operator; the log line names its market and at',
       metric: props.mergeRejected.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
       threshold: 0,
     });

@@ -61,7 +61,13 @@ export class DataTable extends Table {
     );
     NagSuppressions.addResourceSuppressions(
       consumer.role!,
-      [{ id: 'AwsSolutions-IAM5', reason: 'dynamodb:ListStreams has no resource-level permissions; the stream read actions themselves are scoped to this table’s stream.', appliesTo: ['Resource::*'] }],
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: 'dynamodb:ListStreams has no resource-level permissions; the stream read actions themselves are scoped to this table’s stream.',
+          appliesTo: ['Resource::*'],
+        },
+      ],
       true,
     );
   }

@@ -14,7 +14,8 @@ export function suppressEdgeFindings(distribution: Distribution, stage: StageCon
     NagSuppressions.addResourceSuppressions(distribution, [
       {
         id: 'AwsSolutions-CFR2',
-        reason: 'The file host serves immutable files from S3 through the CloudFront cache: no Lambda, table or identity provider stands behind it for a flood to exhaust; the APIs’ distribution carries the web ACL.',
+        reason:
+          'The file host serves immutable files from S3 through the CloudFront cache: no Lambda, table or identity provider stands behind it for a flood to exhaust; the APIs’ distribution carries the web ACL.',
       },
     ]);
   } else if (!stage.waf) {

@@ -47,13 +47,20 @@ export class EdgeFirewall extends Construct {
       description: `Per-address rate limit and common rules in front of the APIs, stage ${props.stage.stage}`,
       defaultAction: { allow: {} },
       visibilityConfig: visibility('edge'),
-      customResponseBodies: { [RATE_LIMITED_BODY]: { contentType: 'APPLICATION_JSON', content: JSON.stringify({ error: 'rate_limited', message: 'too many requests from this address' }) } },
+      customResponseBodies: {
+        [RATE_LIMITED_BODY]: {
+          contentType: 'APPLICATION_JSON',
+          content: JSON.stringify({ error: 'rate_limited', message: 'too many requests from this address' }),
+        },
+      },
       rules: [
         {
           name: 'RatePerAddress',
           priority: 0,
           // Answered as the spec's other 429s are: `rate_limited` with Retry-After: 60.
-          action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: RATE_LIMITED_BODY, responseHeaders: [{ name: 'retry-after', value: '60' }] } } },
+          action: {
+            block: { customResponse: { responseCode: 429, customResponseBodyKey: RATE_LIMITED_BODY, responseHeaders: [{ name: 'retry-after', value: '60' }] } },
+          },
           statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: RATE_PER_ADDRESS.limit, evaluationWindowSec: RATE_PER_ADDRESS.windowSeconds } },
           visibilityConfig: visibility('rate-per-address'),
         },

@@ -1,14 +1,23 @@
 import { Stack } from 'aws-cdk-lib';
-import { HttpApi as ApiGatewayHttpApi, DomainName, SecurityPolicy, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  HttpApi as ApiGatewayHttpApi,
+  DomainName,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+  SecurityPolicy,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { StageConfig } from '../stages';
 import type { FunctionName, HttpMethod as ManifestMethod, RouteSpec } from '../../shared/topology';
+import type { StageConfig } from '../stages';
 import type { ServiceFunction } from './service-function';
 
 /**

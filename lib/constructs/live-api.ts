@@ -1,11 +1,11 @@
 import { Stack } from 'aws-cdk-lib';
 import { type CfnApi, DomainName, SecurityPolicy, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { StageConfig } from '../stages';
 import type { FunctionName, WsRouteSpec } from '../../shared/topology';
+import type { StageConfig } from '../stages';
 import type { ServiceFunction } from './service-function';
 
 /** The WebSocket stage; CloudFront rewrites the public live path to `/${LIVE_STAGE}` (to `/` on a custom domain). */

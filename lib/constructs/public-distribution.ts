@@ -1,27 +1,27 @@
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
+  type BehaviorOptions,
   CachePolicy,
   Distribution,
+  Function as EdgeFunction,
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
-  Function as EdgeFunction,
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
   PriceClass,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
-  type BehaviorOptions,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/http/edge';
-import type { StageConfig } from '../stages';
 import { LIVE_PATH } from '../../shared/topology';
+import type { StageConfig } from '../stages';
 import { suppressEdgeFindings } from './edge-findings';
 import type { HttpApi } from './http-api';
 import type { LiveApi } from './live-api';

@@ -1,8 +1,8 @@
 import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
 import { MERGE_REJECTED_QUEUE, type QueueSpec } from '../../shared/topology';
 import type { ServiceFunction } from './service-function';
 

@@ -2,8 +2,8 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { CONFIG_VARIABLES_BY_SOURCE } from '../../shared/config';
-import type { StageConfig } from '../stages';
 import type { FunctionSpec } from '../../shared/topology';
+import type { StageConfig } from '../stages';
 
 type SecretName = NonNullable<FunctionSpec['access']['secrets']>[number];
 

@@ -71,7 +71,8 @@ export class ServiceFunction extends NodejsFunction {
     NagSuppressions.addResourceSuppressions(this, [
       {
         id: 'AwsSolutions-L1',
-        reason: 'Node.js 22 is the runtime the design pins (LTS, matched by the esbuild target and the local runtime); moving to a newer runtime is a deliberate upgrade, not a drift.',
+        reason:
+          'Node.js 22 is the runtime the design pins (LTS, matched by the esbuild target and the local runtime); moving to a newer runtime is a deliberate upgrade, not a drift.',
       },
     ]);
   }
@@ -113,7 +114,9 @@ export class ServiceFunction extends NodejsFunction {
     }
     const listed = [...new Set([...keysWith('read'), ...keysWith('list')])];
     if (listed.length > 0) {
-      this.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': listed } } }));
+      this.addToRolePolicy(
+        new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': listed } } }),
+      );
     }
   }
 

@@ -1,11 +1,11 @@
 import { Stack } from 'aws-cdk-lib';
-import { type Deployment, functionEnvironment } from '../environment';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { deadLetterQueueName, type FunctionName, type FunctionSpec, MERGE_REJECTED_QUEUE } from '../../shared/topology';
+import { type Deployment, functionEnvironment } from '../environment';
 import type { StageConfig } from '../stages';
-import { type FunctionName, type FunctionSpec, MERGE_REJECTED_QUEUE, deadLetterQueueName } from '../../shared/topology';
 import type { DataTable } from './data-table';
 import type { FileHost } from './dev-link';
 import type { LiveApi } from './live-api';
@@ -14,7 +14,10 @@ import { SECRET_ARN_VARIABLES, type ServiceSecrets } from './secrets';
 import { ServiceFunction } from './service-function';
 
 /** The part of a {@link Deployment} the stack knows before its functions' resources. */
-export type StageDeployment = Pick<Deployment, 'stage' | 'publicBase' | 'cdnBase' | 'origins' | 'identity' | 'connectionsEndpoint' | 'vapidSubject' | 'logSampleRate'>;
+export type StageDeployment = Pick<
+  Deployment,
+  'stage' | 'publicBase' | 'cdnBase' | 'origins' | 'identity' | 'connectionsEndpoint' | 'vapidSubject' | 'logSampleRate'
+>;
 
 /** Props of {@link ServiceFunctions}. */
 export interface ServiceFunctionsProps {

@@ -20,10 +20,7 @@ export function readyLines(c: ReadyContext): string[] {
     c.dataDir === ':memory:'
       ? 'in memory (DATA_DIR=:memory:): nothing is kept after stop'
       : `${resolve(c.dataDir)} (tables, files, users, API keys and secrets; to start afresh: stop, delete the folder)`;
-  const lines = [
-    `docs:  ${c.base}/docs/api/reference (API reference), ${c.base}/openapi.json (OpenAPI), ${c.base}/ (home)`,
-    `data:  ${data}`,
-  ];
+  const lines = [`docs:  ${c.base}/docs/api/reference (API reference), ${c.base}/openapi.json (OpenAPI), ${c.base}/ (home)`, `data:  ${data}`];
   if (c.clock === 'manual') lines.push(`clock: manual, at ${new Date(c.now).toISOString()}: POST ${c.base}/_local/clock {"advance": ms} moves it`);
   lines.push('stop:  Ctrl-C');
   return lines;
@@ -36,7 +33,10 @@ export function demoLines(base: string, d: Demo): string[] {
   const socket = `${base.replace(/^http/, 'ws')}/api/v1/live?market=${d.market}&token=`;
   // An API key's socket lasts 5 minutes unless `auth` renews it (spec: live socket credential rules).
   const ws = `node -e "const T='${d.apiKey}',s=new(require('ws'))('${socket}'+T);s.on('message',m=>console.log(String(m)));s.on('close',(c,r)=>console.log('closed',c,String(r)));setInterval(()=>s.send(JSON.stringify({t:'auth',token:T})),24e4)"`;
-  const replay = d.replayed.books > 0 ? `${d.replayed.books} books replayed since ${new Date(d.replayed.from).toISOString().slice(0, 10)} in ${(d.replayed.ms / 1000).toFixed(0)} s; ` : '';
+  const replay =
+    d.replayed.books > 0
+      ? `${d.replayed.books} books replayed since ${new Date(d.replayed.from).toISOString().slice(0, 10)} in ${(d.replayed.ms / 1000).toFixed(0)} s; `
+      : '';
   return [
     `demo:  ${replay}${d.feeding ? `a book to each of 2 markets every ${FEED_EVERY_MS / 1000} s` : 'no feed on the manual clock'}`,
     `  API key  ${d.apiKey}`,

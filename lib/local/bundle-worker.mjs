@@ -12,8 +12,9 @@
  *   with already point there; a URL the code derives from an event source ARN (`https://sqs.<region>.amazonaws.com/…`)
  *   is sent there too, as a DNS entry would.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+
 import { pathToFileURL } from 'node:url';
+import { parentPort, workerData } from 'node:worker_threads';
 
 const { file, clock, sqsEndpoint, sdkShim, sdkClients, recordCalls } = workerData;
 process.setSourceMapsEnabled(true);

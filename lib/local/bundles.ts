@@ -15,8 +15,8 @@ import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { EXTERNAL_MODULES, esbuildOptions } from '../constructs/bundling';
 import type { FunctionName, FunctionSpec } from '../../shared/topology';
+import { EXTERNAL_MODULES, esbuildOptions } from '../constructs/bundling';
 
 export interface BuiltBundle {
   name: FunctionName;
@@ -59,7 +59,9 @@ export async function buildBundles(root: string, specs: readonly FunctionSpec[],
         const result = await build({ ...options, external: [...EXTERNAL_MODULES, ...(opts.alsoExternal ?? [])], metafile: true, logLevel: 'error' });
         const output = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith('index.mjs'))?.[1];
         const externals = [...new Set((output?.imports ?? []).filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path))].sort();
-        const sdkClients = [...new Set((output?.imports ?? []).filter((i) => i.kind === 'import-statement' && i.path.startsWith('@aws-sdk/client-')).map((i) => i.path))];
+        const sdkClients = [
+          ...new Set((output?.imports ?? []).filter((i) => i.kind === 'import-statement' && i.path.startsWith('@aws-sdk/client-')).map((i) => i.path)),
+        ];
         return { name: spec.name, file, externals, sdkClients };
       }),
     );

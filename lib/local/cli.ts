@@ -57,18 +57,24 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
   const given = new Set<string>();
   for (const raw of argv) {
     const arg = ALIASES[raw] ?? raw;
-    if (!known.has(arg)) return { kind: 'error', message: `unknown ${arg.startsWith('-') ? 'flag' : 'argument'} ${raw}: the flags are ${FLAGS.map((f) => f.flag).join(', ')} (npm start -- --help)` };
+    if (!known.has(arg))
+      return {
+        kind: 'error',
+        message: `unknown ${arg.startsWith('-') ? 'flag' : 'argument'} ${raw}: the flags are ${FLAGS.map((f) => f.flag).join(', ')} (npm start -- --help)`,
+      };
     given.add(arg);
   }
   if (given.has('--help')) return { kind: 'help' };
   const port = env.PORT === undefined || env.PORT === '' ? DEFAULT_PORT : Number(env.PORT);
-  if (!/^\d*$/.test(env.PORT ?? '') || !Number.isInteger(port) || port < 0 || port > 65535) return { kind: 'error', message: `PORT must be a port number 0..65535 (0 picks a free one), not "${env.PORT}"` };
+  if (!/^\d*$/.test(env.PORT ?? '') || !Number.isInteger(port) || port < 0 || port > 65535)
+    return { kind: 'error', message: `PORT must be a port number 0..65535 (0 picks a free one), not "${env.PORT}"` };
   const clock = env.CLOCK === undefined || env.CLOCK === '' ? 'system' : env.CLOCK;
   if (clock !== 'system' && clock !== 'manual') return { kind: 'error', message: `CLOCK is "system" or "manual", not "${env.CLOCK}"` };
   let clockStart: number | undefined;
   if (env.CLOCK_START !== undefined && env.CLOCK_START !== '') {
     clockStart = Number(env.CLOCK_START);
-    if (!/^\d+$/.test(env.CLOCK_START) || !Number.isSafeInteger(clockStart)) return { kind: 'error', message: `CLOCK_START must be Unix ms (e.g. ${Date.UTC(2026, 0, 1)}), not "${env.CLOCK_START}"` };
+    if (!/^\d+$/.test(env.CLOCK_START) || !Number.isSafeInteger(clockStart))
+      return { kind: 'error', message: `CLOCK_START must be Unix ms (e.g. ${Date.UTC(2026, 0, 1)}), not "${env.CLOCK_START}"` };
   }
   const log = env.LOG === undefined || env.LOG === '' ? 'info' : env.LOG;
   if (log !== 'info' && log !== 'quiet') return { kind: 'error', message: `LOG is "info" or "quiet", not "${env.LOG}"` };

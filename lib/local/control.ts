@@ -1,6 +1,6 @@
 /** The local control API (`/_local/...`, local runtime only): health, clock, settle, tick, faults, queues, files. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ListObjectsV2Command, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { ManualClock } from '../../shared/clock';
 import { DomainError } from '../../shared/errors';
 import { publishGeneratedItems } from '../../shared/items/publish';
@@ -49,7 +49,12 @@ export const CONTROL_ROUTES = [
   'GET /_local/files?prefix=',
 ];
 
-const FAULTS: Record<keyof Faults | 'merge', readonly string[]> = { identity: ['up', 'down'], storage: ['up', 'down'], table: ['up', 'down'], merge: ['crash-once', 'none'] };
+const FAULTS: Record<keyof Faults | 'merge', readonly string[]> = {
+  identity: ['up', 'down'],
+  storage: ['up', 'down'],
+  table: ['up', 'down'],
+  merge: ['crash-once', 'none'],
+};
 const quoted = (values: readonly string[]): string => values.map((v) => `"${v}"`).join(' or ');
 
 /** The first field of `input` not in `allowed`, as a message naming the allowed ones; null when all are known. */
@@ -64,7 +69,7 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
   const method = req.method ?? 'GET';
   const input = parse(body);
   if (path === '/_local/health') {
-    if (method !== 'GET') return sendJson(res, 405, { error: 'method_not_allowed' }), true;
+    if (method !== 'GET') return (sendJson(res, 405, { error: 'method_not_allowed' }), true);
     sendJson(res, 200, { ok: true, now: rt.clock.now() });
     return true;
   }
@@ -73,13 +78,15 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     return true;
   }
   if (path === '/_local/clock') {
-    if (!input) return bad(res, 'body must be a JSON object: {"now": ms} or {"advance": ms}'), true;
-    if (!(rt.clock instanceof ManualClock)) return sendJson(res, 409, { error: 'not_manual', message: 'the clock is the system clock (start with CLOCK=manual)' }), true;
+    if (!input) return (bad(res, 'body must be a JSON object: {"now": ms} or {"advance": ms}'), true);
+    if (!(rt.clock instanceof ManualClock))
+      return (sendJson(res, 409, { error: 'not_manual', message: 'the clock is the system clock (start with CLOCK=manual)' }), true);
     const unknown = unknownField(input, ['now', 'advance'], path);
-    if (unknown) return bad(res, unknown), true;
+    if (unknown) return (bad(res, unknown), true);
     const { now, advance } = input as { now?: unknown; advance?: unknown };
-    if (now !== undefined && (typeof now !== 'number' || !Number.isSafeInteger(now))) return bad(res, 'now must be an integer (Unix ms)'), true;
-    if (advance !== undefined && (typeof advance !== 'number' || !Number.isSafeInteger(advance) || advance < 0)) return bad(res, 'advance must be a non-negative integer (ms)'), true;
+    if (now !== undefined && (typeof now !== 'number' || !Number.isSafeInteger(now))) return (bad(res, 'now must be an integer (Unix ms)'), true);
+    if (advance !== undefined && (typeof advance !== 'number' || !Number.isSafeInteger(advance) || advance < 0))
+      return (bad(res, 'advance must be a non-negative integer (ms)'), true);
     if (typeof now === 'number') rt.clock.set(now);
     if (typeof advance === 'number') rt.clock.advance(advance);
     rt.clockMoved();
@@ -103,7 +110,11 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     }
     const problem =
       unknownField(input, [...Object.keys(FAULTS), 'mergeCrashAfter'], path) ??
-      (Object.keys(FAULTS) as Array<keyof typeof FAULTS>).map((f) => (input[f] !== undefined && !FAULTS[f].includes(input[f] as string) ? `${f} is ${quoted(FAULTS[f])}, not ${JSON.stringify(input[f])}` : null)).find((m) => m !== null);
+      (Object.keys(FAULTS) as Array<keyof typeof FAULTS>)
+        .map((f) =>
+          input[f] !== undefined && !FAULTS[f].includes(input[f] as string) ? `${f} is ${quoted(FAULTS[f])}, not ${JSON.stringify(input[f])}` : null,
+        )
+        .find((m) => m !== null);
     if (problem) {
       bad(res, problem);
       return true;
@@ -112,11 +123,14 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     // Asking for the normal state (`up`, `none`) is no fault and is answered.
     const inProcess = ['storage', 'table', 'merge', 'mergeCrashAfter'].filter((f) => input[f] !== undefined && input[f] !== 'up' && input[f] !== 'none');
     if (rt.bundleMode && inProcess.length > 0) {
-      sendJson(res, 409, { error: 'not_in_bundles', message: `the ${inProcess.join(', ')} fault needs the in-process handlers: it cannot run with bundles (only identity can); start without --bundles` });
+      sendJson(res, 409, {
+        error: 'not_in_bundles',
+        message: `the ${inProcess.join(', ')} fault needs the in-process handlers: it cannot run with bundles (only identity can); start without --bundles`,
+      });
       return true;
     }
     const crash = mergeFault(input.merge, input.mergeCrashAfter);
-    if (typeof crash === 'string') return bad(res, crash), true;
+    if (typeof crash === 'string') return (bad(res, crash), true);
     const { identity, storage, table } = input as Partial<Faults>;
     if (identity) rt.faults.identity = identity;
     if (storage) rt.faults.storage = storage;
@@ -147,7 +161,7 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     return true;
   }
   if (path === '/_local/files') {
-    if (method !== 'GET') return sendJson(res, 405, { error: 'method_not_allowed' }), true;
+    if (method !== 'GET') return (sendJson(res, 405, { error: 'method_not_allowed' }), true);
     const prefix = url.searchParams.get('prefix') ?? '';
     const keys: Array<{ key: string; size: number; contentType?: string; contentEncoding?: string; cacheControl?: string }> = [];
     let token: string | undefined;

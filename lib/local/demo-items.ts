@@ -25,7 +25,24 @@ export interface DemoItemData {
 
 type Shape = 'orb' | 'arrows' | 'flask' | 'sword' | 'shield' | 'cage';
 
-const MATERIALS = ['Silken', 'Ironbark', 'Emberglass', 'Frostbitten', 'Sunleaf', 'Starlight', 'Duskwater', 'Mossy', 'Verdant', 'Ashen', 'Glimmering', 'Thornroot', 'Stormcharged', 'Moonlit', 'Copperleaf', 'Saltmarsh'];
+const MATERIALS = [
+  'Silken',
+  'Ironbark',
+  'Emberglass',
+  'Frostbitten',
+  'Sunleaf',
+  'Starlight',
+  'Duskwater',
+  'Mossy',
+  'Verdant',
+  'Ashen',
+  'Glimmering',
+  'Thornroot',
+  'Stormcharged',
+  'Moonlit',
+  'Copperleaf',
+  'Saltmarsh',
+];
 const GOODS: Array<[noun: string, subclass: number]> = [
   ['Thread', 5],
   ['Cloth', 5],
@@ -43,7 +60,20 @@ const GOODS: Array<[noun: string, subclass: number]> = [
 const AMMO = ['Heavy Shot', 'Jagged Arrow', 'Balanced Bolt', 'Thorium Slug', 'Feathered Arrow'];
 const CONSUMABLES = ['Potion', 'Elixir', 'Flask', 'Tonic', 'Draught', 'Scroll', 'Feast', 'Bandage'];
 const VIRTUES = ['Swiftness', 'Fortitude', 'Clarity', 'the Tides', 'Embers', 'Warding', 'the Wilds', 'Focus'];
-const MAKERS = ['Runed', 'Stormforged', 'Gleaming', "Warden's", 'Tarnished', 'Sturdy', 'Ornate', "Vindicator's", 'Dreadsteel', 'Sunwoven', 'Ancient', "Ranger's"];
+const MAKERS = [
+  'Runed',
+  'Stormforged',
+  'Gleaming',
+  "Warden's",
+  'Tarnished',
+  'Sturdy',
+  'Ornate',
+  "Vindicator's",
+  'Dreadsteel',
+  'Sunwoven',
+  'Ancient',
+  "Ranger's",
+];
 const WEAPONS: Array<[noun: string, subclass: number]> = [
   ['Blade', 7],
   ['Staff', 10],
@@ -63,7 +93,22 @@ const ARMOUR: Array<[noun: string, subclass: number]> = [
   ['Spaulders', 3],
   ['Ring', 0],
 ];
-const SUFFIXES = ['of the Bear', 'of the Eagle', 'of the Owl', 'of the Tiger', 'of the Monkey', 'of the Whale', 'of the Falcon', 'of the Wolf', 'of Stamina', 'of Agility', 'of Intellect', 'of Strength', 'of Spirit', 'of the Boar'];
+const SUFFIXES = [
+  'of the Bear',
+  'of the Eagle',
+  'of the Owl',
+  'of the Tiger',
+  'of the Monkey',
+  'of the Whale',
+  'of the Falcon',
+  'of the Wolf',
+  'of Stamina',
+  'of Agility',
+  'of Intellect',
+  'of Strength',
+  'of Spirit',
+  'of the Boar',
+];
 const PET_COLOURS = ['Amber', 'Azure', 'Crimson', 'Dusky', 'Golden', 'Jade', 'Snowy', 'Spotted', 'Twilight', 'Mossy'];
 const PETS = ['Whelpling', 'Kitten', 'Sprite', 'Owlet', 'Mudfin', 'Tortoise', 'Fox Kit', 'Moth', 'Hatchling', 'Wisp', 'Hare', 'Ram'];
 
@@ -99,19 +144,46 @@ function makeItem(id: number, kind: Kind): Made {
     case 'commodity': {
       const [noun, sc] = pick(GOODS, id, 1);
       const q = hash(id, 2) < 0.8 ? 1 : 2;
-      return { shape: 'orb', record: { n: `${pick(MATERIALS, id, 3)} ${noun}`, q, il: between(1, 60, id, 4), c: 7, sc, ic: icon('orb', q), sell: between(5, 90, id, 5), st: 200 } };
+      return {
+        shape: 'orb',
+        record: { n: `${pick(MATERIALS, id, 3)} ${noun}`, q, il: between(1, 60, id, 4), c: 7, sc, ic: icon('orb', q), sell: between(5, 90, id, 5), st: 200 },
+      };
     }
     case 'ammo':
       return { shape: 'arrows', record: { n: pick(AMMO, id, 1), q: 1, il: between(5, 60, id, 4), c: 6, sc: 2, ic: icon('arrows', 1), sell: 1, st: 1000 } };
     case 'misc':
-      return { shape: 'flask', record: { n: `${pick(CONSUMABLES, id, 1)} of ${pick(VIRTUES, id, 3)}`, q: 1, il: between(5, 60, id, 4), c: 0, sc: 1, ic: icon('flask', 1), sell: between(20, 400, id, 5), st: 20 } };
+      return {
+        shape: 'flask',
+        record: {
+          n: `${pick(CONSUMABLES, id, 1)} of ${pick(VIRTUES, id, 3)}`,
+          q: 1,
+          il: between(5, 60, id, 4),
+          c: 0,
+          sc: 1,
+          ic: icon('flask', 1),
+          sell: between(20, 400, id, 5),
+          st: 20,
+        },
+      };
     default: {
       const weapon = hash(id, 6) < 0.4;
       const [noun, sc] = pick(weapon ? WEAPONS : ARMOUR, id, 1);
       const r = hash(id, 2);
       const q = r < 0.6 ? 2 : r < 0.9 ? 3 : 4;
       const shape: Shape = weapon ? 'sword' : 'shield';
-      return { shape, record: { n: `${pick(MAKERS, id, 3)} ${noun}`, q, il: between(20, 70, id, 4), c: weapon ? 2 : 4, sc, ic: icon(shape, q), sell: between(100, 9000, id, 5), st: 1 } };
+      return {
+        shape,
+        record: {
+          n: `${pick(MAKERS, id, 3)} ${noun}`,
+          q,
+          il: between(20, 70, id, 4),
+          c: weapon ? 2 : 4,
+          sc,
+          ic: icon(shape, q),
+          sell: between(100, 9000, id, 5),
+          st: 1,
+        },
+      };
     }
   }
 }
@@ -156,7 +228,16 @@ export function demoItemData(kinds: Iterable<ReadonlyMap<number, Kind>>): DemoIt
     records[id] = made.record;
     if (made.record.ic) icons.set(made.record.ic, made.shape);
   }
-  const file: GeneratedItemFile = { v: 1, build: DEMO_BUILD, source: 'npm start -- --demo (generated names)', suffixes, statNames: {}, bonusLists: {}, bonusTrees: {}, items: records };
+  const file: GeneratedItemFile = {
+    v: 1,
+    build: DEMO_BUILD,
+    source: 'npm start -- --demo (generated names)',
+    suffixes,
+    statNames: {},
+    bonusLists: {},
+    bonusTrees: {},
+    items: records,
+  };
   return { file, seen: seen.sort((a, b) => a[0] - b[0]), icons: [...icons].map(([name, shape]) => ({ name, webp: drawIcon(shape, Number(name.slice(-1))) })) };
 }
 
@@ -170,22 +251,33 @@ function inShape(shape: Shape, x: number, y: number): boolean {
       return cx * cx + cy * cy <= 17 * 17 && !((cx + 6) ** 2 + (cy + 6) ** 2 <= 16);
     case 'arrows':
       // three arrows: heads widening from y 10 to 20, shafts, fletching below y 40
-      return y >= 10 && y <= 46 && [17, 28, 39].some((ax) => {
-        const d = Math.abs(x - ax);
-        return y < 20 ? d <= (y - 10) / 2.5 : d <= 1 || (y > 40 && d <= 3);
-      });
+      return (
+        y >= 10 &&
+        y <= 46 &&
+        [17, 28, 39].some((ax) => {
+          const d = Math.abs(x - ax);
+          return y < 20 ? d <= (y - 10) / 2.5 : d <= 1 || (y > 40 && d <= 3);
+        })
+      );
     case 'flask':
       return (cx * cx + (cy - 8) ** 2 <= 14 * 14 && cy > -2) || (Math.abs(cx) <= 4 && cy >= -18 && cy <= 0);
     case 'sword': {
       // along the blade (towards the top right) and across it
       const along = (cx - cy) / Math.SQRT2;
       const across = Math.abs(cx + cy) / Math.SQRT2;
-      return (along >= -10 && along <= 20 && across <= 2.5 - Math.max(0, along - 16) / 2) || (along >= -13 && along < -10 && across <= 8) || (along >= -21 && along < -13 && across <= 1.5);
+      return (
+        (along >= -10 && along <= 20 && across <= 2.5 - Math.max(0, along - 16) / 2) ||
+        (along >= -13 && along < -10 && across <= 8) ||
+        (along >= -21 && along < -13 && across <= 1.5)
+      );
     }
     case 'shield':
       return Math.abs(cx) <= 15 && cy >= -17 && (cy <= 3 || Math.abs(cx) <= 15 - (cy - 3) * 0.8);
     case 'cage':
-      return (Math.abs(cx) <= 16 && Math.abs(cy) <= 16 && (Math.abs(Math.abs(cy) - 15) <= 1.5 || Math.round(cx + 16) % 8 <= 1)) || (Math.abs(cx) <= 3 && cy >= -22 && cy <= -16);
+      return (
+        (Math.abs(cx) <= 16 && Math.abs(cy) <= 16 && (Math.abs(Math.abs(cy) - 15) <= 1.5 || Math.round(cx + 16) % 8 <= 1)) ||
+        (Math.abs(cx) <= 3 && cy >= -22 && cy <= -16)
+      );
   }
 }
 

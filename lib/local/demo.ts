@@ -13,7 +13,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DAY_MS, HOUR_MS, ManualClock } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import { fileHeaders, iconPath } from '../../shared/files/paths';
-import { DEMO_BUILD, demoItemData, demoName, type DemoItemData } from './demo-items';
+import { DEMO_BUILD, type DemoItemData, demoItemData, demoName } from './demo-items';
 import { ReplayClock } from './replay-clock';
 import type { Runtime } from './runtime';
 
@@ -131,14 +131,16 @@ async function publishItems(rt: Runtime, data: DemoItemData): Promise<void> {
  * app would; one account's report names a variant key, and the merged files take it on the next request.
  */
 async function publishNames(rt: Runtime, data: DemoItemData, key: string): Promise<void> {
-  for (let i = 0; i < data.seen.length; i += SEEN_BATCH) await must(rt, 'POST', '/api/v1/items/seen', { build: DEMO_BUILD, items: data.seen.slice(i, i + SEEN_BATCH) }, key);
+  for (let i = 0; i < data.seen.length; i += SEEN_BATCH)
+    await must(rt, 'POST', '/api/v1/items/seen', { build: DEMO_BUILD, items: data.seen.slice(i, i + SEEN_BATCH) }, key);
 }
 
 /** Uploads the market's next book at `at`; a refusal throws, except 429 when `tooSoonIsFine` (a key's 5-minute limit). */
 async function upload(rt: Runtime, gen: MarketGenerator, at: number, key: string, tooSoonIsFine = false): Promise<void> {
   const book = gen.nextBook({ at });
   const res = await call(rt, 'POST', '/api/v1/ah/books', book, key);
-  if (res.status >= 300 && !(res.status === 429 && tooSoonIsFine)) throw new Error(`demo: upload to ${book.market} answered ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status >= 300 && !(res.status === 429 && tooSoonIsFine))
+    throw new Error(`demo: upload to ${book.market} answered ${res.status} ${JSON.stringify(res.body)}`);
 }
 
 /** Moves the runtime's clock to `at` (the demo's replay clock, or a manual clock) and tells the runtime. */
@@ -167,7 +169,9 @@ export async function runDemo(rt: Runtime, opts: { dataDir: string; target?: num
   const kept = readState(opts.dataDir);
   const { userId, keys } = await account(rt, kept);
   const from = rt.clock.now();
-  const generators = DEMO_MARKETS.map((market, i) => new MarketGenerator({ market, keys: ITEM_KEYS, entries: ITEM_KEYS * 3, seed: 101 + i, start: from, stepMs: HOUR_MS }));
+  const generators = DEMO_MARKETS.map(
+    (market, i) => new MarketGenerator({ market, keys: ITEM_KEYS, entries: ITEM_KEYS * 3, seed: 101 + i, start: from, stepMs: HOUR_MS }),
+  );
   const data = demoItemData(generators.map((g) => g.kinds()));
   await publishItems(rt, data);
   const target = () => opts.target ?? Date.now();

@@ -129,16 +129,32 @@ export async function startDynamoDbLocal(dataDir: string | null, signal?: AbortS
   });
   const endpoint = `http://${LOOPBACK}:${port}`;
   try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new EngineExited(`DynamoDB Local exited: ${lastLine(stderr)}`);
-      const res = await fetch(endpoint, { method: 'POST', headers: { 'x-amz-target': 'DynamoDB_20120810.ListTables', 'content-type': 'application/x-amz-json-1.0', authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x' }, body: '{}' });
-      return res.status < 500;
-    }, 'DynamoDB Local', 30_000, 100, signal);
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new EngineExited(`DynamoDB Local exited: ${lastLine(stderr)}`);
+        const res = await fetch(endpoint, {
+          method: 'POST',
+          headers: {
+            'x-amz-target': 'DynamoDB_20120810.ListTables',
+            'content-type': 'application/x-amz-json-1.0',
+            authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x',
+          },
+          body: '{}',
+        });
+        return res.status < 500;
+      },
+      'DynamoDB Local',
+      30_000,
+      100,
+      signal,
+    );
   } catch (err) {
     await stopChild(child);
     throw err;
   }
-  const exposed = launcher ? undefined : `DynamoDB Local listens on port ${port} of every interface: no Java compiler (javac, from a JDK) to build the loopback launcher`;
+  const exposed = launcher
+    ? undefined
+    : `DynamoDB Local listens on port ${port} of every interface: no Java compiler (javac, from a JDK) to build the loopback launcher`;
   return { endpoint, stop: () => stopChild(child), exposed };
 }
 
@@ -155,9 +171,13 @@ export async function startS3rver(dataDir: string | null, signal?: AbortSignal):
   };
   mkdirSync(dir, { recursive: true });
   const bin = join(dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', bin, '-d', dir, '-a', LOOPBACK, '-p', String(port), '--silent', '--no-vhost-buckets', '--allow-mismatched-signatures'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--openssl-legacy-provider', bin, '-d', dir, '-a', LOOPBACK, '-p', String(port), '--silent', '--no-vhost-buckets', '--allow-mismatched-signatures'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   track(child);
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
@@ -165,11 +185,17 @@ export async function startS3rver(dataDir: string | null, signal?: AbortSignal):
   });
   const endpoint = `http://${LOOPBACK}:${port}`;
   try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new EngineExited(`s3rver exited: ${lastLine(stderr)}`);
-      const res = await fetch(endpoint);
-      return res.status < 500;
-    }, 's3rver', 20_000, 100, signal);
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new EngineExited(`s3rver exited: ${lastLine(stderr)}`);
+        const res = await fetch(endpoint);
+        return res.status < 500;
+      },
+      's3rver',
+      20_000,
+      100,
+      signal,
+    );
   } catch (err) {
     await stopChild(child);
     removeTemporary();

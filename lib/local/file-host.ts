@@ -16,7 +16,8 @@ import { sendJson } from './http-events';
 const KEY_MAX_BYTES = 1024;
 
 /** S3's error document as CloudFront passes it through (no key, no bucket name). */
-const s3Error = (code: string, message: string): string => `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+const s3Error = (code: string, message: string): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
 
 export class FileHost {
   constructor(
@@ -39,7 +40,8 @@ export class FileHost {
       return;
     }
     // The distribution allows GET, HEAD and OPTIONS; CloudFront refuses other methods with 403.
-    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(403, 'MethodNotAllowed', 'This distribution is not configured to allow the HTTP request method');
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return refuse(403, 'MethodNotAllowed', 'This distribution is not configured to allow the HTTP request method');
     const missing = () => refuse(404, 'NoSuchKey', 'The specified key does not exist.');
     let key: string;
     try {

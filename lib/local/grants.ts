@@ -6,11 +6,22 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { QueuePort } from '../../shared/ports/queues';
-import { type BucketRight, bucketAllows, deadLetterQueueName, functionSpec, type FunctionName, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES } from '../../shared/topology';
+import {
+  type BucketRight,
+  bucketAllows,
+  deadLetterQueueName,
+  type FunctionName,
+  functionSpec,
+  MERGE_QUEUES,
+  MERGE_REJECTED_QUEUE,
+  PUSH_QUEUE,
+  QUEUES,
+} from '../../shared/topology';
 
 type Current = () => FunctionName | undefined;
 
-const accessDenied = (message: string): Error => Object.assign(new Error(message), { name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 } });
+const accessDenied = (message: string): Error =>
+  Object.assign(new Error(message), { name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 } });
 
 /** The right and the keys a bucket command needs (keys as sent, stage prefix included); null for any other command. */
 function needs(command: string, input: Record<string, unknown>): { right: BucketRight; keys: string[] } | null {

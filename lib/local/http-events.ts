@@ -49,10 +49,23 @@ export const TOO_LARGE_HEAD = { error: 'too_large', message: `request line and h
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded)|text\/)/i;
 
 /** An HTTP API event; `originVerify` is the edge's header value, or null for a request that bypassed the edge. */
-export function toHttpEvent(req: IncomingMessage, url: URL, body: Buffer, routeKey: string, pathParameters: Record<string, string>, originVerify: string | null): APIGatewayProxyEventV2 {
+export function toHttpEvent(
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  routeKey: string,
+  pathParameters: Record<string, string>,
+  originVerify: string | null,
+): APIGatewayProxyEventV2 {
   const { headers, sourceIp } = originHeaders(req, originVerify);
   const raw = req.headers.cookie;
-  const cookies = raw === undefined ? undefined : (Array.isArray(raw) ? raw.join('; ') : raw).split(';').map((c) => c.trim()).filter(Boolean);
+  const cookies =
+    raw === undefined
+      ? undefined
+      : (Array.isArray(raw) ? raw.join('; ') : raw)
+          .split(';')
+          .map((c) => c.trim())
+          .filter(Boolean);
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
   const text = body.length === 0 || (!headers['content-encoding'] && TEXT_TYPES.test(headers['content-type'] ?? ''));

@@ -264,7 +264,8 @@ export class LocalIdentity {
       return send(res, 404, { error: 'not_found', message: 'userId must name a user (or give orgId)' });
     }
     const scopes = input.scopes === undefined ? [] : input.scopes;
-    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) throw new BadRequest(`scopes must be a list of feature names: ${quoted(FEATURES)}`);
+    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string'))
+      throw new BadRequest(`scopes must be a list of feature names: ${quoted(FEATURES)}`);
     const unknown = scopes.find((s) => !(FEATURES as readonly string[]).includes(s));
     if (unknown !== undefined) throw new BadRequest(`unknown scope "${unknown}": scopes are feature names: ${quoted(FEATURES)}`);
     const key = `ak_${randomBytes(24).toString('base64url')}`;
@@ -283,7 +284,12 @@ export class LocalIdentity {
     if (!u) return { scopes: k.scopes, features: [], outOfScope: [] };
     const m = u.meta;
     const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-    const claims = { plan: typeof m.plan === 'string' ? m.plan : null, contributorUntil: typeof m.contributorUntil === 'number' ? m.contributorUntil : null, grants: strings(m.grants), withhold: strings(m.withhold) };
+    const claims = {
+      plan: typeof m.plan === 'string' ? m.plan : null,
+      contributorUntil: typeof m.contributorUntil === 'number' ? m.contributorUntil : null,
+      grants: strings(m.grants),
+      withhold: strings(m.withhold),
+    };
     const all: string[] = entitlementsOf(claims, this.opts.clock.now()).features;
     const features = k.scopes.length > 0 ? all.filter((f) => k.scopes.includes(f)) : all;
     return { scopes: k.scopes, features, outOfScope: all.filter((f) => !features.includes(f)) };
@@ -351,7 +357,8 @@ function deepMerge(target: Json, patch: Json): Json {
   const out: Json = { ...target };
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else if (typeof v === 'object' && !Array.isArray(v) && typeof out[k] === 'object' && out[k] !== null && !Array.isArray(out[k])) out[k] = deepMerge(out[k] as Json, v as Json);
+    else if (typeof v === 'object' && !Array.isArray(v) && typeof out[k] === 'object' && out[k] !== null && !Array.isArray(out[k]))
+      out[k] = deepMerge(out[k] as Json, v as Json);
     else out[k] = v;
   }
   return out;

@@ -105,7 +105,11 @@ export class LambdaHost {
     const sandboxes = this.sandboxes;
     const handler = sandboxes ? null : await this.handler(name);
     const eventBytes = jsonBytes(event);
-    if (eventBytes > INVOKE_REQUEST_MAX) throw new LambdaLimitError('request', `${eventBytes} byte payload is too large for the RequestResponse invocation type (limit ${INVOKE_REQUEST_MAX} bytes)`);
+    if (eventBytes > INVOKE_REQUEST_MAX)
+      throw new LambdaLimitError(
+        'request',
+        `${eventBytes} byte payload is too large for the RequestResponse invocation type (limit ${INVOKE_REQUEST_MAX} bytes)`,
+      );
     const timeoutMs = this.knobs.timeoutMs[name] ?? spec.timeoutSeconds * 1000;
     const delayMs = this.knobs.delayMs[name] ?? 0;
     const started = Date.now();
@@ -152,7 +156,8 @@ export class LambdaHost {
       const resultBytes = jsonBytes(result);
       this.knobs.onResult?.(name, resultBytes);
       const max = this.knobs.responseMax ?? INVOKE_RESPONSE_MAX;
-      if (resultBytes > max) throw new LambdaLimitError('response', `Response payload size exceeded maximum allowed payload size (${max} bytes): ${resultBytes} bytes`);
+      if (resultBytes > max)
+        throw new LambdaLimitError('response', `Response payload size exceeded maximum allowed payload size (${max} bytes): ${resultBytes} bytes`);
       return result as T;
     } finally {
       share.done();

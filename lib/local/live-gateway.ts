@@ -141,7 +141,10 @@ export class LiveGateway {
       ws.on('close', (code, reason) => {
         if (!this.connections.has(c.id)) return;
         this.connections.delete(c.id);
-        const ev = { requestContext: { ...this.baseContext(c, '$disconnect', 'DISCONNECT'), disconnectStatusCode: code, disconnectReason: reason.toString() }, isBase64Encoded: false };
+        const ev = {
+          requestContext: { ...this.baseContext(c, '$disconnect', 'DISCONNECT'), disconnectStatusCode: code, disconnectReason: reason.toString() },
+          isBase64Encoded: false,
+        };
         this.track(this.invoke(this.functions.disconnect, ev)).catch(this.onError);
       });
     });
@@ -167,7 +170,11 @@ export class LiveGateway {
       return;
     }
     if (req.method === 'GET') {
-      sendJson(res, 200, { ConnectedAt: new Date(c.connectedAt).toISOString(), LastActiveAt: new Date(c.lastActiveAt).toISOString(), Identity: { SourceIp: c.sourceIp, UserAgent: c.userAgent } });
+      sendJson(res, 200, {
+        ConnectedAt: new Date(c.connectedAt).toISOString(),
+        LastActiveAt: new Date(c.lastActiveAt).toISOString(),
+        Identity: { SourceIp: c.sourceIp, UserAgent: c.userAgent },
+      });
       return;
     }
     if (req.method === 'DELETE') {
@@ -219,5 +226,18 @@ function limitFrames(ws: WebSocket): void {
 }
 
 function statusText(status: number): string {
-  return ({ 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 426: 'Upgrade Required', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' } as Record<number, string>)[status] ?? 'Error';
+  return (
+    (
+      {
+        400: 'Bad Request',
+        401: 'Unauthorized',
+        403: 'Forbidden',
+        404: 'Not Found',
+        426: 'Upgrade Required',
+        429: 'Too Many Requests',
+        500: 'Internal Server Error',
+        503: 'Service Unavailable',
+      } as Record<number, string>
+    )[status] ?? 'Error'
+  );
 }

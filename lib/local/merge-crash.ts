@@ -10,7 +10,8 @@ import type { InitializeHandler, InitializeHandlerArguments, InitializeHandlerOu
 import type { FunctionName } from '../../shared/topology';
 
 /** DynamoDB (low-level and document client names) and S3 calls that write. */
-const WRITES = /^(Put|Update|Delete|BatchWrite|TransactWrite)(Item|Items)?Command$|^(PutObject|DeleteObjects?|CopyObject|CreateMultipartUpload|UploadPart|CompleteMultipartUpload)Command$/;
+const WRITES =
+  /^(Put|Update|Delete|BatchWrite|TransactWrite)(Item|Items)?Command$|^(PutObject|DeleteObjects?|CopyObject|CreateMultipartUpload|UploadPart|CompleteMultipartUpload)Command$/;
 
 interface Invocation {
   writes: number;

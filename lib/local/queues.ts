@@ -8,9 +8,9 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
-import { type QueueSpec, deadLetterQueueName } from '../../shared/topology';
-import type { QueueMessage, QueuePort, ReceivedMessage } from '../../shared/ports/queues';
 import type { Clock } from '../../shared/clock';
+import type { QueueMessage, QueuePort, ReceivedMessage } from '../../shared/ports/queues';
+import { deadLetterQueueName, type QueueSpec } from '../../shared/topology';
 
 export type SqsConsumer = (event: SQSEvent) => Promise<{ batchItemFailures?: Array<{ itemIdentifier: string }> } | undefined | void>;
 
@@ -77,7 +77,17 @@ class LocalQueue {
       this.seenDedup.set(dedup, now);
     }
     const delay = this.shape.fifo ? 0 : Math.max(0, Math.min(900, m.delaySeconds ?? 0)) * 1000;
-    this.pending.push({ id: randomUUID(), body: m.body, groupId: m.groupId, dedupId: m.dedupId, attributes: { ...m.attributes }, sentAt: now, visibleAt: now + delay, receives: 0, inFlight: false });
+    this.pending.push({
+      id: randomUUID(),
+      body: m.body,
+      groupId: m.groupId,
+      dedupId: m.dedupId,
+      attributes: { ...m.attributes },
+      sentAt: now,
+      visibleAt: now + delay,
+      receives: 0,
+      inFlight: false,
+    });
     this.onChange();
   }
 
@@ -104,7 +114,13 @@ class LocalQueue {
   /** What the queue holds, for tests and the control API. */
   contents(): Array<{ body: string; receives: number; visibleAt: number; attributes: Record<string, string>; error?: string }> {
     this.expire();
-    return this.pending.map((p) => ({ body: p.body, receives: p.receives, visibleAt: p.visibleAt, attributes: { ...p.attributes }, ...(p.error ? { error: p.error } : {}) }));
+    return this.pending.map((p) => ({
+      body: p.body,
+      receives: p.receives,
+      visibleAt: p.visibleAt,
+      attributes: { ...p.attributes },
+      ...(p.error ? { error: p.error } : {}),
+    }));
   }
 
   /** Starts every batch that can run now; resolves when they finish. */
@@ -198,7 +214,9 @@ class LocalQueue {
         ApproximateFirstReceiveTimestamp: String(now),
         ...(p.groupId ? { MessageGroupId: p.groupId, MessageDeduplicationId: p.dedupId ?? '', SequenceNumber: '0' } : {}),
       } as SQSRecord['attributes'],
-      messageAttributes: Object.fromEntries(Object.entries(p.attributes).map(([k, v]) => [k, { stringValue: v, dataType: 'String', stringListValues: [], binaryListValues: [] }])) as SQSMessageAttributes,
+      messageAttributes: Object.fromEntries(
+        Object.entries(p.attributes).map(([k, v]) => [k, { stringValue: v, dataType: 'String', stringListValues: [], binaryListValues: [] }]),
+      ) as SQSMessageAttributes,
       md5OfBody: createHash('md5').update(p.body).digest('hex'),
       eventSource: 'aws:sqs',
       eventSourceARN: this.arn,

@@ -5,9 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -18,36 +18,49 @@ import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
 import { Router } from '../../shared/http/router';
 import { jsonLog, keepOutOfLogs, type Log } from '../../shared/log';
-import { consoleSink, type LogSink, setLogSink } from '../../shared/telemetry/sink';
 import type { ClientName, Platform } from '../../shared/platform/platform';
+import type { QueuePort } from '../../shared/ports/queues';
 import type { SecretsPort } from '../../shared/ports/secrets';
 import { connectionsClient } from '../../shared/store/clients/connections';
 import { documentClient } from '../../shared/store/clients/dynamodb';
 import { s3Client } from '../../shared/store/clients/s3';
-import { type OperatorServices, operatorServices } from './operator';
-import { type Deployment, functionEnvironment, type SecretName } from '../environment';
-import type { QueuePort } from '../../shared/ports/queues';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
-import { FALLBACK_FUNCTION, FUNCTIONS, type FunctionName, type FunctionSpec, functionSpec, HTTP_ROUTES, LIVE_PATH, MERGE_REJECTED_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
+import { consoleSink, type LogSink, setLogSink } from '../../shared/telemetry/sink';
+import {
+  FALLBACK_FUNCTION,
+  FUNCTIONS,
+  type FunctionName,
+  type FunctionSpec,
+  functionSpec,
+  HTTP_ROUTES,
+  LIVE_PATH,
+  MERGE_REJECTED_QUEUE,
+  QUEUES,
+  SCHEDULES,
+  STREAM_CONSUMER,
+  WS_ROUTES,
+} from '../../shared/topology';
+import { type Deployment, functionEnvironment, type SecretName } from '../environment';
+import { type BundleBuildOptions, type Bundles, buildBundles } from './bundles';
 import { CONTROL_ROUTES, handleControl } from './control';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
-import { StartAborted } from './ports';
-import { ReplayClock } from './replay-clock';
 import { FileHost } from './file-host';
-import { REQUEST_HEAD_MAX_BYTES, TOO_LARGE_HEAD, readBody, requestHeadBytes, sendJson, toHttpEvent, writeResult } from './http-events';
-import { LocalIdentity } from './identity';
-import { bucketDenial, enforceBucketGrants, enforceQueueGrants } from './grants';
-import { currentFunction, InFlight, LambdaHost, LambdaLimitError } from './lambda';
 import { GATEWAY_ERRORS, HTTP_API_MAX_BODY, INTEGRATION_TIMEOUT_MS } from './gateway-limits';
+import { bucketDenial, enforceBucketGrants, enforceQueueGrants } from './grants';
+import { REQUEST_HEAD_MAX_BYTES, readBody, requestHeadBytes, sendJson, TOO_LARGE_HEAD, toHttpEvent, writeResult } from './http-events';
 import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
 import { recordClientCalls, recordQueueCalls, sandboxCallRecorder } from './iam/record';
+import { LocalIdentity } from './identity';
+import { currentFunction, InFlight, LambdaHost, LambdaLimitError } from './lambda';
 import { LiveGateway } from './live-gateway';
 import { MergeCrash, type MergeFaultState } from './merge-crash';
+import { type OperatorServices, operatorServices } from './operator';
+import { StartAborted } from './ports';
 import { LocalQueues } from './queues';
-import { LocalScheduler } from './scheduler';
-import { type BundleBuildOptions, type Bundles, buildBundles } from './bundles';
+import { ReplayClock } from './replay-clock';
 import { sandboxEnvironments } from './sandbox-environment';
 import { Sandboxes } from './sandboxes';
+import { LocalScheduler } from './scheduler';
 import { type SqsEndpoint, startSqsEndpoint } from './sqs-endpoint';
 import { ensureBucket, ensureTable, sweepExpired } from './storage';
 import { StreamPoller } from './stream-poller';
@@ -243,7 +256,10 @@ export class Runtime {
     ];
     const [ddbEndpoint, s3Endpoint] = await Promise.all(engines);
     const identitySecret = this.secret(dataDir, 'identity-secret.txt', () => `sk_local_${randomBytes(24).toString('base64url')}`);
-    const vapid = JSON.parse(this.secret(dataDir, 'vapid.json', () => JSON.stringify(webpush.generateVAPIDKeys()))) as { publicKey: string; privateKey: string };
+    const vapid = JSON.parse(this.secret(dataDir, 'vapid.json', () => JSON.stringify(webpush.generateVAPIDKeys()))) as {
+      publicKey: string;
+      privateKey: string;
+    };
     // Rotate by editing the file: {"current": new, "previous": old} (the edge sends `current`).
     const originSecret = this.secret(dataDir, 'origin-verify.json', () => JSON.stringify({ current: randomBytes(32).toString('base64url') }));
     this.originVerify = (JSON.parse(originSecret) as { current: string }).current;
@@ -282,19 +298,38 @@ export class Runtime {
     const localOnly = { DYNAMODB_ENDPOINT: ddbEndpoint, S3_ENDPOINT: s3Endpoint, PUSH_LOOPBACK: 'allow', AWS_REGION: LOCAL_REGION };
     const configOf = (spec: FunctionSpec) => parseConfig({ ...functionEnvironment(spec, deployment), ...localOnly });
     // Calls outside any invocation (the control API's publishing) are the operator's: every access.
-    const operator: FunctionSpec = { ...functionSpec('api'), access: { table: 'write', workBucket: 'write', queues: ['merge', 'push'], mergeFailures: 'redrive', secrets: ['identity', 'vapid', 'origin', 'uploader'] } };
+    const operator: FunctionSpec = {
+      ...functionSpec('api'),
+      access: {
+        table: 'write',
+        workBucket: 'write',
+        queues: ['merge', 'push'],
+        mergeFailures: 'redrive',
+        secrets: ['identity', 'vapid', 'origin', 'uploader'],
+      },
+    };
     const config = configOf(operator);
     const clients = { ddb: documentClient(config), s3: s3Client(config), connections: connectionsClient(config) };
     this.s3 = clients.s3;
     if (this.opts.recordCalls) {
-      const names = { region: LOCAL_REGION, account: LOCAL_ACCOUNT, table: this.tableName, bucket: this.bucketName, work: this.workBucketName, filesPrefix: this.opts.filesPrefix ?? '', liveApiId: LIVE_API_ID, liveStage: STAGE };
+      const names = {
+        region: LOCAL_REGION,
+        account: LOCAL_ACCOUNT,
+        table: this.tableName,
+        bucket: this.bucketName,
+        work: this.workBucketName,
+        filesPrefix: this.opts.filesPrefix ?? '',
+        liveApiId: LIVE_API_ID,
+        liveStage: STAGE,
+      };
       this.recorder = new CallRecorder(names, currentFunction, this.opts.recordCalls.file);
       recordClientCalls(clients, this.recorder);
     }
     // The `storage` fault makes the service's bucket calls fail, upload bodies included.
     clients.s3.middlewareStack.add(
       (next) => async (args) => {
-        if (this.faults.storage === 'down') throw Object.assign(new Error('storage fault: the bucket is unreachable'), { name: 'ServiceUnavailable', $fault: 'server' });
+        if (this.faults.storage === 'down')
+          throw Object.assign(new Error('storage fault: the bucket is unreachable'), { name: 'ServiceUnavailable', $fault: 'server' });
         return next(args);
       },
       { step: 'initialize', name: 'localStorageFault' },
@@ -305,7 +340,11 @@ export class Runtime {
     clients.ddb.middlewareStack.add(
       (next) => async (args) => {
         if (this.faults.table === 'down') {
-          throw Object.assign(new Error('table fault: the table is unreachable'), { name: 'InternalServerError', $fault: 'server', $metadata: { httpStatusCode: 500 } });
+          throw Object.assign(new Error('table fault: the table is unreachable'), {
+            name: 'InternalServerError',
+            $fault: 'server',
+            $metadata: { httpStatusCode: 500 },
+          });
         }
         return next(args);
       },
@@ -313,26 +352,35 @@ export class Runtime {
     );
     clients.s3.middlewareStack.add(this.mergeCrash.middleware, { step: 'initialize', name: 'localMergeCrash' });
     clients.ddb.middlewareStack.add(this.mergeCrash.middleware, { step: 'initialize', name: 'localMergeCrash' });
-    const plainS3 = new S3Client({ region: 'us-east-1', endpoint: s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+    const plainS3 = new S3Client({
+      region: 'us-east-1',
+      endpoint: s3Endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
     const rawDdb = new DynamoDBClient({ region: 'us-east-1', endpoint: ddbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     // The runtime's own table client (the sweeper), untouched by the `table` fault.
     this.doc = DynamoDBDocumentClient.from(rawDdb);
     await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName), ensureBucket(plainS3, this.workBucketName)]);
     this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event), [MERGE_REJECTED_QUEUE]);
     // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
-    const queues = this.withRecorder(enforceQueueGrants(
-      {
-        send: async (queue, messages) => {
-          this.mergeCrash.assertAlive();
-          await this.queues.send(queue, messages);
+    const queues = this.withRecorder(
+      enforceQueueGrants(
+        {
+          send: async (queue, messages) => {
+            this.mergeCrash.assertAlive();
+            await this.queues.send(queue, messages);
+          },
+          changeVisibility: (arn, handles, seconds) => this.queues.changeVisibility(arn, handles, seconds),
+          receive: (queue, max, visibility) => this.queues.receive(queue, max, visibility),
+          delete: (queue, handles) => this.queues.delete(queue, handles),
         },
-        changeVisibility: (arn, handles, seconds) => this.queues.changeVisibility(arn, handles, seconds),
-        receive: (queue, max, visibility) => this.queues.receive(queue, max, visibility),
-        delete: (queue, handles) => this.queues.delete(queue, handles),
-      },
-      currentFunction,
-      denied,
-    ));
+        currentFunction,
+        denied,
+      ),
+    );
     // Locally every secret's value is set directly (no ARN), so nothing asks this port.
     const secrets: SecretsPort = { read: async (arn) => Promise.reject(new Error(`the local runtime has no secret ${arn}`)) };
     const platformOf = (spec: FunctionSpec): Platform<ClientName> => ({
@@ -352,14 +400,31 @@ export class Runtime {
     await this.identity.init();
     this.fileHost = new FileHost(plainS3, this.bucketName, (origin) => this.allowedOrigin(origin));
     const ws = (key: string) => WS_ROUTES.find((r) => r.routeKey === key)!.function;
-    this.live = new LiveGateway(STAGE, (fn, ev) => this.lambdas.invoke(fn, ev), { connect: ws('$connect'), message: ws('$default'), disconnect: ws('$disconnect') }, (err) => this.log('error', 'live gateway', { error: String(err) }));
-    this.scheduler = new LocalScheduler(SCHEDULES, this.clock, (s) => (ev) => this.lambdas.invoke(s.function, ev), (name, err) =>
-      // A run that met an outage is retried by the next period's run: a warning, not an error.
-      isDependencyFailure(err)
-        ? this.log('warn', `schedule ${name} waits for a dependency`, { error: err instanceof Error ? err.message : String(err) })
-        : this.log('error', `schedule ${name} failed`, { error: err instanceof Error ? err.stack : String(err) }),
+    this.live = new LiveGateway(
+      STAGE,
+      (fn, ev) => this.lambdas.invoke(fn, ev),
+      { connect: ws('$connect'), message: ws('$default'), disconnect: ws('$disconnect') },
+      (err) => this.log('error', 'live gateway', { error: String(err) }),
     );
-    this.poller = new StreamPoller(ddbEndpoint, rawDdb, this.tableName, (ev) => this.lambdas.invoke(STREAM_CONSUMER.function, ev), STREAM_CONSUMER.batchSize, STREAM_CONSUMER.filters, (err) => this.log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }));
+    this.scheduler = new LocalScheduler(
+      SCHEDULES,
+      this.clock,
+      (s) => (ev) => this.lambdas.invoke(s.function, ev),
+      (name, err) =>
+        // A run that met an outage is retried by the next period's run: a warning, not an error.
+        isDependencyFailure(err)
+          ? this.log('warn', `schedule ${name} waits for a dependency`, { error: err instanceof Error ? err.message : String(err) })
+          : this.log('error', `schedule ${name} failed`, { error: err instanceof Error ? err.stack : String(err) }),
+    );
+    this.poller = new StreamPoller(
+      ddbEndpoint,
+      rawDdb,
+      this.tableName,
+      (ev) => this.lambdas.invoke(STREAM_CONSUMER.function, ev),
+      STREAM_CONSUMER.batchSize,
+      STREAM_CONSUMER.filters,
+      (err) => this.log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }),
+    );
     await Promise.all([this.poller.init(this.memory), this.lambdas.preload(FUNCTIONS.map((f) => f.name))]);
     if (this.aborter.signal.aborted) throw new StartAborted();
     this.startBackground();
@@ -382,7 +447,15 @@ export class Runtime {
       if (denied) this.log('error', denied);
       return denied;
     };
-    this.sandboxes = new Sandboxes({ bundles, environment: (name) => environments.get(name)!, sqsEndpoint: sqs, clock: this.clock, log: this.sink, onCall, checkBucket });
+    this.sandboxes = new Sandboxes({
+      bundles,
+      environment: (name) => environments.get(name)!,
+      sqsEndpoint: sqs,
+      clock: this.clock,
+      log: this.sink,
+      onCall,
+      checkBucket,
+    });
     this.lambdas.sandboxes = this.sandboxes;
   }
 
@@ -615,7 +688,9 @@ export class Runtime {
     }
     if (requestHeadBytes(req) > REQUEST_HEAD_MAX_BYTES) {
       const body = JSON.stringify(TOO_LARGE_HEAD);
-      socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
       return;
     }
     this.live.upgrade(req, socket, head, url, edge ? this.originVerify : null).catch((err) => {

@@ -15,7 +15,12 @@ import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
  * `localOnly`: the local engines' endpoints and the other local-only variables; `sqs`: the local SQS
  * endpoint, where the queue URLs point.
  */
-export function sandboxEnvironments(bundles: Bundles, deployment: Deployment, localOnly: Record<string, string>, sqs: string): Map<FunctionName, Record<string, string>> {
+export function sandboxEnvironments(
+  bundles: Bundles,
+  deployment: Deployment,
+  localOnly: Record<string, string>,
+  sqs: string,
+): Map<FunctionName, Record<string, string>> {
   const withSqs: Deployment = { ...deployment, queueUrl: (name) => `${sqs}/${LOCAL_ACCOUNT}/${name}` };
   return new Map(
     FUNCTIONS.map((spec) => {

@@ -8,8 +8,9 @@
  * One sandbox per function serves the invocations that overlap (Lambda would start one per concurrent call):
  * they share its event loop, and a timed-out sandbox is ended once the others in it have answered.
  */
-import { createInterface } from 'node:readline';
+
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type Clock, ManualClock, systemClock } from '../../shared/clock';
@@ -48,7 +49,8 @@ interface WorkerError {
 }
 
 /** An error as the Lambda service reports a function's failure (name = errorType). */
-const toError = (e: WorkerError): Error => Object.assign(new Error(e.errorMessage), { name: e.errorType, stack: e.stack ?? `${e.errorType}: ${e.errorMessage}` });
+const toError = (e: WorkerError): Error =>
+  Object.assign(new Error(e.errorMessage), { name: e.errorType, stack: e.stack ?? `${e.errorType}: ${e.errorMessage}` });
 
 class Sandbox {
   readonly pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -63,25 +65,40 @@ class Sandbox {
     onCall: (service: string, command: string, input: Record<string, unknown>) => void,
     checkBucket: (command: string, input: Record<string, unknown>) => string | null,
   ) {
-    for (const [stream, level] of [[worker.stdout, 'info'], [worker.stderr, 'error']] as const) {
+    for (const [stream, level] of [
+      [worker.stdout, 'info'],
+      [worker.stderr, 'error'],
+    ] as const) {
       createInterface({ input: stream }).on('line', (line) => onLine(line, levelOf(line, level)));
     }
     this.ready = new Promise((resolve, reject) => {
-      worker.on('message', (m: { type: string; id?: string; url?: string; result?: string; error?: WorkerError; service?: string; command?: string; input?: Record<string, unknown> }) => {
-        if (m.type === 'call') onCall(m.service ?? '', m.command ?? '', m.input ?? {});
-        else if (m.type === 'bucket-check') worker.postMessage({ type: 'bucket-checked', id: m.id, denied: checkBucket(m.command ?? '', m.input ?? {}) });
-        else if (m.type === 'ready') resolve(m.url ?? '');
-        else if (m.type === 'init-error') reject(toError(m.error!));
-        else if (m.type === 'result' || m.type === 'error') {
-          const call = this.pending.get(m.id!);
-          if (!call) return; // answered after its timeout: no one waits for it
-          this.pending.delete(m.id!);
-          onResult(worker.threadId);
-          if (m.type === 'result') call.resolve(m.result === undefined ? undefined : JSON.parse(m.result));
-          else call.reject(toError(m.error!));
-          this.endIfIdle();
-        }
-      });
+      worker.on(
+        'message',
+        (m: {
+          type: string;
+          id?: string;
+          url?: string;
+          result?: string;
+          error?: WorkerError;
+          service?: string;
+          command?: string;
+          input?: Record<string, unknown>;
+        }) => {
+          if (m.type === 'call') onCall(m.service ?? '', m.command ?? '', m.input ?? {});
+          else if (m.type === 'bucket-check') worker.postMessage({ type: 'bucket-checked', id: m.id, denied: checkBucket(m.command ?? '', m.input ?? {}) });
+          else if (m.type === 'ready') resolve(m.url ?? '');
+          else if (m.type === 'init-error') reject(toError(m.error!));
+          else if (m.type === 'result' || m.type === 'error') {
+            const call = this.pending.get(m.id!);
+            if (!call) return; // answered after its timeout: no one waits for it
+            this.pending.delete(m.id!);
+            onResult(worker.threadId);
+            if (m.type === 'result') call.resolve(m.result === undefined ? undefined : JSON.parse(m.result));
+            else call.reject(toError(m.error!));
+            this.endIfIdle();
+          }
+        },
+      );
       const failAll = (err: Error) => {
         this.ended = true;
         reject(err);
@@ -90,7 +107,11 @@ class Sandbox {
       };
       worker.on('error', (err) => {
         const oom = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-        failAll(Object.assign(new Error(oom ? `Runtime exited: out of memory (${err.message})` : `Runtime exited with error: ${err.message}`), { name: oom ? 'Runtime.OutOfMemory' : 'Runtime.ExitError' }));
+        failAll(
+          Object.assign(new Error(oom ? `Runtime exited: out of memory (${err.message})` : `Runtime exited with error: ${err.message}`), {
+            name: oom ? 'Runtime.OutOfMemory' : 'Runtime.ExitError',
+          }),
+        );
       });
       worker.on('exit', (code) => failAll(Object.assign(new Error(`Runtime exited with error: exit status ${code}`), { name: 'Runtime.ExitError' })));
     });
@@ -195,10 +216,16 @@ export class Sandboxes {
     const served = this.served.get(name) ?? { url: '', invocations: 0, starts: 0, threads: [] };
     this.served.set(name, served);
     served.starts++;
-    const sandbox = new Sandbox(worker, this.setup.log, (threadId) => {
-      served.invocations++;
-      if (!served.threads.includes(threadId)) served.threads.push(threadId);
-    }, (service, command, input) => this.setup.onCall?.(name, service, command, input), (command, input) => this.setup.checkBucket?.(name, command, input) ?? null);
+    const sandbox = new Sandbox(
+      worker,
+      this.setup.log,
+      (threadId) => {
+        served.invocations++;
+        if (!served.threads.includes(threadId)) served.threads.push(threadId);
+      },
+      (service, command, input) => this.setup.onCall?.(name, service, command, input),
+      (command, input) => this.setup.checkBucket?.(name, command, input) ?? null,
+    );
     this.live.set(name, sandbox);
     this.all.add(sandbox);
     worker.once('exit', () => {
@@ -210,7 +237,9 @@ export class Sandboxes {
     } catch (err) {
       const e = err as Error;
       void sandbox.end();
-      const hint = /Cannot find (package|module)/.test(e.message) ? ' (the Lambda runtime provides only @aws-sdk/*: everything else must be in the bundle, see lib/constructs/bundling.ts)' : '';
+      const hint = /Cannot find (package|module)/.test(e.message)
+        ? ' (the Lambda runtime provides only @aws-sdk/*: everything else must be in the bundle, see lib/constructs/bundling.ts)'
+        : '';
       throw Object.assign(new Error(`the ${name} bundle ${bundle.file} failed to load: ${e.name}: ${e.message}${hint}`), { name: 'Runtime.ImportModuleError' });
     }
     return sandbox;

@@ -53,14 +53,21 @@ const queueOf = (url: unknown, known: (name: string) => boolean): { name: string
 function callerOf(req: IncomingMessage): FunctionName {
   const key = String(req.headers.authorization ?? '').match(/Credential=([^/,\s]+)\//)?.[1];
   const fn = FUNCTIONS.find((f) => f.name === key)?.name;
-  if (!fn) throw new SqsError(403, 'com.amazonaws.sqs#InvalidClientTokenId', `The security token included in the request is invalid (access key ${key ?? 'missing'})`);
+  if (!fn)
+    throw new SqsError(403, 'com.amazonaws.sqs#InvalidClientTokenId', `The security token included in the request is invalid (access key ${key ?? 'missing'})`);
   return fn;
 }
 
 const entriesOf = (input: Record<string, unknown>): Entry[] => {
   const entries = input.Entries;
-  if (!Array.isArray(entries) || entries.length === 0) throw new SqsError(400, 'com.amazonaws.sqs#EmptyBatchRequest', 'There should be at least one entry in the request.');
-  if (entries.length > MAX_BATCH) throw new SqsError(400, 'com.amazonaws.sqs#TooManyEntriesInBatchRequest', `Maximum number of entries per request are ${MAX_BATCH}. You have sent ${entries.length}.`);
+  if (!Array.isArray(entries) || entries.length === 0)
+    throw new SqsError(400, 'com.amazonaws.sqs#EmptyBatchRequest', 'There should be at least one entry in the request.');
+  if (entries.length > MAX_BATCH)
+    throw new SqsError(
+      400,
+      'com.amazonaws.sqs#TooManyEntriesInBatchRequest',
+      `Maximum number of entries per request are ${MAX_BATCH}. You have sent ${entries.length}.`,
+    );
   return entries as Entry[];
 };
 
@@ -70,7 +77,12 @@ async function act(queues: QueuePort, known: (name: string) => boolean, action: 
       const { name } = queueOf(input.QueueUrl, known);
       const entries = entriesOf(input);
       const bytes = entries.reduce((n, e) => n + Buffer.byteLength(e.MessageBody ?? ''), 0);
-      if (bytes > MAX_BATCH_BYTES) throw new SqsError(400, 'com.amazonaws.sqs#BatchRequestTooLong', `Batch requests cannot be longer than ${MAX_BATCH_BYTES} bytes. You have sent ${bytes} bytes.`);
+      if (bytes > MAX_BATCH_BYTES)
+        throw new SqsError(
+          400,
+          'com.amazonaws.sqs#BatchRequestTooLong',
+          `Batch requests cannot be longer than ${MAX_BATCH_BYTES} bytes. You have sent ${bytes} bytes.`,
+        );
       const messages: QueueMessage[] = entries.map((e) => ({
         body: e.MessageBody ?? '',
         groupId: e.MessageGroupId,
@@ -113,11 +125,18 @@ async function act(queues: QueuePort, known: (name: string) => boolean, action: 
     case 'DeleteMessageBatch': {
       const { name } = queueOf(input.QueueUrl, known);
       const entries = entriesOf(input);
-      await queues.delete(name, entries.map((e) => e.ReceiptHandle ?? ''));
+      await queues.delete(
+        name,
+        entries.map((e) => e.ReceiptHandle ?? ''),
+      );
       return { Successful: entries.map((e) => ({ Id: e.Id })), Failed: [] };
     }
     default:
-      throw new SqsError(400, 'com.amazonaws.sqs#UnsupportedOperation', `${action} is not served by the local SQS endpoint (it serves SendMessageBatch, ChangeMessageVisibilityBatch, ReceiveMessage, DeleteMessageBatch)`);
+      throw new SqsError(
+        400,
+        'com.amazonaws.sqs#UnsupportedOperation',
+        `${action} is not served by the local SQS endpoint (it serves SendMessageBatch, ChangeMessageVisibilityBatch, ReceiveMessage, DeleteMessageBatch)`,
+      );
   }
 }
 
@@ -140,7 +159,8 @@ export async function startSqsEndpoint(queues: QueuePort, known: (name: string) 
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       const target = String(req.headers['x-amz-target'] ?? '');
-      if (req.method !== 'POST' || !target.startsWith('AmazonSQS.')) throw new SqsError(400, 'com.amazonaws.sqs#InvalidAction', 'the local SQS endpoint takes POST with X-Amz-Target: AmazonSQS.<Action> (JSON protocol)');
+      if (req.method !== 'POST' || !target.startsWith('AmazonSQS.'))
+        throw new SqsError(400, 'com.amazonaws.sqs#InvalidAction', 'the local SQS endpoint takes POST with X-Amz-Target: AmazonSQS.<Action> (JSON protocol)');
       const fn = callerOf(req);
       const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
       const out = await runAs(fn, () => act(queues, known, target.slice('AmazonSQS.'.length), input));

@@ -16,7 +16,12 @@ export async function ensureTable(ddb: DynamoDBClient, tableName: string): Promi
           ...TABLE_INDEXES.flatMap((i) => [
             { AttributeName: i.partitionKey, AttributeType: 'S' as const },
             { AttributeName: i.sortKey, AttributeType: 'S' as const },
-          ]).filter((a, n, all) => all.findIndex((b) => b.AttributeName === a.AttributeName) === n && a.AttributeName !== TABLE_KEYS.partitionKey && a.AttributeName !== TABLE_KEYS.sortKey),
+          ]).filter(
+            (a, n, all) =>
+              all.findIndex((b) => b.AttributeName === a.AttributeName) === n &&
+              a.AttributeName !== TABLE_KEYS.partitionKey &&
+              a.AttributeName !== TABLE_KEYS.sortKey,
+          ),
         ],
         KeySchema: [
           { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },

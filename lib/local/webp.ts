@@ -54,7 +54,8 @@ function writeSymbol(w: BitWriter, symbols: number[], value: number): void {
  * An opaque `width` x `height` WebP whose pixel (x, y) is `fg` where `ink(x, y)` is true and `bg` elsewhere.
  */
 export function twoToneWebp(width: number, height: number, ink: (x: number, y: number) => boolean, fg: Rgb, bg: Rgb): Buffer {
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > 16384 || height > 16384) throw new RangeError('size out of range');
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > 16384 || height > 16384)
+    throw new RangeError('size out of range');
   const w = new BitWriter();
   w.write(0x2f, 8); // VP8L signature
   w.write(width - 1, 14);

@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CostReport, type Figure, MissingFigureError, type Prices, costModel } from './model';
+import { type CostReport, costModel, type Figure, MissingFigureError, type Prices } from './model';
 import { SCENARIO } from './scenario';
 import { costTopology } from './topology';
 
@@ -60,7 +60,8 @@ export function readFigures(paths: readonly string[]): Figure[] {
       fail(2, `cannot read figures from ${path}: ${(err as Error).message}`);
     }
     if (!Array.isArray(list)) fail(2, `${path} is not a bench figures file (an array of {name, value})`);
-    for (const f of list as Array<{ name?: unknown; value?: unknown }>) if (typeof f.name === 'string' && typeof f.value === 'number') byName.set(f.name, f.value);
+    for (const f of list as Array<{ name?: unknown; value?: unknown }>)
+      if (typeof f.name === 'string' && typeof f.value === 'number') byName.set(f.name, f.value);
   }
   return [...byName].map(([name, value]) => ({ name, value }));
 }
@@ -76,16 +77,24 @@ async function measure(days: number): Promise<Figure[]> {
 
 export function printReport(report: CostReport, prices: Prices): void {
   const usd = (n: number) => `$${n.toFixed(2)}`;
-  console.log(`scenario: ${SCENARIO.markets} markets × ${SCENARIO.mergesPerMarketPerDay} merges a day, ${SCENARIO.apiReadsPerDay / 1e6} M API reads a day, ${SCENARIO.socketsAllDay} sockets all day, hourly files read by ${SCENARIO.hourlyFileClients} clients; prices us-east-1 as of ${prices.as_of}`);
+  console.log(
+    `scenario: ${SCENARIO.markets} markets × ${SCENARIO.mergesPerMarketPerDay} merges a day, ${SCENARIO.apiReadsPerDay / 1e6} M API reads a day, ${SCENARIO.socketsAllDay} sockets all day, hourly files read by ${SCENARIO.hourlyFileClients} clients; prices us-east-1 as of ${prices.as_of}`,
+  );
   console.log(`${'line'.padEnd(36)} ${'USD/month'.padStart(10)}  quantity`);
   for (const l of report.lines) console.log(`${l.name.padEnd(36)} ${usd(l.usd_month).padStart(10)}  ${l.detail}`);
-  console.log(`${'total'.padEnd(36)} ${usd(report.total_usd_month).padStart(10)}  target < $${TARGET_USD} without CloudFront egress: ${report.total_usd_month < TARGET_USD ? 'met' : 'MISSED'}`);
+  console.log(
+    `${'total'.padEnd(36)} ${usd(report.total_usd_month).padStart(10)}  target < $${TARGET_USD} without CloudFront egress: ${report.total_usd_month < TARGET_USD ? 'met' : 'MISSED'}`,
+  );
   console.log(`biggest line: ${report.biggest} (${usd(report.lines[0].usd_month)}). To halve it: ${report.halve}.`);
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  if (args.figures.length === 0 && !args.measure) fail(2, `npm run cost needs measured figures: pass --figures PATH (from \`npm run bench -- --cost --json PATH\`) or --measure to measure them now.\n${USAGE}`);
+  if (args.figures.length === 0 && !args.measure)
+    fail(
+      2,
+      `npm run cost needs measured figures: pass --figures PATH (from \`npm run bench -- --cost --json PATH\`) or --measure to measure them now.\n${USAGE}`,
+    );
   const prices = JSON.parse(readFileSync(join(HERE, 'prices.json'), 'utf8')) as Prices;
   const figures = [...(args.measure ? await measure(args.days) : []), ...readFigures(args.figures)];
   let report: CostReport;
@@ -97,7 +106,10 @@ async function main(): Promise<void> {
   }
   printReport(report, prices);
   if (args.json) {
-    writeFileSync(args.json, `${JSON.stringify({ total_usd_month: report.total_usd_month, lines: report.lines.map(({ name, usd_month }) => ({ name, usd_month })), biggest: report.biggest, halve: report.halve, prices_as_of: prices.as_of, scenario: SCENARIO }, null, 2)}\n`);
+    writeFileSync(
+      args.json,
+      `${JSON.stringify({ total_usd_month: report.total_usd_month, lines: report.lines.map(({ name, usd_month }) => ({ name, usd_month })), biggest: report.biggest, halve: report.halve, prices_as_of: prices.as_of, scenario: SCENARIO }, null, 2)}\n`,
+    );
     console.log(`bill written to ${args.json}`);
   }
 }

@@ -69,13 +69,16 @@ const GB = 1024 ** 3;
 
 /** What would halve each line, printed for the biggest one. */
 export const HALVE: Readonly<Record<string, string>> = {
-  'DynamoDB writes: merges': 'merge only the shards a book changes and skip pages whose encoded bytes did not change (a steady market rewrites few prices), or merge every other book of a market (150 a day)',
+  'DynamoDB writes: merges':
+    'merge only the shards a book changes and skip pages whose encoded bytes did not change (a steady market rewrites few prices), or merge every other book of a market (150 a day)',
   'DynamoDB reads: merges': 'keep the merge function warm with its pages cached between books (read only META and changed shards)',
-  'DynamoDB reads: API reads': 'keep each market\'s history shards in the API function per compaction mark (they change once a day: about 3 of a single-item answer\'s units) and its recent day and row shards per merge seq (validated by the META read), so a warm function reads an item\'s shards once per merge instead of once per read',
+  'DynamoDB reads: API reads':
+    "keep each market's history shards in the API function per compaction mark (they change once a day: about 3 of a single-item answer's units) and its recent day and row shards per merge seq (validated by the META read), so a warm function reads an item's shards once per merge instead of once per read",
   'DynamoDB units: hourly jobs': 'run the snapshot and seal jobs on changed markets only',
   'DynamoDB units: sockets': 'reconnect less often (keep the 2-hour connection to its limit)',
   'DynamoDB storage': 'keep day history 30 days in the table and older days only in S3 files',
-  'Lambda requests': 'the API reads are nearly all of it (one invocation each, now that the stream filter keeps rate counters from invoking the fan-out): fewer, larger reads (the batch candles route takes 50 items a request)',
+  'Lambda requests':
+    'the API reads are nearly all of it (one invocation each, now that the stream filter keeps rate counters from invoking the fan-out): fewer, larger reads (the batch candles route takes 50 items a request)',
   'API Gateway HTTP requests': 'answer item reads from CloudFront with a short TTL (the answers carry ETags), halving what reaches API Gateway',
   'WebSocket messages': 'send one `ah` per market per minute (batched) instead of one per merge',
   'WebSocket connection minutes': 'close idle sockets after 10 minutes without a subscription',
@@ -149,10 +152,18 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
     readRcu += r.count * fig(r.route === 'item' ? 'read.item_read_units' : `cost.read.${r.route}.rcu`);
     readWcu += r.count * fig(`cost.read.${r.route}.wcu`);
   }
-  add('DynamoDB reads: API reads', readRcu * rru + readWcu * wru, `${M(readRcu)} read units, ${M(readWcu)} write units (${reads.map((r) => `${r.route} ${M(r.count)}`).join(', ')})`);
+  add(
+    'DynamoDB reads: API reads',
+    readRcu * rru + readWcu * wru,
+    `${M(readRcu)} read units, ${M(readWcu)} write units (${reads.map((r) => `${r.route} ${M(r.count)}`).join(', ')})`,
+  );
   const hourRcu = hours * fig('cost.hour.rcu');
   const hourWcu = hours * fig('cost.hour.wcu');
-  add('DynamoDB units: hourly jobs', hourRcu * rru + hourWcu * wru, `${M(hourRcu)} read, ${M(hourWcu)} write units (seal, snapshot, items, retention, sweeps; ${hours} market-hours)`);
+  add(
+    'DynamoDB units: hourly jobs',
+    hourRcu * rru + hourWcu * wru,
+    `${M(hourRcu)} read, ${M(hourWcu)} write units (seal, snapshot, items, retention, sweeps; ${hours} market-hours)`,
+  );
   const connRcu = connects * fig('cost.connect.rcu');
   const connWcu = connects * fig('cost.connect.wcu');
   add('DynamoDB units: sockets', connRcu * rru + connWcu * wru, `${M(connRcu)} read, ${M(connWcu)} write units (${M(connects)} connects)`);
@@ -196,23 +207,41 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
   add('WebSocket connection minutes', (minutes / 1e6) * prices.websocket_connection_minutes_per_million, `${M(minutes)} minutes`);
 
   // S3 requests (DELETE is free).
-  const s3Put = merges * fig('cost.merge.s3_put') + hours * fig('cost.hour.s3_put') + reads.reduce((s, r) => s + r.count * fig(`cost.read.${r.route}.s3_put`), 0);
-  const s3Get = merges * fig('cost.merge.s3_get') + hours * fig('cost.hour.s3_get') + reads.reduce((s, r) => s + r.count * fig(`cost.read.${r.route}.s3_get`), 0);
-  add('S3 PUT/LIST requests', (s3Put / 1000) * prices.s3_put_copy_post_list_per_thousand, `${M(s3Put)} requests (hourly files, change files, snapshots, books)`);
+  const s3Put =
+    merges * fig('cost.merge.s3_put') + hours * fig('cost.hour.s3_put') + reads.reduce((s, r) => s + r.count * fig(`cost.read.${r.route}.s3_put`), 0);
+  const s3Get =
+    merges * fig('cost.merge.s3_get') + hours * fig('cost.hour.s3_get') + reads.reduce((s, r) => s + r.count * fig(`cost.read.${r.route}.s3_get`), 0);
+  add(
+    'S3 PUT/LIST requests',
+    (s3Put / 1000) * prices.s3_put_copy_post_list_per_thousand,
+    `${M(s3Put)} requests (hourly files, change files, snapshots, books)`,
+  );
   add('S3 GET requests', (s3Get / 1000) * prices.s3_get_head_per_thousand, `${M(s3Get)} requests`);
 
   // SQS: each merge message is sent, received and deleted; Lambda's pollers long-poll (20 s) every queue all month.
   const pollsPerQueue = scenario.sqsPollersPerQueue * 3 * 60 * 24 * days;
   const fifo = merges * fig('cost.merge.sqs_messages') * 3 + topology.fifoQueues * pollsPerQueue;
   const standard = topology.standardQueues * pollsPerQueue;
-  add('SQS requests', (fifo / 1e6) * prices.sqs_fifo_requests_per_million + (standard / 1e6) * prices.sqs_standard_requests_per_million, `${M(fifo)} FIFO, ${M(standard)} standard (mostly idle long polls)`);
-  add('EventBridge schedules', (scheduleRuns / 1e6) * prices.eventbridge_scheduler_invocations_per_million, `${M(scheduleRuns)} scheduled invocations (priced as EventBridge Scheduler; scheduled rules are free)`);
+  add(
+    'SQS requests',
+    (fifo / 1e6) * prices.sqs_fifo_requests_per_million + (standard / 1e6) * prices.sqs_standard_requests_per_million,
+    `${M(fifo)} FIFO, ${M(standard)} standard (mostly idle long polls)`,
+  );
+  add(
+    'EventBridge schedules',
+    (scheduleRuns / 1e6) * prices.eventbridge_scheduler_invocations_per_million,
+    `${M(scheduleRuns)} scheduled invocations (priced as EventBridge Scheduler; scheduled rules are free)`,
+  );
   const cdn = scenario.hourlyFileClients * scenario.hourlyFileRequestsPerClientHour * 24 * days;
   add('CloudFront requests (hourly files)', (cdn / 10_000) * prices.cloudfront_https_requests_per_10000, `${M(cdn)} HTTPS requests (egress excluded)`);
 
   const rounded = lines.map((l) => ({ ...l, usd_month: Math.round(l.usd_month * 100) / 100 })).sort((a, b) => b.usd_month - a.usd_month);
   const total = Math.round(lines.reduce((s, l) => s + l.usd_month, 0) * 100) / 100;
   const biggest = rounded[0].name;
-  const halve = HALVE[biggest] ?? (biggest.startsWith('Lambda ') ? 'give the function half the memory if its measured duration does not double (it is billed per GB-second), or cut the work per invocation' : 'no advice recorded');
+  const halve =
+    HALVE[biggest] ??
+    (biggest.startsWith('Lambda ')
+      ? 'give the function half the memory if its measured duration does not double (it is billed per GB-second), or cut the work per invocation'
+      : 'no advice recorded');
   return { total_usd_month: total, lines: rounded, biggest, halve };
 }

@@ -7,23 +7,23 @@
 import { accountClaims } from '../auth/profile';
 import {
   type AlertOutcome,
+  conditionHolds,
   type DayClose,
   type DealCandidate,
-  type MarketAlert,
-  type RowReading,
-  conditionHolds,
   evaluateMarketDeal,
   evaluateSingle,
   evaluationDay,
   fairPrice,
   isMarketWide,
+  type MarketAlert,
   marketDeals,
+  type RowReading,
   refClose,
 } from '../domain/alerts';
-import { type Feature, entitlementsOf } from '../domain/roles';
+import { entitlementsOf, type Feature } from '../domain/roles';
+import type { StoredAlert } from '../ports/settings';
 import { enqueuePush } from '../push/dispatch';
 import type { Services } from '../services';
-import type { StoredAlert } from '../ports/settings';
 
 /** What the merge hands over: the scan's `at`, the rows after the merge, and day candle closes on demand. */
 export interface AlertMergeInput {
@@ -69,7 +69,11 @@ async function inChunks<T, R>(items: readonly T[], fn: (item: T) => Promise<R>):
 }
 
 /** Accounts among `userIds` holding `alerts` now; an account whose claims cannot be read is skipped this time. */
-async function entitledAccounts(svc: Pick<Services, 'log'>, userIds: string[], featuresOf: (userId: string) => Promise<readonly Feature[]>): Promise<Set<string>> {
+async function entitledAccounts(
+  svc: Pick<Services, 'log'>,
+  userIds: string[],
+  featuresOf: (userId: string) => Promise<readonly Feature[]>,
+): Promise<Set<string>> {
   const ok = await inChunks(userIds, async (userId) => {
     try {
       return (await featuresOf(userId)).includes('alerts');
@@ -84,7 +88,12 @@ async function entitledAccounts(svc: Pick<Services, 'log'>, userIds: string[], f
 const needsCloses = (a: MarketAlert): boolean => isMarketWide(a) || a.kind === 'rise' || a.kind === 'fall' || a.kind === 'deal';
 
 /** Evaluates the market's alerts after one merge, persists their state, announces and queues the firings. */
-export async function evaluateAlerts(svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'identity' | 'log'>, market: string, input: AlertMergeInput, opts: EvaluateOptions = {}): Promise<AlertEvaluation> {
+export async function evaluateAlerts(
+  svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'identity' | 'log'>,
+  market: string,
+  input: AlertMergeInput,
+  opts: EvaluateOptions = {},
+): Promise<AlertEvaluation> {
   const now = opts.now ?? svc.clock.now();
   const stored = await svc.settings.enabledMarketAlerts(market);
   if (stored.length === 0) return { evaluated: 0, fired: [] };
@@ -105,7 +114,13 @@ export async function evaluateAlerts(svc: Pick<Services, 'config' | 'clock' | 'q
     if (!isMarketWide(s.alert)) wanted.add(s.alert.item);
     else for (const [key, row] of input.rows) if (row.price !== null) wanted.add(key);
   }
-  const closes = wanted.size > 0 ? await input.dayCloses([...wanted].sort((a, b) => a - b), day) : new Map<number, readonly DayClose[]>();
+  const closes =
+    wanted.size > 0
+      ? await input.dayCloses(
+          [...wanted].sort((a, b) => a - b),
+          day,
+        )
+      : new Map<number, readonly DayClose[]>();
   const fairs = new Map<number, number | null>();
   const fairOf = (key: number): number | null => {
     if (!fairs.has(key)) fairs.set(key, fairPrice(closes.get(key) ?? [], day));
@@ -128,7 +143,12 @@ export async function evaluateAlerts(svc: Pick<Services, 'config' | 'clock' | 'q
 
   const changed = active.map((s) => ({ s, o: outcomeOf(s) })).filter(({ o }) => o.changed);
   const saved = await inChunks(changed, ({ s, o }) =>
-    svc.settings.saveEvaluation(s, o.alert, o.remembered, o.fired ? { userId: s.userId, market, at: now, alert: o.alert, ...(opts.seq === undefined ? {} : { seq: opts.seq }) } : null),
+    svc.settings.saveEvaluation(
+      s,
+      o.alert,
+      o.remembered,
+      o.fired ? { userId: s.userId, market, at: now, alert: o.alert, ...(opts.seq === undefined ? {} : { seq: opts.seq }) } : null,
+    ),
   );
   // An alert the account edited meanwhile (its save lost) neither fires nor announces.
   const fired = changed.filter(({ o }, i) => o.fired && saved[i]).map(({ s, o }) => ({ userId: s.userId, alert: o.alert }));

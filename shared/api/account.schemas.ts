@@ -1,7 +1,7 @@
 /** Schemas of the account routes (spec api.md Account; Resources: Account and contribution; Device pairing). */
 import { z } from 'zod';
 import { DEFAULT_DEVICE_NAME, DEVICE_NAME_MAX } from '../domain/pairing';
-import { Deleted, Market, Ms, int } from './common.schemas';
+import { Deleted, int, Market, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
 /** POST /devices/pair `{name}`: at most 100 characters once trimmed; absent, null or blank: the default name. */
@@ -58,7 +58,11 @@ export const accountDocs = {
   'GET /api/v1/me': { answer: MeAnswer },
   'GET /api/v1/contributions': { query: ContributionsQuery, answer: ContributionsAnswer, errors: ['unauthenticated', 'bad_query'] },
   'POST /api/v1/devices/pair': { body: PairBody, answer: PairAnswer, errors: ['bad_request'] },
-  'POST /api/v1/devices/confirm': { body: ConfirmBody, answer: ConfirmAnswer, errors: ['bad_request', 'unauthenticated', 'sessions_only', 'bad_origin', 'unknown_code', 'expired'] },
+  'POST /api/v1/devices/confirm': {
+    body: ConfirmBody,
+    answer: ConfirmAnswer,
+    errors: ['bad_request', 'unauthenticated', 'sessions_only', 'bad_origin', 'unknown_code', 'expired'],
+  },
   'GET /api/v1/devices/pair/{pairId}': { answer: PollAnswer, errors: ['not_found'] },
   'GET /api/v1/devices': { answer: DevicesAnswer, errors: ['unauthenticated'] },
   'DELETE /api/v1/devices/{id}': { answer: Deleted, errors: ['unauthenticated', 'bad_origin'] },

@@ -1,11 +1,11 @@
 /** Account routes (spec: Account endpoints): `/me`, contributions and device pairing. Bodies and queries: account.schemas.ts. */
 import type { z } from 'zod';
-import { requireSession, requireSignedIn } from '../auth/gate';
-import { contributionsFrom, contributorUntil } from '../domain/contributor';
-import { accountClaims } from '../auth/profile';
 import { listContributions, scans7d, storedContributorUntil } from '../auth/contributor';
 import { accountDevices, confirmPairing, openPairing, pollPairing, removeDevice } from '../auth/devices';
+import { requireSession, requireSignedIn } from '../auth/gate';
 import type { Principal } from '../auth/principal';
+import { accountClaims } from '../auth/profile';
+import { contributionsFrom, contributorUntil } from '../domain/contributor';
 import { jsonBody } from '../http/bounds';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
@@ -35,7 +35,11 @@ export const getMe: Route = {
     const { roles, features, limits } = p;
     if (p.kind === 'anon' || !p.userId) return ok({ user: null, roles, features, limits, contributor: { until: null, scans7d: 0 }, now });
     const signedIn = p as Principal & { userId: string };
-    const [email, stored, scans] = await Promise.all([emailOf(svc, signedIn, now), storedContributorUntil(svc, signedIn.userId), scans7d(svc, signedIn.userId, now)]);
+    const [email, stored, scans] = await Promise.all([
+      emailOf(svc, signedIn, now),
+      storedContributorUntil(svc, signedIn.userId),
+      scans7d(svc, signedIn.userId, now),
+    ]);
     const until = contributorUntil(stored, p.contributorUntil);
     return ok({ user: { id: p.userId, email }, roles, features, limits, contributor: { until, scans7d: scans }, now });
   },

@@ -7,11 +7,17 @@
  */
 import { z } from 'zod';
 import { MAX_BOOK_ENTRIES } from '../domain/book';
-import { ItemKey, MAX31, Market, Ms, int } from './common.schemas';
+import { ItemKey, int, MAX31, Market, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
 export const BookEntry = z
-  .tuple([ItemKey, int().describe('buyout per unit in copper; 0 = bid only'), int(1, MAX31).describe('stack'), int(0, 4).describe('band: 0 unknown, 1 short, 2 medium, 3 long, 4 very long'), int(1, MAX31).describe('n')])
+  .tuple([
+    ItemKey,
+    int().describe('buyout per unit in copper; 0 = bid only'),
+    int(1, MAX31).describe('stack'),
+    int(0, 4).describe('band: 0 unknown, 1 short, 2 medium, 3 long, 4 very long'),
+    int(1, MAX31).describe('n'),
+  ])
   .describe('[key, price, stack, band, n]');
 
 const ascending = (a: z.infer<typeof BookEntry>, b: z.infer<typeof BookEntry>): boolean =>
@@ -27,7 +33,11 @@ export const BookBody = z
       .array(BookEntry)
       .max(MAX_BOOK_ENTRIES)
       .refine((es) => es.every((e, i) => i === 0 || ascending(es[i - 1], e)), 'entries must be unique and ascending by (key, price, stack, band)'),
-    via: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/).optional().describe('partner only'),
+    via: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,64}$/)
+      .optional()
+      .describe('partner only'),
   })
   .refine((b) => b.entries.reduce((s, e) => s + e[4], 0) === b.auctions, { message: 'auctions must equal the sum of n over entries', path: ['auctions'] });
 
@@ -41,6 +51,18 @@ export const bookUploadDocs = {
   'POST /api/v1/ah/books': {
     body: BookBody,
     answer: UploadAnswer,
-    errors: ['unauthenticated', 'forbidden', 'devices_only', 'not_partner', 'bad_market', 'bad_via', 'bad_book', 'too_large', 'too_soon', 'storage_failed', 'no_storage'],
+    errors: [
+      'unauthenticated',
+      'forbidden',
+      'devices_only',
+      'not_partner',
+      'bad_market',
+      'bad_via',
+      'bad_book',
+      'too_large',
+      'too_soon',
+      'storage_failed',
+      'no_storage',
+    ],
   },
 } satisfies DocsOf<'upload'>;

@@ -4,7 +4,7 @@
  * a key given twice counts once (the last). Any broken rule is 400 `bad_request`.
  */
 import { z } from 'zod';
-import { CATALOGUE_MAX_ENTRIES, CATALOGUE_NAME_MAX, type CatalogueUpload, type CatalogueReport } from '../domain/item-catalogue';
+import { CATALOGUE_MAX_ENTRIES, CATALOGUE_NAME_MAX, type CatalogueReport, type CatalogueUpload } from '../domain/item-catalogue';
 import { ItemKey, int } from './common.schemas';
 import type { DocsOf } from './route-doc';
 

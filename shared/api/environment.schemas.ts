@@ -4,10 +4,15 @@
  * pages and downloads, Live socket).
  */
 import { z } from 'zod';
-import { Market, Ms, int } from './common.schemas';
+import { int, Market, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
-export const ConfigAnswer = z.object({ env: z.enum(['production', 'dev', 'preview']), clerkPublishableKey: z.string(), apiBase: z.string(), cdnBase: z.string() });
+export const ConfigAnswer = z.object({
+  env: z.enum(['production', 'dev', 'preview']),
+  clerkPublishableKey: z.string(),
+  apiBase: z.string(),
+  cdnBase: z.string(),
+});
 export const AdminSnapshotAnswer = z.object({ written: z.array(z.object({ market: Market, at: Ms, bytes: int() })), now: Ms });
 /** The Tauri updater manifest (DESIGN). */
 export const UpdateManifest = z.looseObject({

@@ -7,7 +7,11 @@ export const getConfig: Route = {
   access: { kind: 'public' },
   async handle({ svc }) {
     const c = svc.config;
-    return json(200, { env: c.env, clerkPublishableKey: c.clerkPublishableKey, apiBase: c.apiBase, cdnBase: c.cdnBase }, { 'cache-control': 'public, max-age=300' });
+    return json(
+      200,
+      { env: c.env, clerkPublishableKey: c.clerkPublishableKey, apiBase: c.apiBase, cdnBase: c.cdnBase },
+      { 'cache-control': 'public, max-age=300' },
+    );
   },
 };
 

@@ -1,6 +1,6 @@
 /** Schemas of the item data routes (spec api.md Item data). */
 import { z } from 'zod';
-import { ItemKey, Ms, int } from './common.schemas';
+import { ItemKey, int, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
 /** `?build`: a build name (an unknown one is 400 `bad_build`, checked against the stored builds). */

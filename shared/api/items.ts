@@ -4,9 +4,9 @@ import { itemOfKey, unknownKeys } from '../domain/items';
 import type { Route, RoutesOf } from '../http/handler';
 import { json, storedJson } from '../http/respond';
 import type { ApiRequest, HttpResult } from '../http/types';
-import { keysWithRows } from '../items/market-keys';
-import { type ItemFilesRef, currentItemFiles, itemFileObject, itemFileOf, resolveItemFiles } from '../items/read';
 import type { StoredObject } from '../items/bucket';
+import { keysWithRows } from '../items/market-keys';
+import { currentItemFiles, type ItemFilesRef, itemFileObject, itemFileOf, resolveItemFiles } from '../items/read';
 import { BuildQuery } from './items.schemas';
 import { parseAs } from './zod-parse';
 

@@ -1,10 +1,13 @@
 /** Schemas of the book and snapshot file reads (spec api.md Market reads: item book, books list, book file, snapshot). */
 import { z } from 'zod';
-import { IntText, ItemKey, Market, Ms, int } from './common.schemas';
+import { IntText, ItemKey, int, Market, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
 /** `?from&to`: Unix ms, defaults the last 30 days and now (400 `bad_query` also when from > to). */
-export const BooksQuery = z.object({ from: IntText.optional().describe('Unix ms (default now - 30 days)'), to: IntText.optional().describe('Unix ms (default now)') });
+export const BooksQuery = z.object({
+  from: IntText.optional().describe('Unix ms (default now - 30 days)'),
+  to: IntText.optional().describe('Unix ms (default now)'),
+});
 
 export const ItemBookAnswer = z.object({
   market: Market,

@@ -1,6 +1,6 @@
 /** Schema of GET /api/v1/ah/:market/files (api.md Market reads; files-and-live Endpoints). */
 import { z } from 'zod';
-import { Market, Ms, int } from './common.schemas';
+import { int, Market, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
 export const FilesAnswer = z.object({
@@ -19,7 +19,10 @@ export const FilesAnswer = z.object({
     .optional()
     .describe('with prices.live'),
   caps: z.record(z.string(), z.unknown()).optional().describe('as in the live hello'),
-  books: z.array(z.object({ at: Ms, complete: z.boolean(), url: z.string() })).optional().describe('with books: the last 30 days'),
+  books: z
+    .array(z.object({ at: Ms, complete: z.boolean(), url: z.string() }))
+    .optional()
+    .describe('with books: the last 30 days'),
   now: Ms,
 });
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { isItemKey } from '../domain/item-key';
-import { AuctionRow, Candle, DayPoint, IntText, ItemKey, Market, Ms, VolumeEstimate, int } from './common.schemas';
+import { AuctionRow, Candle, DayPoint, IntText, ItemKey, int, Market, Ms, VolumeEstimate } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
 /** `res` in m1, h1, d1 (default d1). */
@@ -26,7 +26,7 @@ export const ItemsText = z
   })
   .describe('1..50 distinct item keys, comma-separated');
 
-export const TableQuery = z.object({ since: IntText.optional().describe('Unix ms: rows changed at or after it (the previous answer\'s now)') });
+export const TableQuery = z.object({ since: IntText.optional().describe("Unix ms: rows changed at or after it (the previous answer's now)") });
 export const ItemCandlesQuery = z.object({ res: Res, from: IntText.optional().describe('Unix ms: candles starting at or after it') });
 export const BatchCandlesQuery = z.object({ res: Res, items: ItemsText, from: IntText.optional().describe('Unix ms') });
 export const IntradayQuery = z.object({ from: IntText.optional().describe('a UTC hour number (default now - 24)') });
@@ -34,12 +34,36 @@ export const HistoryQuery = z.object({ from: IntText.optional().describe('a UTC 
 
 const Live = z.boolean().describe('true: a live answer (prices.live); false: the hourly view');
 const BookSummary = z.object({ at: Ms, complete: z.boolean(), auctions: int(), entries: int(), url: z.string() });
-export const MarketSummary = z.object({ market: Market, at: Ms, items: int(), listed: int(), scans: int(), contributors7d: int(), book: BookSummary.optional() });
+export const MarketSummary = z.object({
+  market: Market,
+  at: Ms,
+  items: int(),
+  listed: int(),
+  scans: int(),
+  contributors7d: int(),
+  book: BookSummary.optional(),
+});
 
 export const MarketsAnswer = z.object({ markets: z.array(MarketSummary), now: Ms, live: Live });
 export const TableAnswer = z.object({ market: Market, rows: z.array(AuctionRow), seq: int(), now: Ms, live: Live });
-export const ItemAnswer = z.object({ market: Market, item: ItemKey, row: AuctionRow.nullable(), days: z.array(DayPoint), volume: z.array(VolumeEstimate), now: Ms, live: Live });
-export const CandlesAnswer = z.object({ market: Market, item: ItemKey, res: z.enum(['m1', 'h1', 'd1']), candles: z.array(Candle), volume: z.array(VolumeEstimate), now: Ms, live: Live });
+export const ItemAnswer = z.object({
+  market: Market,
+  item: ItemKey,
+  row: AuctionRow.nullable(),
+  days: z.array(DayPoint),
+  volume: z.array(VolumeEstimate),
+  now: Ms,
+  live: Live,
+});
+export const CandlesAnswer = z.object({
+  market: Market,
+  item: ItemKey,
+  res: z.enum(['m1', 'h1', 'd1']),
+  candles: z.array(Candle),
+  volume: z.array(VolumeEstimate),
+  now: Ms,
+  live: Live,
+});
 export const BatchCandlesAnswer = z.object({ market: Market, res: z.enum(['m1', 'h1', 'd1']), items: z.array(z.tuple([ItemKey, z.array(Candle)])), now: Ms });
 export const IntradayAnswer = z.object({
   market: Market,
@@ -50,7 +74,13 @@ export const IntradayAnswer = z.object({
 export const HistoryAnswer = z.object({
   market: Market,
   from: int(),
-  items: z.array(z.tuple([ItemKey, z.array(z.tuple([int(), int(), int(), int(), int(), int()]).describe('[day, open, high, low, close, quantity]')), z.array(VolumeEstimate)])),
+  items: z.array(
+    z.tuple([
+      ItemKey,
+      z.array(z.tuple([int(), int(), int(), int(), int(), int()]).describe('[day, open, high, low, close, quantity]')),
+      z.array(VolumeEstimate),
+    ]),
+  ),
   now: Ms,
   live: Live,
 });

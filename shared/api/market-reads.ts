@@ -5,18 +5,17 @@
  * Volume estimates only with `depth`, books only with `books`; no answer names an uploader.
  */
 import { gunzipSync } from 'node:zlib';
+import { hasFeature, type Principal } from '../auth/principal';
 import { dayOf, hourOf } from '../clock';
+import { parseItemKey } from '../domain/item-key';
+import { MARKETS } from '../domain/market';
+import { rowsChangedSince, toAuctionRow } from '../domain/merge';
 import type { HourlySnapshot } from '../files/documents';
 import { snapshotPath } from '../files/paths';
-import { getObject } from '../items/bucket';
-import type { Services } from '../services';
-import { MARKETS } from '../domain/market';
-import { parseItemKey } from '../domain/item-key';
-import { toAuctionRow, rowsChangedSince } from '../domain/merge';
-import { hasFeature, type Principal } from '../auth/principal';
 import type { QueryFeatures, Route, RouteContext, RoutesOf } from '../http/handler';
 import type { HttpResult } from '../http/types';
-import { type AnswerKey, JsonText, answerHash, bodyText, liveHeaders, reuseHourly } from '../market/answer-cache';
+import { getObject } from '../items/bucket';
+import { type AnswerKey, answerHash, bodyText, JsonText, liveHeaders, reuseHourly } from '../market/answer-cache';
 import { fitAnswer } from '../market/answer-files';
 import { candlesInWindow, wireVolume } from '../market/candle-read';
 import { itemAsOf } from '../market/hourly-view';
@@ -26,6 +25,7 @@ import { candleWindow, historyFrom, intradayFrom } from '../market/query-rules';
 import { readSources } from '../market/sources';
 import { hourlySummary, liveSummary, type MarketSummary, type SnapshotSource } from '../market/summary-read';
 import { cutOf, dayPoints, firstWindowDay, restrictionOf } from '../market/view-rules';
+import type { Services } from '../services';
 import { BatchCandlesQuery, HistoryQuery, IntradayQuery, ItemCandlesQuery, TableQuery } from './market-reads.schemas';
 import { parseAs } from './zod-parse';
 
@@ -36,7 +36,11 @@ const RES_FEATURES: QueryFeatures = { param: 'res', absent: 'd1', features: { h1
 export const readsLive = (p: Principal): boolean => hasFeature(p, 'prices.live');
 
 /** The reused answer's key: the route, the normalized values it reads (never the raw path or query) and the tier. */
-const answerKey = (p: Principal, route: string, params: AnswerKey['params']): AnswerKey => ({ route, params, restriction: restrictionOf(p.features, p.limits.historyDays) });
+const answerKey = (p: Principal, route: string, params: AnswerKey['params']): AnswerKey => ({
+  route,
+  params,
+  restriction: restrictionOf(p.features, p.limits.historyDays),
+});
 
 const live = (body: unknown): HttpResult => ({ statusCode: 200, headers: liveHeaders(), body: bodyText(body) });
 
@@ -44,7 +48,12 @@ const live = (body: unknown): HttpResult => ({ statusCode: 200, headers: liveHea
  * A snapshot route's answer: live for `prices.live` callers, else the hour's reused answer for `route` and
  * `params` (everything the answer reads, normalized, so other spellings of one request share it).
  */
-async function snapshotAnswer(ctx: RouteContext, route: string, params: AnswerKey['params'], compute: (isLive: boolean) => Promise<unknown>): Promise<HttpResult> {
+async function snapshotAnswer(
+  ctx: RouteContext,
+  route: string,
+  params: AnswerKey['params'],
+  compute: (isLive: boolean) => Promise<unknown>,
+): Promise<HttpResult> {
   const ae = ctx.req.headers['accept-encoding'];
   if (readsLive(ctx.principal)) return fitAnswer(ctx.svc, live(await compute(true)), ae, { kind: 'caller' });
   const key = answerKey(ctx.principal, route, params);
@@ -74,7 +83,9 @@ export const getMarkets: Route = {
       const withBook = hasFeature(p, 'books');
       const cdn = svc.config.cdnBase;
       const snapshot = snapshotFile(svc);
-      const all = await Promise.all(MARKETS.map((m) => (isLive ? liveSummary(src, m, cdn, withBook) : hourlySummary(src, m, cutOf(now), cdn, withBook, snapshot))));
+      const all = await Promise.all(
+        MARKETS.map((m) => (isLive ? liveSummary(src, m, cdn, withBook) : hourlySummary(src, m, cutOf(now), cdn, withBook, snapshot))),
+      );
       const markets = all.filter((m): m is MarketSummary => m !== null).sort((a, b) => b.at - a.at || (a.market < b.market ? -1 : 1));
       return { markets, now, live: isLive };
     }),

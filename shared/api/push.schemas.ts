@@ -4,29 +4,34 @@
  * schema is made per rule.
  */
 import { z } from 'zod';
-import { ENDPOINT_MAX, type EndpointRule, HHMM, PREFS_MAX_BYTES, endpointAllowed, keyBytes, validZone } from '../push/subscription';
+import { ENDPOINT_MAX, type EndpointRule, endpointAllowed, HHMM, keyBytes, PREFS_MAX_BYTES, validZone } from '../push/subscription';
 import { Deleted, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
 /** PushSubscriptionJSON as delivery needs it: an allowed endpoint, a P-256 public key (65 bytes) and a 16-byte secret. */
 export const subscriptionSchema = (rule: EndpointRule) =>
-  z.object({
-    endpoint: z
-      .string()
-      .max(ENDPOINT_MAX)
-      .refine((e) => endpointAllowed(e, rule), `must be an https URL of a browser push service${rule.loopback ? ', or http://127.0.0.1 or http://localhost' : ''}`),
-    keys: z.object({
-      p256dh: z.string().refine((k) => {
-        const b = keyBytes(k);
-        return b?.length === 65 && b[0] === 0x04;
-      }, 'must be an uncompressed P-256 public key (base64url)'),
-      auth: z.string().refine((k) => keyBytes(k)?.length === 16, 'must be a 16-byte secret (base64url)'),
-    }),
-  }).transform(({ endpoint, keys }) => ({
-    endpoint,
-    // Stored without padding, as delivery reads them.
-    keys: { p256dh: (keyBytes(keys.p256dh) as Buffer).toString('base64url'), auth: (keyBytes(keys.auth) as Buffer).toString('base64url') },
-  }));
+  z
+    .object({
+      endpoint: z
+        .string()
+        .max(ENDPOINT_MAX)
+        .refine(
+          (e) => endpointAllowed(e, rule),
+          `must be an https URL of a browser push service${rule.loopback ? ', or http://127.0.0.1 or http://localhost' : ''}`,
+        ),
+      keys: z.object({
+        p256dh: z.string().refine((k) => {
+          const b = keyBytes(k);
+          return b?.length === 65 && b[0] === 0x04;
+        }, 'must be an uncompressed P-256 public key (base64url)'),
+        auth: z.string().refine((k) => keyBytes(k)?.length === 16, 'must be a 16-byte secret (base64url)'),
+      }),
+    })
+    .transform(({ endpoint, keys }) => ({
+      endpoint,
+      // Stored without padding, as delivery reads them.
+      keys: { p256dh: (keyBytes(keys.p256dh) as Buffer).toString('base64url'), auth: (keyBytes(keys.auth) as Buffer).toString('base64url') },
+    }));
 
 /** PushPrefs: `market` boolean, `quietHours` `{start, end: "HH:MM", tz: IANA zone}` or null; other fields kept as given. */
 export const PushPrefs = z
@@ -62,5 +67,9 @@ export const pushDocs = {
     answer: z.object({ subscription: PushSubscriptionView }),
     errors: ['unauthenticated', 'bad_origin', 'bad_request', 'push_unconfigured', 'too_large'],
   },
-  'DELETE /api/v1/push/subscription': { body: DeleteSubscriptionBody, answer: Deleted, errors: ['unauthenticated', 'bad_origin', 'bad_request', 'push_unconfigured'] },
+  'DELETE /api/v1/push/subscription': {
+    body: DeleteSubscriptionBody,
+    answer: Deleted,
+    errors: ['unauthenticated', 'bad_origin', 'bad_request', 'push_unconfigured'],
+  },
 } satisfies DocsOf<'api'>;

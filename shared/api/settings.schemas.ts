@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ALERT_KINDS, ALERT_NAME_MAX, ALERT_NOTE_MAX, type MarketAlertInput, VALUE_RANGE } from '../domain/alerts';
 import { BOARDS_LIMITS } from '../domain/boards';
-import { Deleted, ItemKey, Market, Ms, int } from './common.schemas';
+import { Deleted, ItemKey, int, Market, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
 const chars = (s: string): number => [...s].length;
@@ -34,7 +34,8 @@ export const AlertInput = z
   })
   .superRefine((a, ctx) => {
     if (a.item === 0 && a.kind !== 'deal') ctx.addIssue({ code: 'custom', path: ['item'], message: 'only a deal alert may use item 0 (the whole market)' });
-    if (a.item !== 0 && !ItemKey.safeParse(a.item).success) ctx.addIssue({ code: 'custom', path: ['item'], message: 'must be an item key, or 0 for a whole-market deal' });
+    if (a.item !== 0 && !ItemKey.safeParse(a.item).success)
+      ctx.addIssue({ code: 'custom', path: ['item'], message: 'must be an item key, or 0 for a whole-market deal' });
     const [lo, hi] = VALUE_RANGE[a.kind];
     if (a.value < lo || a.value > hi) ctx.addIssue({ code: 'custom', path: ['value'], message: `of a ${a.kind} alert must be in ${lo}..${hi}` });
   })
@@ -76,11 +77,27 @@ export const BoardsDocument = z.object({
 
 export const settingsDocs = {
   'GET /api/v1/market/watch': { answer: WatchAnswer, errors: ['unauthenticated'] },
-  'PUT /api/v1/market/watch': { body: WatchBody, answer: WatchAnswer, errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'] },
+  'PUT /api/v1/market/watch': {
+    body: WatchBody,
+    answer: WatchAnswer,
+    errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'],
+  },
   'GET /api/v1/market/alerts': { answer: AlertsAnswer, errors: ['unauthenticated'] },
-  'POST /api/v1/market/alerts': { body: AlertInput, answer: AlertAnswer, errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'] },
-  'PUT /api/v1/market/alerts/{id}': { body: AlertInput, answer: AlertAnswer, errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'unknown_alert', 'too_large'] },
+  'POST /api/v1/market/alerts': {
+    body: AlertInput,
+    answer: AlertAnswer,
+    errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'],
+  },
+  'PUT /api/v1/market/alerts/{id}': {
+    body: AlertInput,
+    answer: AlertAnswer,
+    errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'unknown_alert', 'too_large'],
+  },
   'DELETE /api/v1/market/alerts/{id}': { answer: Deleted, errors: ['unauthenticated', 'forbidden', 'bad_origin'] },
   'GET /api/v1/market/boards': { answer: BoardsDocument, errors: ['unauthenticated'] },
-  'PUT /api/v1/market/boards': { body: BoardsDocument, answer: BoardsDocument, errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'] },
+  'PUT /api/v1/market/boards': {
+    body: BoardsDocument,
+    answer: BoardsDocument,
+    errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'],
+  },
 } satisfies DocsOf<'api'>;

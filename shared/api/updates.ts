@@ -57,7 +57,11 @@ export async function installerName(svc: Pick<Services, 'files' | 'log'>): Promi
 export const getUpdateManifest: Route = {
   access: { kind: 'public' },
   async handle({ svc }): Promise<HttpResult> {
-    return { statusCode: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body: JSON.stringify(await updateManifest(svc)) };
+    return {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+      body: JSON.stringify(await updateManifest(svc)),
+    };
   },
 };
 

@@ -4,7 +4,7 @@
  * short message naming the first broken rule. Pure.
  */
 import type { z } from 'zod';
-import { ValidationError, type ValidationCode } from '../errors';
+import { type ValidationCode, ValidationError } from '../errors';
 
 /** The first issue as `where: what` (`body` when the value itself is wrong). */
 export function issueText(error: z.ZodError): string {

@@ -6,8 +6,8 @@
 import { MINUTE_MS } from '../clock';
 import { KEY_LOOKUPS_PER_MINUTE } from '../domain/flood-limits';
 import { LimitError, UnauthenticatedError } from '../errors';
-import type { Services } from '../services';
 import type { KeyVerdict } from '../ports/identity';
+import type { Services } from '../services';
 import { verifyApiKey } from './idp';
 import { Memo, SingleFlight } from './memo';
 
@@ -30,7 +30,13 @@ export interface VerifiedKey {
  * The key's user and scopes; 401 for a refused or organization key, 503 when the provider cannot be asked,
  * 429 when the caller's address already had its share of provider lookups this minute (`ip`: its address).
  */
-export async function resolveApiKey(svc: Pick<Services, 'config' | 'identity' | 'log'>, key: string, keyHash: string, now: number, ip: string): Promise<VerifiedKey> {
+export async function resolveApiKey(
+  svc: Pick<Services, 'config' | 'identity' | 'log'>,
+  key: string,
+  keyHash: string,
+  now: number,
+  ip: string,
+): Promise<VerifiedKey> {
   // Several deployments (tests, local runtimes) can share one process: the provider URL scopes the entry.
   const memoKey = `${svc.config.idp.apiUrl}|${keyHash}`;
   let verdict = memo.get(memoKey, now);

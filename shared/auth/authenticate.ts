@@ -3,8 +3,9 @@
  * when a cookie is sent too), else `?token=` where allowed (live sockets), else the `__session` cookie. A bad
  * credential in the header or query is 401 and never anonymous; a bad cookie counts as no credential.
  */
+
+import { DEVICE_TOKEN_PREFIX, isDeviceTokenShape, LAST_SEEN_EVERY_MS, lastSeenDue } from '../domain/pairing';
 import { entitlementsOf } from '../domain/roles';
-import { isDeviceTokenShape, lastSeenDue, LAST_SEEN_EVERY_MS, DEVICE_TOKEN_PREFIX } from '../domain/pairing';
 import { type DomainError, UnauthenticatedError } from '../errors';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';

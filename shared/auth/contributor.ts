@@ -14,7 +14,11 @@ export type { ContributionRecord } from '../domain/contributor';
  * metadata as `contributorUntil`. A failed claim write is logged and retried on the next credit; the stored
  * window stays the truth. `claimWritten` tells the caller to tell the account's live sockets.
  */
-export async function extendContributorWindow(svc: Pick<Services, 'config' | 'identity' | 'log'>, userId: string, now: number): Promise<{ until: number; claimWritten: boolean }> {
+export async function extendContributorWindow(
+  svc: Pick<Services, 'config' | 'identity' | 'log'>,
+  userId: string,
+  now: number,
+): Promise<{ until: number; claimWritten: boolean }> {
   const profile = await svc.identity.getProfile(userId);
   // The current end is the later of the stored window and a claim the provider holds from elsewhere (e.g. set
   // by an admin): the window never moves back, and the claim write below must not lower it.

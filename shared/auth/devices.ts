@@ -1,6 +1,7 @@
 /** Device pairing and the account's devices (spec: "Device pairing" state table; Device resource). */
-import { confirmOutcome, normalizePairCode, PAIRING_VALID_MS, type Pairing, pollOutcome, UNCOLLECTED_DEVICE_MS } from '../domain/pairing';
+
 import { PAIRING_MISS_WINDOW_MS, PAIRING_MISSES } from '../domain/flood-limits';
+import { confirmOutcome, normalizePairCode, PAIRING_VALID_MS, type Pairing, pollOutcome, UNCOLLECTED_DEVICE_MS } from '../domain/pairing';
 import { DomainError, LimitError, NotFoundError } from '../errors';
 import type { Services } from '../services';
 import { hashSecret, newCode, newDeviceToken, newId } from './tokens';
@@ -62,7 +63,10 @@ async function bindCode(svc: Pick<Services, 'clock' | 'identity'>, userId: strin
 }
 
 /** The app's poll: waiting, or the device token exactly once after confirmation; 404 when expired, collected or unknown. */
-export async function pollPairing(svc: Pick<Services, 'clock' | 'identity'>, pairId: string): Promise<{ status: 'waiting' } | { status: 'paired'; token: string }> {
+export async function pollPairing(
+  svc: Pick<Services, 'clock' | 'identity'>,
+  pairId: string,
+): Promise<{ status: 'waiting' } | { status: 'paired'; token: string }> {
   const now = svc.clock.now();
   const p = await svc.identity.getPairing(pairId, now);
   const outcome = pollOutcome(p, now);

@@ -10,8 +10,8 @@ import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
 import { authenticate } from './authenticate';
 import { isAllowedOrigin } from './origins';
-import { rateMeter } from './rate-meter';
 import type { Principal } from './principal';
+import { rateMeter } from './rate-meter';
 
 export { authenticate } from './authenticate';
 
@@ -24,7 +24,12 @@ export const isRead = (method: string): boolean => method === 'GET' || method ==
  * Admits a caller to a route and returns its principal, or throws the spec's 401 / 429 / 403. `metered` hears
  * of a counted request (before any refusal after it), so every answer to it can carry the RateLimit fields.
  */
-export async function admit(req: ApiRequest, access: Access, svc: Pick<Services, 'config' | 'clock' | 'identity' | 'log'>, metered?: (m: Metered) => void): Promise<Principal> {
+export async function admit(
+  req: ApiRequest,
+  access: Access,
+  svc: Pick<Services, 'config' | 'clock' | 'identity' | 'log'>,
+  metered?: (m: Metered) => void,
+): Promise<Principal> {
   const principal = await authenticate(req, svc);
   const read = isRead(req.method);
   // Every request under /api/v1/ counts, even one about to be refused for want of a sign-in.

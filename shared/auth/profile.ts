@@ -3,8 +3,8 @@ import { MINUTE_MS } from '../clock';
 import { contributorUntil } from '../domain/contributor';
 import type { Claims } from '../domain/roles';
 import { DomainError, UnauthenticatedError } from '../errors';
-import type { Services } from '../services';
 import type { StoredClaims } from '../ports/identity';
+import type { Services } from '../services';
 import { getUser } from './idp';
 import { SingleFlight } from './memo';
 

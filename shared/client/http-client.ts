@@ -10,7 +10,7 @@ import type { BookBody, UploadAnswer } from '../api/book-upload.schemas';
 import type { CatalogueBody } from '../api/catalogue-upload.schemas';
 import type { Deleted, ErrorBody } from '../api/common.schemas';
 import type { AdminSnapshotAnswer, ConfigAnswer, UpdateManifest } from '../api/environment.schemas';
-import type { ItemAnswer as ItemRecordAnswer, ItemFile } from '../api/items.schemas';
+import type { ItemFile, ItemAnswer as ItemRecordAnswer } from '../api/items.schemas';
 import type { BooksAnswer, ItemBookAnswer } from '../api/market-books.schemas';
 import type { FilesAnswer } from '../api/market-files.schemas';
 import type { BatchCandlesAnswer, CandlesAnswer, HistoryAnswer, IntradayAnswer, ItemAnswer, MarketsAnswer, TableAnswer } from '../api/market-reads.schemas';
@@ -120,7 +120,8 @@ export function httpClient(opts: HttpClientOptions) {
     // Account
     me: () => get<Me>('/me', '/api/v1/me'),
     contributions: (q: { from?: number } = {}) => get<Answer<typeof ContributionsAnswer>>('/contributions', '/api/v1/contributions', q),
-    pairDevice: (name?: string) => json<Answer<typeof PairAnswer>>('POST', '/devices/pair', '/api/v1/devices/pair', { body: name === undefined ? {} : { name } }),
+    pairDevice: (name?: string) =>
+      json<Answer<typeof PairAnswer>>('POST', '/devices/pair', '/api/v1/devices/pair', { body: name === undefined ? {} : { name } }),
     confirmDevice: (code: string) => json<Answer<typeof ConfirmAnswer>>('POST', '/devices/confirm', '/api/v1/devices/confirm', { body: { code } }),
     pollPairing: (pairId: string) => get<Answer<typeof PollAnswer>>('/devices/pair/{pairId}', `/api/v1/devices/pair/${seg(pairId)}`),
     devices: () => get<Answer<typeof DevicesAnswer>>('/devices', '/api/v1/devices'),
@@ -130,7 +131,8 @@ export function httpClient(opts: HttpClientOptions) {
     table: (market: string, q: { since?: number } = {}) => get<Answer<typeof TableAnswer>>('/ah/{market}', m(market), q),
     files: (market: string) => get<Answer<typeof FilesAnswer>>('/ah/{market}/files', `${m(market)}/files`),
     item: (market: string, item: number) => get<ItemRead>('/ah/{market}/{item}', `${m(market)}/${seg(item)}`),
-    itemCandles: (market: string, item: number, q: { res?: 'm1' | 'h1' | 'd1'; from?: number } = {}) => get<Candles>('/ah/{market}/{item}/candles', `${m(market)}/${seg(item)}/candles`, q),
+    itemCandles: (market: string, item: number, q: { res?: 'm1' | 'h1' | 'd1'; from?: number } = {}) =>
+      get<Candles>('/ah/{market}/{item}/candles', `${m(market)}/${seg(item)}/candles`, q),
     batchCandles: (market: string, q: { items: readonly number[]; res?: 'm1' | 'h1' | 'd1'; from?: number }) =>
       get<Answer<typeof BatchCandlesAnswer>>('/ah/{market}/candles', `${m(market)}/candles`, q),
     intraday: (market: string, q: { from?: number } = {}) => get<Answer<typeof IntradayAnswer>>('/ah/{market}/intraday', `${m(market)}/intraday`, q),
@@ -154,7 +156,8 @@ export function httpClient(opts: HttpClientOptions) {
     putWatchlist: (items: readonly number[]) => json<Answer<typeof WatchAnswer>>('PUT', '/market/watch', '/api/v1/market/watch', { body: { items } }),
     alerts: () => get<Answer<typeof AlertsAnswer>>('/market/alerts', '/api/v1/market/alerts'),
     createAlert: (input: AlertRequest) => json<Answer<typeof AlertAnswer>>('POST', '/market/alerts', '/api/v1/market/alerts', { body: input }),
-    replaceAlert: (id: string, input: AlertRequest) => json<Answer<typeof AlertAnswer>>('PUT', '/market/alerts/{id}', `/api/v1/market/alerts/${seg(id)}`, { body: input }),
+    replaceAlert: (id: string, input: AlertRequest) =>
+      json<Answer<typeof AlertAnswer>>('PUT', '/market/alerts/{id}', `/api/v1/market/alerts/${seg(id)}`, { body: input }),
     deleteAlert: (id: string) => json<Answer<typeof Deleted>>('DELETE', '/market/alerts/{id}', `/api/v1/market/alerts/${seg(id)}`),
     boards: () => get<Boards>('/market/boards', '/api/v1/market/boards'),
     putBoards: (doc: z.input<typeof BoardsDocument>) => json<Boards>('PUT', '/market/boards', '/api/v1/market/boards', { body: doc }),
@@ -162,8 +165,11 @@ export function httpClient(opts: HttpClientOptions) {
     pushKey: () => get<{ publicKey: string | null }>('/push/key', '/api/v1/push/key'),
     pushSubscriptions: () => get<{ subscriptions: Answer<typeof PushSubscriptionView>[] }>('/push/subscription', '/api/v1/push/subscription'),
     putPushSubscription: (subscription: { endpoint: string; keys: { p256dh: string; auth: string } }, prefs?: z.input<typeof PushPrefs> | null) =>
-      json<{ subscription: Answer<typeof PushSubscriptionView> }>('PUT', '/push/subscription', '/api/v1/push/subscription', { body: prefs === undefined ? { subscription } : { subscription, prefs } }),
-    deletePushSubscription: (endpoint: string) => json<Answer<typeof Deleted>>('DELETE', '/push/subscription', '/api/v1/push/subscription', { body: { endpoint } }),
+      json<{ subscription: Answer<typeof PushSubscriptionView> }>('PUT', '/push/subscription', '/api/v1/push/subscription', {
+        body: prefs === undefined ? { subscription } : { subscription, prefs },
+      }),
+    deletePushSubscription: (endpoint: string) =>
+      json<Answer<typeof Deleted>>('DELETE', '/push/subscription', '/api/v1/push/subscription', { body: { endpoint } }),
     // Updates and downloads
     updateManifest: () => get<Answer<typeof UpdateManifest>>('/update/latest.json', '/api/v1/update/latest.json'),
     /** Where the current desktop installer is (the 302's `Location`). */

@@ -70,7 +70,13 @@ export const isMarketWide = (a: Pick<MarketAlertInput, 'item'>): boolean => a.it
 export const newAlert = (input: MarketAlertInput, id: string, created: number): MarketAlert => ({ ...input, id, created, armed: true, last: null });
 
 /** `PUT /alerts/:id`: the input replaces the alert, which is armed again; `last` is kept (the deal set is forgotten by the caller). */
-export const replaceAlert = (old: MarketAlert, input: MarketAlertInput): MarketAlert => ({ ...input, id: old.id, created: old.created, armed: true, last: old.last });
+export const replaceAlert = (old: MarketAlert, input: MarketAlertInput): MarketAlert => ({
+  ...input,
+  id: old.id,
+  created: old.created,
+  armed: true,
+  last: old.last,
+});
 
 /** The evaluation's day: floor(at / 86400000) of the merged scan. */
 export const evaluationDay = (scanAt: number): number => Math.floor(scanAt / DAY_MS);

@@ -108,10 +108,7 @@ function checkEntries(entries: unknown[]): number {
     if (typeof band !== 'number' || !Number.isInteger(band) || band < 0 || band > 4) throw bad(`entries[${i}]: band must be an integer 0..4`);
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_INT31) throw bad(`entries[${i}]: n must be an integer 1..2^31-1`);
     const k = key as number;
-    if (
-      k < pKey ||
-      (k === pKey && (price < pPrice || (price === pPrice && (stack < pStack || (stack === pStack && band <= pBand)))))
-    ) {
+    if (k < pKey || (k === pKey && (price < pPrice || (price === pPrice && (stack < pStack || (stack === pStack && band <= pBand)))))) {
       throw bad(`entries[${i}] must be unique and ascending by (key, price, stack, band)`);
     }
     pKey = k;

@@ -54,7 +54,8 @@ export interface CatalogueUpload {
   items: Map<number, CatalogueReport>;
 }
 
-export const sameReport = (a: CatalogueReport | null, b: CatalogueReport): boolean => a !== null && a.n === b.n && a.q === b.q && a.fi === b.fi && a.fl === b.fl;
+export const sameReport = (a: CatalogueReport | null, b: CatalogueReport): boolean =>
+  a !== null && a.n === b.n && a.q === b.q && a.fi === b.fi && a.fl === b.fl;
 
 /** Spec naming: the name given by most accounts, tie: the one seen first (then the lower name, for determinism). */
 export function leadingTally(names: readonly NameTally[]): NameTally | null {
@@ -88,7 +89,12 @@ function withoutWeakest(names: NameTally[], keep: string): NameTally[] {
   let weakest: NameTally | null = null;
   for (const t of names) {
     if (t.n === keep) continue;
-    if (!weakest || t.accounts < weakest.accounts || (t.accounts === weakest.accounts && (t.first > weakest.first || (t.first === weakest.first && t.n > weakest.n)))) weakest = t;
+    if (
+      !weakest ||
+      t.accounts < weakest.accounts ||
+      (t.accounts === weakest.accounts && (t.first > weakest.first || (t.first === weakest.first && t.n > weakest.n)))
+    )
+      weakest = t;
   }
   return names.filter((t) => t !== weakest);
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ValidationError } from '../errors';
-import { KEY_BASE, isItemKey, isVariantKey, splitKey } from './item-key';
+import { isItemKey, isVariantKey, KEY_BASE, splitKey } from './item-key';
 
 /** An item record: generated fields (`n` … `bt`) plus the catalogue's `fi` and `fl` (spec: Item fields). */
 export interface ItemRecord {

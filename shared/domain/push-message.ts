@@ -2,7 +2,7 @@
  * Push notification texts (spec Events: "Push notification rules"). Pure: the payload
  * `{v: 1, kind, title, body, tag: "ahf-market", url, ts}` of one fired alert, or of a group.
  */
-import { type MarketAlert, isMarketWide } from './alerts';
+import { isMarketWide, type MarketAlert } from './alerts';
 import { splitKey } from './item-key';
 
 export const PUSH_TAG = 'ahf-market';

@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS, dayOf, hourOf, minuteOf } from '../clock';
+import { DAY_MS, dayOf, HOUR_MS, hourOf, minuteOf } from '../clock';
 import type { CandleRes } from './candles';
 import type { RowTable } from './merge';
 

@@ -164,7 +164,13 @@ export interface ChangeFile {
 }
 
 /** A change file `{v: 1, market, seq, at, rows}`: the rows merge `seq` changed; `at` the market's newest scan (spec: Capability files). */
-export const changeDoc = (market: string, seq: number, at: number, rows: readonly AuctionRow[]): ChangeFile => ({ v: 1, market, seq, at, rows: rowsByKey(rows) });
+export const changeDoc = (market: string, seq: number, at: number, rows: readonly AuctionRow[]): ChangeFile => ({
+  v: 1,
+  market,
+  seq,
+  at,
+  rows: rowsByKey(rows),
+});
 
 /** A checkpoint `{v: 1, market, seq, at, rows}` with the whole table after merge `seq` (spec: Capability files). */
 export const checkpointDoc = (market: string, seq: number, at: number, table: readonly AuctionRow[]): ChangeFile => changeDoc(market, seq, at, table);

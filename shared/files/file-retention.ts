@@ -57,7 +57,11 @@ export async function retainFiles(svc: Pick<Services, 'config' | 'clock' | 'mark
   }
   for (const prefix of LEGACY_PREFIXES) {
     const listed = await listFiles(svc, prefix);
-    if (listed.length > 0) await deleteFiles(svc, listed.map((f) => f.path));
+    if (listed.length > 0)
+      await deleteFiles(
+        svc,
+        listed.map((f) => f.path),
+      );
     prefixes.push({ prefix, files: listed.length, deleted: listed.length });
   }
   prefixes.push(await retainAnswers(svc));

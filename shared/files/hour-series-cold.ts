@@ -7,7 +7,7 @@
  */
 import type { CandleCloses } from '../store/page-codec';
 import type { ColumnHourCloses } from './hour-closes';
-import { type HourSeries, emptySeries, foldHours } from './hour-series';
+import { emptySeries, foldHours, type HourSeries } from './hour-series';
 
 export interface ShardPoints {
   keys: Float64Array;

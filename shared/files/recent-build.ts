@@ -11,17 +11,17 @@ import { splitKey } from '../domain/item-key';
 import type { AuctionRow } from './documents';
 import { type HourSeries, keyIndex, newestAtOrBefore } from './hour-series';
 import {
-  type BasketItem,
   BASKET_SIZE,
+  type BasketItem,
   CATEGORIES,
-  type Category,
   CATEGORY_BASKET_SIZE,
+  type Category,
   categoryOf,
   chainIndex,
   changesOf,
   FAIR_DAYS,
-  heaviest,
   type HourPoint,
+  heaviest,
   INDEX_HOURS,
   type ItemClass,
   lowerMedian,

@@ -211,7 +211,11 @@ export function basketCandidates(input: RecentChangesInput): BasketItem[] {
     if (fair === null) continue;
     const sold = (input.volume?.get(key) ?? []).filter((e) => e[0] >= day - FAIR_DAYS && e[0] < day).map((e) => e[2]);
     const soldPerDay = sold.length ? sold.reduce((s, x) => s + x, 0) / sold.length : undefined;
-    const weight = weightOf(fair, soldPerDay, inWindow.map((p) => p[2]));
+    const weight = weightOf(
+      fair,
+      soldPerDay,
+      inWindow.map((p) => p[2]),
+    );
     if (!(weight > 0) || !Number.isFinite(weight)) continue;
     out.push({ key, weight, category: categoryOf(input.classOf(splitKey(key).item)), points });
   }

@@ -12,9 +12,8 @@ import { dayOf, HOUR_MS, MINUTE_MS } from '../clock';
 import type { CandlePage } from '../domain/candles';
 import { MARKETS } from '../domain/market';
 import { compactHistories } from '../market/history-compaction';
+import type { MarketCaps, MarketMeta, MarketPages } from '../ports/market';
 import type { Services } from '../services';
-import type { MarketCaps, MarketPages } from '../ports/market';
-import type { MarketMeta } from '../ports/market';
 import { type Candle, dayCandlesDoc, hourCandlesDoc, minuteBlockDoc, type VolumeEstimate, volumeDoc } from './documents';
 import { putJsonFile } from './file-store';
 import type { FilesState, SealRes } from './files-state';
@@ -122,7 +121,10 @@ function readingSpan(ctx: SealContext, hour: number): Promise<{ from: number; to
 
 async function sealBlock(ctx: SealContext, block: number): Promise<Record<string, string>> {
   const start = block * BLOCK_MS;
-  const [cap, span] = await Promise.all([ctx.caps.create({ kind: 'm1', market: ctx.market, day: dayOf(start) }), readingSpan(ctx, Math.floor(start / HOUR_MS))]);
+  const [cap, span] = await Promise.all([
+    ctx.caps.create({ kind: 'm1', market: ctx.market, day: dayOf(start) }),
+    readingSpan(ctx, Math.floor(start / HOUR_MS)),
+  ]);
   const path = minuteBlockPath(ctx.market, cap, block);
   const active = span !== null && span.from < start + BLOCK_MS && span.to >= start;
   const candles = active ? await blockCandles(ctx.store, ctx.market, block) : new Map<number, [number, Candle][]>();
@@ -180,7 +182,10 @@ async function compact(ctx: SealContext, day: number | null): Promise<void> {
   try {
     await compactHistories(ctx.svc, ctx.market, day);
   } catch (err) {
-    ctx.svc.log('warn', 'seal: history compaction failed; the next day retries', { market: ctx.market, error: err instanceof Error ? err.message : String(err) });
+    ctx.svc.log('warn', 'seal: history compaction failed; the next day retries', {
+      market: ctx.market,
+      error: err instanceof Error ? err.message : String(err),
+    });
   }
 }
 

@@ -5,24 +5,24 @@
  * retention deleted. Written for markets with data; a run writes the current hour only (catching up means
  * the current hour, never the missed ones).
  */
-import { HOUR_MS, dayOf } from '../clock';
+import { dayOf, HOUR_MS } from '../clock';
 import { MARKETS } from '../domain/market';
 import { RETAINED_HOURS } from '../domain/retention';
 import { currentItemFiles, itemFileOf } from '../items/read';
 import { buildHourlySnapshot } from '../market/hourly-view';
-import type { Services } from '../services';
 import type { MarketPages } from '../ports/market';
+import type { Services } from '../services';
 import type { CandleCloses } from '../store/page-codec';
 import { ALL_PAGE_SHARDS, PAGE_SHARDS } from '../store/shard-layout';
 import { latestPointerDoc } from './documents';
 import { fileSize, putJsonFile } from './file-store';
 import { readHourCloses } from './hour-closes';
-import { type ShardPoints, foldHoursCold, foldShardRuns, joinShards } from './hour-series-cold';
-import { type HourSeries, decodeSeries, emptySeries, encodeSeries, foldDays, foldHours } from './hour-series';
+import { decodeSeries, emptySeries, encodeSeries, foldDays, foldHours, type HourSeries } from './hour-series';
+import { foldHoursCold, foldShardRuns, joinShards, type ShardPoints } from './hour-series-cold';
 import { recentLatestPath, recentPath, snapshotLatestPath, snapshotPath } from './paths';
 import { buildRecentFile } from './recent-build';
-import { getWorkObject, putWorkObject, seriesKey } from './work-store';
 import type { ItemClass } from './recent-changes';
+import { getWorkObject, putWorkObject, seriesKey } from './work-store';
 
 /** Hours the recent file reads before H: the 168-hour index window and its 72-hour carry. */
 export const SERIES_HOURS = 240;
@@ -77,12 +77,19 @@ async function coldHours(store: MarketPages, market: string, hours: readonly num
     }
     return foldShardRuns(runs, keepFrom, retainFrom);
   });
-  if (shards.some((s) => s === undefined)) return foldHoursCold(await inParallel(hours, async (h) => [h, await readHourCloses(store, market, h)] as const), keepFrom, retainFrom);
+  if (shards.some((s) => s === undefined))
+    return foldHoursCold(await inParallel(hours, async (h) => [h, await readHourCloses(store, market, h)] as const), keepFrom, retainFrom);
   return joinShards(shards as Array<ShardPoints | null>, hours.length > 0 ? hours[hours.length - 1] : null);
 }
 
 /** The series folded up to hour H-1 and day D-1 (H = `hour`, D its day); `moved` when it must be stored back. */
-export async function seriesFor(svc: Pick<Services, 'work' | 'log'>, store: MarketPages, market: string, hour: number, firstMergeAt: number): Promise<{ series: HourSeries; moved: boolean }> {
+export async function seriesFor(
+  svc: Pick<Services, 'work' | 'log'>,
+  store: MarketPages,
+  market: string,
+  hour: number,
+  firstMergeAt: number,
+): Promise<{ series: HourSeries; moved: boolean }> {
   const stored = await getWorkObject(svc, seriesKey(market));
   let series = emptySeries();
   if (stored) {
@@ -102,7 +109,14 @@ export async function seriesFor(svc: Pick<Services, 'work' | 'log'>, store: Mark
   const cold = series.hourThrough === null && series.keys.length === 0;
   const stale = series;
   const foldedHours = async () =>
-    cold ? coldHours(store, market, hours, hour) : foldHours(stale, await inParallel(hours, async (h) => [h, await readHourCloses(store, market, h)] as const), hour - SERIES_HOURS, hour - RETAINED_HOURS);
+    cold
+      ? coldHours(store, market, hours, hour)
+      : foldHours(
+          stale,
+          await inParallel(hours, async (h) => [h, await readHourCloses(store, market, h)] as const),
+          hour - SERIES_HOURS,
+          hour - RETAINED_HOURS,
+        );
   const [folded, dayPages] = await Promise.all([
     foldedHours(),
     inParallel(days, async (d) => {
@@ -140,7 +154,11 @@ async function itemClasses(svc: Pick<Services, 'config' | 'catalogue' | 'files' 
  * pointers; null for a market without data. Answers the snapshot file and its stored size. The snapshot is
  * built while the series is read and folded, and the series is stored back while the recent file is built.
  */
-export async function writeSnapshotFiles(svc: Pick<Services, 'config' | 'clock' | 'catalogue' | 'market' | 'files' | 'work' | 'log'>, market: string, hour: number): Promise<WrittenSnapshot | null> {
+export async function writeSnapshotFiles(
+  svc: Pick<Services, 'config' | 'clock' | 'catalogue' | 'market' | 'files' | 'work' | 'log'>,
+  market: string,
+  hour: number,
+): Promise<WrittenSnapshot | null> {
   const store = svc.market.pages;
   const meta = await store.meta(market);
   if (meta.firstMergeAt === null) return null;
@@ -176,7 +194,9 @@ export async function writeSnapshotFiles(svc: Pick<Services, 'config' | 'clock' 
 }
 
 /** The snapshot schedule and the admin route: every market with data, the current hour. */
-export async function writeAllSnapshots(svc: Pick<Services, 'config' | 'clock' | 'catalogue' | 'market' | 'files' | 'work' | 'log'>): Promise<WrittenSnapshot[]> {
+export async function writeAllSnapshots(
+  svc: Pick<Services, 'config' | 'clock' | 'catalogue' | 'market' | 'files' | 'work' | 'log'>,
+): Promise<WrittenSnapshot[]> {
   const hour = Math.floor(svc.clock.now() / HOUR_MS);
   const written: WrittenSnapshot[] = [];
   for (const market of MARKETS) {

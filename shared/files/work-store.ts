@@ -15,4 +15,5 @@ export const seriesKey = (market: string): string => `recent-series/v1/${market}
 export const getWorkObject = ({ work }: WithWork, key: string): Promise<Buffer | null> => work.get(key);
 
 /** Writes an object of the work bucket. */
-export const putWorkObject = ({ work }: WithWork, key: string, data: Uint8Array): Promise<void> => work.put(key, data, { contentType: 'application/octet-stream' });
+export const putWorkObject = ({ work }: WithWork, key: string, data: Uint8Array): Promise<void> =>
+  work.put(key, data, { contentType: 'application/octet-stream' });

@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { LimitError, ValidationError, type ValidationCode } from '../errors';
+import { LimitError, type ValidationCode, ValidationError } from '../errors';
 
 /** 32 MiB: the spec's limit for book bodies, compressed and decompressed alike. */
 export const BODY_LIMIT = 32 * 1024 * 1024;

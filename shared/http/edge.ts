@@ -51,7 +51,10 @@ let cached: { arn: string; values: string[]; readAt: number } | undefined;
  * rotation reaches warm functions; locally the value the runtime generated. A failed re-read keeps the last
  * values; with none at all the request is refused as unavailable (503), never let through.
  */
-export async function acceptedOriginValues(svc: Pick<Services, 'config' | 'clock' | 'log' | 'secrets'>, read: (arn: string) => Promise<string | undefined> = (arn) => svc.secrets.read(arn)): Promise<readonly string[]> {
+export async function acceptedOriginValues(
+  svc: Pick<Services, 'config' | 'clock' | 'log' | 'secrets'>,
+  read: (arn: string) => Promise<string | undefined> = (arn) => svc.secrets.read(arn),
+): Promise<readonly string[]> {
   const arn = svc.config.secretArns.origin;
   if (!arn) return svc.config.originVerify;
   const now = svc.clock.now();
@@ -68,7 +71,10 @@ export async function acceptedOriginValues(svc: Pick<Services, 'config' | 'clock
 }
 
 /** 403 `edge_only` unless the request came through the stage's CloudFront distribution. */
-export async function requireEdge(svc: Pick<Services, 'config' | 'clock' | 'log' | 'secrets'>, headers: Record<string, string | undefined> | null | undefined): Promise<void> {
+export async function requireEdge(
+  svc: Pick<Services, 'config' | 'clock' | 'log' | 'secrets'>,
+  headers: Record<string, string | undefined> | null | undefined,
+): Promise<void> {
   if (!fromEdge(headers, await acceptedOriginValues(svc))) throw new ForbiddenError('edge_only', 'use the public host');
 }
 

@@ -1,23 +1,23 @@
 import middy from '@middy/core';
-import { HTTP_ROUTES, type RouteKey } from '../topology';
 import { admit } from '../auth/gate';
 import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
 import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
 import { ForbiddenError, type UnavailableCode } from '../errors';
-import type { ServicesOf } from '../services';
-import { requireEdge } from './edge';
-import { rateLimitHeaders } from './rate-limit-headers';
-import { errorResult } from './respond';
-import { gzipLarge, headerOf, httpErrors } from './middlewares';
 import type { Log } from '../log';
+import type { ServicesOf } from '../services';
+import { functionTelemetry } from '../telemetry/function-telemetry';
+import { HTTP_ROUTES, type RouteKey } from '../topology';
+import { countAnswers } from './count-answers';
+import { requireEdge } from './edge';
+import { gzipLarge, headerOf, httpErrors } from './middlewares';
+import { rateLimitHeaders } from './rate-limit-headers';
 import { toApiRequest } from './request';
+import { errorResult } from './respond';
 import { Router } from './router';
 import type { ApiRequest, HttpEvent, HttpResult } from './types';
 import { withValidator } from './validators';
-import { countAnswers } from './count-answers';
-import { functionTelemetry } from '../telemetry/function-telemetry';
 
 /**
  * A feature one query parameter's value needs besides the route's own (`res=m1` needs `candles.minute`).
@@ -46,7 +46,7 @@ export type Access =
       writesNothing?: boolean;
     }
   | { kind: 'signedIn' }
-  | { kind: 'feature'; feature: Feature; /** reads need only a signed-in caller */ signedInOnly?: boolean };
+  | { kind: 'feature'; feature: Feature /** reads need only a signed-in caller */; signedInOnly?: boolean };
 
 /** The functions that serve HTTP routes. */
 export type HttpFunction = 'api' | 'upload' | 'pages';
@@ -136,7 +136,8 @@ export function httpHandler<F extends HttpFunction>(fn: F, table: RouteTable<F>,
     .use({
       // Tagged on the bytes as sent (after gzip, whose `after` runs first), before HEAD drops them: HEAD carries GET's tag.
       after: async (request) => {
-        if (request.response) request.response = withValidator(request.event.requestContext.http.method.toUpperCase(), headerOf(request.event, 'if-none-match'), request.response);
+        if (request.response)
+          request.response = withValidator(request.event.requestContext.http.method.toUpperCase(), headerOf(request.event, 'if-none-match'), request.response);
       },
     })
     .use(gzipLarge())

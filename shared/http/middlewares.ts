@@ -4,7 +4,7 @@
  * `after` in reverse order of `use`, so the chain lists the last step first (see the chain's comment).
  */
 import type { MiddlewareObj } from '@middy/core';
-import { DomainError, UnavailableError, type UnavailableCode } from '../errors';
+import { DomainError, type UnavailableCode, UnavailableError } from '../errors';
 import type { Log } from '../log';
 import { isDependencyFailure } from '../store/dependency-failure';
 import { compressLarge, fromError } from './respond';

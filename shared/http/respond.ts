@@ -1,8 +1,8 @@
 import { promisify } from 'node:util';
 import { gunzipSync, gzip } from 'node:zlib';
 import { DomainError, type ErrorCode } from '../errors';
-import { ERROR_STATUS } from './status';
 import { jsonLog } from '../log';
+import { ERROR_STATUS } from './status';
 import type { HttpResult } from './types';
 
 const gzipAsync = promisify(gzip);
@@ -30,7 +30,13 @@ export function errorResult(code: ErrorCode, message?: string, extra: Record<str
 
 /** Maps anything thrown to an answer: spec errors keep their code, the rest is logged and answered 500. */
 export function fromError(err: unknown, log: (msg: string, e: unknown) => void = defaultLog): HttpResult {
-  if (err instanceof DomainError) return errorResult(err.code, err.message || undefined, err.extra, err.retryAfterSeconds === undefined ? {} : { 'retry-after': String(err.retryAfterSeconds) });
+  if (err instanceof DomainError)
+    return errorResult(
+      err.code,
+      err.message || undefined,
+      err.extra,
+      err.retryAfterSeconds === undefined ? {} : { 'retry-after': String(err.retryAfterSeconds) },
+    );
   log('unexpected error', err);
   return errorResult('internal', 'internal error');
 }

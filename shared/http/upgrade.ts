@@ -10,7 +10,10 @@ import { ERROR_STATUS } from './status';
 export function upgradeRefusal(err: DomainError): APIGatewayProxyResult {
   return {
     statusCode: ERROR_STATUS[err.code],
-    headers: { 'content-type': 'application/json; charset=utf-8', ...(err.retryAfterSeconds === undefined ? {} : { 'retry-after': String(err.retryAfterSeconds) }) },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      ...(err.retryAfterSeconds === undefined ? {} : { 'retry-after': String(err.retryAfterSeconds) }),
+    },
     body: JSON.stringify({ error: err.code, message: err.message || err.code, ...err.extra }),
   };
 }

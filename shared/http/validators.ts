@@ -14,7 +14,9 @@ const DROPPED_ON_304 = new Set(['content-type', 'content-encoding', 'content-len
 /** A strong tag: `"` + 27 base64url characters (162 bits of SHA-256) + `"`, over type, encoding and bytes. */
 export function strongTag(contentType: string, contentEncoding: string, body: string, base64: boolean): string {
   // A base64 body is hashed as its text: one-to-one with the bytes, and no copy of a multi-megabyte answer.
-  const h = createHash('sha256').update(`${contentType}\n${contentEncoding}\n${base64 ? 'b' : 't'}\n`).update(body);
+  const h = createHash('sha256')
+    .update(`${contentType}\n${contentEncoding}\n${base64 ? 'b' : 't'}\n`)
+    .update(body);
   return `"${h.digest('base64url').slice(0, 27)}"`;
 }
 

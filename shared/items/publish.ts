@@ -5,12 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { type GeneratedItemFile, buildSearchIndex, mergeItems, needsRebuild, parseGeneratedItemFile } from '../domain/items';
+import { buildSearchIndex, type GeneratedItemFile, mergeItems, needsRebuild, parseGeneratedItemFile } from '../domain/items';
 import { itemsCurrentDoc } from '../files/documents';
 import { ITEMS_CURRENT_PATH, itemFilePaths } from '../files/paths';
+import type { BuildRecord, CurrentBuild, NameRevision } from '../ports/catalogue';
 import type { Services } from '../services';
-import type { NameRevision } from '../ports/catalogue';
-import type { BuildRecord, CurrentBuild } from '../ports/catalogue';
 import { getObject, objectExists, putJsonFile } from './bucket';
 
 /** Spec: `hash` = first 16 hex digits of SHA-256 of the merged items text. */
@@ -34,7 +33,12 @@ export async function readGeneratedFile(svc: Pick<Services, 'files'>, build: str
  * Merges a build's generated data with the catalogue's accepted names and writes the immutable merged files
  * (skipped when files of the same hash exist); records them and, for the current build, moves the pointer.
  */
-async function mergeBuild(svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>, rec: BuildRecord, rev: NameRevision, generated?: GeneratedItemFile): Promise<BuildRecord> {
+async function mergeBuild(
+  svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>,
+  rec: BuildRecord,
+  rev: NameRevision,
+  generated?: GeneratedItemFile,
+): Promise<BuildRecord> {
   const [file, leaders] = await Promise.all([generated ?? readGeneratedFile(svc, rec.build), svc.catalogue.catalogueLeaders()]);
   const merged = mergeItems(file, leaders, rev.changedAt);
   const text = JSON.stringify(merged);
@@ -62,7 +66,10 @@ async function pointCurrentAt(svc: Pick<Services, 'catalogue' | 'files'>, curren
  * The local control API's `POST /_local/items` (DESIGN): validates a generated item file, publishes it as its
  * build (generated files, then merged files) and makes that build current.
  */
-export async function publishGeneratedItems(svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>, value: unknown): Promise<{ build: string; hash: string | null }> {
+export async function publishGeneratedItems(
+  svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>,
+  value: unknown,
+): Promise<{ build: string; hash: string | null }> {
   const file = parseGeneratedItemFile(value);
   const now = svc.clock.now();
   const paths = itemFilePaths(file.build);
@@ -91,11 +98,14 @@ export async function ensureMerged(svc: Pick<Services, 'clock' | 'catalogue' | '
  * The items schedule (every 10 minutes): rebuilds the current build's merged files when due, and re-points
  * the pointer when it lags its build's record (a run that stopped between the two writes).
  */
-export async function rebuildCurrentItems(svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>): Promise<{ build: string | null; hash: string | null }> {
+export async function rebuildCurrentItems(
+  svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>,
+): Promise<{ build: string | null; hash: string | null }> {
   const before = await svc.catalogue.getCurrent();
   if (!before) return { build: null, hash: null };
   const rec = await ensureMerged(svc, before.build);
   const current = await svc.catalogue.getCurrent();
-  if (rec?.hash && current?.build === rec.build && current.hash !== rec.hash) await pointCurrentAt(svc, { build: rec.build, hash: rec.hash, at: svc.clock.now() });
+  if (rec?.hash && current?.build === rec.build && current.hash !== rec.hash)
+    await pointCurrentAt(svc, { build: rec.build, hash: rec.hash, at: svc.clock.now() });
   return { build: before.build, hash: rec?.hash ?? null };
 }

@@ -6,9 +6,9 @@ import { gunzipSync } from 'node:zlib';
 import { type ItemFile, isBuildName } from '../domain/items';
 import { NotFoundError, ValidationError } from '../errors';
 import { itemFilePaths } from '../files/paths';
-import type { Services } from '../services';
 import type { BuildRecord } from '../ports/catalogue';
-import { type StoredObject, getObject } from './bucket';
+import type { Services } from '../services';
+import { getObject, type StoredObject } from './bucket';
 import { ensureMerged } from './publish';
 
 /** A build's files as one request sees them: merged (`hash`) or, until merged, generated only. */

@@ -4,8 +4,9 @@
  * key for 5 minutes (renewed by `{t: "auth", token}` of the same user and kind), a device until it is deleted.
  * Features are recomputed from the socket's claims as time passes (a contributor window ends). Pure.
  */
-import { MINUTE_MS } from '../clock';
+
 import type { CallerKind, Principal } from '../auth/principal';
+import { MINUTE_MS } from '../clock';
 import { type Claims, type Entitlements, entitlementsOf } from '../domain/roles';
 
 /** A session socket outlives its token's `exp` by 10 minutes. */

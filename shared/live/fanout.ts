@@ -15,16 +15,16 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { filesStateOf, SEAL_RES } from '../files/files-state';
+import type { LiveConnection, SocketAudience, SocketRef } from '../ports/connections';
+import type { MergeRecord } from '../ports/market';
 import type { Services } from '../services';
+import { toConnection } from '../store/dynamo-connections';
 import { ALERT_FIRED_PK_PREFIX, DEVICE_SK_PREFIX, FILES_STATE_PK_PREFIX, LIVE_CONN_PK_PREFIX, PROFILE_SK } from '../store/keys';
 import { isMergeRecordKey } from '../store/merge-log';
-import type { MergeRecord } from '../ports/market';
-import type { LiveConnection, SocketAudience, SocketRef } from '../ports/connections';
-import { toConnection } from '../store/dynamo-connections';
 import { withWindow } from './credentials';
 import { loadMarketView } from './market-view';
 import type { LiveMessage } from './message-types';
-import { ahMessage, alertMessage, type Audience, helloMessage, sealedMessage } from './messages';
+import { type Audience, ahMessage, alertMessage, helloMessage, sealedMessage } from './messages';
 import { applyClaims, closeUnauthenticated, profileClaims } from './roles-watch';
 import { sendAll } from './sender';
 
@@ -92,11 +92,17 @@ function perAudience(sockets: readonly SocketAudience[], build: (a: Audience) =>
 async function greet(svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'market' | 'log'>, records: Parsed[]): Promise<void> {
   const sockets = records.flatMap((r) => (r.next?.connectionId ? [toConnection(r.next)] : []));
   // Ready before the view is read: a merge recorded after the read reaches the socket as `ah`.
-  const ready = (await Promise.all(sockets.map(async (c) => ((await svc.connections.update(c, { ready: true })) ? c : null)))).filter((c): c is LiveConnection => c !== null);
+  const ready = (await Promise.all(sockets.map(async (c) => ((await svc.connections.update(c, { ready: true })) ? c : null)))).filter(
+    (c): c is LiveConnection => c !== null,
+  );
   const views = new Map<string, ReturnType<typeof loadMarketView>>();
   for (const c of ready) if (!views.has(c.market)) views.set(c.market, loadMarketView(svc, c.market));
   const now = svc.clock.now();
-  const targets = await Promise.all(ready.map(async (c) => [c, JSON.stringify(helloMessage(await (views.get(c.market) as ReturnType<typeof loadMarketView>), c, svc.config.cdnBase, now))] as const));
+  const targets = await Promise.all(
+    ready.map(
+      async (c) => [c, JSON.stringify(helloMessage(await (views.get(c.market) as ReturnType<typeof loadMarketView>), c, svc.config.cdnBase, now))] as const,
+    ),
+  );
   await sendAll(svc, targets);
 }
 
@@ -104,7 +110,10 @@ async function announceMerges(svc: Pick<Services, 'config' | 'connections' | 'so
   const merges = records.map((r) => r.next as unknown as MergeRecord).sort((a, b) => a.seq - b.seq);
   for (const m of merges) {
     const sockets = await ready.of(m.market);
-    await sendAll(svc, perAudience(sockets, (a) => ahMessage(m, a, svc.config.cdnBase)));
+    await sendAll(
+      svc,
+      perAudience(sockets, (a) => ahMessage(m, a, svc.config.cdnBase)),
+    );
   }
 }
 
@@ -116,7 +125,11 @@ async function announceSealed(svc: Pick<Services, 'config' | 'connections' | 'so
     const moved = SEAL_RES.filter((res) => next.sealed[res] !== null && next.sealed[res] !== prev.sealed[res]);
     if (moved.length === 0) continue;
     const sockets = await ready.of(market);
-    for (const res of moved) await sendAll(svc, perAudience(sockets, (a) => sealedMessage(next, res, a, svc.config.cdnBase)));
+    for (const res of moved)
+      await sendAll(
+        svc,
+        perAudience(sockets, (a) => sealedMessage(next, res, a, svc.config.cdnBase)),
+      );
   }
 }
 
@@ -128,7 +141,10 @@ async function announceAlerts(svc: Pick<Services, 'connections' | 'sockets' | 'l
     if (!userId || !market || !alert || typeof alert !== 'object') continue;
     const sockets = (await svc.connections.ofUser(userId, market)).filter((c) => c.ready);
     const text = JSON.stringify(alertMessage(alert as Record<string, unknown>));
-    await sendAll(svc, sockets.map((c) => [c, text] as const));
+    await sendAll(
+      svc,
+      sockets.map((c) => [c, text] as const),
+    );
   }
 }
 
@@ -152,7 +168,10 @@ async function deviceRemoved(svc: Pick<Services, 'connections' | 'sockets'>, r: 
 }
 
 /** Handles one stream batch; hellos first so they precede every notice of the same batch. */
-export async function fanout(svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'market' | 'log'>, event: DynamoDBStreamEvent): Promise<void> {
+export async function fanout(
+  svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'market' | 'log'>,
+  event: DynamoDBStreamEvent,
+): Promise<void> {
   const hellos: Parsed[] = [];
   const merges: Parsed[] = [];
   const sealed: Parsed[] = [];

@@ -6,7 +6,7 @@
  */
 import { dayOf } from '../clock';
 import type { Feature, Role } from '../domain/roles';
-import { type Caps, type CapState, capsFor } from '../files/caps';
+import { type CapState, type Caps, capsFor } from '../files/caps';
 import type { FilesState, SealRes } from '../files/files-state';
 import { fileUrl, snapshotPath } from '../files/paths';
 import { periodStartOf } from '../files/seal-plan';

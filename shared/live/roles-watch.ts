@@ -7,8 +7,8 @@
 import { type AccountClaims, accountClaims } from '../auth/profile';
 import { contributorUntil } from '../domain/contributor';
 import type { Claims, Entitlements } from '../domain/roles';
-import type { Services } from '../services';
 import type { LiveConnection } from '../ports/connections';
+import type { Services } from '../services';
 import { credentialExpired, sameFeatures, socketEntitlements } from './credentials';
 import { errorMessage, rolesMessage } from './messages';
 import { CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, closeConnection, send } from './sender';
@@ -65,7 +65,12 @@ export function profileClaims(image: Record<string, unknown> | undefined): { cla
  * features at `now` (sessions from their own claims, devices and API keys from the account's stored claims,
  * refreshed from the identity provider at most every 10 minutes).
  */
-export async function sweepSocket(svc: Pick<Services, 'connections' | 'sockets' | 'identity'>, c: LiveConnection, now: number, claimsOf: (userId: string) => Promise<AccountClaims | null>): Promise<SocketOutcome> {
+export async function sweepSocket(
+  svc: Pick<Services, 'connections' | 'sockets' | 'identity'>,
+  c: LiveConnection,
+  now: number,
+  claimsOf: (userId: string) => Promise<AccountClaims | null>,
+): Promise<SocketOutcome> {
   if (credentialExpired(c.validUntil, now)) return closeUnauthenticated(svc, c);
   if (c.kind === 'device' && c.deviceId && !(await svc.identity.getDevice(c.userId, c.deviceId, now))) return closeUnauthenticated(svc, c);
   if (c.kind === 'session') return applyClaims(svc, c, c.claims, now);

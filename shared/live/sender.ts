@@ -3,10 +3,11 @@
  * Closing: API Gateway cannot choose a close code, so the server first tells the client why (`{t: "error",
  * error: "unauthenticated"}` for 4401, a `roles` message without `live` for 4403) and then deletes the connection.
  */
-import { metric } from '../telemetry/function-telemetry';
-import { METRIC } from '../telemetry/metric-names';
+
 import type { Log } from '../log';
 import type { ConnectionsPort, SocketRef, SocketsPort } from '../ports/connections';
+import { metric } from '../telemetry/function-telemetry';
+import { METRIC } from '../telemetry/metric-names';
 
 /** Close codes (spec: the credential stopped being valid / the caller lost `live`). */
 export const CLOSE_UNAUTHENTICATED = 4401;
@@ -31,7 +32,10 @@ export async function send(deps: Pick<SendDeps, 'sockets' | 'connections'>, c: S
 }
 
 /** Sends each socket its message (null: nothing for it), many at a time; one failure never stops the others. */
-export async function sendAll(deps: SendDeps, targets: ReadonlyArray<readonly [SocketRef, string | null]>): Promise<{ sent: number; gone: number; failed: number }> {
+export async function sendAll(
+  deps: SendDeps,
+  targets: ReadonlyArray<readonly [SocketRef, string | null]>,
+): Promise<{ sent: number; gone: number; failed: number }> {
   const counts = { sent: 0, gone: 0, failed: 0 };
   let next = 0;
   const worker = async () => {

@@ -7,20 +7,20 @@
  */
 import { LiveQuery } from '../api/environment.schemas';
 import { parseAs } from '../api/zod-parse';
-import { minuteOf } from '../clock';
 import { resolveApiKey } from '../auth/api-key';
 import { type AuthRequest, authenticate, SESSION_COOKIE } from '../auth/authenticate';
 import { isAllowedOrigin } from '../auth/origins';
+import type { Principal } from '../auth/principal';
 import { accountClaims } from '../auth/profile';
 import { remoteKeys, verifySessionToken } from '../auth/session';
-import type { Principal } from '../auth/principal';
 import { hashSecret } from '../auth/tokens';
+import { minuteOf } from '../clock';
 import { SOCKET_MESSAGES_PER_MINUTE } from '../domain/flood-limits';
 import { MARKETS } from '../domain/market';
 import type { Claims } from '../domain/roles';
 import { DomainError, ForbiddenError, forbidden, UnauthenticatedError } from '../errors';
 import type { Services } from '../services';
-import { credentialUntil, mayRenew, sameFeatures, type SocketKind } from './credentials';
+import { credentialUntil, mayRenew, type SocketKind, sameFeatures } from './credentials';
 import type { AuthRequestMessage } from './message-types';
 import { authMessage, errorMessage, rolesMessage } from './messages';
 import { accountClaimsCache, type SocketOutcome, sweepSocket } from './roles-watch';
@@ -44,10 +44,22 @@ const byCookie = (req: AuthRequest, p: Principal): boolean => p.kind === 'sessio
  * What the socket keeps to recompute its features later: a session's own claims (from its token), else the
  * account's stored claims; an API key's scopes. `authenticate` just read all of them (cached).
  */
-async function socketClaims(svc: Pick<Services, 'config' | 'clock' | 'identity' | 'log'>, p: Principal, token: string | null, ip: string): Promise<{ claims: Claims; scopes: string[] | null }> {
+async function socketClaims(
+  svc: Pick<Services, 'config' | 'clock' | 'identity' | 'log'>,
+  p: Principal,
+  token: string | null,
+  ip: string,
+): Promise<{ claims: Claims; scopes: string[] | null }> {
   const now = svc.clock.now();
   if (p.kind === 'session') {
-    const session = token ? await verifySessionToken(token, { keys: remoteKeys(svc.config.idp.jwksUrl), issuer: svc.config.idp.issuer, now, isAllowedAzp: (azp) => isAllowedOrigin(azp, svc.config) }) : null;
+    const session = token
+      ? await verifySessionToken(token, {
+          keys: remoteKeys(svc.config.idp.jwksUrl),
+          issuer: svc.config.idp.issuer,
+          now,
+          isAllowedAzp: (azp) => isAllowedOrigin(azp, svc.config),
+        })
+      : null;
     if (!session) throw new UnauthenticatedError('the session token is invalid or expired');
     return { claims: session.claims, scopes: null };
   }
@@ -64,7 +76,8 @@ export async function connectSocket(svc: Pick<Services, 'config' | 'clock' | 'co
   const principal = await authenticate(req, svc, { queryToken: true });
   if (principal.kind === 'anon' || !principal.userId) throw new UnauthenticatedError('sign in first');
   // A browser sends the cookie with any site's upgrade: only the deployment's own pages may use it (rule 3).
-  if (byCookie(req, principal) && !isAllowedOrigin(req.headers.origin, svc.config)) throw new ForbiddenError('bad_origin', 'a session cookie upgrade needs an Origin of this deployment');
+  if (byCookie(req, principal) && !isAllowedOrigin(req.headers.origin, svc.config))
+    throw new ForbiddenError('bad_origin', 'a session cookie upgrade needs an Origin of this deployment');
   if (!principal.features.includes('live')) throw forbidden('live');
   // The same `?market` schema as GET /api/v1/live answered without an upgrade (400 `bad_market`).
   const { market } = parseAs(LiveQuery, req.query, 'bad_market');
@@ -102,7 +115,12 @@ function parseClientMessage(body: string | null | undefined): AuthRequestMessage
  * (`{t: "auth", until}`); a refused credential is `unauthenticated`, an unreachable identity provider
  * `unavailable`; anything else `bad_message`.
  */
-export async function socketMessage(svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'identity' | 'log'>, connectionId: string, body: string | null | undefined, sourceIp: string): Promise<void> {
+export async function socketMessage(
+  svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'identity' | 'log'>,
+  connectionId: string,
+  body: string | null | undefined,
+  sourceIp: string,
+): Promise<void> {
   // Metered before anything else: a flood costs one counter update per message until the socket is closed.
   const counted = await svc.connections.countMessage(connectionId, minuteOf(svc.clock.now()));
   if (!counted) return;
@@ -137,15 +155,18 @@ export async function socketMessage(svc: Pick<Services, 'config' | 'clock' | 'co
   const until = credentialUntil(fresh, now);
   const { claims, scopes } = await socketClaims(svc, fresh, msg.token, ip);
   const changed = !sameFeatures(fresh.features, c.features) || !sameFeatures(fresh.roles, c.roles);
-  const stored = await svc.connections.update({ ...c }, {
-    validUntil: until,
-    claims,
-    scopes,
-    roles: fresh.roles,
-    features: fresh.features,
-    historyDays: fresh.limits.historyDays,
-    deviceId: fresh.deviceId,
-  });
+  const stored = await svc.connections.update(
+    { ...c },
+    {
+      validUntil: until,
+      claims,
+      scopes,
+      roles: fresh.roles,
+      features: fresh.features,
+      historyDays: fresh.limits.historyDays,
+      deviceId: fresh.deviceId,
+    },
+  );
   if (!stored) return;
   Object.assign(c, { scopes, validUntil: until, roles: fresh.roles, features: fresh.features, historyDays: fresh.limits.historyDays });
   await send(svc, c, JSON.stringify(authMessage(until)));
@@ -161,7 +182,9 @@ export const disconnectSocket = (svc: Pick<Services, 'connections'>, connectionI
 const MAX_CONNECTION_MS = 2 * 3_600_000 + 10 * 60_000;
 
 /** The live sweep: every socket of every market checked at the service clock's now. */
-export async function sweepSockets(svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'identity' | 'log'>): Promise<Record<SocketOutcome, number>> {
+export async function sweepSockets(
+  svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'identity' | 'log'>,
+): Promise<Record<SocketOutcome, number>> {
   const now = svc.clock.now();
   const counts: Record<SocketOutcome, number> = { kept: 0, roles: 0, closed4401: 0, closed4403: 0, gone: 0 };
   const claimsOf = accountClaimsCache(svc, now);

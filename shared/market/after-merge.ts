@@ -10,12 +10,19 @@
 import { evaluateAlerts, pushFired } from '../alerts/evaluate';
 import type { Scan } from '../domain/derived-scan';
 import type { RowTable } from '../domain/merge';
-import type { Services } from '../services';
 import type { MarketMeta, PendingMerge } from '../ports/market';
+import type { Services } from '../services';
 import { dayCloses } from './day-closes';
 
 /** Evaluates the market's alerts for the merge of `scan` under `pending`; `repeated` when an earlier attempt may have fired some. */
-export async function evaluateMergeAlerts(svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'identity' | 'market' | 'log'>, meta: MarketMeta, scan: Scan, rows: RowTable, pending: PendingMerge, repeated: boolean): Promise<void> {
+export async function evaluateMergeAlerts(
+  svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'identity' | 'market' | 'log'>,
+  meta: MarketMeta,
+  scan: Scan,
+  rows: RowTable,
+  pending: PendingMerge,
+  repeated: boolean,
+): Promise<void> {
   const { fired } = await evaluateAlerts(
     svc,
     meta.market,

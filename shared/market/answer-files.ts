@@ -40,9 +40,15 @@ export const resultBytes = (result: HttpResult): number => Buffer.byteLength(JSO
 export type AnswerSharing = { kind: 'hourly'; key: string } | { kind: 'caller' };
 
 /** The answer as the caller gets it: compressed when accepted and large, and past `SPILL_FROM` a redirect to a file. */
-export async function fitAnswer(svc: Pick<Services, 'config' | 'clock' | 'market' | 'files'>, result: HttpResult, acceptEncoding: string | undefined, sharing: AnswerSharing): Promise<HttpResult> {
+export async function fitAnswer(
+  svc: Pick<Services, 'config' | 'clock' | 'market' | 'files'>,
+  result: HttpResult,
+  acceptEncoding: string | undefined,
+  sharing: AnswerSharing,
+): Promise<HttpResult> {
   const encoded = await compressLarge(result, acceptEncoding);
-  if (encoded.statusCode !== 200 || typeof encoded.body !== 'string' || encoded.body.length < SPILL_FROM / 2 || resultBytes(encoded) <= SPILL_FROM) return encoded;
+  if (encoded.statusCode !== 200 || typeof encoded.body !== 'string' || encoded.body.length < SPILL_FROM / 2 || resultBytes(encoded) <= SPILL_FROM)
+    return encoded;
   const headers = Object.fromEntries(Object.entries(encoded.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
   const gzip = headers['content-encoding'] === 'gzip';
   const data = Buffer.from(encoded.body, encoded.isBase64Encoded ? 'base64' : 'utf8');
@@ -74,7 +80,11 @@ interface AnswerFile {
 export const answerPath = (cap: string, hour: number, gzip: boolean): string => `${ANSWERS_PREFIX}${cap}/${hour}.json${gzip ? '.gz' : ''}`;
 
 async function writeAnswerFile(svc: Pick<Services, 'clock' | 'files'>, file: AnswerFile): Promise<string> {
-  const path = answerPath(newCap((n) => randomBytes(n)), hourOf(svc.clock.now()), file.gzip);
+  const path = answerPath(
+    newCap((n) => randomBytes(n)),
+    hourOf(svc.clock.now()),
+    file.gzip,
+  );
   await svc.files.put(path, file.data, { contentType: file.contentType, contentEncoding: file.gzip ? 'gzip' : undefined, cacheControl: file.cacheControl });
   return path;
 }

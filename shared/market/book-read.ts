@@ -6,9 +6,8 @@
 import { gunzipSync } from 'node:zlib';
 import { fileUrl } from '../files/paths';
 import { getObject } from '../items/bucket';
+import type { BookLogEntry, CurrentBook } from '../ports/market';
 import type { Services } from '../services';
-import type { BookLogEntry } from '../ports/market';
-import type { CurrentBook } from '../ports/market';
 import type { ReadSources } from './sources';
 
 /** DESIGN: a market summary's `book` and a books list entry (`entries` is a count). */
@@ -32,7 +31,12 @@ export const bookSummary = (cdnBase: string, b: Pick<BookLogEntry, 'at' | 'compl
  * The current book as of `cut` (hourly view): the current book when read before cut, else the newest
  * complete book before cut from the book log (kept 30 days).
  */
-export async function currentBookBefore(src: ReadSources, market: string, current: CurrentBook | null, cut: number): Promise<{ book: Omit<CurrentBook, 'ref'>; path: string } | null> {
+export async function currentBookBefore(
+  src: ReadSources,
+  market: string,
+  current: CurrentBook | null,
+  cut: number,
+): Promise<{ book: Omit<CurrentBook, 'ref'>; path: string } | null> {
   if (current && current.at < cut) return { book: current, path: current.ref };
   const older = await src.books.between(market, cut - 30 * 86_400_000, cut - 1);
   const found = older.find((b) => b.complete);
@@ -69,7 +73,12 @@ async function loadPacked(svc: Pick<Services, 'files'>, path: string): Promise<P
 }
 
 /** Spec item book `entries`: `[price, stack, band, n]` of `key` in the book file at `path` (book order). */
-export async function itemBookEntries(svc: Pick<Services, 'config' | 'files'>, market: string, path: string, key: number): Promise<Array<[number, number, number, number]>> {
+export async function itemBookEntries(
+  svc: Pick<Services, 'config' | 'files'>,
+  market: string,
+  path: string,
+  key: number,
+): Promise<Array<[number, number, number, number]>> {
   const id = `${svc.config.bucketName}/${market}`;
   let hit = packed.get(id);
   if (hit?.path !== path) {

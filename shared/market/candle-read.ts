@@ -4,11 +4,11 @@
  * the minutes that had a scan (the scan log says which, so 1440 mostly empty minutes are never read).
  */
 import { DAY_MS, dayOf } from '../clock';
-import { type Candle, type WireCandle, periodOf, periodStart, toWireCandle } from '../domain/candles';
+import { type Candle, periodOf, periodStart, toWireCandle, type WireCandle } from '../domain/candles';
 import type { Volume } from '../domain/volume-estimate';
 import { daySoFar, pageShardOf } from './day-so-far';
 import { itemsDays, range } from './item-read';
-import { type PeriodWindow, daysOfWindow } from './query-rules';
+import { daysOfWindow, type PeriodWindow } from './query-rules';
 import type { ReadSources } from './sources';
 
 /** Wire volume estimate `[day, listed, sold, expired]`. */
@@ -27,7 +27,13 @@ export interface CandleReadOptions {
 }
 
 /** Candles of `keys` in a window, oldest first (`t` = period start in ms), and volume estimates of the window's days. */
-export async function candlesInWindow(src: ReadSources, market: string, keys: readonly number[], w: PeriodWindow, opts: CandleReadOptions = {}): Promise<CandleRead> {
+export async function candlesInWindow(
+  src: ReadSources,
+  market: string,
+  keys: readonly number[],
+  w: PeriodWindow,
+  opts: CandleReadOptions = {},
+): Promise<CandleRead> {
   const withVolume = opts.withVolume ?? false;
   const candles = new Map<number, WireCandle[]>(keys.map((k) => [k, []]));
   const volume = new Map<number, WireVolume[]>(withVolume ? keys.map((k) => [k, []]) : []);
@@ -39,7 +45,9 @@ export async function candlesInWindow(src: ReadSources, market: string, keys: re
     const lastStored = today === undefined ? w.last : Math.min(w.last, today - 1);
     const [stored, soFar] = await Promise.all([
       itemsDays(src, market, keys, w.first, lastStored, withVolume),
-      today !== undefined && today >= w.first && today <= w.last ? daySoFar(src, market, opts.cut as number, [...new Set(keys.map(pageShardOf))]) : Promise.resolve(new Map<number, Candle>()),
+      today !== undefined && today >= w.first && today <= w.last
+        ? daySoFar(src, market, opts.cut as number, [...new Set(keys.map(pageShardOf))])
+        : Promise.resolve(new Map<number, Candle>()),
     ]);
     for (const key of keys) {
       const list = candles.get(key) as WireCandle[];

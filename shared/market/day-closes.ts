@@ -7,13 +7,18 @@ import { dayOf } from '../clock';
 import type { DayClose } from '../domain/alerts';
 import { earliestDataAt } from '../domain/book';
 import { RETAINED_DAYS } from '../domain/retention';
-import type { Services } from '../services';
 import type { MarketMeta } from '../ports/market';
+import type { Services } from '../services';
 import { itemsDays } from './item-read';
 import { readSources } from './sources';
 
 /** `[day, close]` of `keys`' day candles on retained days before `beforeDay`, ascending by day. */
-export async function dayCloses(svc: Pick<Services, 'clock' | 'market'>, meta: MarketMeta, keys: readonly number[], beforeDay: number): Promise<Map<number, DayClose[]>> {
+export async function dayCloses(
+  svc: Pick<Services, 'clock' | 'market'>,
+  meta: MarketMeta,
+  keys: readonly number[],
+  beforeDay: number,
+): Promise<Map<number, DayClose[]>> {
   const out = new Map<number, DayClose[]>();
   if (keys.length === 0 || meta.firstMergeAt === null) return out;
   const first = Math.max(beforeDay - RETAINED_DAYS, dayOf(earliestDataAt(meta.firstMergeAt)));

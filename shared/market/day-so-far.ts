@@ -5,7 +5,7 @@
  * H−1's page. A fold is only trusted while no merge after it carried a book read before its cut (a late
  * upload, up to 24 h behind, can still change earlier hours); otherwise it is rebuilt from the hour pages.
  */
-import { HOUR_MS, dayOf, hourOf } from '../clock';
+import { dayOf, HOUR_MS, hourOf } from '../clock';
 import type { CandlePage } from '../domain/candles';
 import type { DayFold, MergeRecord } from '../ports/market';
 import { ALL_PAGE_SHARDS, PAGE_SHARDS, shardOf } from '../store/shard-layout';
@@ -17,7 +17,6 @@ export const ALL_SHARDS = ALL_PAGE_SHARDS;
 
 /** The page shard of an item key. */
 export const pageShardOf = (key: number): number => shardOf(key, PAGE_SHARDS);
-
 
 /**
  * The day so far before `cut` (a whole hour): every item's hour candles of cut's day before cut, folded
@@ -40,7 +39,10 @@ async function buildFolds(src: ReadSources, market: string, hour: number, shards
   const firstHour = dayOf(hour * HOUR_MS) * 24;
   // Read before any page: a merge landing meanwhile has a higher seq and is judged on the next read.
   const seq = (await src.store.meta(market)).seq;
-  const previous = hour - 1 > firstHour ? await trustedFolds(src, market, await src.store.dayFolds(market, hour - 1, shards, src.clock.now()), (hour - 1) * HOUR_MS) : new Map<number, CandlePage>();
+  const previous =
+    hour - 1 > firstHour
+      ? await trustedFolds(src, market, await src.store.dayFolds(market, hour - 1, shards, src.clock.now()), (hour - 1) * HOUR_MS)
+      : new Map<number, CandlePage>();
   const wanted: Array<{ period: number; shard: number }> = [];
   for (const shard of shards) {
     for (let h = previous.has(shard) ? hour - 1 : firstHour; h < hour; h++) wanted.push({ period: h, shard });

@@ -9,9 +9,9 @@ import { DAY_MS, dayOf } from '../clock';
 import { earliestDataAt } from '../domain/book';
 import type { CandlePage } from '../domain/candles';
 import type { VolumePage } from '../domain/volume-estimate';
+import type { HistoryPage } from '../ports/market';
 import type { Services } from '../services';
 import { compactHistory } from '../store/page-codec';
-import type { HistoryPage } from '../ports/market';
 import { HISTORY_SHARDS, splitShards } from '../store/shard-layout';
 import { type ReadSources, readSources } from './sources';
 
@@ -62,7 +62,11 @@ export async function compactHistories(svc: Pick<Services, 'clock' | 'market'>, 
 }
 
 /** Pure: the history shards after folding `dayPages` in (days ascending) and dropping days before `firstKept`; only shards that change. */
-export function foldDays(pages: ReadonlyMap<number, HistoryPage>, dayPages: ReadonlyArray<readonly [number, CandlePage, VolumePage]>, firstKept: number): Map<number, HistoryPage> {
+export function foldDays(
+  pages: ReadonlyMap<number, HistoryPage>,
+  dayPages: ReadonlyArray<readonly [number, CandlePage, VolumePage]>,
+  firstKept: number,
+): Map<number, HistoryPage> {
   const split = dayPages.map(([d, candles, volume]) => [d, splitShards(candles, HISTORY_SHARDS), splitShards(volume, HISTORY_SHARDS)] as const);
   const out = new Map<number, HistoryPage>();
   for (let s = 0; s < HISTORY_SHARDS; s++) {

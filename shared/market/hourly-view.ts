@@ -4,7 +4,7 @@
  * candles, else the newest earlier day point; an item marked gone after cut so shows its last listing), and
  * cut's own day is rebuilt from its hour candles before cut. Also builds the hourly snapshot document.
  */
-import { DAY_MS, HOUR_MS, dayOf } from '../clock';
+import { DAY_MS, dayOf, HOUR_MS } from '../clock';
 import type { Candle, CandlePage } from '../domain/candles';
 import type { AuctionRow } from '../domain/merge';
 import { type DayClose, type HourlySnapshot, hourlySnapshotDoc } from '../files/documents';

@@ -34,7 +34,14 @@ export async function itemDays(src: ReadSources, market: string, key: number, fi
 }
 
 /** Day data of `keys` for days `first..last`, one entry per key. */
-export async function itemsDays(src: ReadSources, market: string, keys: readonly number[], first: number, last: number, withVolume: boolean): Promise<Map<number, ItemDays>> {
+export async function itemsDays(
+  src: ReadSources,
+  market: string,
+  keys: readonly number[],
+  first: number,
+  last: number,
+  withVolume: boolean,
+): Promise<Map<number, ItemDays>> {
   const out = new Map<number, ItemDays>(keys.map((k) => [k, emptyDays()]));
   if (first > last || keys.length === 0) return out;
   const read = await readDays(src, market, keys, first, last, withVolume);

@@ -181,7 +181,10 @@ async function dayBytes(src: ReadSources, market: string, kind: 'c' | 'v', day: 
   const id = `${src.scope}|${market}|d1${kind}|${day}`;
   const hit = final ? recall(id) : undefined;
   if (hit) return hit;
-  const p = kind === 'c' ? writePeriod(await src.store.candlePage(market, 'd1', day), dayCandle(day)) : writePeriod(await src.store.volumePage(market, day), dayVolume(day));
+  const p =
+    kind === 'c'
+      ? writePeriod(await src.store.candlePage(market, 'd1', day), dayCandle(day))
+      : writePeriod(await src.store.volumePage(market, day), dayVolume(day));
   if (final) keep(id, p);
   return p;
 }

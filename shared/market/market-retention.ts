@@ -8,9 +8,9 @@
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../clock';
 import { earliestDataAt } from '../domain/book';
 import { MARKETS } from '../domain/market';
-import { RETENTION_EVERY_MS, type RetentionCutoffs, pruneRows, retentionCutoffs } from '../domain/retention';
-import type { Services } from '../services';
+import { pruneRows, RETENTION_EVERY_MS, type RetentionCutoffs, retentionCutoffs } from '../domain/retention';
 import type { HistoryPage, MarketMeta, MarketPages, PeriodKind, RetentionMark, RetentionPort } from '../ports/market';
+import type { Services } from '../services';
 import { deleteStored } from '../upload/book-storage';
 import { historyMark } from './history-compaction';
 import { readSources } from './sources';
@@ -33,7 +33,11 @@ export async function runRetention(svc: Pick<Services, 'clock' | 'uploads' | 'ma
 }
 
 /** Spec Retention for one market; does nothing when the market's last run is less than 6 hours old. */
-export async function retainMarket(svc: Pick<Services, 'clock' | 'uploads' | 'market' | 'files' | 'log'>, market: string, now: number): Promise<MarketRetention> {
+export async function retainMarket(
+  svc: Pick<Services, 'clock' | 'uploads' | 'market' | 'files' | 'log'>,
+  market: string,
+  now: number,
+): Promise<MarketRetention> {
   const out: MarketRetention = { market, ran: false, rowsDeleted: 0, pagesDeleted: 0, historyDaysDropped: 0, quarantineDeleted: 0, rowsWritten: true };
   const marks = svc.market.retention;
   const last = await marks.mark(market);

@@ -5,20 +5,23 @@
  * set aside in the rejected queue with an alarm; a dependency's failure only delays it.
  */
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { MERGE_REJECTED_QUEUE } from '../topology';
 import { MERGE_FAILURE_BUDGET, mergeRetryDelaySeconds, type RejectReason } from '../domain/merge-retry';
 import type { Services } from '../services';
 import { isDependencyFailure } from '../store/dependency-failure';
-import { type MergeMessage, parseMergeMessage } from '../upload/merge-message';
-import { mergeBook } from './merge-book';
 import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
+import { MERGE_REJECTED_QUEUE } from '../topology';
+import { type MergeMessage, parseMergeMessage } from '../upload/merge-message';
+import { mergeBook } from './merge-book';
 
 /**
  * Merges the records in order. After a failure the rest of the batch is reported failed too, unmerged, so
  * the group's order holds when SQS delivers them again. A malformed record is dropped (it can never merge).
  */
-export async function mergeBatch(svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'identity' | 'market' | 'files' | 'log'>, records: readonly SQSRecord[]): Promise<SQSBatchResponse> {
+export async function mergeBatch(
+  svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'identity' | 'market' | 'files' | 'log'>,
+  records: readonly SQSRecord[],
+): Promise<SQSBatchResponse> {
   for (let i = 0; i < records.length; i++) {
     const record = records[i];
     const msg = parseMergeMessage(record.body);
@@ -48,7 +51,12 @@ export async function mergeBatch(svc: Pick<Services, 'config' | 'clock' | 'queue
 const receiveCount = (r: SQSRecord): number => Number(r.attributes.ApproximateReceiveCount) || 1;
 
 /** Decides a failed book's fate: received again, or (its budget spent) set aside for an operator. */
-async function afterFailure(svc: Pick<Services, 'clock' | 'queues' | 'market' | 'log'>, record: SQSRecord, msg: MergeMessage, err: unknown): Promise<'retry' | 'set-aside'> {
+async function afterFailure(
+  svc: Pick<Services, 'clock' | 'queues' | 'market' | 'log'>,
+  record: SQSRecord,
+  msg: MergeMessage,
+  err: unknown,
+): Promise<'retry' | 'set-aside'> {
   const where = { market: msg.market, at: msg.at, receives: receiveCount(record) };
   const error = describeFailure(err);
   if (isDependencyFailure(err)) {
@@ -78,7 +86,13 @@ async function afterFailure(svc: Pick<Services, 'clock' | 'queues' | 'market' | 
 }
 
 /** Puts a merge message in the rejected queue (FIFO per market), with why; it is never redriven. */
-export async function setAside(svc: Pick<Services, 'queues'>, body: string, msg: Pick<MergeMessage, 'market' | 'uploadId' | 'at'>, reason: RejectReason, error: string): Promise<void> {
+export async function setAside(
+  svc: Pick<Services, 'queues'>,
+  body: string,
+  msg: Pick<MergeMessage, 'market' | 'uploadId' | 'at'>,
+  reason: RejectReason,
+  error: string,
+): Promise<void> {
   await svc.queues.send(MERGE_REJECTED_QUEUE.name, [
     { body, groupId: msg.market, dedupId: msg.uploadId, attributes: { reason, error: error.slice(0, 256), market: msg.market, at: String(msg.at) } },
   ]);
@@ -87,7 +101,11 @@ export async function setAside(svc: Pick<Services, 'queues'>, body: string, msg:
 /** Hides the failed record and the ones behind it until their next receive is due (the first retry is immediate). */
 async function backOff(svc: Pick<Services, 'queues' | 'log'>, records: readonly SQSRecord[], receives: number): Promise<void> {
   try {
-    await svc.queues.changeVisibility(records[0].eventSourceARN, records.map((r) => r.receiptHandle), mergeRetryDelaySeconds(receives));
+    await svc.queues.changeVisibility(
+      records[0].eventSourceARN,
+      records.map((r) => r.receiptHandle),
+      mergeRetryDelaySeconds(receives),
+    );
   } catch (err) {
     // SQS itself failed: the messages come back after the queue's visibility timeout instead.
     svc.log('warn', 'merge: could not change the visibility of failed messages', { error: describeFailure(err) });

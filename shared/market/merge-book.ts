@@ -12,15 +12,15 @@
 import { randomBytes } from 'node:crypto';
 import { dayOf } from '../clock';
 import { bookTransition } from '../domain/book-current';
-import { RESOLUTIONS, applyScanToCandles, periodOf, periodStart } from '../domain/candles';
-import { type Scan, deriveScan } from '../domain/derived-scan';
-import { type RowTable, mergeScan } from '../domain/merge';
-import { type Volume, addVolume, estimateVolume } from '../domain/volume-estimate';
+import { applyScanToCandles, periodOf, periodStart, RESOLUTIONS } from '../domain/candles';
+import { deriveScan, type Scan } from '../domain/derived-scan';
+import { mergeScan, type RowTable } from '../domain/merge';
+import { addVolume, estimateVolume, type Volume } from '../domain/volume-estimate';
 import { newCap } from '../files/caps';
 import type { BookFile } from '../files/documents';
 import { isCheckpointSeq } from '../files/documents';
-import type { Services } from '../services';
 import type { CurrentBook, MarketMeta, MarketPages, PendingMerge, VolumeShard } from '../ports/market';
+import type { Services } from '../services';
 import { PAGE_SHARDS, shardOf } from '../store/shard-layout';
 import type { MergeMessage } from '../upload/merge-message';
 import { evaluateMergeAlerts } from './after-merge';
@@ -34,7 +34,10 @@ const RECENT_UPLOADS = 10;
 export type MergeOutcome = { merged: true; seq: number; rowsChanged: number } | { merged: false; reason: 'already_merged' };
 
 /** Merges one accepted book; throws when it must be received again (storage failure, lost seq race). */
-export async function mergeBook(svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'identity' | 'market' | 'files' | 'log'>, msg: MergeMessage): Promise<MergeOutcome> {
+export async function mergeBook(
+  svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'identity' | 'market' | 'files' | 'log'>,
+  msg: MergeMessage,
+): Promise<MergeOutcome> {
   const store = svc.market.latest; // strongly consistent: the previous merge's writes, never a stale page
   const meta = await store.meta(msg.market);
   if (meta.lastUpload === msg.uploadId || meta.recentUploads?.includes(msg.uploadId)) return { merged: false, reason: 'already_merged' };
@@ -61,15 +64,32 @@ export async function mergeBook(svc: Pick<Services, 'config' | 'clock' | 'queues
       { market: msg.market, at: scan.at, items: scan.items.length, complete: scan.complete, credited: msg.credited, uploader: msg.uploader, mergedAt: now },
       msg.uploadId,
     ),
-    svc.market.books.put({ market: msg.market, at: book.at, complete: book.complete, auctions: book.auctions, entries: book.entries.length, path: msg.bookPath, mergedAt: now }),
+    svc.market.books.put({
+      market: msg.market,
+      at: book.at,
+      complete: book.complete,
+      auctions: book.auctions,
+      entries: book.entries.length,
+      path: msg.bookPath,
+      mergedAt: now,
+    }),
   ]);
   const currentBook: CurrentBook | null = transition.replaces
     ? { at: book.at, complete: book.complete, auctions: book.auctions, entries: book.entries.length, ref: msg.bookPath }
     : meta.currentBook;
   const recentUploads = [...(meta.recentUploads ?? []), msg.uploadId].slice(-RECENT_UPLOADS);
-  const merged = { seq: pending.seq, newestScanAt: at, firstMergeAt: meta.firstMergeAt ?? now, currentBook, lastUpload: msg.uploadId, recentUploads, pending: null };
+  const merged = {
+    seq: pending.seq,
+    newestScanAt: at,
+    firstMergeAt: meta.firstMergeAt ?? now,
+    currentBook,
+    lastUpload: msg.uploadId,
+    recentUploads,
+    pending: null,
+  };
   await evaluateMergeAlerts(svc, { ...meta, ...merged }, scan, rows, pending, repeated);
-  if (!(await store.commitMeta({ market: msg.market, ...merged }, meta.seq))) throw new Error(`merge ${msg.market}: seq ${pending.seq} was taken by another merge`);
+  if (!(await store.commitMeta({ market: msg.market, ...merged }, meta.seq)))
+    throw new Error(`merge ${msg.market}: seq ${pending.seq} was taken by another merge`);
   return { merged: true, seq: pending.seq, rowsChanged: changed.length };
 }
 
@@ -77,7 +97,12 @@ export async function mergeBook(svc: Pick<Services, 'config' | 'clock' | 'queues
  * Fixes the merge's seq, caps and time as its first write, or takes them back from the interrupted attempt
  * of the same upload.
  */
-async function begin(svc: Pick<Services, 'clock'>, store: MarketPages, meta: MarketMeta, uploadId: string): Promise<{ pending: PendingMerge; repeated: boolean }> {
+async function begin(
+  svc: Pick<Services, 'clock'>,
+  store: MarketPages,
+  meta: MarketMeta,
+  uploadId: string,
+): Promise<{ pending: PendingMerge; repeated: boolean }> {
   const seq = meta.seq + 1;
   const earlier = meta.pending;
   if (earlier && earlier.uploadId === uploadId && earlier.seq === seq) return { pending: earlier, repeated: true };

@@ -2,12 +2,12 @@
  * The files a merge publishes (spec files: Capability files, Sequence numbers): the change file of every
  * merge and the checkpoint after merge 1 and every 50th, each under its own cap, gzip and immutable.
  */
-import { type AuctionRow, type RowTable, pickRows } from '../domain/merge';
+import { type AuctionRow, pickRows, type RowTable } from '../domain/merge';
 import { changeDoc, checkpointDoc } from '../files/documents';
 import { putJsonFile } from '../files/file-store';
 import { changePath, checkpointPath } from '../files/paths';
-import type { Services } from '../services';
 import type { PendingMerge } from '../ports/market';
+import type { Services } from '../services';
 import { settled } from './settled';
 
 export interface MergeFiles {
@@ -16,7 +16,14 @@ export interface MergeFiles {
 }
 
 /** Writes seq's change file (the rows the merge changed) and, when due, its checkpoint (the whole table). */
-export async function writeMergeFiles(svc: Pick<Services, 'files'>, market: string, pending: PendingMerge, at: number, rows: RowTable, changed: readonly number[]): Promise<MergeFiles> {
+export async function writeMergeFiles(
+  svc: Pick<Services, 'files'>,
+  market: string,
+  pending: PendingMerge,
+  at: number,
+  rows: RowTable,
+  changed: readonly number[],
+): Promise<MergeFiles> {
   const seq = pending.seq;
   const files: MergeFiles = { changePath: changePath(market, seq, pending.changeCap) };
   const writes = [putJsonFile(svc, files.changePath, changeDoc(market, seq, at, pickRows(rows, changed)))];

@@ -5,12 +5,13 @@
  * A book that keeps coming back is set aside in the rejected queue instead; books set aside for their own
  * data never pass through here.
  */
-import { MERGE_QUEUES, deadLetterQueueName } from '../topology';
+
 import { MERGE_REDRIVE_LIMIT } from '../domain/merge-retry';
 import { fileSize } from '../files/file-store';
+import type { QueueMessage, ReceivedMessage } from '../ports/queues';
 import type { Services } from '../services';
 import { isDependencyFailure } from '../store/dependency-failure';
-import type { QueueMessage, ReceivedMessage } from '../ports/queues';
+import { deadLetterQueueName, MERGE_QUEUES } from '../topology';
 import { parseMergeMessage } from '../upload/merge-message';
 import { describeFailure, setAside } from './merge-batch';
 
@@ -54,7 +55,10 @@ export async function redriveMerges(svc: Pick<Services, 'queues' | 'market' | 'f
       }
       // One send keeps the batch's order in its group; the dead letters go only once their copies are queued.
       if (back.length > 0) await svc.queues.send(spec.name, back);
-      await svc.queues.delete(dlq, batch.map((m) => m.receiptHandle));
+      await svc.queues.delete(
+        dlq,
+        batch.map((m) => m.receiptHandle),
+      );
       out.moved += back.length;
     }
   }
@@ -69,10 +73,7 @@ function redriven(m: ReceivedMessage, market: string, uploadId: string, returns:
 
 /** True when the table and the bucket answer (a missing item or object is an answer). */
 async function dependenciesAnswer(svc: Pick<Services, 'market' | 'files' | 'log'>): Promise<boolean> {
-  const probes = await Promise.allSettled([
-    svc.market.pages.meta(MERGE_QUEUES[0].market ?? ''),
-    fileSize(svc, 'books/v1/redrive-probe'),
-  ]);
+  const probes = await Promise.allSettled([svc.market.pages.meta(MERGE_QUEUES[0].market ?? ''), fileSize(svc, 'books/v1/redrive-probe')]);
   const down = probes.flatMap((p) => (p.status === 'rejected' && isDependencyFailure(p.reason) ? [describeFailure(p.reason)] : []));
   if (down.length > 0) svc.log('warn', 'redrive: waiting for the table and the bucket to answer', { errors: down });
   return down.length === 0;

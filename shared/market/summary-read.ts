@@ -65,7 +65,14 @@ export async function liveSummary(src: ReadSources, market: string, cdnBase: str
 export type SnapshotSource = (market: string, cut: number) => Promise<Pick<HourlySnapshot, 'rows' | 'scan'> | null>;
 
 /** A market's summary as of `cut`, or null when nothing was read before cut. */
-export async function hourlySummary(src: ReadSources, market: string, cut: number, cdnBase: string, withBook: boolean, snapshot?: SnapshotSource): Promise<MarketSummary | null> {
+export async function hourlySummary(
+  src: ReadSources,
+  market: string,
+  cut: number,
+  cdnBase: string,
+  withBook: boolean,
+  snapshot?: SnapshotSource,
+): Promise<MarketSummary | null> {
   const meta = await src.store.meta(market);
   if (meta.newestScanAt === null && meta.seq === 0) return null;
   const [view, entries] = await Promise.all([rowsAsOf(src, market, cut, snapshot), src.scans.between(market, cut - 7 * DAY_MS, cut - 1)]);

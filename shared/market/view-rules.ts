@@ -2,7 +2,7 @@
  * The hourly view's rules (spec Freshness), pure: which reading an item shows as of `cut`, how a day is
  * rebuilt from hour candles before it, and which callers share a reused answer. No I/O, no clock.
  */
-import { HOUR_MS, dayOf, hourOf } from '../clock';
+import { dayOf, HOUR_MS, hourOf } from '../clock';
 import { type Candle, type CandlePage, type DayPoint, dayPoint, foldCandles } from '../domain/candles';
 import type { AuctionRow, Row } from '../domain/merge';
 import type { Feature } from '../domain/roles';
@@ -44,7 +44,13 @@ export function readingBefore(cut: number, daySoFar: Candle | undefined, earlier
  * with items merged into the market, ascending: each one after that reading (and before cut) marked the
  * row gone again (spec Merge rule 1), so the newest of them is the row's time as of cut.
  */
-export function rowAsOf(key: number, row: Pick<Row, 'price' | 'quantity' | 'at'> | undefined, before: Reading | undefined, goneScans: readonly number[], cut: number): AuctionRow | null {
+export function rowAsOf(
+  key: number,
+  row: Pick<Row, 'price' | 'quantity' | 'at'> | undefined,
+  before: Reading | undefined,
+  goneScans: readonly number[],
+  cut: number,
+): AuctionRow | null {
   if (row === undefined) return null;
   if (row.at < cut) return cut - row.at <= HOURLY_VIEW_MS ? [key, row.price, row.quantity, row.at] : null;
   if (before === undefined) return null;

@@ -148,7 +148,9 @@ export function homePage(publicBase: string, markets: readonly HomeMarket[] = []
       '',
       intro(s.data),
       '',
-      ...s.data.top.map((t, i) => `${i + 1}. [${escapeMarkdown(t.name)}](${s.page(t.key)}): ${formatCopper(t.price)}, ${t.quantity.toLocaleString('en-US')} listed`),
+      ...s.data.top.map(
+        (t, i) => `${i + 1}. [${escapeMarkdown(t.name)}](${s.page(t.key)}): ${formatCopper(t.price)}, ${t.quantity.toLocaleString('en-US')} listed`,
+      ),
       ...(s.data.top.length ? [''] : []),
       ...(s.data.at === null ? [] : [`Hourly snapshot (JSON): ${s.json}`, '']),
     ]),

@@ -80,7 +80,12 @@ export async function homeMarkets(svc: Pick<Services, 'config' | 'clock' | 'cata
     MARKETS.map(async (market, i): Promise<HomeMarket> => {
       const pointer = pointers[i];
       if (!pointer) return { market, at: null, top: [] };
-      const top = (await topOf(svc, pointer.path)).map(([key, price, quantity]) => ({ key, price, quantity, name: pageName({ key, ...(file ? itemOfKey(file, key) : { item: null }) }) }));
+      const top = (await topOf(svc, pointer.path)).map(([key, price, quantity]) => ({
+        key,
+        price,
+        quantity,
+        name: pageName({ key, ...(file ? itemOfKey(file, key) : { item: null }) }),
+      }));
       return { market, at: pointer.at, top };
     }),
   );

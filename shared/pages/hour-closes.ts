@@ -9,7 +9,7 @@ import { candlesInWindow } from '../market/candle-read';
 import { candleWindow } from '../market/query-rules';
 import { readSources } from '../market/sources';
 import type { Services } from '../services';
-import { type HourClose, chartHours } from './item-charts';
+import { chartHours, type HourClose } from './item-charts';
 
 /** `[t, close, quantity]` of each of the last CHART_HOURS hours finished at `now` that has a candle, oldest first. */
 export async function itemHourCloses(svc: Pick<Services, 'clock' | 'market'>, market: string, key: number, now: number): Promise<HourClose[]> {

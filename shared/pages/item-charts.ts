@@ -2,7 +2,7 @@
  * The item page's price history (issue 15 point 5): daily closes of the anonymous window and hourly closes
  * of the last finished hours, as SVG charts, HTML tables and Markdown tables with the same numbers. Pure.
  */
-import { DAY_MS, HOUR_MS, dayOf, hourOf } from '../clock';
+import { DAY_MS, dayOf, HOUR_MS, hourOf } from '../clock';
 import { ROLE_LIMITS } from '../domain/roles';
 import { firstWindowDay } from '../market/view-rules';
 import { formatCopper } from './money';
@@ -54,7 +54,9 @@ export function dailyChart(h: PriceHistory, name: string): string {
   return priceChartSvg({
     id: 'chart-daily',
     label: `Daily closing price of ${name}, ${today - first + 1} days`,
-    description: points.length ? `Daily closing prices per unit from ${span}: ${points.length} days with a price; ${summary(points)}.` : `No observed price from ${span}.`,
+    description: points.length
+      ? `Daily closing prices per unit from ${span}: ${points.length} days with a price; ${summary(points)}.`
+      : `No observed price from ${span}.`,
     points,
     from: first * DAY_MS,
     to: today * DAY_MS,
@@ -76,7 +78,9 @@ export function hourlyChart(h: PriceHistory, name: string): string {
   return priceChartSvg({
     id: 'chart-hourly',
     label: `Hourly closing price of ${name}, last ${CHART_HOURS} hours`,
-    description: points.length ? `Closing prices per unit of the hours from ${span}: ${points.length} hours with a price; ${summary(points)}.` : `No observed price in the hours from ${span}.`,
+    description: points.length
+      ? `Closing prices per unit of the hours from ${span}: ${points.length} hours with a price; ${summary(points)}.`
+      : `No observed price in the hours from ${span}.`,
     points,
     from: first * HOUR_MS,
     to: last * HOUR_MS,
@@ -96,17 +100,22 @@ const table = (caption: string, head: readonly string[], rows: ReadonlyArray<rea
     '</table>',
   ].join('\n');
 
-const dayRows = (h: PriceHistory): string[][] => [...h.days].reverse().map(([day, low, last, q]) => [isoDay(day * DAY_MS), formatCopper(low), formatCopper(last), q.toLocaleString('en-US')]);
+const dayRows = (h: PriceHistory): string[][] =>
+  [...h.days].reverse().map(([day, low, last, q]) => [isoDay(day * DAY_MS), formatCopper(low), formatCopper(last), q.toLocaleString('en-US')]);
 const hourRows = (h: PriceHistory): string[][] => [...h.hours].reverse().map(([t, close, q]) => [isoHour(t), formatCopper(close), q.toLocaleString('en-US')]);
 
 /** The daily table (newest first): the charts' numbers for anyone who cannot see them. */
 export function dailyTableHtml(h: PriceHistory): string {
-  return h.days.length ? table('Daily prices per unit (UTC days, newest first)', ['Day (UTC)', 'Low', 'Last', 'Quantity'], dayRows(h)) : '<p>No daily prices in the last days.</p>';
+  return h.days.length
+    ? table('Daily prices per unit (UTC days, newest first)', ['Day (UTC)', 'Low', 'Last', 'Quantity'], dayRows(h))
+    : '<p>No daily prices in the last days.</p>';
 }
 
 /** The hourly table (newest first). */
 export function hourlyTableHtml(h: PriceHistory): string {
-  return h.hours.length ? table('Hourly closes per unit (UTC hours, newest first)', ['Hour (UTC)', 'Close', 'Quantity'], hourRows(h)) : `<p>No hourly prices in the last ${CHART_HOURS} hours.</p>`;
+  return h.hours.length
+    ? table('Hourly closes per unit (UTC hours, newest first)', ['Hour (UTC)', 'Close', 'Quantity'], hourRows(h))
+    : `<p>No hourly prices in the last ${CHART_HOURS} hours.</p>`;
 }
 
 /** Both tables in Markdown, under their own headings. */

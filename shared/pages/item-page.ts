@@ -3,11 +3,11 @@
  * `/item/<key>.md`, built from the item record and the anonymous hourly view of the market. Pure rendering.
  */
 import type { DayPoint } from '../domain/candles';
+import { isItemKey, KEY_BASE } from '../domain/item-key';
+import type { ItemRecord, VariantRecord } from '../domain/items';
 import { DEFAULT_MARKET, MARKETS } from '../domain/market';
 import type { AuctionRow } from '../domain/merge';
-import { KEY_BASE, isItemKey } from '../domain/item-key';
-import type { ItemRecord, VariantRecord } from '../domain/items';
-import { type HourClose, type PriceHistory, dailyChart, dailyTableHtml, hourlyChart, hourlyTableHtml, priceHistoryMarkdown } from './item-charts';
+import { dailyChart, dailyTableHtml, type HourClose, hourlyChart, hourlyTableHtml, type PriceHistory, priceHistoryMarkdown } from './item-charts';
 import { copperHtml, formatCopper } from './money';
 import { escapeHtml, escapeMarkdown, htmlDocument, scriptJson } from './render';
 
@@ -93,7 +93,8 @@ function facts(d: ItemPageData): Array<[string, string]> {
     ['Item key', String(d.key)],
   ];
   const price = priceText(d);
-  if (price && d.row) out.push(['Lowest buyout', `${price} per unit (${d.row[1]} copper)`], ['Listed', d.row[2].toLocaleString('en-US')], ['Observed', utc(d.row[3])]);
+  if (price && d.row)
+    out.push(['Lowest buyout', `${price} per unit (${d.row[1]} copper)`], ['Listed', d.row[2].toLocaleString('en-US')], ['Observed', utc(d.row[3])]);
   if (d.item?.il !== undefined) out.push(['Item level', String(d.item.il)]);
   if (d.item?.q !== undefined || d.variant) out.push(['Quality', String(d.variant?.q ?? d.item?.q)]);
   if (d.item?.sell !== undefined) out.push(['Vendor sell price', formatCopper(d.item.sell)]);
@@ -172,9 +173,24 @@ export function itemPageHtml(d: ItemPageData, urls: ItemPageUrls, hours: readonl
 
 /** The Markdown page: the same public facts, the daily and hourly closes as tables. */
 export function itemPageMarkdown(d: ItemPageData, urls: ItemPageUrls, hours: readonly HourClose[] = []): string {
-  const lines = [`# ${escapeMarkdown(pageName(d))}`, '', escapeMarkdown(observationSummary(d)), '', ...facts(d).map(([k, v]) => `- ${k}: ${escapeMarkdown(v)}`), ''];
+  const lines = [
+    `# ${escapeMarkdown(pageName(d))}`,
+    '',
+    escapeMarkdown(observationSummary(d)),
+    '',
+    ...facts(d).map(([k, v]) => `- ${k}: ${escapeMarkdown(v)}`),
+    '',
+  ];
   lines.push(...priceHistoryMarkdown({ days: d.days, hours, now: d.now }));
-  lines.push('', '## Links', '', `- [This page (HTML)](${urls.page})`, `- [JSON API](${urls.publicBase}api/v1/ah/${d.market}/${d.key})`, `- [API reference](${urls.publicBase}docs/api/reference.md)`, `- [llms.txt](${urls.publicBase}llms.txt)`);
+  lines.push(
+    '',
+    '## Links',
+    '',
+    `- [This page (HTML)](${urls.page})`,
+    `- [JSON API](${urls.publicBase}api/v1/ah/${d.market}/${d.key})`,
+    `- [API reference](${urls.publicBase}docs/api/reference.md)`,
+    `- [llms.txt](${urls.publicBase}llms.txt)`,
+  );
   for (const m of MARKETS.filter((x) => x !== d.market)) lines.push(`- [${marketTitle(m)}](${itemPageUrls(urls.publicBase, m, d.key).markdown})`);
   // A backtick in a name must not close the fence; \u0060 is the same JSON.
   lines.push('', '```json', JSON.stringify(d).replace(/`/g, '\\u0060'), '```', '');

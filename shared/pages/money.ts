@@ -3,7 +3,11 @@
  * text, as short axis labels and as coloured HTML. Pure.
  */
 
-const units = (copper: number): [gold: number, silver: number, copper: number] => [Math.floor(copper / 10000), Math.floor((copper % 10000) / 100), copper % 100];
+const units = (copper: number): [gold: number, silver: number, copper: number] => [
+  Math.floor(copper / 10000),
+  Math.floor((copper % 10000) / 100),
+  copper % 100,
+];
 
 /** Copper as `12,345g 67s 89c` (10,000 copper = 1 gold), leading zero units left out. */
 export function formatCopper(copper: number): string {

@@ -98,8 +98,9 @@ function errorResponses(path: string, doc: RouteDoc, head: boolean): Json {
 }
 
 function successResponse(doc: RouteDoc, head: boolean): Json {
-  if (doc.status === 302) return { '302': { description: 'Redirect to the file host', headers: { Location: { description: 'the file URL', schema: { type: 'string' } } } } };
-  if (head) return { '200': { description: 'The GET answer\'s status and headers, no body' } };
+  if (doc.status === 302)
+    return { '302': { description: 'Redirect to the file host', headers: { Location: { description: 'the file URL', schema: { type: 'string' } } } } };
+  if (head) return { '200': { description: "The GET answer's status and headers, no body" } };
   if (doc.answer) return { '200': { description: 'OK', content: { 'application/json': { schema: schemaOf(doc.answer, 'output') } } } };
   if (doc.answerType) {
     const types = typeof doc.answerType === 'string' ? [doc.answerType] : doc.answerType;
@@ -123,7 +124,11 @@ function operation(method: string, path: string, doc: RouteDoc): Json {
   const params = [...pathParams(path), ...queryParams(doc.query)];
   return {
     operationId: operationId(method, path === '/' ? '/home' : path),
-    summary: dir.text.replace(/\s*\(.*$/, '').replace(/[.:]\s.*$/, '').slice(0, 120) || dir.text,
+    summary:
+      dir.text
+        .replace(/\s*\(.*$/, '')
+        .replace(/[.:]\s.*$/, '')
+        .slice(0, 120) || dir.text,
     description: `${dir.text}\n\nAccess: ${dir.access}.`,
     tags: [dir.section],
     ...(params.length ? { parameters: params } : {}),

@@ -7,7 +7,13 @@ import { MARKETS } from '../domain/market';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const int = (description?: string, extra: Record<string, unknown> = {}) => ({ type: 'integer', ...(description ? { description } : {}), ...extra });
 const arr = (items: unknown, description?: string) => ({ type: 'array', items, ...(description ? { description } : {}) });
-const tuple = (description: string, prefixItems: unknown[]) => ({ type: 'array', description, prefixItems, minItems: prefixItems.length, maxItems: prefixItems.length });
+const tuple = (description: string, prefixItems: unknown[]) => ({
+  type: 'array',
+  description,
+  prefixItems,
+  minItems: prefixItems.length,
+  maxItems: prefixItems.length,
+});
 const obj = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: 'object', properties, required });
 const nullable = (schema: Record<string, unknown>) => ({ oneOf: [schema, { type: 'null' }] });
 const json = (schema: unknown, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
@@ -17,7 +23,12 @@ const SCHEMAS = {
   Error: obj({ error: { type: 'string' }, message: { type: 'string' }, feature: { type: 'string' }, limit: int() }, ['error']),
   Market: { type: 'string', enum: [...MARKETS] },
   ItemKey: int('item + 2147483648 * v (v: 0 plain, 2s / 2|s|-1 for suffix s, 65536 + species for caged pets)', { minimum: 1, maximum: 9007199254740991 }),
-  AuctionRow: tuple('[id, price or null, quantity, at]', [ref('ItemKey'), nullable(int('lowest unit price in copper')), int('quantity listed'), int('Unix ms of the scan')]),
+  AuctionRow: tuple('[id, price or null, quantity, at]', [
+    ref('ItemKey'),
+    nullable(int('lowest unit price in copper')),
+    int('quantity listed'),
+    int('Unix ms of the scan'),
+  ]),
   DayPoint: tuple('[day, low, last, quantity]', [int('day number (floor(ms / 86400000))'), int(), int(), int()]),
   Candle: tuple('[t, open, high, low, close, quantity]', [int('start in Unix ms'), int(), int(), int(), int(), int()]),
   VolumeEstimate: tuple('[day, listed, sold, expired]', [int(), int(), int(), int()]),
@@ -51,7 +62,13 @@ const SCHEMAS = {
     },
     ['n', 'q'],
   ),
-  BookEntry: tuple('[key, price, stack, band, n]', [ref('ItemKey'), int('buyout per unit, copper; 0 = bid only'), int('units per auction', { minimum: 1 }), int('time-left band 0..4', { minimum: 0, maximum: 4 }), int('identical auctions', { minimum: 1 })]),
+  BookEntry: tuple('[key, price, stack, band, n]', [
+    ref('ItemKey'),
+    int('buyout per unit, copper; 0 = bid only'),
+    int('units per auction', { minimum: 1 }),
+    int('time-left band 0..4', { minimum: 0, maximum: 4 }),
+    int('identical auctions', { minimum: 1 }),
+  ]),
   Book: obj(
     {
       market: ref('Market'),
@@ -100,7 +117,9 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
           summary: 'Item metadata (generated data merged with the catalogue)',
           parameters: [{ name: 'build', in: 'query', required: false, schema: { type: 'string' } }],
           responses: {
-            200: json(obj({ v: { const: 1 }, build: { type: 'string' }, items: { type: 'object', additionalProperties: ref('ItemRecord') } }, ['v', 'build', 'items'])),
+            200: json(
+              obj({ v: { const: 1 }, build: { type: 'string' }, items: { type: 'object', additionalProperties: ref('ItemRecord') } }, ['v', 'build', 'items']),
+            ),
             400: error('bad_build'),
             404: error('No item data is published'),
           },
@@ -112,7 +131,18 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
           summary: "One key's item metadata",
           parameters: [{ name: 'key', in: 'path', required: true, schema: ref('ItemKey') }],
           responses: {
-            200: json(obj({ build: { type: 'string' }, key: ref('ItemKey'), item: nullable(ref('ItemRecord')), variant: obj({ n: { type: 'string' }, q: int(), fi: int() }, ['n', 'q']), now: int() }, ['build', 'key', 'item', 'now'])),
+            200: json(
+              obj(
+                {
+                  build: { type: 'string' },
+                  key: ref('ItemKey'),
+                  item: nullable(ref('ItemRecord')),
+                  variant: obj({ n: { type: 'string' }, q: int(), fi: int() }, ['n', 'q']),
+                  now: int(),
+                },
+                ['build', 'key', 'item', 'now'],
+              ),
+            ),
             400: error('bad_item'),
             404: error('No item data is published'),
           },
@@ -125,7 +155,17 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
           description: `${hourly} \`days\` is limited to the caller's history days; \`volume\` needs \`depth\`.`,
           parameters: [marketParam, itemParam],
           responses: {
-            200: json(obj({ market: ref('Market'), item: ref('ItemKey'), row: nullable(ref('AuctionRow')), days: arr(ref('DayPoint')), volume: arr(ref('VolumeEstimate')), now: int(), live: { type: 'boolean' } })),
+            200: json(
+              obj({
+                market: ref('Market'),
+                item: ref('ItemKey'),
+                row: nullable(ref('AuctionRow')),
+                days: arr(ref('DayPoint')),
+                volume: arr(ref('VolumeEstimate')),
+                now: int(),
+                live: { type: 'boolean' },
+              }),
+            ),
             400: error('bad_market or bad_item'),
           },
         },
@@ -135,9 +175,24 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
           operationId: 'getItemCandles',
           summary: 'Daily candles of one item',
           description: '`res=d1` (default) needs `candles.daily`; `h1` and `m1` need more features.',
-          parameters: [marketParam, itemParam, { name: 'res', in: 'query', schema: { type: 'string', enum: ['d1', 'h1', 'm1'], default: 'd1' } }, { name: 'from', in: 'query', schema: int('Unix ms') }],
+          parameters: [
+            marketParam,
+            itemParam,
+            { name: 'res', in: 'query', schema: { type: 'string', enum: ['d1', 'h1', 'm1'], default: 'd1' } },
+            { name: 'from', in: 'query', schema: int('Unix ms') },
+          ],
           responses: {
-            200: json(obj({ market: ref('Market'), item: ref('ItemKey'), res: { type: 'string' }, candles: arr(ref('Candle')), volume: arr(ref('VolumeEstimate')), now: int(), live: { type: 'boolean' } })),
+            200: json(
+              obj({
+                market: ref('Market'),
+                item: ref('ItemKey'),
+                res: { type: 'string' },
+                candles: arr(ref('Candle')),
+                volume: arr(ref('VolumeEstimate')),
+                now: int(),
+                live: { type: 'boolean' },
+              }),
+            ),
             400: error('bad_market, bad_item or bad_query'),
             403: error('Missing feature'),
           },
@@ -147,7 +202,8 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
         post: {
           operationId: 'uploadBook',
           summary: 'Upload an order book',
-          description: 'Devices need `upload.device`, API keys `api.upload`; a browser session is 403 `devices_only`. Body may be gzip (`Content-Encoding: gzip`), at most 32 MiB.',
+          description:
+            'Devices need `upload.device`, API keys `api.upload`; a browser session is 403 `devices_only`. Body may be gzip (`Content-Encoding: gzip`), at most 32 MiB.',
           security: [{ bearer: [] }],
           requestBody: { required: true, content: { 'application/json': { schema: ref('Book') } } },
           responses: {

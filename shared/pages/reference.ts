@@ -31,11 +31,15 @@ export const ROUTE_DOCS: Record<string, Partial<Record<string, RouteDoc>>> = {
   '/api/v1/ah/{market}/files': { GET: d('Market reads', 'per role', 'File URLs: snapshot, day candles, sealed periods, live changes and caps.') },
   '/api/v1/ah/{market}/candles': { GET: d('Market reads', 'prices.live', 'Batch candles of 1..50 items (`?items&res&from`).') },
   '/api/v1/ah/{market}/intraday': { GET: d('Market reads', 'prices.live', 'Hourly closes of every item (`?from`).') },
-  '/api/v1/ah/{market}/history': { GET: d('Market reads', 'public (hourly view without prices.live)', 'Day candles and volume estimates of every item (`?from`).') },
+  '/api/v1/ah/{market}/history': {
+    GET: d('Market reads', 'public (hourly view without prices.live)', 'Day candles and volume estimates of every item (`?from`).'),
+  },
   '/api/v1/ah/{market}/books': { GET: d('Market reads', 'books', 'Stored order books of the market (`?from&to`).') },
   '/api/v1/ah/{market}/books/{at}': { GET: d('Market reads', 'books', 'One stored order book.') },
   '/api/v1/ah/{market}/{item}': { GET: d('Market reads', 'public (hourly view without prices.live)', "One item's row, day points and volume.") },
-  '/api/v1/ah/{market}/{item}/candles': { GET: d('Market reads', 'candles.daily (h1: candles.hourly, m1: candles.minute)', "One item's candles (`?res&from`).") },
+  '/api/v1/ah/{market}/{item}/candles': {
+    GET: d('Market reads', 'candles.daily (h1: candles.hourly, m1: candles.minute)', "One item's candles (`?res&from`)."),
+  },
   '/api/v1/ah/{market}/{item}/book': { GET: d('Market reads', 'books', "One item's entries in the current order book.") },
   '/api/v1/ah/books': { POST: d('Uploads', 'upload.device (device) or api.upload (API key)', 'Uploads an order book (gzip allowed).') },
   '/api/v1/ah/scans': { ANY: d('Uploads', 'retired', 'Retired: always 404.') },
@@ -118,7 +122,14 @@ const INTRO =
 
 /** The directory in Markdown (also the body of `/docs/api/reference.md` and part of `/llms-full.txt`). */
 export function referenceMarkdown(publicBase: string): string {
-  const lines = ['# API reference', '', INTRO, '', `Base URL: ${publicBase}. OpenAPI description of the integration subset: ${publicBase}openapi.json; of every route, generated from the schemas: ${publicBase}openapi.full.json.`, ''];
+  const lines = [
+    '# API reference',
+    '',
+    INTRO,
+    '',
+    `Base URL: ${publicBase}. OpenAPI description of the integration subset: ${publicBase}openapi.json; of every route, generated from the schemas: ${publicBase}openapi.full.json.`,
+    '',
+  ];
   for (const [section, entries] of sections(endpointDirectory())) {
     lines.push(`## ${section}`, '', '| Method | Path | Access | Description |', '|---|---|---|---|');
     for (const e of entries) lines.push(`| ${e.methods.join(', ')} | \`${e.path}\` | ${escapeMarkdown(e.doc.access)} | ${e.doc.text.replace(/\|/g, '\\|')} |`);
@@ -131,10 +142,23 @@ const code = (s: string): string => escapeHtml(s).replace(/`([^`]+)`/g, '<code>$
 
 /** The directory as an HTML page. */
 export function referenceHtml(publicBase: string): string {
-  const body = ['<main>', '<h1>API reference</h1>', `<p>${code(INTRO)}</p>`, `<p><a href="${escapeHtml(publicBase)}openapi.json">OpenAPI description</a> · <a href="${escapeHtml(publicBase)}openapi.full.json">Full OpenAPI description</a> · <a href="${escapeHtml(publicBase)}docs/api/reference.md">Markdown</a></p>`];
+  const body = [
+    '<main>',
+    '<h1>API reference</h1>',
+    `<p>${code(INTRO)}</p>`,
+    `<p><a href="${escapeHtml(publicBase)}openapi.json">OpenAPI description</a> · <a href="${escapeHtml(publicBase)}openapi.full.json">Full OpenAPI description</a> · <a href="${escapeHtml(publicBase)}docs/api/reference.md">Markdown</a></p>`,
+  ];
   for (const [section, entries] of sections(endpointDirectory())) {
-    body.push(`<h2>${escapeHtml(section)}</h2>`, '<table>', '<thead><tr><th>Method</th><th>Path</th><th>Access</th><th>Description</th></tr></thead>', '<tbody>');
-    for (const e of entries) body.push(`<tr><td>${e.methods.join(', ')}</td><td><code>${escapeHtml(e.path)}</code></td><td>${escapeHtml(e.doc.access)}</td><td>${code(e.doc.text)}</td></tr>`);
+    body.push(
+      `<h2>${escapeHtml(section)}</h2>`,
+      '<table>',
+      '<thead><tr><th>Method</th><th>Path</th><th>Access</th><th>Description</th></tr></thead>',
+      '<tbody>',
+    );
+    for (const e of entries)
+      body.push(
+        `<tr><td>${e.methods.join(', ')}</td><td><code>${escapeHtml(e.path)}</code></td><td>${escapeHtml(e.doc.access)}</td><td>${code(e.doc.text)}</td></tr>`,
+      );
     body.push('</tbody>', '</table>');
   }
   body.push('</main>');

@@ -69,7 +69,13 @@ export function htmlDocument(p: HtmlPage): string {
 }
 
 /** A page answer in the negotiated format; both carry `Vary: Accept` so caches keep them apart. */
-export function pageResult(format: PageFormat, content: { html: string; markdown: string }, cacheControl: string, status = 200, headers: Record<string, string> = {}): HttpResult {
+export function pageResult(
+  format: PageFormat,
+  content: { html: string; markdown: string },
+  cacheControl: string,
+  status = 200,
+  headers: Record<string, string> = {},
+): HttpResult {
   return {
     statusCode: status,
     headers: { 'content-type': format === 'markdown' ? MARKDOWN_TYPE : HTML_TYPE, 'cache-control': cacheControl, vary: 'Accept', ...headers },
@@ -93,12 +99,29 @@ export function pageError(format: PageFormat, publicBase: string, code: ErrorCod
     ['llms.txt', `${publicBase}llms.txt`],
     ['Home', publicBase],
   ];
-  const markdown = [`# ${heading} (${status})`, '', `${escapeMarkdown(message)} (\`${code}\`)`, '', 'Where to go instead:', '', ...links.map(([t, u]) => `- [${t}](${u})`), ''].join('\n');
+  const markdown = [
+    `# ${heading} (${status})`,
+    '',
+    `${escapeMarkdown(message)} (\`${code}\`)`,
+    '',
+    'Where to go instead:',
+    '',
+    ...links.map(([t, u]) => `- [${t}](${u})`),
+    '',
+  ].join('\n');
   const html = htmlDocument({
     title: `${heading} (${status})`,
     description: message,
     url: publicBase,
-    body: [`<main>`, `<h1>${heading} (${status})</h1>`, `<p>${escapeHtml(message)}</p>`, '<ul>', ...links.map(([t, u]) => `<li><a href="${escapeHtml(u)}">${escapeHtml(t)}</a></li>`), '</ul>', '</main>'].join('\n'),
+    body: [
+      `<main>`,
+      `<h1>${heading} (${status})</h1>`,
+      `<p>${escapeHtml(message)}</p>`,
+      '<ul>',
+      ...links.map(([t, u]) => `<li><a href="${escapeHtml(u)}">${escapeHtml(t)}</a></li>`),
+      '</ul>',
+      '</main>',
+    ].join('\n'),
     head: '<meta name="robots" content="noindex">',
   });
   return pageResult(format, { html, markdown }, 'no-store', status);

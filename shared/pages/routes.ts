@@ -11,15 +11,15 @@ import { weakTag } from '../http/validators';
 import { currentItemFiles, itemFileOf } from '../items/read';
 import type { Services } from '../services';
 import type { RouteKey } from '../topology';
-import { LINKSET_TYPE, SITEMAP_ITEMS, agentsMd, apiCatalog, homePage, llmsFullTxt, llmsTxt, sitemapXml } from './discovery';
+import { agentsMd, apiCatalog, homePage, LINKSET_TYPE, llmsFullTxt, llmsTxt, SITEMAP_ITEMS, sitemapXml } from './discovery';
 import { homeMarkets } from './home-markets';
 import { itemHourCloses } from './hour-closes';
 import { getIcon, getIconById } from './icons';
 import { type ItemPageData, itemPageHtml, itemPageMarkdown, itemPageUrls, parseItemPath } from './item-page';
-import { type PageFormat, negotiatePage } from './negotiate';
+import { negotiatePage, type PageFormat } from './negotiate';
 import { openApiDocument } from './openapi';
-import { ItemPageQuery } from './openapi-pages';
 import { fullOpenApiDocument } from './openapi-full';
+import { ItemPageQuery } from './openapi-pages';
 import { referenceHtml, referenceMarkdown } from './reference';
 import { DOCS_CACHE, pageError, pageResult, textResult } from './render';
 import { itemSnapshotView } from './snapshot-view';
@@ -51,7 +51,11 @@ async function itemPage(req: ApiRequest, svc: Pick<Services, 'config' | 'clock' 
   const market = query.data.m ?? DEFAULT_MARKET;
   const [data, hours] = await Promise.all([itemPageData(svc, market, path.key), itemHourCloses(svc, market, path.key, svc.clock.now())]);
   const urls = itemPageUrls(base, market, path.key);
-  const page = pageResult(format, { html: itemPageHtml(data, urls, hours), markdown: itemPageMarkdown(data, urls, hours) }, `public, max-age=${secondsToNextHour(data.now)}`);
+  const page = pageResult(
+    format,
+    { html: itemPageHtml(data, urls, hours), markdown: itemPageMarkdown(data, urls, hours) },
+    `public, max-age=${secondsToNextHour(data.now)}`,
+  );
   return { ...page, headers: { ...page.headers, etag: itemPageTag(page, data.now) } };
 }
 
@@ -119,7 +123,12 @@ type PagePath = RouteKey<'pages'> extends infer K ? (K extends `GET ${infer P}` 
 
 /** The GET and HEAD route keys of each path, sharing one route. */
 const getAndHead = <P extends PagePath>(paths: Record<P, Route<'pages'>>) =>
-  Object.fromEntries(Object.entries<Route<'pages'>>(paths).flatMap(([path, route]) => [[`GET ${path}`, route], [`HEAD ${path}`, route]])) as Record<`GET ${P}` | `HEAD ${P}`, Route<'pages'>>;
+  Object.fromEntries(
+    Object.entries<Route<'pages'>>(paths).flatMap(([path, route]) => [
+      [`GET ${path}`, route],
+      [`HEAD ${path}`, route],
+    ]),
+  ) as Record<`GET ${P}` | `HEAD ${P}`, Route<'pages'>>;
 
 /** Route key (as in shared/topology.ts) → route; HEAD shares GET's route. */
 export const pageRoutes = getAndHead({

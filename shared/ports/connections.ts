@@ -2,8 +2,9 @@
  * The live sockets' records (spec: one socket follows one market and is handed to one hub of it, at most
  * 2000 sockets per hub), and posting to and closing sockets through API Gateway's `@connections`.
  */
-import type { SocketKind } from '../live/credentials';
+
 import type { Claims, Feature, Role } from '../domain/roles';
+import type { SocketKind } from '../live/credentials';
 
 /** Sockets per hub (spec Limits). */
 export const HUB_SIZE = 2000;

@@ -147,7 +147,11 @@ export interface MarketPages {
   /** Candles of `keys` over several periods: period → key → candle (periods without any left out). */
   candlesOf(market: string, res: CandleRes, periods: readonly number[], keys: readonly number[]): Promise<Map<number, Map<number, Candle>>>;
   /** Single page shards of periods (those stored): what folding an hour by shard reads. */
-  candleShards(market: string, res: CandleRes, wanted: ReadonlyArray<{ period: number; shard: number }>): Promise<Array<{ period: number; shard: number; page: CandlePage }>>;
+  candleShards(
+    market: string,
+    res: CandleRes,
+    wanted: ReadonlyArray<{ period: number; shard: number }>,
+  ): Promise<Array<{ period: number; shard: number; page: CandlePage }>>;
   /** Rewrites the shards of a period's page that hold `changedKeys` (`start`: the period's start). */
   writeCandlePage(market: string, res: CandleRes, period: number, start: number, page: CandlePage, changedKeys: Iterable<number>): Promise<void>;
   /** One day's volume estimates. */

@@ -38,4 +38,3 @@ export interface QueuePort {
   receive(queue: string, max: number, visibilitySeconds: number): Promise<ReceivedMessage[]>;
   delete(queue: string, receiptHandles: string[]): Promise<void>;
 }
-

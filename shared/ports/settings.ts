@@ -8,7 +8,7 @@ import type { BoardsDocument } from '../domain/boards';
 import type { BrowserSubscription, PushPrefs, PushSubscriptionView } from '../push/subscription';
 
 /** An alert as stored: the answer's fields, its owner, a whole-market deal's remembered set and the edit revision. */
-  export interface StoredAlert {
+export interface StoredAlert {
   userId: string;
   alert: MarketAlert;
   remembered: number[];
@@ -17,7 +17,7 @@ import type { BrowserSubscription, PushPrefs, PushSubscriptionView } from '../pu
 }
 
 /** The live fan-out's record of one firing (see keys.ts `alertFiredPk`). */
-  export interface AlertFiredRecord {
+export interface AlertFiredRecord {
   userId: string;
   market: string;
   at: number;
@@ -31,7 +31,7 @@ export interface StoredSubscription extends PushSubscriptionView {
 }
 
 /** The account's push window: when it last pushed, the alerts waiting for the window, the flush under way. */
-  export interface PushState {
+export interface PushState {
   lastSent: number | null;
   /** Alerts waiting (the newest few, for the group text) and how many waited in all. */
   pending: MarketAlert[];

@@ -5,7 +5,6 @@
  * both pass; each can be released again when storing the upload fails, leaving nothing half-written.
  */
 
-
 /** A slot taken: `previous` is what it held before, to put back on release. */
 export type Slot = { won: true; previous: number | null } | { won: false };
 

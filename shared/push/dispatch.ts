@@ -6,10 +6,10 @@
  */
 import { z } from 'zod';
 import type { MarketAlert } from '../domain/alerts';
-import { metric } from '../telemetry/function-telemetry';
-import { METRIC } from '../telemetry/metric-names';
 import { notificationFor } from '../domain/push-message';
 import type { Services } from '../services';
+import { metric } from '../telemetry/function-telemetry';
+import { METRIC } from '../telemetry/metric-names';
 import { type DeliveryOutcome, deliver } from './deliver';
 import { endpointAllowed, inQuietHours, wantsMarket } from './subscription';
 import { type PushMessage, planPush } from './window';
@@ -32,7 +32,11 @@ export async function enqueuePush(svc: Pick<Services, 'queues'>, messages: PushM
 /** The push queue's message: an account's fired alerts (as the merge stored them), or the flush closing its window. */
 const PushMessageSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('flush'), userId: z.string().min(1) }),
-  z.object({ t: z.literal('alerts'), userId: z.string().min(1), alerts: z.array(z.custom<MarketAlert>((a) => typeof a === 'object' && a !== null && !Array.isArray(a))) }),
+  z.object({
+    t: z.literal('alerts'),
+    userId: z.string().min(1),
+    alerts: z.array(z.custom<MarketAlert>((a) => typeof a === 'object' && a !== null && !Array.isArray(a))),
+  }),
 ]);
 
 /** Parses a queue body; null for anything that is not a push message (logged and dropped by the caller). */
@@ -46,7 +50,11 @@ export function parsePushMessage(body: string): PushMessage | null {
 }
 
 /** Handles one push message; throws only when storage fails (the queue retries). */
-export async function handlePushMessage(svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'log'>, msg: PushMessage, send: typeof fetch = fetch): Promise<DeliveryOutcome[]> {
+export async function handlePushMessage(
+  svc: Pick<Services, 'config' | 'clock' | 'queues' | 'settings' | 'log'>,
+  msg: PushMessage,
+  send: typeof fetch = fetch,
+): Promise<DeliveryOutcome[]> {
   const vapid = svc.config.vapid;
   if (!vapid) return [];
   const stored = await svc.settings.listSubscriptions(msg.userId);

@@ -7,7 +7,10 @@ import { type ApiGatewayManagementApiClient, DeleteConnectionCommand, GoneExcept
 import type { PostResult, SocketsPort } from '../ports/connections';
 import { ConnectionPoster } from './connection-poster';
 
-const isGone = (err: unknown): boolean => err instanceof GoneException || (err as { name?: string }).name === 'GoneException' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410;
+const isGone = (err: unknown): boolean =>
+  err instanceof GoneException ||
+  (err as { name?: string }).name === 'GoneException' ||
+  (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410;
 
 export class ApiGatewaySockets implements SocketsPort {
   private readonly poster: ConnectionPoster;

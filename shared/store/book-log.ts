@@ -4,13 +4,12 @@
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type Clock, DAY_MS, systemClock } from '../clock';
-import { isLive } from './identity-items';
-import { queryAll } from './query';
-import { bookLogPk, bookLogSk } from './keys';
 import type { BookLogEntry, BookLogPort } from '../ports/market';
+import { isLive } from './identity-items';
+import { bookLogPk, bookLogSk } from './keys';
+import { queryAll } from './query';
 
 export const BOOK_LOG_KEEP_MS = 30 * DAY_MS;
-
 
 export class BookLog implements BookLogPort {
   /** `clock` decides which entries have expired (DynamoDB deletes lazily); pass the service clock. */

@@ -6,12 +6,21 @@
  */
 import { createHash } from 'node:crypto';
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type CatalogueEntry, type CatalogueReport, type NameTally, type StoredReport, applyReport, leaderOf, leadingTally, sameReport } from '../domain/item-catalogue';
+import {
+  applyReport,
+  type CatalogueEntry,
+  type CatalogueReport,
+  leaderOf,
+  leadingTally,
+  type NameTally,
+  type StoredReport,
+  sameReport,
+} from '../domain/item-catalogue';
 import type { CatalogueLeader } from '../domain/items';
-import type { Table } from './table';
+import type { NameRevision, RecordOutcome } from '../ports/catalogue';
 import { isConditionFailure, num, str } from './identity-items';
 import { CATALOGUE_META_KEY, CATALOGUE_SHARDS, catalogueEntryKey, catalogueReportKey, catalogueShardPk } from './keys';
-import type { RecordOutcome, NameRevision } from '../ports/catalogue';
+import type { Table } from './table';
 
 /** Unchanged reports refresh an entry's `lastSeen` at most this often (it saves a write per key per upload). */
 const LAST_SEEN_REFRESH_MS = 3_600_000;
@@ -32,7 +41,15 @@ interface VersionedEntry {
 
 type Raw = Record<string, unknown>;
 
-const toTally = (t: Raw): NameTally => ({ n: str(t.n) ?? '', accounts: num(t.a) ?? 0, first: num(t.f) ?? 0, q: num(t.q) ?? 0, fi: num(t.fi) ?? 0, fl: num(t.fl) ?? 0, at: num(t.t) ?? 0 });
+const toTally = (t: Raw): NameTally => ({
+  n: str(t.n) ?? '',
+  accounts: num(t.a) ?? 0,
+  first: num(t.f) ?? 0,
+  q: num(t.q) ?? 0,
+  fi: num(t.fi) ?? 0,
+  fl: num(t.fl) ?? 0,
+  at: num(t.t) ?? 0,
+});
 
 function toEntry(item: Raw): VersionedEntry {
   const names = Array.isArray(item.names) ? (item.names as Raw[]).map(toTally) : [];
@@ -92,9 +109,13 @@ async function readReports(t: Table, keys: number[], account: string): Promise<M
     t,
     keys.map((k) => catalogueReportKey(k, account)),
   );
-  return new Map(items.map((i) => [Number(String(i.pk).slice('CATREP#'.length)), { n: str(i.n) ?? '', q: num(i.q) ?? 0, fi: num(i.fi) ?? 0, fl: num(i.fl) ?? 0, at: num(i.at) ?? 0 }]));
+  return new Map(
+    items.map((i) => [
+      Number(String(i.pk).slice('CATREP#'.length)),
+      { n: str(i.n) ?? '', q: num(i.q) ?? 0, fi: num(i.fi) ?? 0, fl: num(i.fl) ?? 0, at: num(i.at) ?? 0 },
+    ]),
+  );
 }
-
 
 /** The conditional put of an entry: it must not have changed since `version` was read (absent: not exist). */
 const entryPut = (t: Table, entry: CatalogueEntry, version: number | null) => ({
@@ -159,17 +180,19 @@ export async function recordCatalogueReports(t: Table, account: string, reports:
 }
 
 async function touchLastSeen(t: Table, key: number, now: number): Promise<void> {
-  await t.ddb.send(
-    new UpdateCommand({
-      TableName: t.name,
-      Key: catalogueEntryKey(key),
-      UpdateExpression: 'SET lastSeen = :now',
-      ConditionExpression: 'attribute_exists(pk) AND lastSeen < :now',
-      ExpressionAttributeValues: { ':now': now },
-    }),
-  ).catch((err) => {
-    if (!isConditionFailure(err)) throw err;
-  });
+  await t.ddb
+    .send(
+      new UpdateCommand({
+        TableName: t.name,
+        Key: catalogueEntryKey(key),
+        UpdateExpression: 'SET lastSeen = :now',
+        ConditionExpression: 'attribute_exists(pk) AND lastSeen < :now',
+        ExpressionAttributeValues: { ':now': now },
+      }),
+    )
+    .catch((err) => {
+      if (!isConditionFailure(err)) throw err;
+    });
 }
 
 async function inPool<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -215,7 +238,6 @@ export async function catalogueLeaders(t: Table): Promise<CatalogueLeader[]> {
   );
   return perShard.flat().sort((a, b) => a.key - b.key);
 }
-
 
 /** The catalogue's current name revision (0 and null before the first change). */
 export async function nameRevision(t: Table): Promise<NameRevision> {

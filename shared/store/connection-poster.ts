@@ -13,7 +13,6 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import type { Endpoint } from '@smithy/types';
 import type { PostResult } from '../ports/connections';
 
-
 const RETRYABLE = new Set([429, 500, 502, 503, 504]);
 const ATTEMPTS = 3;
 
@@ -38,7 +37,14 @@ export class ConnectionPoster {
     this.ready ??= (async () => {
       const cfg = this.client.config;
       if (!cfg.endpoint) throw new Error('the connections client has no endpoint');
-      const signer = new SignatureV4({ service: 'execute-api', region: await cfg.region(), credentials: cfg.credentials, sha256: cfg.sha256, uriEscapePath: true, applyChecksum: true });
+      const signer = new SignatureV4({
+        service: 'execute-api',
+        region: await cfg.region(),
+        credentials: cfg.credentials,
+        sha256: cfg.sha256,
+        uriEscapePath: true,
+        applyChecksum: true,
+      });
       return { signer, endpoint: await cfg.endpoint() };
     })();
     return this.ready;

@@ -31,7 +31,12 @@ export class DynamoAnswers implements AnswerStore {
     let start: Record<string, unknown> | undefined;
     do {
       const out = await this.t.ddb.send(
-        new QueryCommand({ TableName: this.t.name, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': viewAnswerPk(hash) }, ExclusiveStartKey: start }),
+        new QueryCommand({
+          TableName: this.t.name,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': viewAnswerPk(hash) },
+          ExclusiveStartKey: start,
+        }),
       );
       for (const item of out.Items ?? []) chunks.push(item as StoredChunk);
       start = out.LastEvaluatedKey;

@@ -5,6 +5,7 @@
  * sockets). A hub's counter admits a socket with a conditional increment, so a hub never holds more than 2000.
  */
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Feature } from '../domain/roles';
 import {
   audienceKey,
   type ConnectionFields,
@@ -16,7 +17,6 @@ import {
   type SocketAudience,
   type SocketRef,
 } from '../ports/connections';
-import type { Feature } from '../domain/roles';
 import { isConditionFailure } from './identity-items';
 import { connPointerKey, LIVE_USER_SK_PREFIX, liveConnPk, liveHubSk, liveHubsPk, liveUserSk, userPk } from './keys';
 import { queryAll as queryItems } from './query';
@@ -65,7 +65,12 @@ export class DynamoConnections implements ConnectionsPort {
 
   private async releaseHubPlace(market: string, hub: number): Promise<void> {
     await this.t.ddb.send(
-      new UpdateCommand({ TableName: this.t.name, Key: { pk: liveHubsPk(market), sk: liveHubSk(hub) }, UpdateExpression: 'ADD n :minus', ExpressionAttributeValues: { ':minus': -1 } }),
+      new UpdateCommand({
+        TableName: this.t.name,
+        Key: { pk: liveHubsPk(market), sk: liveHubSk(hub) },
+        UpdateExpression: 'ADD n :minus',
+        ExpressionAttributeValues: { ':minus': -1 },
+      }),
     );
     const known = this.firstOpenHub.get(market);
     if (known === undefined || hub < known) this.firstOpenHub.set(market, hub);
@@ -146,7 +151,8 @@ export class DynamoConnections implements ConnectionsPort {
   async update(c: LiveConnection, fields: ConnectionFields): Promise<boolean> {
     const entries: Array<[string, unknown]> = Object.entries(fields).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return true;
-    if (fields.features || fields.historyDays !== undefined) entries.push(['aud', audienceKey(fields.features ?? c.features, fields.historyDays ?? c.historyDays)]);
+    if (fields.features || fields.historyDays !== undefined)
+      entries.push(['aud', audienceKey(fields.features ?? c.features, fields.historyDays ?? c.historyDays)]);
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
     for (const [k, v] of entries) {
@@ -197,7 +203,16 @@ export class DynamoConnections implements ConnectionsPort {
       const audience = typeof i.aud === 'string' ? i.aud : '|7';
       const bar = audience.lastIndexOf('|');
       const features = audience.slice(0, bar).split(',').filter(Boolean) as Feature[];
-      out.push({ connectionId: String(i.sk), market, hub, userId: String(i.userId), ready: i.ready === true, features, historyDays: Number(audience.slice(bar + 1)), audience });
+      out.push({
+        connectionId: String(i.sk),
+        market,
+        hub,
+        userId: String(i.userId),
+        ready: i.ready === true,
+        features,
+        historyDays: Number(audience.slice(bar + 1)),
+        audience,
+      });
     }
     return out;
   }

@@ -2,7 +2,18 @@
 import type { IdentityPort } from '../ports/identity';
 import { getKeyVerdict, putKeyVerdict } from './identity-api-keys';
 import { countCredited, putContribution, queryContributions } from './identity-contributions';
-import { bindPairing, collectPairing, deleteDevice, deviceByToken, getDevice, getPairing, listDevices, pairingByCode, putPairing, touchDevice } from './identity-devices';
+import {
+  bindPairing,
+  collectPairing,
+  deleteDevice,
+  deviceByToken,
+  getDevice,
+  getPairing,
+  listDevices,
+  pairingByCode,
+  putPairing,
+  touchDevice,
+} from './identity-devices';
 import { returnPairingPlace, takePairingPlace } from './identity-pair-misses';
 import { getProfile, putClaims, raiseWindow, releaseClaimSlot, takeClaimSlot } from './identity-profile';
 import { countRequest } from './identity-rate';

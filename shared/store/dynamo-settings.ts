@@ -1,7 +1,16 @@
 /** The DynamoDB adapter of the settings port: the account documents, alerts and push subscriptions over one table. */
 import type { SettingsPort } from '../ports/settings';
+import {
+  createAlert,
+  deleteStoredAlert,
+  enabledMarketAlerts,
+  firedAt,
+  getAccountAlert,
+  listAccountAlerts,
+  replaceStoredAlert,
+  saveEvaluation,
+} from './settings-alerts';
 import { getBoards, getWatchlist, putBoards, putWatchlist } from './settings-documents';
-import { createAlert, deleteStoredAlert, enabledMarketAlerts, firedAt, getAccountAlert, listAccountAlerts, replaceStoredAlert, saveEvaluation } from './settings-alerts';
 import { deleteSubscription, getPushState, listSubscriptions, putPushState, putSubscription } from './settings-push';
 import { bindAll, type Table } from './table';
 

@@ -1,8 +1,19 @@
 /** The DynamoDB adapter of the uploads port: admission records and quarantine records over one table. */
 import type { UploadsPort } from '../ports/uploads';
-import { claimBookAt, claimRetry, keepAnswer, lastCreditedAt, releaseBookAt, releaseCreditInterval, releaseRetry, releaseUploadLimit, takeCreditInterval, takeUploadLimit } from './upload-records';
-import { deleteQuarantine, putQuarantine, quarantinedBefore } from './upload-quarantine';
 import { bindAll, type Table } from './table';
+import { deleteQuarantine, putQuarantine, quarantinedBefore } from './upload-quarantine';
+import {
+  claimBookAt,
+  claimRetry,
+  keepAnswer,
+  lastCreditedAt,
+  releaseBookAt,
+  releaseCreditInterval,
+  releaseRetry,
+  releaseUploadLimit,
+  takeCreditInterval,
+  takeUploadLimit,
+} from './upload-records';
 
 export const dynamoUploads = (t: Table): UploadsPort =>
   bindAll(t, {

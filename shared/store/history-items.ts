@@ -12,12 +12,13 @@
  * the head and parts, at last strongly consistent. A write that crashes between its parts and its head leaves parts no head names;
  * compaction's retry writes the same content, so the same generation, and adopts them.
  */
-import { BatchGetCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+
 import { createHash } from 'node:crypto';
+import { BatchGetCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { HistoryPage } from '../ports/market';
-import { historyPk, shardSk } from './keys';
-import { decodeHistoryParts, encodeHistoryParts, partsHolding } from './history-parts';
 import { backoff, batchPut } from './batch-write';
+import { decodeHistoryParts, encodeHistoryParts, partsHolding } from './history-parts';
+import { historyPk, shardSk } from './keys';
 import { HISTORY_SHARDS } from './shard-layout';
 
 type Meter = { add(units: unknown, kind: 'read' | 'write'): void };
@@ -41,12 +42,15 @@ export class HistoryItems {
   async read(market: string, shard: number, keys?: readonly number[]): Promise<HistoryPage> {
     for (let attempt = 0; ; attempt++) {
       const strong = this.consistent || attempt >= READ_TRIES - 1;
-      const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { pk: historyPk(market), sk: shardSk(shard) }, ConsistentRead: strong, ReturnConsumedCapacity: 'TOTAL' }));
+      const out = await this.ddb.send(
+        new GetCommand({ TableName: this.table, Key: { pk: historyPk(market), sk: shardSk(shard) }, ConsistentRead: strong, ReturnConsumedCapacity: 'TOTAL' }),
+      );
       this.meter.add(out.ConsumedCapacity, 'read');
       const head = out.Item as Item | undefined;
       if (!head) return new Map();
       if (!head.parts) return decodeHistoryParts([head.d as Uint8Array]);
-      const wanted = keys === undefined ? head.parts.map((_, i) => i) : [...new Set(keys.flatMap((k) => partsHolding(head.parts ?? [], k)))].sort((a, b) => a - b);
+      const wanted =
+        keys === undefined ? head.parts.map((_, i) => i) : [...new Set(keys.flatMap((k) => partsHolding(head.parts ?? [], k)))].sort((a, b) => a - b);
       const parts = await this.parts(market, shard, head.gen as string, wanted, strong);
       const found = wanted.map((i) => parts.get(i)?.d);
       if (found.every((d) => d !== undefined)) return decodeHistoryParts(found as Uint8Array[]);
@@ -103,7 +107,13 @@ export class HistoryItems {
     // Most shards were never split: a put that holds only then returns nothing (no old page sent back).
     try {
       const out = await this.ddb.send(
-        new PutCommand({ TableName: this.table, Item: head, ConditionExpression: 'attribute_not_exists(#parts)', ExpressionAttributeNames: { '#parts': 'parts' }, ReturnConsumedCapacity: 'TOTAL' }),
+        new PutCommand({
+          TableName: this.table,
+          Item: head,
+          ConditionExpression: 'attribute_not_exists(#parts)',
+          ExpressionAttributeNames: { '#parts': 'parts' },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
       );
       this.meter.add(out.ConsumedCapacity, 'write');
       return;
@@ -117,7 +127,9 @@ export class HistoryItems {
     if (!old?.parts || old.gen === undefined || old.gen === head.gen) return;
     const shard = Number(head.sk);
     for (let i = 0; i < old.parts.length; i++) {
-      const del = await this.ddb.send(new DeleteCommand({ TableName: this.table, Key: { pk: head.pk, sk: partSk(shard, old.gen, i) }, ReturnConsumedCapacity: 'TOTAL' }));
+      const del = await this.ddb.send(
+        new DeleteCommand({ TableName: this.table, Key: { pk: head.pk, sk: partSk(shard, old.gen, i) }, ReturnConsumedCapacity: 'TOTAL' }),
+      );
       this.meter.add(del.ConsumedCapacity, 'write');
     }
   }
@@ -164,4 +176,3 @@ export class HistoryItems {
     return batchPut(this.ddb, this.table, items, this.meter);
   }
 }
-

@@ -1,10 +1,9 @@
 /** DynamoDB adapter of the API key verification cache (by the key's SHA-256; the key itself is never stored). */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Table } from './table';
+import type { KeyVerdict } from '../ports/identity';
 import { isLive, num, str, strings, ttlAt } from './identity-items';
 import { API_KEY_SK, apiKeyPk } from './keys';
-import type { KeyVerdict } from '../ports/identity';
-
+import type { Table } from './table';
 
 const key = (keyHash: string) => ({ pk: apiKeyPk(keyHash), sk: API_KEY_SK });
 

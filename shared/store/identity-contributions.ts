@@ -2,15 +2,21 @@
 import { randomBytes } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { CONTRIBUTIONS_BACK_MS, type ContributionRecord } from '../domain/contributor';
-import type { Table } from './table';
 import { isLive, num, str, ttlAt } from './identity-items';
 import { CONTRIBUTION_SK_PREFIX, contributionSk, userPk } from './keys';
+import type { Table } from './table';
 
 /** Above every real sort key of the prefix, so a range reaches the newest record. */
 const TOP = `${CONTRIBUTION_SK_PREFIX}~`;
 
 /** Stores a record received at `received`; the same `id` at the same time overwrites rather than doubles. */
-export async function putContribution(t: Table, userId: string, rec: ContributionRecord, received: number, id = randomBytes(6).toString('base64url')): Promise<void> {
+export async function putContribution(
+  t: Table,
+  userId: string,
+  rec: ContributionRecord,
+  received: number,
+  id = randomBytes(6).toString('base64url'),
+): Promise<void> {
   const item = { ...rec, received, ttl: ttlAt(received + CONTRIBUTIONS_BACK_MS + 86_400_000) };
   await t.ddb.send(new PutCommand({ TableName: t.name, Item: { pk: userPk(userId), sk: contributionSk(received, id), ...item } }));
 }

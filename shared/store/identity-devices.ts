@@ -2,12 +2,10 @@
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS } from '../clock';
 import type { Pairing, PairingState } from '../domain/pairing';
-import type { Table } from './table';
+import type { DeviceRecord, DeviceTokenRecord } from '../ports/identity';
 import { isConditionFailure, isLive, num, str, ttlAt } from './identity-items';
 import { DEVICE_SK_PREFIX, DEVICE_TOKEN_SK, deviceSk, deviceTokenPk, PAIR_CODE_SK, PAIRING_SK, pairCodePk, pairingPk, userPk } from './keys';
-import type { DeviceRecord, DeviceTokenRecord } from '../ports/identity';
-
-
+import type { Table } from './table';
 
 /** Pairings and codes outlive their expiry by a day so a late confirm answers 410 rather than 404. */
 const AFTERLIFE_MS = DAY_MS;
@@ -93,7 +91,14 @@ export async function bindPairing(t: Table, pairId: string, device: DeviceRecord
           {
             Put: {
               TableName: t.name,
-              Item: { ...deviceKey(device.userId, device.id), id: device.id, name: device.name, created: device.created, collected: false, ttl: ttlAt(deleteAt) },
+              Item: {
+                ...deviceKey(device.userId, device.id),
+                id: device.id,
+                name: device.name,
+                created: device.created,
+                collected: false,
+                ttl: ttlAt(deleteAt),
+              },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },

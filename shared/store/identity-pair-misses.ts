@@ -4,9 +4,9 @@
  * increment, so concurrent sprays cannot pass) and a confirm that binds gives it back.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Table } from './table';
 import { isConditionFailure, ttlAt } from './identity-items';
 import { PAIR_MISS_SK, userPk } from './keys';
+import type { Table } from './table';
 
 const key = (userId: string) => ({ pk: userPk(userId), sk: PAIR_MISS_SK });
 

@@ -1,11 +1,9 @@
 /** DynamoDB adapter of an account's profile item: the identity provider's claims (cached) and the contributor window. */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Table } from './table';
+import type { Profile, StoredClaims } from '../ports/identity';
 import { isConditionFailure, num, str, strings } from './identity-items';
 import { PROFILE_SK, userPk } from './keys';
-import type { StoredClaims, Profile } from '../ports/identity';
-
-
+import type { Table } from './table';
 
 const key = (userId: string) => ({ pk: userPk(userId), sk: PROFILE_SK });
 

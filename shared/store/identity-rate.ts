@@ -1,9 +1,9 @@
 /** DynamoDB adapter of per-caller request counters (one item per caller and minute, gone after the minute). */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MINUTE_MS, minuteOf } from '../clock';
-import type { Table } from './table';
 import { ttlAt } from './identity-items';
 import { ratePk, rateSk } from './keys';
+import type { Table } from './table';
 
 /** Counts `n` requests of a caller in the current minute (one atomic `ADD`); answers the minute's count so far. */
 export async function countRequest(t: Table, callerId: string, now: number, n = 1): Promise<number> {

@@ -3,13 +3,10 @@
  * files' hash and what they include) and the current build, which `items/v1/current.json` mirrors.
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Table } from './table';
+import type { BuildRecord, CurrentBuild } from '../ports/catalogue';
 import { isConditionFailure, num, str } from './identity-items';
 import { ITEMS_CURRENT_SK, ITEMS_PK, itemBuildSk } from './keys';
-import type { BuildRecord, CurrentBuild } from '../ports/catalogue';
-
-
-
+import type { Table } from './table';
 
 /** A build's record, or null for a build never published. */
 export async function getBuild(t: Table, build: string): Promise<BuildRecord | null> {

@@ -4,12 +4,10 @@
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { RowTable } from '../domain/merge';
-import type { PeriodKind, RetentionPort } from '../ports/market';
+import type { PeriodKind, RetentionMark, RetentionPort } from '../ports/market';
 import { candlePk, marketMetaKey, marketRetentionKey, rowsPk, shardSk, volumePk } from './keys';
 import { encodeRows } from './page-codec';
 import { ROW_SHARDS, shardsTouched, splitShards } from './shard-layout';
-import type { RetentionMark } from '../ports/market';
-
 
 export class RetentionStore implements RetentionPort {
   constructor(
@@ -37,7 +35,13 @@ export class RetentionStore implements RetentionPort {
     let start: Record<string, unknown> | undefined;
     do {
       const page = await this.ddb.send(
-        new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk, sk', ExclusiveStartKey: start }),
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ProjectionExpression: 'pk, sk',
+          ExclusiveStartKey: start,
+        }),
       );
       for (const item of page.Items ?? []) keys.push({ pk: String(item.pk), sk: String(item.sk) });
       start = page.LastEvaluatedKey;
@@ -59,7 +63,9 @@ export class RetentionStore implements RetentionPort {
    */
   async rewriteRowsIfUnchanged(market: string, rows: RowTable, deletedKeys: readonly number[], seq: number): Promise<boolean> {
     const split = splitShards(rows, ROW_SHARDS);
-    const puts = shardsTouched(deletedKeys, ROW_SHARDS).map((s) => ({ Put: { TableName: this.table, Item: { pk: rowsPk(market), sk: shardSk(s), d: encodeRows(split[s], ROW_SHARDS) } } }));
+    const puts = shardsTouched(deletedKeys, ROW_SHARDS).map((s) => ({
+      Put: { TableName: this.table, Item: { pk: rowsPk(market), sk: shardSk(s), d: encodeRows(split[s], ROW_SHARDS) } },
+    }));
     try {
       await this.ddb.send(
         new TransactWriteCommand({

@@ -4,33 +4,53 @@
  * all under one pk so a whole period is one Query); day history is compacted daily into HISTORY_SHARDS fine
  * shards so one item's 90 days cost a single small read. Adapters return domain types, never raw items.
  */
-import { metric } from '../telemetry/function-telemetry';
-import { METRIC } from '../telemetry/metric-names';
+
 import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS, dayOf, HOUR_MS } from '../clock';
 import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { RowTable } from '../domain/merge';
 import { periodExpiresAt } from '../domain/retention';
 import type { VolumePage } from '../domain/volume-estimate';
-import { candlePk, daySoFarPk, historyMarkKey, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
 import type { DayFold, HistoryPage, MarketMeta, MarketPages, PendingMerge, VolumeShard } from '../ports/market';
-import { type CandleCloses, decodeCandleCloses, decodeCandles, decodeRows, decodeVolume, encodeCandles, encodeCandleShards, encodeRowShards, encodeVolume } from './page-codec';
-import { HistoryItems } from './history-items';
+import { metric } from '../telemetry/function-telemetry';
+import { METRIC } from '../telemetry/metric-names';
 import { backoff, batchPut } from './batch-write';
+import { HistoryItems } from './history-items';
+import { candlePk, daySoFarPk, historyMarkKey, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
+import {
+  type CandleCloses,
+  decodeCandleCloses,
+  decodeCandles,
+  decodeRows,
+  decodeVolume,
+  encodeCandleShards,
+  encodeCandles,
+  encodeRowShards,
+  encodeVolume,
+} from './page-codec';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
 
-
-
-
-
-
-const emptyMeta = (market: string): MarketMeta => ({ market, seq: 0, newestScanAt: null, firstMergeAt: null, currentBook: null, historyThrough: null, lastUpload: null });
+const emptyMeta = (market: string): MarketMeta => ({
+  market,
+  seq: 0,
+  newestScanAt: null,
+  firstMergeAt: null,
+  currentBook: null,
+  historyThrough: null,
+  lastUpload: null,
+});
 
 /** Sums `ConsumedCapacity` of every call, for the cost benchmark. */
 export class CapacityMeter {
   read = 0;
   write = 0;
-  add(units: Array<{ ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }> | { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number } | undefined, kind: 'read' | 'write'): void {
+  add(
+    units:
+      | Array<{ ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }>
+      | { ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }
+      | undefined,
+    kind: 'read' | 'write',
+  ): void {
     for (const u of Array.isArray(units) ? units : units ? [units] : []) {
       const n = (kind === 'read' ? u.ReadCapacityUnits : u.WriteCapacityUnits) ?? u.CapacityUnits ?? 0;
       this[kind] += n;
@@ -64,7 +84,9 @@ export class MarketStore implements MarketPages {
   // ── meta ──
 
   async meta(market: string): Promise<MarketMeta> {
-    const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: marketMetaKey(market), ConsistentRead: true, ReturnConsumedCapacity: 'TOTAL' }));
+    const out = await this.ddb.send(
+      new GetCommand({ TableName: this.table, Key: marketMetaKey(market), ConsistentRead: true, ReturnConsumedCapacity: 'TOTAL' }),
+    );
     this.meter.add(out.ConsumedCapacity, 'read');
     if (!out.Item) return emptyMeta(market);
     const { pk: _pk, sk: _sk, ...rest } = out.Item;
@@ -228,7 +250,8 @@ export class MarketStore implements MarketPages {
   /** A day's volume page by key shard, with the newest book each shard already holds. */
   async volumeShards(market: string, day: number): Promise<Map<number, VolumeShard>> {
     const out = new Map<number, VolumeShard>();
-    for (const item of await this.queryAll(volumePk(market, day))) out.set(Number(item.sk), { page: decodeVolume(item.d), bookAt: typeof item.b === 'number' ? item.b : null });
+    for (const item of await this.queryAll(volumePk(market, day)))
+      out.set(Number(item.sk), { page: decodeVolume(item.d), bookAt: typeof item.b === 'number' ? item.b : null });
     return out;
   }
 
@@ -236,7 +259,13 @@ export class MarketStore implements MarketPages {
   async writeVolumeShards(market: string, day: number, shards: ReadonlyMap<number, VolumeShard>): Promise<void> {
     const ttl = pageTtl('d1', day);
     await this.batchPut(
-      [...shards].map(([s, v]) => ({ pk: volumePk(market, day), sk: shardSk(s), d: encodeVolume(v.page, PAGE_SHARDS), ttl, ...(v.bookAt === null ? {} : { b: v.bookAt }) })),
+      [...shards].map(([s, v]) => ({
+        pk: volumePk(market, day),
+        sk: shardSk(s),
+        d: encodeVolume(v.page, PAGE_SHARDS),
+        ttl,
+        ...(v.bookAt === null ? {} : { b: v.bookAt }),
+      })),
     );
   }
 
@@ -271,7 +300,11 @@ export class MarketStore implements MarketPages {
 
   // ── single shards and the day-so-far folds ──
 
-  async candleShards(market: string, res: CandleRes, wanted: ReadonlyArray<{ period: number; shard: number }>): Promise<Array<{ period: number; shard: number; page: CandlePage }>> {
+  async candleShards(
+    market: string,
+    res: CandleRes,
+    wanted: ReadonlyArray<{ period: number; shard: number }>,
+  ): Promise<Array<{ period: number; shard: number; page: CandlePage }>> {
     const items = await this.batchGet(wanted.map((w) => ({ pk: candlePk(market, res, w.period), sk: shardSk(w.shard) })));
     return items.map((item) => ({ period: Number(item.pk.slice(item.pk.lastIndexOf('#') + 1)), shard: Number(item.sk), page: decodeCandles(item.d).page }));
   }
@@ -290,7 +323,9 @@ export class MarketStore implements MarketPages {
     const start = dayOf(hour * HOUR_MS) * DAY_MS;
     // Kept until the next day's first hour no longer needs it as a base (it never does): the day plus an hour.
     const ttl = Math.ceil((start + 25 * HOUR_MS) / 1000);
-    await this.batchPut([...folds].map(([s, page]) => ({ pk: daySoFarPk(market, hour), sk: shardSk(s), d: encodeCandles(page, start, PAGE_SHARDS), seq, ttl })));
+    await this.batchPut(
+      [...folds].map(([s, page]) => ({ pk: daySoFarPk(market, hour), sk: shardSk(s), d: encodeCandles(page, start, PAGE_SHARDS), seq, ttl })),
+    );
   }
 
   // ── primitives ──
@@ -338,4 +373,3 @@ export class MarketStore implements MarketPages {
     return batchPut(this.ddb, this.table, items, this.meter);
   }
 }
-

@@ -4,11 +4,10 @@
  * newest checkpoint and the change files after it. Records expire with the `live/` files (72 h).
  */
 import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { MergeLogPort, MergeRecord } from '../ports/market';
 import { mergePk, mergeSk } from './keys';
-import type { MergeRecord, MergeLogPort } from '../ports/market';
 
 export const MERGE_RECORD_TTL_MS = 72 * 3_600_000;
-
 
 /** True when a stream record's keys are those of a merge record. */
 export const isMergeRecordKey = (pk: string, sk: string): boolean => /^MKT#[^#]+#seq$/.test(pk) && /^\d{12}$/.test(sk);

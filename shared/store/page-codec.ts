@@ -3,23 +3,23 @@ import { DAY_MS } from '../clock';
 import type { Candle, CandlePage } from '../domain/candles';
 import type { Row, RowTable } from '../domain/merge';
 import type { Volume, VolumePage } from '../domain/volume-estimate';
+import type { HistoryDay, HistoryPage } from '../ports/market';
 import {
-  Reader,
-  Writer,
   pick,
+  Reader,
   readDictColumn,
   readKeys,
   readRle,
   readSortedInts,
   readUvars,
   sortedKeys,
+  Writer,
   writeDictColumn,
   writeKeys,
   writeRle,
   writeSortedInts,
 } from './page-columns';
 import { checkShards } from './shard-layout';
-import type { HistoryDay, HistoryPage } from '../ports/market';
 
 /**
  * Packed pages (DESIGN: Storage of market data): the binary encoding of a rows shard, a candle page, a volume
@@ -39,8 +39,6 @@ type Kind = (typeof Kind)[keyof typeof Kind];
 const DEFLATED = 1;
 /** Payloads smaller than this are left raw: deflate's framing would eat the gain. */
 const DEFLATE_FROM = 64;
-
-
 
 /** Encodes a rows shard: key, price or null, quantity, at, changedAt, reader. `shards` is the shard count used. */
 export function encodeRows(rows: ReadonlyMap<number, Row>, shards = 1): Uint8Array {
@@ -343,7 +341,9 @@ const LOW = 4;
 const SPAN = 8;
 
 function writeCandleColumns(w: Writer, list: readonly Candle[], start: number): void {
-  const flags = list.map((c) => (c.open !== c.close ? OPEN : 0) | (c.high !== c.close ? HIGH : 0) | (c.low !== c.close ? LOW : 0) | (c.openAt !== c.lastAt ? SPAN : 0));
+  const flags = list.map(
+    (c) => (c.open !== c.close ? OPEN : 0) | (c.high !== c.close ? HIGH : 0) | (c.low !== c.close ? LOW : 0) | (c.openAt !== c.lastAt ? SPAN : 0),
+  );
   for (const c of list) w.uvar(c.close);
   for (const c of list) w.uvar(c.quantity);
   writeRle(w, flags);
@@ -435,4 +435,3 @@ function open(buf: Uint8Array, kind: Kind): Reader {
   const body = buf.subarray(2);
   return new Reader(buf[1] & DEFLATED ? new Uint8Array(inflateRawSync(body)) : body);
 }
-

@@ -3,8 +3,9 @@
  * deltas with the shard residue divided out, sorted dictionaries and run-length coded index columns. Kept apart
  * so the codec file holds only page layouts.
  */
-import { MAX_VARINT_BYTES, getDelta, putDelta, varintEnd } from './varint';
+
 import { checkShards } from './shard-layout';
+import { getDelta, MAX_VARINT_BYTES, putDelta, varintEnd } from './varint';
 
 export function writeKeys(w: Writer, keys: readonly number[], shards: number): void {
   checkShards(shards);
@@ -40,7 +41,10 @@ export function writeDictColumn(w: Writer, values: number[]): void {
   const dict = [...new Set(values)].sort((a, b) => a - b);
   const index = new Map(dict.map((v, i) => [v, i]));
   writeSortedInts(w, dict);
-  writeRle(w, values.map((v) => index.get(v) as number));
+  writeRle(
+    w,
+    values.map((v) => index.get(v) as number),
+  );
 }
 
 export function readDictColumn(r: Reader, n: number): number[] {

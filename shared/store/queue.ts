@@ -1,5 +1,11 @@
 /** The SQS adapter of the queues port (shared/ports/queues.ts): queue names resolve to URLs through config. */
-import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { QueueMessage, QueuePort, ReceivedMessage } from '../ports/queues';
 
 /** The URL of a queue from its ARN (`arn:<partition>:sqs:<region>:<account>:<name>`). */

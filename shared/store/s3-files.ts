@@ -1,5 +1,13 @@
 /** The S3 adapter of the files port: one bucket, every key under a prefix, writes stamped with the service clock. */
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import type { Clock } from '../clock';
 import type { FileHead, FilesPort, ListedFile, StoredHeaders } from '../ports/files';
 
@@ -78,7 +86,9 @@ export class S3Files implements FilesPort {
     }
     for (let i = 0; i < paths.length; i += 1000) {
       const batch = paths.slice(i, i + 1000);
-      const out = await this.s3.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((p) => ({ Key: this.key(p) })), Quiet: true } }));
+      const out = await this.s3.send(
+        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((p) => ({ Key: this.key(p) })), Quiet: true } }),
+      );
       if (out.Errors && out.Errors.length > 0) throw new Error(`${out.Errors.length} objects could not be deleted`);
     }
   }

@@ -4,13 +4,12 @@
  */
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type Clock, DAY_MS, systemClock } from '../clock';
-import { isLive } from './identity-items';
-import { queryAll } from './query';
-import { scanLogPk, scanLogSk } from './keys';
 import type { ScanLogEntry, ScanLogPort } from '../ports/market';
+import { isLive } from './identity-items';
+import { scanLogPk, scanLogSk } from './keys';
+import { queryAll } from './query';
 
 export const SCAN_LOG_KEEP_MS = 30 * DAY_MS;
-
 
 export class ScanLog implements ScanLogPort {
   /** `clock` decides which entries have expired (DynamoDB deletes lazily); pass the service clock. */

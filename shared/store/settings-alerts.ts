@@ -6,13 +6,11 @@
 import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AlertHit, MarketAlert } from '../domain/alerts';
 import { MARKETS } from '../domain/market';
-import type { Table } from './table';
+import type { AlertFiredRecord, StoredAlert } from '../ports/settings';
 import { isConditionFailure, num, str } from './identity-items';
-import { queryAll as queryItems } from './query';
 import { ALERT_COUNT_SK, alertFiredPk, alertFiredSk, alertSk, alertsPk, userPk } from './keys';
-import type { StoredAlert, AlertFiredRecord } from '../ports/settings';
-
-
+import { queryAll as queryItems } from './query';
+import type { Table } from './table';
 
 const FIRED_TTL_MS = 86_400_000;
 const alertKey = (userId: string, a: Pick<MarketAlert, 'market' | 'id'>) => ({ pk: alertsPk(a.market), sk: alertSk(userId, a.id) });
@@ -131,7 +129,14 @@ export async function replaceStoredAlert(t: Table, old: StoredAlert, next: Marke
     }
     const sets = ['#kind = :kind', '#item = :item', '#value = :value', '#enabled = :enabled', '#armed = :armed', '#rev = #rev + :one'];
     const removes = ['#deal'];
-    const values: Record<string, unknown> = { ':kind': next.kind, ':item': next.item, ':value': next.value, ':enabled': next.enabled, ':armed': true, ':one': 1 };
+    const values: Record<string, unknown> = {
+      ':kind': next.kind,
+      ':item': next.item,
+      ':value': next.value,
+      ':enabled': next.enabled,
+      ':armed': true,
+      ':one': 1,
+    };
     for (const f of ['name', 'note'] as const) {
       if (next[f] === undefined) removes.push(`#${f}`);
       else {

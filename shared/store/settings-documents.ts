@@ -1,8 +1,8 @@
 /** DynamoDB adapter of an account's watchlist and boards document (one item each in the account's partition). */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type BoardsDocument, emptyBoards } from '../domain/boards';
-import type { Table } from './table';
 import { BOARDS_SK, userPk, WATCHLIST_SK } from './keys';
+import type { Table } from './table';
 
 const key = (userId: string, sk: string) => ({ pk: userPk(userId), sk });
 

@@ -5,13 +5,11 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { MarketAlert } from '../domain/alerts';
+import type { PushState, StoredSubscription } from '../ports/settings';
 import type { BrowserSubscription, PushPrefs } from '../push/subscription';
-import type { Table } from './table';
 import { isConditionFailure, num, str } from './identity-items';
 import { PUSH_ENDPOINT_SK, PUSH_STATE_SK, PUSH_SUB_SK_PREFIX, pushEndpointPk, pushSubSk, userPk } from './keys';
-import type { StoredSubscription, PushState } from '../ports/settings';
-
-
+import type { Table } from './table';
 
 const PENDING_KEPT = 20;
 const STATE_TTL_MS = 86_400_000;
@@ -53,7 +51,14 @@ export async function listSubscriptions(t: Table, userId: string): Promise<Store
  * Subscribes an endpoint for the account, or replaces its prefs (`prefs` undefined keeps them); an endpoint
  * another account held is taken over. Keeps at most `max` subscriptions per account: the oldest go.
  */
-export async function putSubscription(t: Table, userId: string, sub: BrowserSubscription, prefs: PushPrefs | undefined, now: number, max: number): Promise<StoredSubscription> {
+export async function putSubscription(
+  t: Table,
+  userId: string,
+  sub: BrowserSubscription,
+  prefs: PushPrefs | undefined,
+  now: number,
+  max: number,
+): Promise<StoredSubscription> {
   const hash = endpointHash(sub.endpoint);
   const [owner, mine] = await Promise.all([
     t.ddb.send(new GetCommand({ TableName: t.name, Key: ownerKey(hash), ConsistentRead: true })),

@@ -5,11 +5,10 @@
  */
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS } from '../clock';
-import type { Table } from './table';
+import type { QuarantineRecord } from '../ports/uploads';
 import { ttlAt } from './identity-items';
 import { quarantinePk, quarantineSk } from './keys';
-import type { QuarantineRecord } from '../ports/uploads';
-
+import type { Table } from './table';
 
 export async function putQuarantine(t: Table, rec: QuarantineRecord, id: string, keepMs: number): Promise<void> {
   await t.ddb.send(

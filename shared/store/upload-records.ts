@@ -5,12 +5,10 @@
  * each can be released again when storing the upload fails, leaving nothing half-written.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Table } from './table';
+import type { RetryClaim, Slot, UploadAnswer } from '../ports/uploads';
 import { isConditionFailure, ttlAt } from './identity-items';
 import { creditIntervalSk, uploadClaimKey, uploadLimitKey, uploadRetryKey, userPk } from './keys';
-import type { Slot, UploadAnswer, RetryClaim } from '../ports/uploads';
-
-
+import type { Table } from './table';
 
 /**
  * Takes a "last time" slot when at least `everyMs` passed since the stored time (the spec's boundary: held
@@ -43,7 +41,13 @@ async function releaseSlot(t: Table, key: Record<string, string>, token: string,
   try {
     if (previous === null) {
       await t.ddb.send(
-        new DeleteCommand({ TableName: t.name, Key: key, ConditionExpression: '#token = :token', ExpressionAttributeNames: { '#token': 'token' }, ExpressionAttributeValues: { ':token': token } }),
+        new DeleteCommand({
+          TableName: t.name,
+          Key: key,
+          ConditionExpression: '#token = :token',
+          ExpressionAttributeNames: { '#token': 'token' },
+          ExpressionAttributeValues: { ':token': token },
+        }),
       );
     } else {
       await t.ddb.send(
@@ -106,13 +110,17 @@ export async function claimBookAt(t: Table, market: string, at: number, retryId:
 export async function releaseBookAt(t: Table, market: string, at: number, uploadId: string): Promise<void> {
   try {
     await t.ddb.send(
-      new DeleteCommand({ TableName: t.name, Key: uploadClaimKey(market, at), ConditionExpression: 'uploadId = :id', ExpressionAttributeValues: { ':id': uploadId } }),
+      new DeleteCommand({
+        TableName: t.name,
+        Key: uploadClaimKey(market, at),
+        ConditionExpression: 'uploadId = :id',
+        ExpressionAttributeValues: { ':id': uploadId },
+      }),
     );
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }
 }
-
 
 const PENDING = 'pending';
 
@@ -136,8 +144,16 @@ export async function claimRetry(t: Table, retryId: string, uploadId: string, no
           Item: { ...key, state: PENDING, uploadId: owner, claimedAt: now, ttl: ttlAt(expiresAt) },
           // Exactly the record that was read: absent (or expired), or the stale claim.
           ...(live
-            ? { ConditionExpression: 'claimedAt = :claimedAt AND #state = :pending', ExpressionAttributeNames: { '#state': 'state' }, ExpressionAttributeValues: { ':claimedAt': item.claimedAt, ':pending': PENDING } }
-            : { ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now', ExpressionAttributeNames: { '#ttl': 'ttl' }, ExpressionAttributeValues: { ':now': Math.floor(now / 1000) } }),
+            ? {
+                ConditionExpression: 'claimedAt = :claimedAt AND #state = :pending',
+                ExpressionAttributeNames: { '#state': 'state' },
+                ExpressionAttributeValues: { ':claimedAt': item.claimedAt, ':pending': PENDING },
+              }
+            : {
+                ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
+                ExpressionAttributeNames: { '#ttl': 'ttl' },
+                ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
+              }),
         }),
       );
       return { kind: 'claimed', uploadId: owner };

@@ -27,7 +27,10 @@ export interface FunctionTelemetry {
 const made = new Map<string, FunctionTelemetry>();
 
 /** Metrics' own warnings go to the sink, except the one for an invocation that counted nothing (most do). */
-const metricsWarnings = { ...sinkConsole, warn: (msg: unknown, ...rest: unknown[]) => (String(msg).startsWith('No application metrics') ? undefined : sinkConsole.warn(msg, ...rest)) };
+const metricsWarnings = {
+  ...sinkConsole,
+  warn: (msg: unknown, ...rest: unknown[]) => (String(msg).startsWith('No application metrics') ? undefined : sinkConsole.warn(msg, ...rest)),
+};
 
 export function functionTelemetry(fn: string): FunctionTelemetry {
   let t = made.get(fn);

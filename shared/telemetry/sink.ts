@@ -15,7 +15,8 @@ export type LogSink = (line: string, level: LineLevel) => void;
  * console would put a text prefix (time, request id, level) before each line, and CloudWatch reads EMF only
  * from lines that are the JSON object alone. Elsewhere the global console (looked up at call time: tests spy on it).
  */
-const lambdaConsole = process.env.AWS_LAMBDA_FUNCTION_NAME && !process.env.POWERTOOLS_DEV ? new Console({ stdout: process.stdout, stderr: process.stderr }) : null;
+const lambdaConsole =
+  process.env.AWS_LAMBDA_FUNCTION_NAME && !process.env.POWERTOOLS_DEV ? new Console({ stdout: process.stdout, stderr: process.stderr }) : null;
 
 /** Errors to stderr, the rest to stdout. */
 export const consoleSink: LogSink = (line, level) => {
@@ -33,7 +34,10 @@ export function setLogSink(sink: LogSink | null): LogSink {
   return before;
 }
 
-const write = (level: LineLevel) => (line: unknown, ...rest: unknown[]) => current(redact([line, ...rest].map(String).join(' ')), level);
+const write =
+  (level: LineLevel) =>
+  (line: unknown, ...rest: unknown[]) =>
+    current(redact([line, ...rest].map(String).join(' ')), level);
 
 /**
  * The console Powertools writes to (its `console` property): every method ends in the sink. `trace` and

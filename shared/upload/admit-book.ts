@@ -9,16 +9,16 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { extendContributorWindow, recordContribution } from '../auth/contributor';
 import type { Principal } from '../auth/principal';
 import { BOOK_WINDOW_BEHIND_MS, type Book, decodeBookJson, validateBook, viaField } from '../domain/book';
-import { CREDIT_EVERY_MS, type CreditOutcome, QUARANTINE_MS, judgeUpload, listedInLastDay } from '../domain/credit';
-import { type Scan, deriveScan } from '../domain/derived-scan';
+import { CREDIT_EVERY_MS, type CreditOutcome, judgeUpload, listedInLastDay, QUARANTINE_MS } from '../domain/credit';
+import { deriveScan, type Scan } from '../domain/derived-scan';
 import { ConflictError, DomainError, UnavailableError } from '../errors';
 import { BODY_LIMIT, readBody } from '../http/body';
-import type { Services } from '../services';
 import type { MarketPages } from '../ports/market';
 import type { UploadAnswer } from '../ports/uploads';
+import type { Services } from '../services';
 import { deleteStored, storeBookFile, storeQuarantined } from './book-storage';
 import { mergeMessage } from './merge-message';
-import { type Uploader, requireUploader, requireViaAllowed, retryIdentity, uploaderOf } from './uploader';
+import { requireUploader, requireViaAllowed, retryIdentity, type Uploader, uploaderOf } from './uploader';
 
 /** Spec Limits: one accepted book per caller per market every 5 minutes. */
 export const UPLOAD_EVERY_MS = 300_000;
@@ -35,7 +35,11 @@ export interface RawUpload {
 }
 
 /** POST /api/v1/ah/books: checks in the DESIGN's order (403 → 413 → 400 → 409), then admits the book. */
-export async function admitBook(svc: Pick<Services, 'config' | 'clock' | 'queues' | 'identity' | 'uploads' | 'market' | 'files' | 'log'>, principal: Principal, raw: RawUpload): Promise<UploadAnswer> {
+export async function admitBook(
+  svc: Pick<Services, 'config' | 'clock' | 'queues' | 'identity' | 'uploads' | 'market' | 'files' | 'log'>,
+  principal: Principal,
+  raw: RawUpload,
+): Promise<UploadAnswer> {
   requireUploader(principal);
   const value = decodeBookJson(readBody(raw.body, raw.contentEncoding, BODY_LIMIT, 'bad_book'));
   requireViaAllowed(principal, viaField(value));
@@ -49,7 +53,9 @@ export async function admitBook(svc: Pick<Services, 'config' | 'clock' | 'queues
     return await new Admission(svc, book, who, retryId, claim.uploadId, now).run();
   } catch (err) {
     // No answer to keep: the next repeat admits the upload afresh.
-    await svc.uploads.releaseRetry(retryId, claim.uploadId).catch((e) => svc.log('error', 'upload: retry claim not released', { error: e instanceof Error ? e.message : String(e) }));
+    await svc.uploads
+      .releaseRetry(retryId, claim.uploadId)
+      .catch((e) => svc.log('error', 'upload: retry claim not released', { error: e instanceof Error ? e.message : String(e) }));
     throw err;
   }
 }
@@ -58,7 +64,12 @@ export async function admitBook(svc: Pick<Services, 'config' | 'clock' | 'queues
  * Spec Uploads, Retry, under concurrency: the first attempt claims the retry record and admits the upload;
  * repeats that meet its claim wait (real time, briefly) for its answer and return it, or are told to try again.
  */
-async function claimOrAwait(svc: Pick<Services, 'uploads'>, retryId: string, now: number, expiresAt: number): Promise<{ answer: UploadAnswer } | { uploadId: string }> {
+async function claimOrAwait(
+  svc: Pick<Services, 'uploads'>,
+  retryId: string,
+  now: number,
+  expiresAt: number,
+): Promise<{ answer: UploadAnswer } | { uploadId: string }> {
   const uploadId = randomBytes(12).toString('base64url');
   const started = performance.now();
   for (let wait = 20; ; wait = Math.min(wait * 2, 320)) {
@@ -115,7 +126,14 @@ class Admission {
   private async judge(): Promise<CreditOutcome> {
     const { svc, book, who, now } = this;
     const [rows, lastCredit] = await Promise.all([this.store.rows(book.market), svc.uploads.lastCreditedAt(who.userId, book.market)]);
-    return judgeUpload({ scan: this.scan, account: who.accountHash, rows, listedLastDay: listedInLastDay(rows.values(), now), lastCreditedAt: lastCredit, now });
+    return judgeUpload({
+      scan: this.scan,
+      account: who.accountHash,
+      rows,
+      listedLastDay: listedInLastDay(rows.values(), now),
+      lastCreditedAt: lastCredit,
+      now,
+    });
   }
 
   /** `disagrees`: kept 7 days for review under a private path, never merged. */
@@ -166,7 +184,15 @@ class Admission {
     await svc.uploads.keepAnswer(this.retryId, this.uploadId, answer, book.at + KEEP_AFTER_AT_MS);
     try {
       if (credited) await extendContributorWindow(svc, who.userId, now);
-      const record = { market: book.market, at: book.at, kind: 'book' as const, items: this.scan.items.length, complete: book.complete, credited, ...(answer.reason ? { reason: answer.reason } : {}) };
+      const record = {
+        market: book.market,
+        at: book.at,
+        kind: 'book' as const,
+        items: this.scan.items.length,
+        complete: book.complete,
+        credited,
+        ...(answer.reason ? { reason: answer.reason } : {}),
+      };
       await recordContribution(svc, who.userId, record, this.uploadId);
     } catch (err) {
       // The upload is accepted and queued; a lost contribution record must not turn it into an error.

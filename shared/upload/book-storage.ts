@@ -22,11 +22,20 @@ export const quarantinePath = (market: string, at: number): string => `quarantin
 /** The book file's text: `{v: 1, market, at, complete, auctions, entries}` (`via` stays out). */
 const bookText = (book: Book): string => JSON.stringify(bookDoc(book));
 
-async function put(svc: Pick<Services, 'files' | 'log'>, key: string, text: string, headers: { contentType: string; contentEncoding?: string; cacheControl: string }): Promise<void> {
+async function put(
+  svc: Pick<Services, 'files' | 'log'>,
+  key: string,
+  text: string,
+  headers: { contentType: string; contentEncoding?: string; cacheControl: string },
+): Promise<void> {
   // Level 4: a 200000-entry book compresses nearly as well as at level 6 in about half the CPU.
   const body = await gzipAsync(text, { level: 4 });
   try {
-    await svc.files.put(key, body, { contentType: headers.contentType, contentEncoding: headers.contentEncoding ?? 'gzip', cacheControl: headers.cacheControl });
+    await svc.files.put(key, body, {
+      contentType: headers.contentType,
+      contentEncoding: headers.contentEncoding ?? 'gzip',
+      cacheControl: headers.cacheControl,
+    });
   } catch (err) {
     svc.log('error', 'upload: storing the body failed', { error: err instanceof Error ? err.message : String(err) });
     throw new UnavailableError('storage_failed', 'the upload could not be stored; try again');

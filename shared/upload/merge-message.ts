@@ -3,8 +3,8 @@
  * itself (ten bodies would pass the Lambda payload limit). Grouped by market, deduplicated by upload id.
  */
 import { z } from 'zod';
-import { mergeQueueName } from '../topology';
 import type { QueueMessage } from '../ports/queues';
+import { mergeQueueName } from '../topology';
 
 const MergeMessageSchema = z.object({
   v: z.literal(1),

@@ -51,5 +51,8 @@ export function uploaderOf(p: Principal & { userId: string }, via: string | unde
 
 /** Spec Uploads, retry: the identity of (account, caller, market, kind, at), hashed so keys stay short and opaque. */
 export function retryIdentity(u: Uploader, market: string, kind: 'book', at: number): string {
-  return createHash('sha256').update([u.userId, u.caller, market, kind, String(at)].join('\n'), 'utf8').digest('base64url').slice(0, 32);
+  return createHash('sha256')
+    .update([u.userId, u.caller, market, kind, String(at)].join('\n'), 'utf8')
+    .digest('base64url')
+    .slice(0, 32);
 }

@@ -71,7 +71,12 @@ export function allowedSdk(spec: FunctionSpec): string[] {
   ];
 }
 
-const BENCH_SECRETS: Record<SecretName, Record<string, string>> = { identity: { IDP_SECRET_KEY: 'sk_bench' }, vapid: {}, origin: { ORIGIN_VERIFY: '' }, uploader: { UPLOADER_KEY: 'bench' } };
+const BENCH_SECRETS: Record<SecretName, Record<string, string>> = {
+  identity: { IDP_SECRET_KEY: 'sk_bench' },
+  vapid: {},
+  origin: { ORIGIN_VERIFY: '' },
+  uploader: { UPLOADER_KEY: 'bench' },
+};
 
 /** A stage's values for the functions' environment (secret values set directly, as locally: nothing is fetched). */
 const BENCH_DEPLOYMENT: Deployment = {
@@ -79,7 +84,12 @@ const BENCH_DEPLOYMENT: Deployment = {
   publicBase: 'https://bench.example/',
   cdnBase: 'https://cdn.bench.example/',
   origins: 'https://bench.example',
-  identity: { publishableKey: '', issuer: 'https://idp.bench.example', jwksUrl: 'https://idp.bench.example/.well-known/jwks.json', apiUrl: 'https://idp.bench.example' },
+  identity: {
+    publishableKey: '',
+    issuer: 'https://idp.bench.example',
+    jwksUrl: 'https://idp.bench.example/.well-known/jwks.json',
+    apiUrl: 'https://idp.bench.example',
+  },
   connectionsEndpoint: 'https://live.bench.example/bench',
   vapidSubject: 'mailto:ops@bench.example',
   tableName: 'bench',
@@ -156,6 +166,8 @@ export async function benchCold(runs = 7, only?: readonly FunctionName[]): Promi
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const runs = Number(process.env.COLD_RUNS ?? 7);
   for (const f of await benchCold(runs)) {
-    console.log(`${f.name.padEnd(14)} ${(f.bytes / 1024).toFixed(1).padStart(8)} KB ${f.initMs.toFixed(1).padStart(8)} ms  ${[...f.sdk.static, ...f.sdk.dynamic.map((d) => `${d} (dynamic)`)].join(' ')}`);
+    console.log(
+      `${f.name.padEnd(14)} ${(f.bytes / 1024).toFixed(1).padStart(8)} KB ${f.initMs.toFixed(1).padStart(8)} ms  ${[...f.sdk.static, ...f.sdk.dynamic.map((d) => `${d} (dynamic)`)].join(' ')}`,
+    );
   }
 }

@@ -4,7 +4,7 @@
  * applies AWS's rules), S3 requests by price class and SQS messages. Calls made outside any invocation (the
  * bench itself, the runtime's TTL sweeper) are not counted: AWS bills them to no function.
  */
-import { LambdaHost, currentFunction } from '../../lib/local/lambda';
+import { currentFunction, LambdaHost } from '../../lib/local/lambda';
 import { LocalQueues } from '../../lib/local/queues';
 import { services } from '../support/operator';
 
@@ -21,7 +21,15 @@ export interface Usage {
 
 const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand', 'TransactGetItemsCommand']);
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
-const S3_PUT = new Set(['PutObjectCommand', 'CopyObjectCommand', 'ListObjectsV2Command', 'ListObjectsCommand', 'CreateMultipartUploadCommand', 'UploadPartCommand', 'CompleteMultipartUploadCommand']);
+const S3_PUT = new Set([
+  'PutObjectCommand',
+  'CopyObjectCommand',
+  'ListObjectsV2Command',
+  'ListObjectsCommand',
+  'CreateMultipartUploadCommand',
+  'UploadPartCommand',
+  'CompleteMultipartUploadCommand',
+]);
 const S3_GET = new Set(['GetObjectCommand', 'HeadObjectCommand']);
 
 const empty = (): Usage => ({ calls: 0, ms: 0, rcu: 0, wcu: 0, s3Put: 0, s3Get: 0 });

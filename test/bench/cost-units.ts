@@ -19,13 +19,13 @@ import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import WebSocket from 'ws';
 import { type Runtime, startRuntime } from '../../lib/local/runtime';
-import { DAY_MS, HOUR_MS, MINUTE_MS, type ManualClock } from '../../shared/clock';
+import { DAY_MS, HOUR_MS, type ManualClock, MINUTE_MS } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import { DEFAULT_MARKET, MARKETS } from '../../shared/domain/market';
+import { SCHEDULES } from '../../shared/topology';
 import { services } from '../support/operator';
 import { CostMeter, type EventFigure, eventFigures } from './cost-meter';
 import { benchReads } from './reads';
-import { SCHEDULES } from '../../shared/topology';
 
 const MARKET = DEFAULT_MARKET;
 /** The scenario's sockets per market (2000 over 6 markets). */
@@ -54,7 +54,11 @@ async function callers(rt: Runtime, now: number): Promise<Caller> {
 }
 
 async function upload(rt: Runtime, key: string, book: unknown): Promise<void> {
-  const res = await fetch(`${rt.base}/api/v1/ah/books`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(book) });
+  const res = await fetch(`${rt.base}/api/v1/ah/books`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(book),
+  });
   if (res.status !== 200) throw new Error(`upload: ${res.status} ${await res.text()}`);
 }
 
@@ -134,7 +138,11 @@ async function benchEvents(): Promise<EventFigure[]> {
     const mergeMessages = sockets.heard() / SOCKETS / MERGES;
     const figures: EventFigure[] = [
       ...eventFigures('merge', merged.byFunction, MERGES),
-      { name: 'cost.merge.sqs_messages', value: [...merged.sqsMessages].filter(([q]) => q.startsWith('merge-')).reduce((s, [, n]) => s + n, 0) / MERGES, unit: 'msg' },
+      {
+        name: 'cost.merge.sqs_messages',
+        value: [...merged.sqsMessages].filter(([q]) => q.startsWith('merge-')).reduce((s, [, n]) => s + n, 0) / MERGES,
+        unit: 'msg',
+      },
       { name: 'cost.merge.http_requests', value: 1, unit: 'req' },
       { name: 'cost.merge.sockets', value: SOCKETS, unit: 'sockets' },
       { name: 'cost.merge.ws_messages_per_socket', value: mergeMessages, unit: 'msg' },
@@ -144,7 +152,11 @@ async function benchEvents(): Promise<EventFigure[]> {
     clock.set(day + 6 * HOUR_MS + MINUTE_MS);
     await rt.settle();
     const hour = meter.take();
-    figures.push(...eventFigures('hour', hour.byFunction, 1, hourShare), { name: 'cost.hour.ws_messages_per_socket', value: sockets.heard() / SOCKETS, unit: 'msg' });
+    figures.push(...eventFigures('hour', hour.byFunction, 1, hourShare), {
+      name: 'cost.hour.ws_messages_per_socket',
+      value: sockets.heard() / SOCKETS,
+      unit: 'msg',
+    });
     await sockets.close();
     await rt.drain();
     meter.take();
@@ -168,7 +180,9 @@ async function benchEvents(): Promise<EventFigure[]> {
       const n = 20;
       let bytes = 0;
       for (let i = 0; i < n; i++) {
-        const res = await fetch(`${rt.base}${path(keys[(i * 7919) % keys.length])}`, { headers: { authorization: `Bearer ${who.token}`, 'accept-encoding': 'gzip' } });
+        const res = await fetch(`${rt.base}${path(keys[(i * 7919) % keys.length])}`, {
+          headers: { authorization: `Bearer ${who.token}`, 'accept-encoding': 'gzip' },
+        });
         const body = Buffer.from(await res.arrayBuffer());
         if (res.status !== 200) throw new Error(`${route}: ${res.status} ${body.toString().slice(0, 200)}`);
         bytes += Number(res.headers.get('content-length') ?? body.length);
@@ -267,9 +281,18 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const days = Number(arg('--days') ?? 30);
   const only = process.argv.includes('--events') ? 'events' : process.argv.includes('--storage') ? 'storage' : 'all';
   const figures = only === 'events' ? await benchEvents() : only === 'storage' ? await benchStorage(days) : await benchCostUnits(days);
-  if (process.argv.includes('--reads')) figures.push({ name: 'read.item_read_units', value: Math.round((await benchReads()).itemReadUnits * 10) / 10, unit: 'RCU' });
+  if (process.argv.includes('--reads'))
+    figures.push({ name: 'read.item_read_units', value: Math.round((await benchReads()).itemReadUnits * 10) / 10, unit: 'RCU' });
   for (const f of figures) console.log(`${f.name.padEnd(40)} ${String(f.value).padStart(12)} ${f.unit}`);
   const out = arg('--json');
-  if (out) writeFileSync(out, `${JSON.stringify(figures.map((f) => ({ ...f, target: 'report' })), null, 2)}\n`);
+  if (out)
+    writeFileSync(
+      out,
+      `${JSON.stringify(
+        figures.map((f) => ({ ...f, target: 'report' })),
+        null,
+        2,
+      )}\n`,
+    );
   process.exit(0);
 }

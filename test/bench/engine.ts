@@ -4,8 +4,9 @@
  * page sizes and units are measured on DynamoDB Local in merge-cost.ts and reads.ts.
  * Run alone with `npx tsx test/bench/engine.ts`.
  */
-import { gzipSync } from 'node:zlib';
+
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import { type Book, parseBook } from '../../shared/domain/book';
 import { readBody } from '../../shared/http/body';
@@ -81,7 +82,9 @@ function main(): void {
   const v = benchValidation();
   console.log('validation (200000-entry gzip book)');
   console.log(`  gzip ${v.gzipBytes} B, json ${v.jsonBytes} B`);
-  console.log(`  gunzip+parse+validate ${fmt(v.ms)} ms CPU (${fmt(v.wallMs)} wall), bare JSON.parse ${fmt(v.jsonParseMs)} ms CPU (${fmt(v.jsonParseWallMs)} wall)`);
+  console.log(
+    `  gunzip+parse+validate ${fmt(v.ms)} ms CPU (${fmt(v.wallMs)} wall), bare JSON.parse ${fmt(v.jsonParseMs)} ms CPU (${fmt(v.jsonParseWallMs)} wall)`,
+  );
   console.log(`  ratio ${fmt(v.ratio, 2)} (target <= 2.5)`);
 }
 

@@ -7,8 +7,9 @@
  *   recent series of the previous hour exists; the first, cold run is printed beside it).
  * Run alone with `npx tsx test/bench/live.ts`; the bench runner calls both.
  */
-import { pathToFileURL } from 'node:url';
+
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { startRuntime } from '../../lib/local/runtime';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
@@ -20,9 +21,9 @@ import type { VolumePage } from '../../shared/domain/volume-estimate';
 import { writeSnapshotFiles } from '../../shared/files/snapshot-files';
 import { getWorkObject, seriesKey } from '../../shared/files/work-store';
 import { publishGeneratedItems } from '../../shared/items/publish';
-import { services } from '../support/operator';
-import { volumeShardsOf } from '../support/market-fill';
 import type { MarketPages } from '../../shared/ports/market';
+import { volumeShardsOf } from '../support/market-fill';
+import { services } from '../support/operator';
 
 const START = Date.UTC(2026, 10, 2, 0, 0, 0);
 const SOCKETS = 2000;
@@ -136,13 +137,18 @@ export async function benchFanout(count = SOCKETS): Promise<{ ms: number; socket
       timer = setTimeout(() => {
         const counted = next('count');
         w.postMessage('count');
-        counted.then((c) => reject(new Error(`only ${c.distinct} of ${count} distinct sockets heard the merge's ah within 60 s (${c.messages} messages)`)), reject);
+        counted.then(
+          (c) => reject(new Error(`only ${c.distinct} of ${count} distinct sockets heard the merge's ah within 60 s (${c.messages} messages)`)),
+          reject,
+        );
       }, 60_000);
     });
     const got = await Promise.race([heard, timeout]).finally(() => clearTimeout(timer));
     if (got.distinct !== count || !got.at) throw new Error(`only ${got.distinct} of ${count} distinct sockets heard the merge's ah`);
     if (merged === 0) throw new Error('the merge record was never written');
-    console.log(`live.fanout: ${got.at - merged} ms from the merge record, ${got.at - uploaded} ms from the upload request, ${got.distinct} distinct sockets, ${got.messages} ah messages`);
+    console.log(
+      `live.fanout: ${got.at - merged} ms from the merge record, ${got.at - uploaded} ms from the upload request, ${got.distinct} distinct sockets, ${got.messages} ah messages`,
+    );
     return { ms: got.at - merged, sockets: got.distinct, messages: got.messages ?? 0 };
   } finally {
     // The runtime first: it drops its sockets without a `$disconnect` each, then the clients go.
@@ -161,7 +167,15 @@ export async function seedMarket(store: MarketPages, market: string, hour: numbe
   const rand = mulberry32(9);
   const base = new Map(keys.map((k) => [k, 100 + Math.floor(rand() * 5_000_000)]));
   const priceAt = (k: number, h: number) => Math.max(1, Math.round((base.get(k) as number) * (1 + 0.2 * Math.sin(h / 13 + (k % 97)))));
-  const candle = (price: number, q: number, openAt: number, lastAt: number): Candle => ({ open: price, high: Math.round(price * 1.05), low: Math.round(price * 0.97), close: price, quantity: q, openAt, lastAt });
+  const candle = (price: number, q: number, openAt: number, lastAt: number): Candle => ({
+    open: price,
+    high: Math.round(price * 1.05),
+    low: Math.round(price * 0.97),
+    close: price,
+    quantity: q,
+    openAt,
+    lastAt,
+  });
   const pages: Array<Promise<void>> = [];
   const flush = async () => {
     await Promise.all(pages.splice(0));
@@ -233,14 +247,21 @@ export async function benchSnapshotFiles(): Promise<{ ms: number; coldMs: number
     const coldMs = performance.now() - t;
     // The next hour: one more hour page, then the job as it runs every hour.
     const page: CandlePage = new Map();
-    for (const k of keys) page.set(k, { open: 100, high: 120, low: 90, close: 110, quantity: 3, openAt: hour * HOUR_MS + 60_000, lastAt: hour * HOUR_MS + 120_000 });
+    for (const k of keys)
+      page.set(k, { open: 100, high: 120, low: 90, close: 110, quantity: 3, openAt: hour * HOUR_MS + 60_000, lastAt: hour * HOUR_MS + 120_000 });
     await store.writeCandlePage(market, 'h1', hour, hour * HOUR_MS, page, keys);
-    await fetch(`${rt.base}/_local/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: (hour + 1) * HOUR_MS + 1000 }) });
+    await fetch(`${rt.base}/_local/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ now: (hour + 1) * HOUR_MS + 1000 }),
+    });
     t = performance.now();
     const warm = await writeSnapshotFiles(svc, market, hour + 1);
     const warmMs = performance.now() - t;
     const seriesBytes = (await getWorkObject(svc, seriesKey(market)))?.length ?? 0;
-    console.log(`files.snapshot: cold ${Math.round(coldMs)} ms (${cold?.bytes} bytes), steady ${Math.round(warmMs)} ms (${warm?.bytes} bytes), ${keys.length} keys, ${HOURS} hours, series ${seriesBytes} bytes`);
+    console.log(
+      `files.snapshot: cold ${Math.round(coldMs)} ms (${cold?.bytes} bytes), steady ${Math.round(warmMs)} ms (${warm?.bytes} bytes), ${keys.length} keys, ${HOURS} hours, series ${seriesBytes} bytes`,
+    );
     if (!cold || !warm) throw new Error('the snapshot job wrote nothing');
     return { ms: warmMs, coldMs, seriesBytes };
   } finally {

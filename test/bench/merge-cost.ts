@@ -7,15 +7,15 @@
  */
 import { pathToFileURL } from 'node:url';
 import { startRuntime } from '../../lib/local/runtime';
-import { DAY_MS, MINUTE_MS, type ManualClock, dayOf } from '../../shared/clock';
+import { DAY_MS, dayOf, type ManualClock, MINUTE_MS } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import { type Candle, periodOf } from '../../shared/domain/candles';
 import { deriveScan } from '../../shared/domain/derived-scan';
-import { services } from '../support/operator';
+import type { HistoryPage } from '../../shared/ports/market';
 import { CapacityMeter, MarketStore } from '../../shared/store/market-store';
 import { compactHistory } from '../../shared/store/page-codec';
-import type { HistoryPage } from '../../shared/ports/market';
 import { HISTORY_SHARDS, shardOf } from '../../shared/store/shard-layout';
+import { services } from '../support/operator';
 
 export interface MergeCostFigures {
   keys: number;
@@ -57,7 +57,17 @@ function perRowUnits(market: string, changedRows: number, scanItems: Array<[numb
   let units = changedRows * writeUnitsOf(row);
   for (const [key, price, quantity] of scanItems) {
     for (const res of ['m1', 'h1', 'd1'] as const) {
-      const candle = itemBytes({ pk: `MKT#${market}#${res}#${periodOf(res, at)}`, sk: String(key).padStart(16, '0'), open: price, high: price, low: price, close: price, quantity, openAt: at, lastAt: at });
+      const candle = itemBytes({
+        pk: `MKT#${market}#${res}#${periodOf(res, at)}`,
+        sk: String(key).padStart(16, '0'),
+        open: price,
+        high: price,
+        low: price,
+        close: price,
+        quantity,
+        openAt: at,
+        lastAt: at,
+      });
       units += writeUnitsOf(candle);
     }
   }
@@ -84,12 +94,17 @@ export async function benchMergeCost(): Promise<MergeCostFigures> {
       },
       { step: 'initialize', name: 'benchCapacity' },
     );
-    const post = async (path: string, body: unknown) => (await (await fetch(`${rt.base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
+    const post = async (path: string, body: unknown) =>
+      (await (await fetch(`${rt.base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
     const user = await post('/_local/users', { plan: 'premium' });
     const { key } = await post('/_local/api-keys', { userId: user.id });
     const gen = new MarketGenerator({ keys: 20_000, entries: 60_000, seed: 7, start: start - 5 * MINUTE_MS, stepMs: 10 * MINUTE_MS });
     const upload = async (book: unknown) => {
-      const res = await fetch(`${rt.base}/api/v1/ah/books`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(book) });
+      const res = await fetch(`${rt.base}/api/v1/ah/books`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(book),
+      });
       if (res.status !== 200) throw new Error(`upload: ${res.status} ${await res.text()}`);
     };
     // Two merges first, so the measured one runs warm (as a busy market's merge function does).
@@ -121,7 +136,16 @@ export async function benchMergeCost(): Promise<MergeCostFigures> {
     const perRowWriteUnits = perRowUnits(second.market, changedRows, scan.items, second.at);
 
     const itemReadUnits = await itemReads(store, second.market, scan.items[Math.floor(scan.items.length / 2)][0], second.at);
-    return { keys: 20_000, entries: second.entries.length, writeUnits, perRowWriteUnits, factor: perRowWriteUnits / writeUnits, endToEndMs, uploadMs, itemReadUnits };
+    return {
+      keys: 20_000,
+      entries: second.entries.length,
+      writeUnits,
+      perRowWriteUnits,
+      factor: perRowWriteUnits / writeUnits,
+      endToEndMs,
+      uploadMs,
+      itemReadUnits,
+    };
   } finally {
     await rt.close();
   }

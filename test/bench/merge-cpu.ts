@@ -14,13 +14,13 @@
  */
 import { pathToFileURL } from 'node:url';
 import { startRuntime } from '../../lib/local/runtime';
-import { MINUTE_MS, type ManualClock } from '../../shared/clock';
+import { type ManualClock, MINUTE_MS } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import type { Book } from '../../shared/domain/book';
 import { deriveScan } from '../../shared/domain/derived-scan';
 import { mergeBook } from '../../shared/market/merge-book';
-import { services } from '../support/operator';
 import { storeBookFile } from '../../shared/upload/book-storage';
+import { services } from '../support/operator';
 
 export interface MergeCpuFigures {
   keys: number;
@@ -50,7 +50,16 @@ export async function benchMergeCpu(runs = 5): Promise<MergeCpuFigures> {
       const book = gen.nextBook();
       const bookPath = await storeBookFile(svc, book);
       clock.set(book.at + MINUTE_MS);
-      const msg = { v: 1, kind: 'book', market: book.market, uploadId: `bench-merge-${i}`, bookPath, at: book.at, uploader: 'a1b2c3d4e5f60718', credited: true } as const;
+      const msg = {
+        v: 1,
+        kind: 'book',
+        market: book.market,
+        uploadId: `bench-merge-${i}`,
+        bookPath,
+        at: book.at,
+        uploader: 'a1b2c3d4e5f60718',
+        credited: true,
+      } as const;
       const c0 = process.cpuUsage();
       const t0 = performance.now();
       const out = await mergeBook(svc, msg);
@@ -74,6 +83,8 @@ export async function benchMergeCpu(runs = 5): Promise<MergeCpuFigures> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const m = await benchMergeCpu();
-  console.log(`merge.cpu_ms ${m.ms.toFixed(1)} ms CPU (wall ${m.wallMs.toFixed(1)} ms), production mergeBook, ${m.entries} entries, ${m.scanItems} scan items, ${m.keys} keys, median of ${m.runs} (target <= 250)`);
+  console.log(
+    `merge.cpu_ms ${m.ms.toFixed(1)} ms CPU (wall ${m.wallMs.toFixed(1)} ms), production mergeBook, ${m.entries} entries, ${m.scanItems} scan items, ${m.keys} keys, median of ${m.runs} (target <= 250)`,
+  );
   process.exit(0);
 }

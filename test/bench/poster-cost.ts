@@ -22,7 +22,13 @@ const client = () =>
     requestHandler: handler as never,
   });
 const data = Buffer.from(
-  JSON.stringify({ t: 'ah', market: 'forever.normal.alliance.us', seq: 1234, url: 'https://files.example/live/v1/forever.normal.alliance.us/1234-AAAAAAAAAAAAAAAAAAAAAA.json.gz', at: 1_717_000_000_000 }),
+  JSON.stringify({
+    t: 'ah',
+    market: 'forever.normal.alliance.us',
+    seq: 1234,
+    url: 'https://files.example/live/v1/forever.normal.alliance.us/1234-AAAAAAAAAAAAAAAAAAAAAA.json.gz',
+    at: 1_717_000_000_000,
+  }),
 );
 const SOCKETS = 2000;
 
@@ -48,5 +54,7 @@ export async function benchPosterCost(): Promise<{ sdkMs: number; posterMs: numb
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const c = await benchPosterCost();
-  console.log(`live.poster_cpu_ratio ${(c.posterMs / c.sdkMs).toFixed(2)} (poster ${c.posterMs.toFixed(0)} ms, SDK ${c.sdkMs.toFixed(0)} ms CPU for ${c.sockets} posts)`);
+  console.log(
+    `live.poster_cpu_ratio ${(c.posterMs / c.sdkMs).toFixed(2)} (poster ${c.posterMs.toFixed(0)} ms, SDK ${c.sdkMs.toFixed(0)} ms CPU for ${c.sockets} posts)`,
+  );
 }

@@ -12,17 +12,17 @@
  */
 import { pathToFileURL } from 'node:url';
 import { startRuntime } from '../../lib/local/runtime';
-import { DAY_MS, HOUR_MS, type ManualClock, dayOf, hourOf } from '../../shared/clock';
+import { DAY_MS, dayOf, HOUR_MS, hourOf, type ManualClock } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import type { Book } from '../../shared/domain/book';
 import { deriveScan } from '../../shared/domain/derived-scan';
-import { type RowTable, mergeScan } from '../../shared/domain/merge';
+import { mergeScan, type RowTable } from '../../shared/domain/merge';
 import { compactHistories } from '../../shared/market/history-compaction';
-import { services } from '../support/operator';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';
 import { buildPages, emptyPages, writePages } from '../support/market-fill';
+import { services } from '../support/operator';
 
 export interface ReadFigures {
   /** Days of history the market was filled with. */
@@ -105,7 +105,9 @@ async function fill(rt: { clock: ManualClock }, days: number): Promise<number[]>
   // At full retention a history shard must still fit one DynamoDB item: if it does not, every read figure
   // here would be of a market production cannot hold, so the section fails (its figures are MISSING).
   const compacted = await compactHistories(svc, MARKET, today).catch((err: unknown) => {
-    throw new Error(`history compaction of ${days} days failed (${err instanceof Error ? err.message : String(err)}): a history shard of this market does not fit one item at full retention`);
+    throw new Error(
+      `history compaction of ${days} days failed (${err instanceof Error ? err.message : String(err)}): a history shard of this market does not fit one item at full retention`,
+    );
   });
   if (compacted.days.length < days - 2) throw new Error(`compaction folded ${compacted.days.length} days, expected ${days - 2}`);
   return gen.keys;
@@ -130,14 +132,19 @@ export async function benchReads(): Promise<ReadFigures> {
       },
       { step: 'initialize', name: 'benchReadCapacity' },
     );
-    const post = async (path: string, body: unknown) => (await (await fetch(`${rt.base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
+    const post = async (path: string, body: unknown) =>
+      (await (await fetch(`${rt.base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
     const user = await post('/_local/users', { plan: 'premium' });
     const { token } = await post('/_local/sessions', { userId: user.id, expiresIn: 86_400 });
     // The figures are for a client that does not ask for gzip (the answer as built); gzip is measured beside them.
     const get = async (path: string, auth?: string, encoding = 'identity'): Promise<{ ms: number; units: number; bytes: number }> => {
       readUnits = 0;
       const t0 = performance.now();
-      const res = await fetch(`${rt.base}${path}`, { headers: auth ? { authorization: `Bearer ${auth}`, 'accept-encoding': encoding } : { 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } });
+      const res = await fetch(`${rt.base}${path}`, {
+        headers: auth
+          ? { authorization: `Bearer ${auth}`, 'accept-encoding': encoding }
+          : { 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
+      });
       const text = await res.text();
       const ms = performance.now() - t0;
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${text.slice(0, 200)}`);
@@ -190,7 +197,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`  single item, live:   ${f.itemReadUnits.toFixed(1)} RCU (target <= 30), p50 ${f.itemP50Ms.toFixed(1)} ms (target <= 50)`);
   console.log(`  single item, hourly: ${f.itemReadUnitsHourly.toFixed(1)} RCU, p50 ${f.itemP50MsHourly.toFixed(1)} ms (first answer of the hour)`);
   console.log(`  item page:           ${f.itemPageReadUnits.toFixed(1)} RCU, p50 ${f.itemPageP50Ms.toFixed(1)} ms (anonymous)`);
-  console.log(`  history 30 days:     ${f.historyMs.toFixed(0)} ms warm, ${f.historyColdMs.toFixed(0)} ms cold, ${(f.historyBytes / 1e6).toFixed(1)} MB (target <= 1000 ms); ${f.historyGzipMs.toFixed(0)} ms gzip`);
-  console.log(`  intraday 24 hours:   ${f.intradayMs.toFixed(0)} ms warm, ${f.intradayColdMs.toFixed(0)} ms cold, ${(f.intradayBytes / 1e6).toFixed(1)} MB (target <= 1000 ms)`);
+  console.log(
+    `  history 30 days:     ${f.historyMs.toFixed(0)} ms warm, ${f.historyColdMs.toFixed(0)} ms cold, ${(f.historyBytes / 1e6).toFixed(1)} MB (target <= 1000 ms); ${f.historyGzipMs.toFixed(0)} ms gzip`,
+  );
+  console.log(
+    `  intraday 24 hours:   ${f.intradayMs.toFixed(0)} ms warm, ${f.intradayColdMs.toFixed(0)} ms cold, ${(f.intradayBytes / 1e6).toFixed(1)} MB (target <= 1000 ms)`,
+  );
   process.exit(0);
 }

@@ -11,6 +11,7 @@
  * but a broken bench can.
  */
 import { writeFileSync } from 'node:fs';
+import { FUNCTIONS } from '../../shared/topology';
 import { benchCold, COLD_BEFORE_MS, type ColdFigures } from './cold';
 import { benchCostUnits } from './cost-units';
 import { benchValidation } from './engine';
@@ -20,7 +21,6 @@ import { benchMergeCpu } from './merge-cpu';
 import { benchPosterCost } from './poster-cost';
 import { benchReads } from './reads';
 import { type Figure, FigureReport } from './report';
-import { FUNCTIONS } from '../../shared/topology';
 
 /** Every figure the run must print, in order; any left unprinted is reported MISSING. */
 const FIGURES = [
@@ -63,47 +63,157 @@ async function main(): Promise<number> {
 
   await section(['validate.ratio_to_json_parse'], () => {
     const v = benchValidation();
-    add({ name: 'validate.ratio_to_json_parse', value: round(v.ratio, 2), unit: 'x', target: '<= 2.5', max: 2.5, note: `${round(v.ms)} ms vs JSON.parse ${round(v.jsonParseMs)} ms (CPU), 200000 entries` });
+    add({
+      name: 'validate.ratio_to_json_parse',
+      value: round(v.ratio, 2),
+      unit: 'x',
+      target: '<= 2.5',
+      max: 2.5,
+      note: `${round(v.ms)} ms vs JSON.parse ${round(v.jsonParseMs)} ms (CPU), 200000 entries`,
+    });
   });
 
   await section(['merge.cpu_ms'], async () => {
     const m = await benchMergeCpu();
-    add({ name: 'merge.cpu_ms', value: round(m.ms), unit: 'ms', target: '<= 250', max: 250, note: `production mergeBook, ${m.entries} entries, ${m.keys} keys, book gunzip+parse and change file JSON+gzip included (process CPU; wall ${round(m.wallMs)} ms)` });
+    add({
+      name: 'merge.cpu_ms',
+      value: round(m.ms),
+      unit: 'ms',
+      target: '<= 250',
+      max: 250,
+      note: `production mergeBook, ${m.entries} entries, ${m.keys} keys, book gunzip+parse and change file JSON+gzip included (process CPU; wall ${round(m.wallMs)} ms)`,
+    });
   });
 
   await section(['merge.write_units', 'merge.per_row_write_units', 'merge.end_to_end_ms'], async () => {
     const c = await benchMergeCost();
-    add({ name: 'merge.write_units', value: round(c.writeUnits), unit: 'WCU', target: '<= 1500', max: 1500, note: `${c.entries} entries, ${c.keys} keys, after a previous book` });
-    add({ name: 'merge.per_row_write_units', value: round(c.perRowWriteUnits), unit: 'WCU', target: '>= 50x', note: `${round(c.factor)}x the packed layout (item-size formula, not executed)` });
-    add({ name: 'merge.end_to_end_ms', value: round(c.endToEndMs), unit: 'ms', target: 'report', note: `upload → merged through the local runtime (upload alone ${round(c.uploadMs)} ms)` });
+    add({
+      name: 'merge.write_units',
+      value: round(c.writeUnits),
+      unit: 'WCU',
+      target: '<= 1500',
+      max: 1500,
+      note: `${c.entries} entries, ${c.keys} keys, after a previous book`,
+    });
+    add({
+      name: 'merge.per_row_write_units',
+      value: round(c.perRowWriteUnits),
+      unit: 'WCU',
+      target: '>= 50x',
+      note: `${round(c.factor)}x the packed layout (item-size formula, not executed)`,
+    });
+    add({
+      name: 'merge.end_to_end_ms',
+      value: round(c.endToEndMs),
+      unit: 'ms',
+      target: 'report',
+      note: `upload → merged through the local runtime (upload alone ${round(c.uploadMs)} ms)`,
+    });
   });
 
-  await section(['read.item_read_units', 'read.item_p50_ms', 'read.item_page_read_units', 'read.history_ms', 'read.history_cold_ms', 'read.intraday_ms', 'read.intraday_cold_ms'], async () => {
-    const r = await benchReads();
-    add({ name: 'read.item_read_units', value: round(r.itemReadUnits), unit: 'RCU', target: '<= 30', max: 30, note: `single-item answer (row + ${r.days} days + volume), 20000-key market` });
-    add({ name: 'read.item_p50_ms', value: round(r.itemP50Ms), unit: 'ms', target: '<= 50', max: 50, note: 'through the local runtime' });
-    add({ name: 'read.item_page_read_units', value: round(r.itemPageReadUnits), unit: 'RCU', target: 'report', note: `anonymous item page (hourly answer + 48 hour candles), p50 ${round(r.itemPageP50Ms)} ms` });
-    add({ name: 'read.history_ms', value: round(r.historyMs), unit: 'ms', target: '<= 1000', max: 1000, note: `30 days, all items, warm (plain; ${round(r.historyGzipMs)} ms to a client taking gzip)` });
-    add({ name: 'read.history_cold_ms', value: round(r.historyColdMs), unit: 'ms', target: 'report', note: '30 days, all items, first answer of a fresh process (no day kept in memory)' });
-    add({ name: 'read.intraday_ms', value: round(r.intradayMs), unit: 'ms', target: '<= 1000', max: 1000, note: '24 hours, all items, warm' });
-    add({ name: 'read.intraday_cold_ms', value: round(r.intradayColdMs), unit: 'ms', target: 'report', note: '24 hours, all items, first answer of a fresh process' });
-  });
+  await section(
+    [
+      'read.item_read_units',
+      'read.item_p50_ms',
+      'read.item_page_read_units',
+      'read.history_ms',
+      'read.history_cold_ms',
+      'read.intraday_ms',
+      'read.intraday_cold_ms',
+    ],
+    async () => {
+      const r = await benchReads();
+      add({
+        name: 'read.item_read_units',
+        value: round(r.itemReadUnits),
+        unit: 'RCU',
+        target: '<= 30',
+        max: 30,
+        note: `single-item answer (row + ${r.days} days + volume), 20000-key market`,
+      });
+      add({ name: 'read.item_p50_ms', value: round(r.itemP50Ms), unit: 'ms', target: '<= 50', max: 50, note: 'through the local runtime' });
+      add({
+        name: 'read.item_page_read_units',
+        value: round(r.itemPageReadUnits),
+        unit: 'RCU',
+        target: 'report',
+        note: `anonymous item page (hourly answer + 48 hour candles), p50 ${round(r.itemPageP50Ms)} ms`,
+      });
+      add({
+        name: 'read.history_ms',
+        value: round(r.historyMs),
+        unit: 'ms',
+        target: '<= 1000',
+        max: 1000,
+        note: `30 days, all items, warm (plain; ${round(r.historyGzipMs)} ms to a client taking gzip)`,
+      });
+      add({
+        name: 'read.history_cold_ms',
+        value: round(r.historyColdMs),
+        unit: 'ms',
+        target: 'report',
+        note: '30 days, all items, first answer of a fresh process (no day kept in memory)',
+      });
+      add({ name: 'read.intraday_ms', value: round(r.intradayMs), unit: 'ms', target: '<= 1000', max: 1000, note: '24 hours, all items, warm' });
+      add({
+        name: 'read.intraday_cold_ms',
+        value: round(r.intradayColdMs),
+        unit: 'ms',
+        target: 'report',
+        note: '24 hours, all items, first answer of a fresh process',
+      });
+    },
+  );
 
   await section(['live.fanout_2000_ms'], async () => {
     const f = await benchFanout();
-    add({ name: 'live.fanout_2000_ms', value: round(f.ms), unit: 'ms', target: '<= 2000', max: 2000, note: `merge → last of ${f.sockets} distinct sockets receives the merge's \`ah\`` });
+    add({
+      name: 'live.fanout_2000_ms',
+      value: round(f.ms),
+      unit: 'ms',
+      target: '<= 2000',
+      max: 2000,
+      note: `merge → last of ${f.sockets} distinct sockets receives the merge's \`ah\``,
+    });
   });
 
   await section(['live.poster_cpu_ratio'], async () => {
     const c = await benchPosterCost();
-    add({ name: 'live.poster_cpu_ratio', value: round(c.posterMs / c.sdkMs, 2), unit: 'x', target: '<= 0.5', max: 0.5, note: `poster ${round(c.posterMs)} ms vs SDK command ${round(c.sdkMs)} ms CPU, ${c.sockets} posts through an in-memory handler` });
+    add({
+      name: 'live.poster_cpu_ratio',
+      value: round(c.posterMs / c.sdkMs, 2),
+      unit: 'x',
+      target: '<= 0.5',
+      max: 0.5,
+      note: `poster ${round(c.posterMs)} ms vs SDK command ${round(c.sdkMs)} ms CPU, ${c.sockets} posts through an in-memory handler`,
+    });
   });
 
   await section(['files.snapshot_ms', 'files.snapshot_cold_ms', 'files.recent_series_bytes'], async () => {
     const s = await benchSnapshotFiles();
-    add({ name: 'files.snapshot_ms', value: round(s.ms), unit: 'ms', target: '<= 3000', max: 3000, note: 'hourly snapshot + recent-changes files, 20000 keys, steady hour (series stored)' });
-    add({ name: 'files.snapshot_cold_ms', value: round(s.coldMs), unit: 'ms', target: '<= 3000', max: 3000, note: 'the same, first run of a market with no stored series' });
-    add({ name: 'files.recent_series_bytes', value: s.seriesBytes, unit: 'B', target: 'report', note: 'folded hour series in the work bucket, 20000 keys x 240 hours' });
+    add({
+      name: 'files.snapshot_ms',
+      value: round(s.ms),
+      unit: 'ms',
+      target: '<= 3000',
+      max: 3000,
+      note: 'hourly snapshot + recent-changes files, 20000 keys, steady hour (series stored)',
+    });
+    add({
+      name: 'files.snapshot_cold_ms',
+      value: round(s.coldMs),
+      unit: 'ms',
+      target: '<= 3000',
+      max: 3000,
+      note: 'the same, first run of a market with no stored series',
+    });
+    add({
+      name: 'files.recent_series_bytes',
+      value: s.seriesBytes,
+      unit: 'B',
+      target: 'report',
+      note: 'folded hour series in the work bucket, 20000 keys x 240 hours',
+    });
   });
 
   // Cold start per function: bundle size and import time of the bundles synth deploys; an SDK client the
@@ -115,7 +225,13 @@ async function main(): Promise<number> {
   });
   for (const f of cold) {
     const before = COLD_BEFORE_MS[f.name];
-    add({ name: `cold.${f.name}.bundle_kb`, value: round(f.bytes / 1024), unit: 'KB', target: 'report', note: f.sdk.static.map((p) => p.replace('@aws-sdk/', '')).join(' ') });
+    add({
+      name: `cold.${f.name}.bundle_kb`,
+      value: round(f.bytes / 1024),
+      unit: 'KB',
+      target: 'report',
+      note: f.sdk.static.map((p) => p.replace('@aws-sdk/', '')).join(' '),
+    });
     add({
       name: `cold.${f.name}.init_ms`,
       value: round(f.initMs),
@@ -139,7 +255,14 @@ async function main(): Promise<number> {
 
   const at = process.argv.indexOf('--json');
   if (at > 0 && process.argv[at + 1]) {
-    writeFileSync(process.argv[at + 1], `${JSON.stringify(figures.map(({ name, value, unit, target }) => ({ name, value, unit, target })), null, 2)}\n`);
+    writeFileSync(
+      process.argv[at + 1],
+      `${JSON.stringify(
+        figures.map(({ name, value, unit, target }) => ({ name, value, unit, target })),
+        null,
+        2,
+      )}\n`,
+    );
     console.log(`figures written to ${process.argv[at + 1]}`);
   }
   if (missing.length > 0) console.error(`MISSING ${missing.length} figure(s): ${missing.join(', ')}`);

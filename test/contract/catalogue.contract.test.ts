@@ -25,7 +25,15 @@ describe.each(variants)('catalogue port (%s)', (_name, make) => {
     const port = await make();
     const keys = Array.from({ length: 70 }, (_, i) => 5000 + i);
     const accounts = ['u1', 'u2', 'u3'].map(catalogueAccount);
-    const outcomes = await Promise.all(accounts.map((a) => port.recordCatalogueReports(a, reports(keys, (k) => `Item ${k}`), T0)));
+    const outcomes = await Promise.all(
+      accounts.map((a) =>
+        port.recordCatalogueReports(
+          a,
+          reports(keys, (k) => `Item ${k}`),
+          T0,
+        ),
+      ),
+    );
     // Exactly one upload created each key.
     expect(outcomes.reduce((s, o) => s + o.added, 0)).toBe(keys.length);
     for (const k of [keys[0], keys[50], keys[69]]) {
@@ -41,10 +49,18 @@ describe.each(variants)('catalogue port (%s)', (_name, make) => {
     const port = await make();
     const account = catalogueAccount('repeat');
     expect(await port.nameRevision()).toEqual({ revision: 0, changedAt: null });
-    const first = await port.recordCatalogueReports(account, reports([9001, 9002], () => 'Same'), T0);
+    const first = await port.recordCatalogueReports(
+      account,
+      reports([9001, 9002], () => 'Same'),
+      T0,
+    );
     expect(first).toMatchObject({ added: 2, known: 0, nameChanged: true });
     expect(await port.nameRevision()).toEqual({ revision: 1, changedAt: T0 });
-    const again = await port.recordCatalogueReports(account, reports([9001, 9002], () => 'Same'), T0 + 1000);
+    const again = await port.recordCatalogueReports(
+      account,
+      reports([9001, 9002], () => 'Same'),
+      T0 + 1000,
+    );
     expect(again).toEqual({ added: 0, known: 2, nameChanged: false });
     expect(await port.nameRevision()).toEqual({ revision: 1, changedAt: T0 });
     expect((await port.catalogueEntry(9001))?.accounts).toBe(1);
@@ -54,19 +70,43 @@ describe.each(variants)('catalogue port (%s)', (_name, make) => {
   it('refreshes a key’s lastSeen from unchanged reports at most hourly', async () => {
     const port = await make();
     const account = catalogueAccount('seen');
-    await port.recordCatalogueReports(account, reports([9200], () => 'Seen'), T0);
-    await port.recordCatalogueReports(account, reports([9200], () => 'Seen'), T0 + 60_000);
+    await port.recordCatalogueReports(
+      account,
+      reports([9200], () => 'Seen'),
+      T0,
+    );
+    await port.recordCatalogueReports(
+      account,
+      reports([9200], () => 'Seen'),
+      T0 + 60_000,
+    );
     expect((await port.catalogueEntry(9200))?.lastSeen).toBe(T0);
-    await port.recordCatalogueReports(account, reports([9200], () => 'Seen'), T0 + 3_600_000);
+    await port.recordCatalogueReports(
+      account,
+      reports([9200], () => 'Seen'),
+      T0 + 3_600_000,
+    );
     expect(await port.catalogueEntry(9200)).toMatchObject({ firstSeen: T0, lastSeen: T0 + 3_600_000 });
   });
 
   it("moves an account's vote when it renames a key", async () => {
     const port = await make();
     const [a, b] = [catalogueAccount('ra'), catalogueAccount('rb')];
-    await port.recordCatalogueReports(a, reports([9100], () => 'Old'), T0);
-    await port.recordCatalogueReports(b, reports([9100], () => 'Old'), T0);
-    await port.recordCatalogueReports(b, reports([9100], () => 'New'), T0 + 1);
+    await port.recordCatalogueReports(
+      a,
+      reports([9100], () => 'Old'),
+      T0,
+    );
+    await port.recordCatalogueReports(
+      b,
+      reports([9100], () => 'Old'),
+      T0,
+    );
+    await port.recordCatalogueReports(
+      b,
+      reports([9100], () => 'New'),
+      T0 + 1,
+    );
     const entry = await port.catalogueEntry(9100);
     expect(entry?.accounts).toBe(2);
     expect(entry?.names.map((t) => [t.n, t.accounts])).toEqual([
@@ -80,7 +120,15 @@ describe.each(variants)('catalogue port (%s)', (_name, make) => {
     expect(await port.getBuild('11.0.0')).toBeNull();
     expect(await port.getCurrent()).toBeNull();
     const rec = await port.putPublishedBuild('11.0.0', 'upload', T0);
-    expect(await port.getBuild('11.0.0')).toEqual({ build: '11.0.0', source: 'upload', publishedAt: T0, hash: null, mergedAt: null, revision: -1, changedAt: null });
+    expect(await port.getBuild('11.0.0')).toEqual({
+      build: '11.0.0',
+      source: 'upload',
+      publishedAt: T0,
+      hash: null,
+      mergedAt: null,
+      revision: -1,
+      changedAt: null,
+    });
     expect(await port.recordMerged(rec, { hash: 'h1', mergedAt: T0 + 1, revision: 3, changedAt: T0 })).toBe(true);
     expect(await port.recordMerged(rec, { hash: 'h0', mergedAt: T0 + 2, revision: 2, changedAt: T0 })).toBe(false);
     expect(await port.getBuild('11.0.0')).toMatchObject({ hash: 'h1', mergedAt: T0 + 1, revision: 3 });

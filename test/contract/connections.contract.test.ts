@@ -74,7 +74,16 @@ describe.each(variants)('connections port (%s)', (_name, make) => {
     expect(await port.update(c, { ready: true, features: ['live', 'prices.live'], historyDays: 90, validUntil: null })).toBe(true);
     expect(await port.get('c1')).toMatchObject({ ready: true, features: ['live', 'prices.live'], historyDays: 90, validUntil: null });
     expect(await port.audiencesOf(M)).toEqual([
-      { connectionId: 'c1', market: M, hub: 0, userId: 'user_1', ready: true, features: ['live', 'prices.live'], historyDays: 90, audience: 'live,prices.live|90' },
+      {
+        connectionId: 'c1',
+        market: M,
+        hub: 0,
+        userId: 'user_1',
+        ready: true,
+        features: ['live', 'prices.live'],
+        historyDays: 90,
+        audience: 'live,prices.live|90',
+      },
     ]);
     expect(await port.update(c, {})).toBe(true);
     await port.removeById('c1');

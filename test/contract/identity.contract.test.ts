@@ -14,8 +14,24 @@ const variants: Array<[string, () => Promise<IdentityPort>]> = [
   ['memory', async () => new MemoryIdentity()],
 ];
 
-const rec = (at: number, credited: boolean, reason?: string): ContributionRecord => ({ market: 'forever.pvp.horde.us', at, kind: 'book', items: 10, complete: true, credited, ...(reason ? { reason } : {}) });
-const device = (id: string, userId = 'user_1'): DeviceRecord => ({ id, userId, name: `app ${id}`, created: T0, lastSeen: null, collected: false, tokenHash: null });
+const rec = (at: number, credited: boolean, reason?: string): ContributionRecord => ({
+  market: 'forever.pvp.horde.us',
+  at,
+  kind: 'book',
+  items: 10,
+  complete: true,
+  credited,
+  ...(reason ? { reason } : {}),
+});
+const device = (id: string, userId = 'user_1'): DeviceRecord => ({
+  id,
+  userId,
+  name: `app ${id}`,
+  created: T0,
+  lastSeen: null,
+  collected: false,
+  tokenHash: null,
+});
 const pairing = (pairId: string, expires = T0 + 10 * MINUTE_MS) => ({ pairId, name: 'desktop', created: T0, expires, state: 'waiting' as const });
 
 describe.each(variants)('identity port (%s)', (_name, make) => {
@@ -111,7 +127,15 @@ describe.each(variants)('identity port (%s)', (_name, make) => {
   it('keeps a profile: claims as read, a window that only rises, and one claim write at a time', async () => {
     const port = await make();
     expect(await port.getProfile('user_1')).toEqual({ claims: null, windowUntil: null, claimAt: null });
-    const claims: StoredClaims = { email: 'a@example.com', plan: 'premium', contributorUntil: null, grants: ['admin'], withhold: [], partner: true, fetchedAt: T0 };
+    const claims: StoredClaims = {
+      email: 'a@example.com',
+      plan: 'premium',
+      contributorUntil: null,
+      grants: ['admin'],
+      withhold: [],
+      partner: true,
+      fetchedAt: T0,
+    };
     await port.putClaims('user_1', claims);
     expect(await port.raiseWindow('user_1', T0 + DAY_MS)).toBe(T0 + DAY_MS);
     expect(await port.raiseWindow('user_1', T0)).toBe(T0 + DAY_MS);

@@ -21,14 +21,30 @@ const variants: Array<[string, (clock: ManualClock) => Promise<MarketPort>]> = [
 ];
 
 const row = (price: number, quantity = 1): Row => ({ price, quantity, at: T0, reader: 'a1b2c3', changedAt: T0 });
-const candle = (start: number, price: number, quantity = 1): Candle => ({ open: price, high: price, low: price, close: price, quantity, openAt: start, lastAt: start });
+const candle = (start: number, price: number, quantity = 1): Candle => ({
+  open: price,
+  high: price,
+  low: price,
+  close: price,
+  quantity,
+  openAt: start,
+  lastAt: start,
+});
 // Keys 1 and 17 share a shard of 16; 2 is in another.
 const [A, B, C] = [1, 2, 17];
 
 describe.each(variants)('market port (%s)', (_name, make) => {
   it('commits meta only at the expected seq, sets only the fields given, and marks a pending merge only before its seq', async () => {
     const port = await make(new ManualClock(T0));
-    expect(await port.pages.meta(M)).toEqual({ market: M, seq: 0, newestScanAt: null, firstMergeAt: null, currentBook: null, historyThrough: null, lastUpload: null });
+    expect(await port.pages.meta(M)).toEqual({
+      market: M,
+      seq: 0,
+      newestScanAt: null,
+      firstMergeAt: null,
+      currentBook: null,
+      historyThrough: null,
+      lastUpload: null,
+    });
     const pending = { uploadId: 'up-1', seq: 1, now: T0, changeCap: 'c'.repeat(22) };
     expect(await port.pages.markPending(M, { ...pending, seq: 2 })).toBe(false);
     expect(await port.pages.markPending(M, pending)).toBe(true);
@@ -43,50 +59,136 @@ describe.each(variants)('market port (%s)', (_name, make) => {
 
   it('rewrites only the row shards holding the changed keys, from the whole table', async () => {
     const port = await make(new ManualClock(T0));
-    await port.pages.writeRows(M, new Map([[A, row(10)], [B, row(20)], [C, row(30)]]), [A, B, C]);
-    expect(await port.latest.rows(M)).toEqual(new Map([[A, row(10)], [B, row(20)], [C, row(30)]]));
+    await port.pages.writeRows(
+      M,
+      new Map([
+        [A, row(10)],
+        [B, row(20)],
+        [C, row(30)],
+      ]),
+      [A, B, C],
+    );
+    expect(await port.latest.rows(M)).toEqual(
+      new Map([
+        [A, row(10)],
+        [B, row(20)],
+        [C, row(30)],
+      ]),
+    );
     // C left the table: its shard (A's too) is rewritten; B's shard is not touched, so B keeps its stored row.
-    await port.pages.writeRows(M, new Map([[A, row(11)], [B, row(99)]]), [C]);
-    expect(await port.latest.rows(M)).toEqual(new Map([[A, row(11)], [B, row(20)]]));
+    await port.pages.writeRows(
+      M,
+      new Map([
+        [A, row(11)],
+        [B, row(99)],
+      ]),
+      [C],
+    );
+    expect(await port.latest.rows(M)).toEqual(
+      new Map([
+        [A, row(11)],
+        [B, row(20)],
+      ]),
+    );
     expect(await port.latest.rowsOf(M, [B, C])).toEqual(new Map([[B, row(20)]]));
   });
 
   it('keeps candle pages by period and shard, and reads them whole, by keys, by shard and as closes', async () => {
     const port = await make(new ManualClock(T0));
     const start = HOUR * HOUR_MS;
-    const page: CandlePage = new Map([[A, candle(start, 100, 2)], [B, candle(start, 200)], [C, candle(start, 300, 5)]]);
+    const page: CandlePage = new Map([
+      [A, candle(start, 100, 2)],
+      [B, candle(start, 200)],
+      [C, candle(start, 300, 5)],
+    ]);
     await port.pages.writeCandlePage(M, 'h1', HOUR, start, page, [A, B, C]);
     await port.pages.writeCandlePage(M, 'h1', HOUR + 1, start + HOUR_MS, new Map([[A, candle(start + HOUR_MS, 110)]]), [A]);
     expect(await port.latest.candlePage(M, 'h1', HOUR)).toEqual(page);
     expect(await port.latest.candlePage(M, 'm1', HOUR)).toEqual(new Map());
     const of = await port.latest.candlesOf(M, 'h1', [HOUR, HOUR + 1, HOUR + 2], [A, C]);
-    expect(of).toEqual(new Map([[HOUR, new Map([[A, candle(start, 100, 2)], [C, candle(start, 300, 5)]])], [HOUR + 1, new Map([[A, candle(start + HOUR_MS, 110)]])]]));
-    const shards = await port.latest.candleShards(M, 'h1', [{ period: HOUR, shard: 1 }, { period: HOUR + 2, shard: 1 }]);
-    expect(shards).toEqual([{ period: HOUR, shard: 1, page: new Map([[A, candle(start, 100, 2)], [C, candle(start, 300, 5)]]) }]);
+    expect(of).toEqual(
+      new Map([
+        [
+          HOUR,
+          new Map([
+            [A, candle(start, 100, 2)],
+            [C, candle(start, 300, 5)],
+          ]),
+        ],
+        [HOUR + 1, new Map([[A, candle(start + HOUR_MS, 110)]])],
+      ]),
+    );
+    const shards = await port.latest.candleShards(M, 'h1', [
+      { period: HOUR, shard: 1 },
+      { period: HOUR + 2, shard: 1 },
+    ]);
+    expect(shards).toEqual([
+      {
+        period: HOUR,
+        shard: 1,
+        page: new Map([
+          [A, candle(start, 100, 2)],
+          [C, candle(start, 300, 5)],
+        ]),
+      },
+    ]);
     const closes = await port.latest.candleCloses(M, 'h1', HOUR);
     expect(closes.flatMap((c) => [...c.keys]).sort((x, y) => x - y)).toEqual([A, B, C]);
   });
 
   it('keeps volume shards with their book marks, and reads a day whole or by keys', async () => {
     const port = await make(new ManualClock(T0));
-    const shard1: VolumePage = new Map([[A, [1, 2, 3]], [C, [4, 5, 6]]]);
+    const shard1: VolumePage = new Map([
+      [A, [1, 2, 3]],
+      [C, [4, 5, 6]],
+    ]);
     const shard2: VolumePage = new Map([[B, [7, 8, 9]]]);
-    await port.pages.writeVolumeShards(M, DAY, new Map([[1, { page: shard1, bookAt: T0 }], [2, { page: shard2, bookAt: null }]]));
-    expect(await port.latest.volumeShards(M, DAY)).toEqual(new Map([[1, { page: shard1, bookAt: T0 }], [2, { page: shard2, bookAt: null }]]));
-    expect(await port.latest.volumePage(M, DAY)).toEqual(new Map([[A, [1, 2, 3]], [B, [7, 8, 9]], [C, [4, 5, 6]]]));
+    await port.pages.writeVolumeShards(
+      M,
+      DAY,
+      new Map([
+        [1, { page: shard1, bookAt: T0 }],
+        [2, { page: shard2, bookAt: null }],
+      ]),
+    );
+    expect(await port.latest.volumeShards(M, DAY)).toEqual(
+      new Map([
+        [1, { page: shard1, bookAt: T0 }],
+        [2, { page: shard2, bookAt: null }],
+      ]),
+    );
+    expect(await port.latest.volumePage(M, DAY)).toEqual(
+      new Map([
+        [A, [1, 2, 3]],
+        [B, [7, 8, 9]],
+        [C, [4, 5, 6]],
+      ]),
+    );
     expect(await port.latest.volumeOf(M, [DAY, DAY + 1], [C])).toEqual(new Map([[DAY, new Map([[C, [4, 5, 6]]])]]));
   });
 
   it('keeps history by shard and its mark, and stored day folds until they expire', async () => {
     const port = await make(new ManualClock(T0));
     const day = DAY - 1;
-    const history = compactHistory(new Map(), day, new Map([[A, candle(day * DAY_MS, 50)], [B, candle(day * DAY_MS, 60)]]), new Map([[A, [1, 1, 1]]]), day - 90);
+    const history = compactHistory(
+      new Map(),
+      day,
+      new Map([
+        [A, candle(day * DAY_MS, 50)],
+        [B, candle(day * DAY_MS, 60)],
+      ]),
+      new Map([[A, [1, 1, 1]]]),
+      day - 90,
+    );
     const byShard = new Map<number, typeof history>();
     for (const [d, page] of history) {
       for (const key of page.candles.keys()) {
         const s = key % 512;
         const into = byShard.get(s) ?? new Map();
-        into.set(d, { candles: new Map([[key, page.candles.get(key) as Candle]]), volume: new Map(page.volume.has(key) ? [[key, page.volume.get(key) as [number, number, number]]] : []) });
+        into.set(d, {
+          candles: new Map([[key, page.candles.get(key) as Candle]]),
+          volume: new Map(page.volume.has(key) ? [[key, page.volume.get(key) as [number, number, number]]] : []),
+        });
         byShard.set(s, into);
       }
     }
@@ -107,7 +209,14 @@ describe.each(variants)('market port (%s)', (_name, make) => {
   it('logs merges, scans and books, leaving out expired entries', async () => {
     const clock = new ManualClock(T0);
     const port = await make(clock);
-    const rec = (seq: number, extra: Partial<MergeRecord> = {}): MergeRecord => ({ market: M, seq, at: T0 - 1000, mergedAt: T0 + seq, changePath: `live/v1/${M}/${seq}-x.json.gz`, ...extra });
+    const rec = (seq: number, extra: Partial<MergeRecord> = {}): MergeRecord => ({
+      market: M,
+      seq,
+      at: T0 - 1000,
+      mergedAt: T0 + seq,
+      changePath: `live/v1/${M}/${seq}-x.json.gz`,
+      ...extra,
+    });
     await port.merges.put(rec(1, { checkpointPath: 'cp-1' }));
     await port.merges.put(rec(2));
     await port.merges.put(rec(2));
@@ -140,16 +249,59 @@ describe.each(variants)('market port (%s)', (_name, make) => {
   it('deletes a period’s pages, and rewrites rows for retention only while the seq holds and no merge is pending', async () => {
     const port = await make(new ManualClock(T0));
     const start = HOUR * HOUR_MS;
-    await port.pages.writeCandlePage(M, 'h1', HOUR, start, new Map([[A, candle(start, 1)], [B, candle(start, 2)]]), [A, B]);
+    await port.pages.writeCandlePage(
+      M,
+      'h1',
+      HOUR,
+      start,
+      new Map([
+        [A, candle(start, 1)],
+        [B, candle(start, 2)],
+      ]),
+      [A, B],
+    );
     expect(await port.retention.deletePeriod(M, 'h1', HOUR)).toBe(2);
     expect(await port.latest.candlePage(M, 'h1', HOUR)).toEqual(new Map());
     expect(await port.retention.deletePeriod(M, 'volume', DAY)).toBe(0);
 
-    await port.pages.writeRows(M, new Map([[A, row(1)], [B, row(2)], [C, row(3)]]), [A, B, C]);
+    await port.pages.writeRows(
+      M,
+      new Map([
+        [A, row(1)],
+        [B, row(2)],
+        [C, row(3)],
+      ]),
+      [A, B, C],
+    );
     await port.pages.commitMeta({ market: M, seq: 1 }, 0);
-    expect(await port.retention.rewriteRowsIfUnchanged(M, new Map([[B, row(2)], [C, row(3)]]), [A], 2)).toBe(false);
-    expect(await port.retention.rewriteRowsIfUnchanged(M, new Map([[B, row(2)], [C, row(3)]]), [A], 1)).toBe(true);
-    expect(await port.latest.rows(M)).toEqual(new Map([[B, row(2)], [C, row(3)]]));
+    expect(
+      await port.retention.rewriteRowsIfUnchanged(
+        M,
+        new Map([
+          [B, row(2)],
+          [C, row(3)],
+        ]),
+        [A],
+        2,
+      ),
+    ).toBe(false);
+    expect(
+      await port.retention.rewriteRowsIfUnchanged(
+        M,
+        new Map([
+          [B, row(2)],
+          [C, row(3)],
+        ]),
+        [A],
+        1,
+      ),
+    ).toBe(true);
+    expect(await port.latest.rows(M)).toEqual(
+      new Map([
+        [B, row(2)],
+        [C, row(3)],
+      ]),
+    );
     await port.pages.markPending(M, { uploadId: 'u', seq: 2, now: T0, changeCap: 'c'.repeat(22) });
     expect(await port.retention.rewriteRowsIfUnchanged(M, new Map<number, Row>() as RowTable, [C], 1)).toBe(false);
 

@@ -54,7 +54,12 @@ describe.each(variants)('settings port (%s)', (_name, make) => {
       ['a2', 1, []],
       ['a1', 1, []],
     ]);
-    expect(await port.getAccountAlert('u1', 'a2')).toEqual({ userId: 'u1', alert: alert('a2', { market: N, created: T0 + 1, name: 'n', note: 'x' }), remembered: [], rev: 1 });
+    expect(await port.getAccountAlert('u1', 'a2')).toEqual({
+      userId: 'u1',
+      alert: alert('a2', { market: N, created: T0 + 1, name: 'n', note: 'x' }),
+      remembered: [],
+      rev: 1,
+    });
     expect(await port.getAccountAlert('u1', 'none')).toBeNull();
     expect(await port.listAccountAlerts('u2')).toEqual([]);
   });
@@ -76,7 +81,16 @@ describe.each(variants)('settings port (%s)', (_name, make) => {
     expect(await port.saveEvaluation(stored, { ...stored.alert, armed: false, last }, [5, 9], null)).toBe(true);
     stored = (await port.getAccountAlert('u1', 'a1'))!;
     expect(stored).toMatchObject({ remembered: [5, 9], rev: 1, alert: { armed: false, last } });
-    const replaced = await port.replaceStoredAlert(stored, { ...stored.alert, kind: 'below', item: 7, value: 5, name: undefined, note: 'new', armed: false, last: null });
+    const replaced = await port.replaceStoredAlert(stored, {
+      ...stored.alert,
+      kind: 'below',
+      item: 7,
+      value: 5,
+      name: undefined,
+      note: 'new',
+      armed: false,
+      last: null,
+    });
     expect(replaced).toEqual({ ...alert('a1', { item: 7, kind: 'below', value: 5, note: 'new' }), last });
     stored = (await port.getAccountAlert('u1', 'a1'))!;
     expect(stored).toMatchObject({ remembered: [], rev: 2 });

@@ -68,8 +68,16 @@ async function gatewayVariant(): Promise<Made> {
       await new Promise((r) => ws.once('open', r));
       return {
         id: connected[connected.length - 1],
-        received: (n) => until(() => messages, (m) => m.length >= n),
-        closedWith: () => until(() => code, (c) => c !== null),
+        received: (n) =>
+          until(
+            () => messages,
+            (m) => m.length >= n,
+          ),
+        closedWith: () =>
+          until(
+            () => code,
+            (c) => c !== null,
+          ),
       };
     },
     async stop() {

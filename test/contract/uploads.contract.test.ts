@@ -60,7 +60,10 @@ describe.each(variants)('uploads port (%s)', (_name, make) => {
     expect(await port.claimRetry('r1', 'up-2', T0 + lease, lease, T0 + DAY_MS)).toEqual({ kind: 'claimed', uploadId: 'up-1' });
     await port.keepAnswer('r1', 'up-1', { at: 5, credited: false, reason: 'too_soon_credit' }, T0 + DAY_MS);
     await port.keepAnswer('r1', 'up-1', { at: 6, credited: true }, T0 + DAY_MS);
-    expect(await port.claimRetry('r1', 'up-3', T0 + 2 * lease, lease, T0 + DAY_MS)).toEqual({ kind: 'answered', answer: { at: 5, credited: false, reason: 'too_soon_credit' } });
+    expect(await port.claimRetry('r1', 'up-3', T0 + 2 * lease, lease, T0 + DAY_MS)).toEqual({
+      kind: 'answered',
+      answer: { at: 5, credited: false, reason: 'too_soon_credit' },
+    });
     expect(await port.claimRetry('r1', 'up-3', T0 + DAY_MS, lease, T0 + 2 * DAY_MS)).toEqual({ kind: 'claimed', uploadId: 'up-3' });
   });
 
@@ -75,7 +78,15 @@ describe.each(variants)('uploads port (%s)', (_name, make) => {
 
   it('keeps quarantine records, lists those received before a time oldest first, and deletes one', async () => {
     const port = await make();
-    const rec = (received: number) => ({ market: M, at: received - 10, received, path: `quarantine/${M}/${received}-x.json.gz`, uploader: 'h', items: 3, complete: true });
+    const rec = (received: number) => ({
+      market: M,
+      at: received - 10,
+      received,
+      path: `quarantine/${M}/${received}-x.json.gz`,
+      uploader: 'h',
+      items: 3,
+      complete: true,
+    });
     await port.putQuarantine(rec(T0 + 2), 'b', 7 * DAY_MS);
     await port.putQuarantine(rec(T0 + 1), 'a', 7 * DAY_MS);
     await port.putQuarantine(rec(T0 + 3), 'c', 7 * DAY_MS);

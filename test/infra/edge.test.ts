@@ -3,7 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { MarketDataStack } from '../../lib/stack';
 import { STAGES, type StageConfig, stageConfig } from '../../lib/stages';
 import { FUNCTIONS } from '../../shared/topology';
-import { type CfnResource, EXAMPLE_DOMAINS, PREVIEW_IDENTITY, environmentOf, flatten, functionId, mentions, ofType, productionWithDomains, synth } from './synth';
+import {
+  type CfnResource,
+  EXAMPLE_DOMAINS,
+  environmentOf,
+  flatten,
+  functionId,
+  mentions,
+  ofType,
+  PREVIEW_IDENTITY,
+  productionWithDomains,
+  synth,
+} from './synth';
 
 const DOMAINS = EXAMPLE_DOMAINS;
 const withDomains = () => synth(productionWithDomains());
@@ -26,8 +37,10 @@ interface DistributionConfig {
 }
 
 const siteConfig = (s: ReturnType<typeof synth>): DistributionConfig =>
-  (ofType(s, 'AWS::CloudFront::Distribution').find(([id]) => id.startsWith('Site')) as [string, CfnResource])[1].Properties.DistributionConfig as DistributionConfig;
-const apiOfProtocol = (s: ReturnType<typeof synth>, protocol: string) => ofType(s, 'AWS::ApiGatewayV2::Api').find(([, a]) => a.Properties.ProtocolType === protocol) as [string, CfnResource];
+  (ofType(s, 'AWS::CloudFront::Distribution').find(([id]) => id.startsWith('Site')) as [string, CfnResource])[1].Properties
+    .DistributionConfig as DistributionConfig;
+const apiOfProtocol = (s: ReturnType<typeof synth>, protocol: string) =>
+  ofType(s, 'AWS::ApiGatewayV2::Api').find(([, a]) => a.Properties.ProtocolType === protocol) as [string, CfnResource];
 
 describe('only CloudFront reaches the APIs (issue 11, point 2)', () => {
   for (const stage of ['production', 'dev', 'preview-abc']) {
@@ -49,7 +62,12 @@ describe('only CloudFront reaches the APIs (issue 11, point 2)', () => {
 
   it('generates the origin secret as {current} of 48 characters without punctuation', () => {
     const [[, secret]] = ofType(synth('production'), 'AWS::SecretsManager::Secret').filter(([id]) => id.startsWith('SecretsOrigin'));
-    expect(secret.Properties.GenerateSecretString).toEqual({ SecretStringTemplate: '{}', GenerateStringKey: 'current', PasswordLength: 48, ExcludePunctuation: true });
+    expect(secret.Properties.GenerateSecretString).toEqual({
+      SecretStringTemplate: '{}',
+      GenerateStringKey: 'current',
+      PasswordLength: 48,
+      ExcludePunctuation: true,
+    });
   });
 
   it('keeps the execute-api endpoints where the stage has no custom domain', () => {
@@ -84,7 +102,8 @@ describe('only CloudFront reaches the APIs (issue 11, point 2)', () => {
     const s = withDomains();
     const [[, fn]] = ofType(s, 'AWS::CloudFront::Function');
     expect(fn.Properties.FunctionCode).toContain("request.uri = '/';");
-    for (const name of ['fanout', 'ws-message', 'live-sweep'] as const) expect(environmentOf(s, name).CONNECTIONS_ENDPOINT).toBe(`https://${DOMAINS.liveOrigin}`);
+    for (const name of ['fanout', 'ws-message', 'live-sweep'] as const)
+      expect(environmentOf(s, name).CONNECTIONS_ENDPOINT).toBe(`https://${DOMAINS.liveOrigin}`);
     const outputs = s.template.toJSON().Outputs as Record<string, unknown>;
     expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['ApiOriginTarget', 'LiveOriginTarget']));
   });
@@ -108,7 +127,9 @@ describe('floods are stopped before Lambda (issue 11, point 3)', () => {
     expect(rules[0]).toEqual({
       Name: 'RatePerAddress',
       Priority: 0,
-      Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'rate_limited', ResponseHeaders: [{ Name: 'retry-after', Value: '60' }] } } },
+      Action: {
+        Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'rate_limited', ResponseHeaders: [{ Name: 'retry-after', Value: '60' }] } },
+      },
       Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 1200, EvaluationWindowSec: 60 } },
       VisibilityConfig: { CloudWatchMetricsEnabled: true, MetricName: 'rate-per-address', SampledRequestsEnabled: true },
     });
@@ -147,7 +168,8 @@ describe('floods are stopped before Lambda (issue 11, point 3)', () => {
   it('deploys a stage with a web ACL to us-east-1 and refuses to synthesize it elsewhere', () => {
     expect(STAGES.production.region).toBe('us-east-1');
     expect(synth('production').stack.region).toBe('us-east-1');
-    const build = (config: StageConfig, region: string) => () => new MarketDataStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'X', { config, env: { account: '111111111111', region } });
+    const build = (config: StageConfig, region: string) => () =>
+      new MarketDataStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'X', { config, env: { account: '111111111111', region } });
     expect(build(STAGES.production, 'eu-west-1')).toThrow(/WAF web ACL on CloudFront, which AWS creates only in us-east-1, but deploys to eu-west-1/);
     expect(build({ ...STAGES.dev, waf: true }, 'eu-central-1')).toThrow(/only in us-east-1/);
     expect(build(STAGES.dev, 'eu-central-1')).not.toThrow();
@@ -166,7 +188,7 @@ describe('floods are stopped before Lambda (issue 11, point 3)', () => {
     }
   });
 
-  it('reserves concurrency for merge (10) and fanout (10) only, far below the account\'s unreserved minimum of 100', () => {
+  it("reserves concurrency for merge (10) and fanout (10) only, far below the account's unreserved minimum of 100", () => {
     const s = synth('production');
     const reserved = Object.fromEntries(
       FUNCTIONS.map((f) => [f.name, s.resources[functionId(s, f.name)].Properties.ReservedConcurrentExecutions]).filter(([, n]) => n !== undefined),
@@ -194,7 +216,7 @@ describe('identities stay apart (issue 11, point 8)', () => {
     expect(env.CLERK_PUBLISHABLE_KEY).toBe(PREVIEW_IDENTITY.publishableKey);
   });
 
-  it('generates a per-deployment uploader-hash key, kept with production\'s data', () => {
+  it("generates a per-deployment uploader-hash key, kept with production's data", () => {
     for (const [stage, policy] of [
       ['production', 'Retain'],
       ['dev', 'Delete'],

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, CONFIG_VARIABLES_BY_SOURCE, parseConfig } from '../../shared/config';
 import { RUNTIME_VARIABLES, stackVariablesOf } from '../../lib/environment';
-import { FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES, deadLetterQueueName } from '../../shared/topology';
+import { CONFIG_VARIABLES, CONFIG_VARIABLES_BY_SOURCE, parseConfig } from '../../shared/config';
 import { endpointAllowed, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
+import { deadLetterQueueName, FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES } from '../../shared/topology';
 import { environmentOf, flatten, ofType, synth } from './synth';
 
 const resolvedEnvironment = (stage: string, name: (typeof FUNCTIONS)[number]['name']): Record<string, string> =>
@@ -34,8 +34,14 @@ describe('function environment', () => {
           ...(spec.access.workBucket === 'write' ? [] : workBucket),
           ...notHeld.flatMap((n) => [secretArns[n], ...secretValues[n]]),
         ];
-        expect(CONFIG_VARIABLES.filter((v) => !set.includes(v) && !mayLack.includes(v)), `${stage} ${spec.name}`).toEqual([]);
-        expect(set.filter((v) => !(CONFIG_VARIABLES as string[]).includes(v)), `${stage} ${spec.name}`).toEqual([...RUNTIME_VARIABLES].sort());
+        expect(
+          CONFIG_VARIABLES.filter((v) => !set.includes(v) && !mayLack.includes(v)),
+          `${stage} ${spec.name}`,
+        ).toEqual([]);
+        expect(
+          set.filter((v) => !(CONFIG_VARIABLES as string[]).includes(v)),
+          `${stage} ${spec.name}`,
+        ).toEqual([...RUNTIME_VARIABLES].sort());
       }
     }
   });
@@ -56,7 +62,9 @@ describe('function environment', () => {
     expect(urls('upload')).toEqual(MERGE_QUEUES.map((q) => q.name).sort());
     expect(urls('merge')).toEqual([MERGE_REJECTED_QUEUE.name, PUSH_QUEUE.name].sort());
     expect(urls('push')).toEqual([PUSH_QUEUE.name]);
-    expect(urls('redrive')).toEqual([...MERGE_QUEUES.map((q) => q.name), ...MERGE_QUEUES.map((q) => deadLetterQueueName(q.name)), MERGE_REJECTED_QUEUE.name].sort());
+    expect(urls('redrive')).toEqual(
+      [...MERGE_QUEUES.map((q) => q.name), ...MERGE_QUEUES.map((q) => deadLetterQueueName(q.name)), MERGE_REJECTED_QUEUE.name].sort(),
+    );
     expect(urls('pages')).toEqual([]);
   });
 
@@ -73,12 +81,15 @@ describe('function environment', () => {
 
   it('gives the origin secret to exactly the functions behind CloudFront, and the uploader key to upload', () => {
     const s = synth('production');
-    const holders = (variable: string) => FUNCTIONS.filter((f) => variable in environmentOf(s, f.name)).map((f) => f.name).sort();
+    const holders = (variable: string) =>
+      FUNCTIONS.filter((f) => variable in environmentOf(s, f.name))
+        .map((f) => f.name)
+        .sort();
     expect(holders('ORIGIN_SECRET_ARN')).toEqual(['api', 'pages', 'upload', 'ws-connect']);
     expect(holders('UPLOADER_SECRET_ARN')).toEqual(['upload']);
   });
 
-  it('accepts only the browsers\' push services in every AWS stage: loopback receivers are for the local runtime', () => {
+  it("accepts only the browsers' push services in every AWS stage: loopback receivers are for the local runtime", () => {
     for (const stage of ['production', 'dev', 'preview-abc']) {
       for (const spec of FUNCTIONS) {
         const { push } = parseConfig(resolvedEnvironment(stage, spec.name));
@@ -105,7 +116,11 @@ describe('function environment', () => {
     expect(flatten(env.BUCKET_NAME)).toBe('dev-files-bucket');
     expect(flatten(env.CDN_BASE)).toBe('https://files.dev.example/preview-abc/');
     // Only the access-log bucket and the work bucket (internal state, never served) are the preview's own.
-    expect(ofType(s, 'AWS::S3::Bucket').map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['AccessLogs', 'WorkBucket']);
+    expect(
+      ofType(s, 'AWS::S3::Bucket')
+        .map(([id]) => id.replace(/[0-9A-F]{8}$/, ''))
+        .sort(),
+    ).toEqual(['AccessLogs', 'WorkBucket']);
   });
 
   it('exports the dev file host for previews', () => {

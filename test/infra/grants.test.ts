@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FunctionName } from '../../shared/topology';
-import { type Statement, actionsOf, environmentOf, flatten, statementsOf, synth } from './synth';
+import { actionsOf, environmentOf, flatten, type Statement, statementsOf, synth } from './synth';
 
 /**
  * What each function's code touches in the files bucket and the queues, read from the code (issue 11,
@@ -123,7 +123,10 @@ describe('least privilege: each function touches only the bucket prefixes and qu
   it('lets nothing but upload write or delete books, and nothing write releases/', () => {
     for (const name of Object.keys(EXPECTED) as FunctionName[]) {
       const got = bucketGrants('dev', name, '');
-      expect(got.write.some((p) => 'releases/'.startsWith(p) || p.startsWith('releases/')), name).toBe(false);
+      expect(
+        got.write.some((p) => 'releases/'.startsWith(p) || p.startsWith('releases/')),
+        name,
+      ).toBe(false);
       expect(got.write.includes('books/'), name).toBe(name === 'upload');
       expect(got.delete.includes('books/'), name).toBe(name === 'upload' || name === 'retention');
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FUNCTIONS, type FunctionName } from '../../shared/topology';
-import { type Statement, actionsOf, environmentOf, mentions, ofType, statementsOf, synth } from './synth';
+import { actionsOf, environmentOf, mentions, ofType, type Statement, statementsOf, synth } from './synth';
 
 /**
  * Written out here rather than taken from the manifest, so a manifest change that grants one more function
@@ -68,8 +68,14 @@ describe('least privilege', () => {
     for (const spec of FUNCTIONS) {
       const onWork = statementsOf(s, spec.name).filter((st) => st.Effect === 'Allow' && JSON.stringify(st.Resource).includes(`"${workId}"`));
       const has = spec.access.workBucket === 'write';
-      expect(onWork.some((st) => actionsOf(st).some((a) => a.startsWith('s3:PutObject'))), spec.name).toBe(has);
-      expect(onWork.some((st) => actionsOf(st).some((a) => a.startsWith('s3:GetObject'))), spec.name).toBe(has);
+      expect(
+        onWork.some((st) => actionsOf(st).some((a) => a.startsWith('s3:PutObject'))),
+        spec.name,
+      ).toBe(has);
+      expect(
+        onWork.some((st) => actionsOf(st).some((a) => a.startsWith('s3:GetObject'))),
+        spec.name,
+      ).toBe(has);
       expect('WORK_BUCKET_NAME' in environmentOf(s, spec.name), spec.name).toBe(has);
     }
   });
@@ -87,7 +93,10 @@ describe('least privilege', () => {
       const [secretId] = ofType(s, 'AWS::SecretsManager::Secret').find(([id]) => id.toLowerCase().startsWith(`secrets${name}`)) as [string, unknown];
       for (const spec of FUNCTIONS) {
         const reads = statementsOf(s, spec.name).filter((st) => st.Effect === 'Allow' && actionsOf(st).includes('secretsmanager:GetSecretValue'));
-        expect(reads.some((st) => JSON.stringify(st.Resource).includes(secretId)), `${spec.name} ${name}`).toBe(SECRET_READERS[name].includes(spec.name));
+        expect(
+          reads.some((st) => JSON.stringify(st.Resource).includes(secretId)),
+          `${spec.name} ${name}`,
+        ).toBe(SECRET_READERS[name].includes(spec.name));
       }
     }
   });
@@ -112,10 +121,15 @@ describe('least privilege', () => {
   it('lets only the redrive function take the merge dead letters, and gives it nothing to write but queues', () => {
     const s = synth('dev');
     const merge = ofType(s, 'AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy && q.Properties.FifoQueue);
-    const dlqs = merge.map(([, q]) => (q.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] } }).deadLetterTargetArn['Fn::GetAtt'][0]);
+    const dlqs = merge.map(
+      ([, q]) => (q.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] } }).deadLetterTargetArn['Fn::GetAtt'][0],
+    );
     expect(dlqs).toHaveLength(6);
     const takes = (name: FunctionName, id: string) =>
-      statementsOf(s, name).some((st) => st.Effect === 'Allow' && actionsOf(st).includes('sqs:ReceiveMessage') && actionsOf(st).includes('sqs:DeleteMessage') && mentions(st.Resource, id));
+      statementsOf(s, name).some(
+        (st) =>
+          st.Effect === 'Allow' && actionsOf(st).includes('sqs:ReceiveMessage') && actionsOf(st).includes('sqs:DeleteMessage') && mentions(st.Resource, id),
+      );
     for (const spec of FUNCTIONS) for (const dlq of dlqs) expect(takes(spec.name, dlq), `${spec.name} ${dlq}`).toBe(spec.name === 'redrive');
     const st = statementsOf(s, 'redrive');
     expect(allows(st, 'dynamodb:GetItem')).toBe(true);
@@ -134,7 +148,11 @@ describe('least privilege', () => {
       statementsOf(s, name)
         .filter((st) => st.Effect === 'Allow' && actionsOf(st).includes('sqs:ChangeMessageVisibility'))
         .map((st) => JSON.stringify(st.Resource));
-    for (const [id] of merge) expect(hides('merge').some((r) => r.includes(`"${id}"`)), id).toBe(true);
+    for (const [id] of merge)
+      expect(
+        hides('merge').some((r) => r.includes(`"${id}"`)),
+        id,
+      ).toBe(true);
     expect(hides('merge')).toHaveLength(merge.length);
     expect(hides('upload')).toHaveLength(0);
   });

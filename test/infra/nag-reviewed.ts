@@ -120,8 +120,7 @@ export const REVIEWED_SUPPRESSIONS: ReviewedSuppression[] = [
   {
     rule: 'AwsSolutions-SMG4',
     resources: /^SecretsUploader$/,
-    reason:
-      'The uploader-hash key must stay stable: a new key makes every stored uploader hash unrelated to new uploads (consensus, contributors7d).',
+    reason: 'The uploader-hash key must stay stable: a new key makes every stored uploader hash unrelated to new uploads (consensus, contributors7d).',
   },
   {
     rule: 'AwsSolutions-SNS2',

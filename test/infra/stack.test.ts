@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS, FALLBACK_FUNCTION, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { MERGE_BACKOFF_CAP_SECONDS, mergeRetryDelaySeconds } from '../../shared/domain/merge-retry';
+import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, QUEUES, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../../shared/topology';
 import { type CfnResource, functionId, mentions, ofType, synth } from './synth';
 
 const FOURTEEN_DAYS = 14 * 86_400;
@@ -38,7 +38,13 @@ describe('stack built from the manifest', () => {
     const s = dev();
     for (const spec of FUNCTIONS) {
       const props = s.resources[functionId(s, spec.name)].Properties;
-      expect(props).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: spec.memoryMb, Timeout: spec.timeoutSeconds, Handler: 'index.handler' });
+      expect(props).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        MemorySize: spec.memoryMb,
+        Timeout: spec.timeoutSeconds,
+        Handler: 'index.handler',
+      });
     }
   });
 
@@ -112,7 +118,12 @@ describe('stack built from the manifest', () => {
     const expected = [
       ...['normalalliance', 'normalhorde', 'pvpalliance', 'pvphorde', 'rpalliance', 'rphorde'].map(mergeQueue),
       // Standard (per-message delays), SQS's default retention of 4 days, dead letters after 3 receives.
-      { id: 'PushQueue', properties: { ...encrypted, VisibilityTimeout: 360 }, maxReceiveCount: 3, deadLetters: { id: 'PushQueueDeadLetters', properties: { ...encrypted, MessageRetentionPeriod: FOURTEEN_DAYS } } },
+      {
+        id: 'PushQueue',
+        properties: { ...encrypted, VisibilityTimeout: 360 },
+        maxReceiveCount: 3,
+        deadLetters: { id: 'PushQueueDeadLetters', properties: { ...encrypted, MessageRetentionPeriod: FOURTEEN_DAYS } },
+      },
     ];
     const s = dev();
     const queues = ofType(s, 'AWS::SQS::Queue');
@@ -120,9 +131,16 @@ describe('stack built from the manifest', () => {
     const actual = queues
       .filter(([, q]) => q.Properties.RedrivePolicy)
       .map(([id, q]) => {
-        const { RedrivePolicy, ...properties } = q.Properties as { RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [string, 'Arn'] }; maxReceiveCount: number } };
+        const { RedrivePolicy, ...properties } = q.Properties as {
+          RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [string, 'Arn'] }; maxReceiveCount: number };
+        };
         const dlqId = RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
-        return { id: withoutHash(id), properties, maxReceiveCount: RedrivePolicy.maxReceiveCount, deadLetters: { id: withoutHash(dlqId), properties: s.resources[dlqId].Properties } };
+        return {
+          id: withoutHash(id),
+          properties,
+          maxReceiveCount: RedrivePolicy.maxReceiveCount,
+          deadLetters: { id: withoutHash(dlqId), properties: s.resources[dlqId].Properties },
+        };
       })
       .sort((a, b) => a.id.localeCompare(b.id));
     expect(actual).toEqual(expected.sort((a, b) => a.id.localeCompare(b.id)));
@@ -249,28 +267,39 @@ describe('stack built from the manifest', () => {
     const s = production();
     const buckets = ofType(s, 'AWS::S3::Bucket');
     for (const [, b] of buckets) {
-      expect(b.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+      expect(b.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
     }
     expect(ofType(s, 'AWS::CloudFront::OriginAccessControl')).toHaveLength(1);
     const [[, policy]] = ofType(s, 'AWS::CloudFront::ResponseHeadersPolicy');
     const cors = (policy.Properties.ResponseHeadersPolicyConfig as { CorsConfig: { AccessControlAllowOrigins: { Items: unknown[] } } }).CorsConfig;
     // Production: its own origin only.
     expect(cors.AccessControlAllowOrigins.Items).toHaveLength(1);
-    expect(mentions(cors.AccessControlAllowOrigins.Items[0], ofType(s, 'AWS::CloudFront::Distribution').find(([id]) => id.startsWith('Site'))?.[0] ?? '')).toBe(true);
+    expect(mentions(cors.AccessControlAllowOrigins.Items[0], ofType(s, 'AWS::CloudFront::Distribution').find(([id]) => id.startsWith('Site'))?.[0] ?? '')).toBe(
+      true,
+    );
   });
 
   it('lets CloudFront read and list the files bucket (a missing key is 404) while `/` and query strings never reach S3 as a listing', () => {
     for (const s of [production(), dev()]) {
       const [[filesId]] = ofType(s, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('FilesBucket'));
       const policies = ofType(s, 'AWS::S3::BucketPolicy').filter(([, p]) => mentions(p.Properties.Bucket, filesId));
-      const cloudfront = policies.flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Array<{ Principal?: { Service?: string }; Action: string | string[] }> }).Statement).filter((st) => st.Principal?.Service === 'cloudfront.amazonaws.com');
+      const cloudfront = policies
+        .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Array<{ Principal?: { Service?: string }; Action: string | string[] }> }).Statement)
+        .filter((st) => st.Principal?.Service === 'cloudfront.amazonaws.com');
       expect(cloudfront.flatMap((st) => [st.Action].flat()).sort()).toEqual(['s3:GetObject', 's3:ListBucket']);
       const [[, files]] = ofType(s, 'AWS::CloudFront::Distribution').filter(([id]) => id.startsWith('FilesDistribution'));
       const config = files.Properties.DistributionConfig as { DefaultRootObject?: string; DefaultCacheBehavior: { CachePolicyId: unknown } };
       expect(config.DefaultRootObject).toBe('index.html');
       const [[cacheId, cache]] = ofType(s, 'AWS::CloudFront::CachePolicy').filter(([id]) => id.startsWith('FilesCaching'));
       expect(mentions(config.DefaultCacheBehavior.CachePolicyId, cacheId)).toBe(true);
-      const params = (cache.Properties.CachePolicyConfig as { ParametersInCacheKeyAndForwardedToOrigin: { QueryStringsConfig: { QueryStringBehavior: string } } }).ParametersInCacheKeyAndForwardedToOrigin;
+      const params = (
+        cache.Properties.CachePolicyConfig as { ParametersInCacheKeyAndForwardedToOrigin: { QueryStringsConfig: { QueryStringBehavior: string } } }
+      ).ParametersInCacheKeyAndForwardedToOrigin;
       expect(params.QueryStringsConfig.QueryStringBehavior).toBe('none');
     }
   });
@@ -294,7 +323,8 @@ describe('stack built from the manifest', () => {
 
   it('lets dev file readers on localhost ports through CORS', () => {
     const [[, policy]] = ofType(dev(), 'AWS::CloudFront::ResponseHeadersPolicy');
-    const items = (policy.Properties.ResponseHeadersPolicyConfig as { CorsConfig: { AccessControlAllowOrigins: { Items: unknown[] } } }).CorsConfig.AccessControlAllowOrigins.Items;
+    const items = (policy.Properties.ResponseHeadersPolicyConfig as { CorsConfig: { AccessControlAllowOrigins: { Items: unknown[] } } }).CorsConfig
+      .AccessControlAllowOrigins.Items;
     expect(items).toEqual(expect.arrayContaining(['http://localhost', 'http://127.0.0.1', 'http://localhost:5173', 'http://127.0.0.1:1420']));
   });
 });

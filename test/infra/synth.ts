@@ -56,7 +56,10 @@ export const EXAMPLE_DOMAINS = {
 };
 
 /** Production with custom domains, as `synth` takes it. */
-export const productionWithDomains = (): { key: string; config: StageConfig } => ({ key: 'production+domains', config: { ...STAGES.production, domains: EXAMPLE_DOMAINS } });
+export const productionWithDomains = (): { key: string; config: StageConfig } => ({
+  key: 'production+domains',
+  config: { ...STAGES.production, domains: EXAMPLE_DOMAINS },
+});
 
 /** Where test stacks go when their stage names no region. */
 export const TEST_REGION = 'eu-west-1';

@@ -19,7 +19,13 @@ describe('hourly answer cache keys', () => {
   /** Distinct stored answers (their head items) in the table. */
   const storedAnswers = async (): Promise<number> => {
     const svc = local.runtime.operator;
-    const out = await svc.ddb.send(new ScanCommand({ TableName: svc.config.tableName, FilterExpression: 'begins_with(pk, :p) AND sk = :head', ExpressionAttributeValues: { ':p': VIEW_PK_PREFIX, ':head': '0' } }));
+    const out = await svc.ddb.send(
+      new ScanCommand({
+        TableName: svc.config.tableName,
+        FilterExpression: 'begins_with(pk, :p) AND sk = :head',
+        ExpressionAttributeValues: { ':p': VIEW_PK_PREFIX, ':head': '0' },
+      }),
+    );
     return out.Items?.length ?? 0;
   };
 
@@ -66,25 +72,46 @@ describe('hourly answer cache keys', () => {
     );
     expect(body).toMatchObject({ market: MARKET, from, live: false });
     // Any from before the caller's 7 days is served from the same first day: one answer.
-    await sameAnswer([`/api/v1/ah/${MARKET}/history?from=0`, `/api/v1/ah/${MARKET}/history?from=${today - 7}`, `/api/v1/ah/${MARKET}/history?from=${today - 50}&x=1`], 1);
+    await sameAnswer(
+      [`/api/v1/ah/${MARKET}/history?from=0`, `/api/v1/ah/${MARKET}/history?from=${today - 7}`, `/api/v1/ah/${MARKET}/history?from=${today - 50}&x=1`],
+      1,
+    );
   });
 
   it('reuses one stored item answer however the item key and the path are written', async () => {
-    const body = await sameAnswer([`/api/v1/ah/${MARKET}/2589`, `/api/v1/ah/${MARKET}/0002589`, `/api/v1/ah/${MARKET}/2589?x=1&y=2`, `/api/v1/ah/${encodeURIComponent(MARKET).replace(/\./g, '%2E')}/2589`], 1);
+    const body = await sameAnswer(
+      [
+        `/api/v1/ah/${MARKET}/2589`,
+        `/api/v1/ah/${MARKET}/0002589`,
+        `/api/v1/ah/${MARKET}/2589?x=1&y=2`,
+        `/api/v1/ah/${encodeURIComponent(MARKET).replace(/\./g, '%2E')}/2589`,
+      ],
+      1,
+    );
     expect(body).toMatchObject({ market: MARKET, item: 2589, live: false });
   });
 
   it('reuses one stored candle answer for every from naming the same window, res defaulting to d1', async () => {
     const dayStart = (today - 2) * DAY;
     await sameAnswer(
-      [`/api/v1/ah/${MARKET}/2589/candles?from=${dayStart}`, `/api/v1/ah/${MARKET}/2589/candles?res=d1&from=${dayStart}`, `/api/v1/ah/${MARKET}/2589/candles?from=${dayStart - DAY + 1}&q=1`],
+      [
+        `/api/v1/ah/${MARKET}/2589/candles?from=${dayStart}`,
+        `/api/v1/ah/${MARKET}/2589/candles?res=d1&from=${dayStart}`,
+        `/api/v1/ah/${MARKET}/2589/candles?from=${dayStart - DAY + 1}&q=1`,
+      ],
       1,
     );
   });
 
   it('keeps different effective parameters apart', async () => {
     const before = await storedAnswers();
-    const paths = [`/api/v1/ah/${MARKET}/history?from=${today - 1}`, `/api/v1/ah/${MARKET}/history?from=${today - 2}`, `/api/v1/ah/${MARKET}/2592`, `/api/v1/ah/${MARKET}/2592/candles?res=h1`, `/api/v1/ah/${MARKET}/2592/candles?res=d1`];
+    const paths = [
+      `/api/v1/ah/${MARKET}/history?from=${today - 1}`,
+      `/api/v1/ah/${MARKET}/history?from=${today - 2}`,
+      `/api/v1/ah/${MARKET}/2592`,
+      `/api/v1/ah/${MARKET}/2592/candles?res=h1`,
+      `/api/v1/ah/${MARKET}/2592/candles?res=d1`,
+    ];
     for (const p of paths) expect((await get(p)).status, p).toBe(200);
     expect(await storedAnswers()).toBe(before + paths.length);
     const h1 = await get(`/api/v1/ah/${MARKET}/2592/candles?res=h1`);

@@ -10,12 +10,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChangeMessageVisibilityBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { buildBundles } from '../../lib/local/bundles';
 import { bucketDenial } from '../../lib/local/grants';
 import { checkCalls, describeViolation } from '../../lib/local/iam/check';
 import { Sandboxes } from '../../lib/local/sandboxes';
 import { systemClock } from '../../shared/clock';
-import WebSocket from 'ws';
 import { deadLetterQueueName, FUNCTIONS, type FunctionName, functionSpec, MERGE_QUEUES, mergeQueueName, PUSH_QUEUE } from '../../shared/topology';
 import { listFiles } from '../support/books';
 import { localTemplate } from '../support/iam-check';
@@ -28,7 +28,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // biome-ignore lint/suspicious/noExplicitAny: socket messages are asserted field by field
 type Json = any;
 
-function socket(local: Local, token: string): Promise<{ ws: WebSocket; messages: Json[]; next: (pred: (m: Json) => boolean) => Promise<Json>; closed: Promise<number> }> {
+function socket(
+  local: Local,
+  token: string,
+): Promise<{ ws: WebSocket; messages: Json[]; next: (pred: (m: Json) => boolean) => Promise<Json>; closed: Promise<number> }> {
   const ws = new WebSocket(`${local.base.replace('http', 'ws')}/api/v1/live?market=${MARKET}`, { headers: { authorization: `Bearer ${token}` } });
   const messages: Json[] = [];
   const waiters: Array<() => void> = [];
@@ -103,12 +106,22 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
     // An alert and a push subscription (api), to be fired by the merge and pushed by push.
     const browser = browserKeys();
     const endpoint = `${rx.base}/push/bundles`;
-    expect((await local.api('PUT', '/api/v1/push/subscription', { token, body: { subscription: { endpoint, keys: browser.keys, expirationTime: null } } })).status).toBe(200);
-    expect((await local.api('POST', '/api/v1/market/alerts', { token, body: { market: MARKET, item: 1001, kind: 'below', value: 1000, name: 'Probe' } })).status).toBe(200);
+    expect(
+      (await local.api('PUT', '/api/v1/push/subscription', { token, body: { subscription: { endpoint, keys: browser.keys, expirationTime: null } } })).status,
+    ).toBe(200);
+    expect(
+      (await local.api('POST', '/api/v1/market/alerts', { token, body: { market: MARKET, item: 1001, kind: 'below', value: 1000, name: 'Probe' } })).status,
+    ).toBe(200);
 
     // upload -> merge (SQS through the local endpoint) -> stream -> fanout -> the socket; merge -> push queue -> push
     const at = (await local.now()) - 60_000;
-    const up = await local.api('POST', '/api/v1/ah/books', { token: await uploaderKey(local), body: bookOf(at, [[1001, 500, 3], [1002, 700, 1]]) });
+    const up = await local.api('POST', '/api/v1/ah/books', {
+      token: await uploaderKey(local),
+      body: bookOf(at, [
+        [1001, 500, 3],
+        [1002, 700, 1],
+      ]),
+    });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     await local.settle();
     expect(await live.next((m) => m.t === 'ah' && m.seq === 1)).toMatchObject({ t: 'ah', market: MARKET, seq: 1, at });
@@ -167,17 +180,26 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
   });
 
   it('holds each function to its queue grants at the SQS endpoint (the caller is the signing function)', async () => {
-    const client = (fn: string) => new SQSClient({ region: 'us-east-1', endpoint: local.runtime.sqsUrl, credentials: { accessKeyId: fn, secretAccessKey: 'local' } });
+    const client = (fn: string) =>
+      new SQSClient({ region: 'us-east-1', endpoint: local.runtime.sqsUrl, credentials: { accessKeyId: fn, secretAccessKey: 'local' } });
     const url = (q: string) => `${local.runtime.sqsUrl}/000000000000/${q}`;
     const dlq = deadLetterQueueName(MERGE_QUEUES[0].name);
     expect((await client('redrive').send(new ReceiveMessageCommand({ QueueUrl: url(dlq), MaxNumberOfMessages: 10 }))).Messages ?? []).toEqual([]);
-    await expect(client('pages').send(new ReceiveMessageCommand({ QueueUrl: url(dlq) }))).rejects.toMatchObject({ name: 'AccessDenied', message: expect.stringContaining('pages may not receive') });
-    await expect(client('pages').send(new SendMessageBatchCommand({ QueueUrl: url(PUSH_QUEUE.name), Entries: [{ Id: '0', MessageBody: '{}' }] }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    await expect(client('pages').send(new ReceiveMessageCommand({ QueueUrl: url(dlq) }))).rejects.toMatchObject({
+      name: 'AccessDenied',
+      message: expect.stringContaining('pages may not receive'),
+    });
+    await expect(
+      client('pages').send(new SendMessageBatchCommand({ QueueUrl: url(PUSH_QUEUE.name), Entries: [{ Id: '0', MessageBody: '{}' }] })),
+    ).rejects.toMatchObject({ name: 'AccessDenied' });
     // A consumer changes the visibility of what it received, by the queue URL its event source ARN names (FIFO: `.fifo`).
     const fifo = url(`${mergeQueueName(MARKET)}.fifo`);
     const change = new ChangeMessageVisibilityBatchCommand({ QueueUrl: fifo, Entries: [{ Id: '0', ReceiptHandle: 'gone', VisibilityTimeout: 30 }] });
     expect((await client('merge').send(change)).Successful).toEqual([{ Id: '0' }]);
-    await expect(client('pages').send(change)).rejects.toMatchObject({ name: 'AccessDenied', message: expect.stringContaining('pages may not change the visibility') });
+    await expect(client('pages').send(change)).rejects.toMatchObject({
+      name: 'AccessDenied',
+      message: expect.stringContaining('pages may not change the visibility'),
+    });
     await expect(client('nobody').send(new ReceiveMessageCommand({ QueueUrl: url(dlq) }))).rejects.toMatchObject({ name: 'InvalidClientTokenId' });
     await expect(client('redrive').send(new ReceiveMessageCommand({ QueueUrl: url('nope') }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
   });
@@ -203,7 +225,12 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
       expect(res.status, JSON.stringify(body)).toBe(409);
       expect(res.body).toMatchObject({ error: 'not_in_bundles' });
     }
-    expect(await local.faults({ identity: 'down', table: 'up', storage: 'up', merge: 'none' })).toMatchObject({ identity: 'down', table: 'up', storage: 'up', merge: 'none' });
+    expect(await local.faults({ identity: 'down', table: 'up', storage: 'up', merge: 'none' })).toMatchObject({
+      identity: 'down',
+      table: 'up',
+      storage: 'up',
+      merge: 'none',
+    });
     await local.faults({ identity: 'up' });
   });
 });
@@ -211,7 +238,9 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
 describe('bundles: a bundling mistake fails the start', () => {
   it('names the function, the bundle and the package the Lambda runtime would not find', async () => {
     const started = startLocal({ bundles: { alsoExternal: ['@smithy/*'] }, callsInMemory: true });
-    await expect(started).rejects.toThrow(/the \S+ bundle \S+index\.mjs failed to load: .*Cannot find package '@smithy\/[^']+'.*the Lambda runtime provides only @aws-sdk\/\*/);
+    await expect(started).rejects.toThrow(
+      /the \S+ bundle \S+index\.mjs failed to load: .*Cannot find package '@smithy\/[^']+'.*the Lambda runtime provides only @aws-sdk\/\*/,
+    );
   });
 });
 
@@ -242,9 +271,20 @@ export const handler = async (event) => {
       log: () => undefined,
       checkBucket: (fn, command, input) => bucketDenial(fn, command, input, { filesPrefix: '', work: 'work' }),
     });
-    const context = (id: string) => ({ functionName: 'pages', functionVersion: '$LATEST', invokedFunctionArn: 'arn', memoryLimitInMB: '512', awsRequestId: id, logGroupName: 'g', logStreamName: 's' });
+    const context = (id: string) => ({
+      functionName: 'pages',
+      functionVersion: '$LATEST',
+      invokedFunctionArn: 'arn',
+      memoryLimitInMB: '512',
+      awsRequestId: id,
+      logGroupName: 'g',
+      logStreamName: 's',
+    });
     try {
-      expect(await sandboxes.invoke('pages', { key: 'books/v1/x' }, context('1'), Date.now() + 30_000)).toEqual({ error: 'AccessDenied', message: expect.stringContaining('pages may not read books/v1/x') });
+      expect(await sandboxes.invoke('pages', { key: 'books/v1/x' }, context('1'), Date.now() + 30_000)).toEqual({
+        error: 'AccessDenied',
+        message: expect.stringContaining('pages may not read books/v1/x'),
+      });
       // Granted: the call goes on to the network (where nothing listens).
       const granted = (await sandboxes.invoke('pages', { key: 'items/v1/x' }, context('2'), Date.now() + 30_000)) as { error: string };
       expect(granted.error).not.toBe('AccessDenied');

@@ -25,7 +25,11 @@ describe('check order of query-dependent features', () => {
   const forbidden = (feature: string) => ({ status: 403, body: { error: 'forbidden', feature } });
 
   it('answers a free caller 403 candles.minute for res=m1 before a bad item, market or from', async () => {
-    for (const path of [`/api/v1/ah/${MARKET}/bad/candles?res=m1`, `/api/v1/ah/nowhere/1/candles?res=m1`, `/api/v1/ah/${MARKET}/1/candles?res=m1&from=yesterday`]) {
+    for (const path of [
+      `/api/v1/ah/${MARKET}/bad/candles?res=m1`,
+      `/api/v1/ah/nowhere/1/candles?res=m1`,
+      `/api/v1/ah/${MARKET}/1/candles?res=m1&from=yesterday`,
+    ]) {
       expect(await get(path, tiers.free), path).toMatchObject(forbidden('candles.minute'));
     }
   });

@@ -117,12 +117,19 @@ describe('the typed HTTP client', () => {
   });
 
   it('throws ApiError with the spec code, status and fields', async () => {
-    const fail = async (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e instanceof ApiError ? { status: e.status, body: e.body } : e));
+    const fail = async (p: Promise<unknown>) =>
+      p.then(
+        () => null,
+        (e: unknown) => (e instanceof ApiError ? { status: e.status, body: e.body } : e),
+      );
     expect(await fail(premium.batchCandles(MARKET, { items: [25, 25] }))).toMatchObject({ status: 400, body: { error: 'bad_query' } });
     expect(await fail(premium.itemCandles(MARKET, 25, { res: 'x1' as 'd1' }))).toMatchObject({ status: 400, body: { error: 'bad_query' } });
     expect(await fail(premium.item('forever.pvp.horde.eu', 25))).toMatchObject({ status: 400, body: { error: 'bad_market' } });
     expect(await fail(free.table(MARKET))).toEqual({ status: 403, body: { error: 'forbidden', message: expect.any(String), feature: 'prices.live' } });
-    expect(await fail(premium.createAlert({ market: MARKET, item: 0, kind: 'below', value: 5 }))).toMatchObject({ status: 400, body: { error: 'bad_request' } });
+    expect(await fail(premium.createAlert({ market: MARKET, item: 0, kind: 'below', value: 5 }))).toMatchObject({
+      status: 400,
+      body: { error: 'bad_request' },
+    });
     expect(await fail(premium.putWatchlist([25, 25]))).toMatchObject({ status: 400, body: { error: 'bad_request' } });
     expect(await fail(anon.me().then(() => anon.devices()))).toMatchObject({ status: 401, body: { error: 'unauthenticated' } });
   });

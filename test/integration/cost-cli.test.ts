@@ -28,7 +28,21 @@ describe('npm run cost', () => {
     const sum = bill.lines.reduce((s, l) => s + l.usd_month, 0);
     expect(Math.abs(sum - bill.total_usd_month)).toBeLessThan(0.01 * bill.lines.length);
     const names = bill.lines.map((l) => l.name);
-    for (const expected of ['DynamoDB writes: merges', 'DynamoDB reads: API reads', 'Lambda merge (GB-s)', 'Lambda requests', 'API Gateway HTTP requests', 'WebSocket messages', 'WebSocket connection minutes', 'S3 PUT/LIST requests', 'S3 GET requests', 'SQS requests', 'EventBridge schedules', 'DynamoDB storage', 'S3 storage']) {
+    for (const expected of [
+      'DynamoDB writes: merges',
+      'DynamoDB reads: API reads',
+      'Lambda merge (GB-s)',
+      'Lambda requests',
+      'API Gateway HTTP requests',
+      'WebSocket messages',
+      'WebSocket connection minutes',
+      'S3 PUT/LIST requests',
+      'S3 GET requests',
+      'SQS requests',
+      'EventBridge schedules',
+      'DynamoDB storage',
+      'S3 storage',
+    ]) {
       expect(names).toContain(expected);
     }
     expect(run.stdout).toMatch(/^total\s+\$\d+\.\d\d/m);

@@ -1,12 +1,11 @@
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { CreateTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
 
 /** A server that answers every request as `answer` says (status, headers, body), or never when `hang`. */
@@ -22,7 +21,13 @@ function fakeService(answer: { status: number; headers?: Record<string, string>;
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 const dynamo = (endpoint: string, requestTimeout?: number) =>
-  new DynamoDBClient({ region: 'us-east-1', endpoint, credentials, maxAttempts: 1, ...(requestTimeout ? { requestHandler: new NodeHttpHandler({ requestTimeout, throwOnRequestTimeout: true }) } : {}) });
+  new DynamoDBClient({
+    region: 'us-east-1',
+    endpoint,
+    credentials,
+    maxAttempts: 1,
+    ...(requestTimeout ? { requestHandler: new NodeHttpHandler({ requestTimeout, throwOnRequestTimeout: true }) } : {}),
+  });
 const s3 = (endpoint: string) =>
   new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, maxAttempts: 1 });
 

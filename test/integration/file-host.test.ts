@@ -45,7 +45,21 @@ describe('file host and files bucket', () => {
   });
 
   it('answers the root, directory paths, listing queries and missing keys 404, revealing no key', async () => {
-    const paths = ['', '?list-type=2', '?prefix=', '?prefix=snap/&delimiter=/', '?delimiter=/', '?versions', 'snap/', `snap/v1/${MARKET}/`, 'recent/v1/', 'nothing.json', `snap/v1/${MARKET}/1.json.gz`, '%ZZ', 'work/v1/'];
+    const paths = [
+      '',
+      '?list-type=2',
+      '?prefix=',
+      '?prefix=snap/&delimiter=/',
+      '?delimiter=/',
+      '?versions',
+      'snap/',
+      `snap/v1/${MARKET}/`,
+      'recent/v1/',
+      'nothing.json',
+      `snap/v1/${MARKET}/1.json.gz`,
+      '%ZZ',
+      'work/v1/',
+    ];
     for (const p of paths) {
       for (const method of ['GET', 'HEAD']) {
         const res = await fetch(`${local.base}/cdn/${p}`, { method });
@@ -69,7 +83,8 @@ describe('file host and files bucket', () => {
   });
 
   it('refuses other methods with 403 as the distribution does', async () => {
-    for (const method of ['POST', 'PUT', 'DELETE']) expect((await fetch(`${local.base}/cdn/snap/v1/${MARKET}/latest.json`, { method })).status, method).toBe(403);
+    for (const method of ['POST', 'PUT', 'DELETE'])
+      expect((await fetch(`${local.base}/cdn/snap/v1/${MARKET}/latest.json`, { method })).status, method).toBe(403);
   });
 
   it('deletes internal state an older version left in the files bucket', async () => {

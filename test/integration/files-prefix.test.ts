@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../support/books';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
-import { DAY, MARKET, MINUTE, type Listing, tierTokens, uploadAt, uploaderKey } from '../support/market-books';
+import { DAY, type Listing, MARKET, MINUTE, tierTokens, uploadAt, uploaderKey } from '../support/market-books';
 
 /** A preview stage shares the dev bucket under its own prefix (DESIGN: stages). */
 const PREFIX = 'pr-42/';
@@ -34,7 +34,10 @@ describe('a runtime with a files prefix (a preview stage)', () => {
     const keys = (await listFiles(local, '')).map((f) => f.key);
     expect(keys.filter((k) => !k.startsWith(PREFIX))).toEqual([]);
     for (const kind of ['books/v1/', 'live/v1/', 'candles/v1/m1/', 'candles/v1/h1/', 'candles/v1/d1/', 'volume/v1/', 'snap/v1/']) {
-      expect(keys.some((k) => k.startsWith(`${PREFIX}${kind}`)), kind).toBe(true);
+      expect(
+        keys.some((k) => k.startsWith(`${PREFIX}${kind}`)),
+        kind,
+      ).toBe(true);
     }
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../support/books';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
-import { DAY, HOUR, MARKET, MINUTE, type Listing, tierTokens, uploadAt, uploaderKey } from '../support/market-books';
+import { DAY, HOUR, type Listing, MARKET, MINUTE, tierTokens, uploadAt, uploaderKey } from '../support/market-books';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const CAP = '[A-Za-z0-9_-]{22}';
@@ -68,7 +68,9 @@ describe('published files across minute, hour and day boundaries', () => {
     const files1 = (await local.api('GET', `/api/v1/ah/${MARKET}/files`, { token: premium })).body;
     const items = Array.from({ length: 10 }, (_, i) => 1000 + i);
     const batch = async (res: string, from: number) =>
-      new Map<number, number[][]>((await local.api('GET', `/api/v1/ah/${MARKET}/candles?items=${items.join(',')}&res=${res}&from=${from}`, { token: premium })).body.items);
+      new Map<number, number[][]>(
+        (await local.api('GET', `/api/v1/ah/${MARKET}/candles?items=${items.join(',')}&res=${res}&from=${from}`, { token: premium })).body.items,
+      );
     // Minute candles answer the last 1440 minutes: block 1 (minute 13) is inside, block 0 partly not.
     const m1 = await batch('m1', T0);
     const block1 = await file(local, `candles/v1/m1/${MARKET}/${files1.caps.m1[D]}/${T0 / BLOCK + 1}.json.gz`);

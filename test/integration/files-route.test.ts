@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postAdminSnapshot } from '../../shared/api/admin-snapshot';
 import { anonymousPrincipal } from '../../shared/auth/authenticate';
-import { putJsonFile } from '../../shared/files/file-store';
 import { retainFiles } from '../../shared/files/file-retention';
+import { putJsonFile } from '../../shared/files/file-store';
 import { changePath } from '../../shared/files/paths';
 import type { ApiRequest } from '../../shared/http/types';
 import { listFiles } from '../support/books';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
-import { DAY, HOUR, MARKET, MINUTE, type Listing, tierTokens, uploadAt, uploaderKey } from '../support/market-books';
+import { DAY, HOUR, type Listing, MARKET, MINUTE, tierTokens, uploadAt, uploaderKey } from '../support/market-books';
 
 const CAP = /^[A-Za-z0-9_-]{22}$/;
 const D = Math.floor(DEFAULT_START / DAY);
@@ -32,7 +32,15 @@ describe('files route, capabilities, admin snapshots and file retention', () => 
     const anon = await files();
     expect(anon.status).toBe(200);
     expect(anon.headers.get('cache-control')).toBe('public, max-age=60');
-    expect(anon.body).toEqual({ market: MARKET, cdnBase: `${local.base}/cdn/`, snapshot: null, d1: null, sealed: { m1: null, h1: null, d1: null }, caps: {}, now: T0 + 1000 });
+    expect(anon.body).toEqual({
+      market: MARKET,
+      cdnBase: `${local.base}/cdn/`,
+      snapshot: null,
+      d1: null,
+      sealed: { m1: null, h1: null, d1: null },
+      caps: {},
+      now: T0 + 1000,
+    });
     const premium = await files(tokens.premium);
     expect(premium.headers.get('cache-control')).toBe('private, no-store');
     expect(premium.body.live).toEqual({ seq: 0, at: null, checkpoint: null, changes: [] });
@@ -86,7 +94,11 @@ describe('files route, capabilities, admin snapshots and file retention', () => 
     ]);
     expect(Object.keys(contributor.body.caps)).toEqual(['h1']);
     expect(Object.keys(premium.body.caps).sort()).toEqual(['h1', 'm1']);
-    const caps = [premium.body.caps.m1[D], premium.body.caps.h1[D], ...contributor.body.live.changes.map(([, u]: [number, string]) => /\/\d+-([A-Za-z0-9_-]{22})\.json\.gz$/.exec(u)?.[1])];
+    const caps = [
+      premium.body.caps.m1[D],
+      premium.body.caps.h1[D],
+      ...contributor.body.live.changes.map(([, u]: [number, string]) => /\/\d+-([A-Za-z0-9_-]{22})\.json\.gz$/.exec(u)?.[1]),
+    ];
     for (const cap of caps) expect(cap).toMatch(CAP);
     expect(new Set(caps).size).toBe(caps.length);
     const other = (await local.api('GET', '/api/v1/ah/forever.pvp.horde.us/files', { token: tokens.premium })).body;
@@ -99,7 +111,12 @@ describe('files route, capabilities, admin snapshots and file retention', () => 
     await local.setClock(T0 + DAY + 10 * MINUTE);
     await local.tick();
     const premium = (await files(tokens.premium)).body;
-    const caps = [...Object.values(premium.caps.m1 as Record<string, string>), ...Object.values(premium.caps.h1 as Record<string, string>), premium.caps.d1.split('/').at(-2), premium.caps.volume.split('/').at(-2)];
+    const caps = [
+      ...Object.values(premium.caps.m1 as Record<string, string>),
+      ...Object.values(premium.caps.h1 as Record<string, string>),
+      premium.caps.d1.split('/').at(-2),
+      premium.caps.volume.split('/').at(-2),
+    ];
     expect(caps.every((c) => CAP.test(c))).toBe(true);
     const published = (await listFiles(local, '')).map((f) => f.key).filter((k) => /^(snap|recent|candles\/v1\/(h1|d1))\//.test(k));
     expect(published.length).toBeGreaterThan(20);

@@ -33,7 +33,15 @@ describe('snapshot files: cold run and steady run', () => {
     local = await startLocal({ clockStart: (hour - 1) * HOUR_MS + 1000 });
     const svc = local.runtime.operator;
     const store = new MarketStore(svc.ddb, svc.config.tableName);
-    const candle = (price: number, q: number, at: number): Candle => ({ open: price + 2, high: price + 9, low: price - 1, close: price, quantity: q, openAt: at, lastAt: at + 20 * MINUTE_MS });
+    const candle = (price: number, q: number, at: number): Candle => ({
+      open: price + 2,
+      high: price + 9,
+      low: price - 1,
+      close: price,
+      quantity: q,
+      openAt: at,
+      lastAt: at + 20 * MINUTE_MS,
+    });
     for (let h = hour - HOURS; h <= hour - 1; h++) {
       const page: CandlePage = new Map();
       for (const k of KEYS) if ((k + h) % 7 !== 0) page.set(k, candle(100 + ((k * 31 + h * 17) % 5000), 1 + ((k + h) % 9), h * HOUR_MS + MINUTE_MS));
@@ -65,7 +73,11 @@ describe('snapshot files: cold run and steady run', () => {
     expect(await getWorkObject(svc, seriesKey(MARKET))).not.toBeNull();
     await local.setClock(hour * HOUR_MS + 1000);
     expect(await writeSnapshotFiles(svc, MARKET, hour)).not.toBeNull();
-    const steady = { snap: await getObjectBytes(svc, snapshotPath(MARKET, hour)), recent: await getObjectBytes(svc, recentPath(MARKET, hour)), series: await getWorkObject(svc, seriesKey(MARKET)) };
+    const steady = {
+      snap: await getObjectBytes(svc, snapshotPath(MARKET, hour)),
+      recent: await getObjectBytes(svc, recentPath(MARKET, hour)),
+      series: await getWorkObject(svc, seriesKey(MARKET)),
+    };
     expect(steady.snap?.length).toBeGreaterThan(100);
     expect(steady.recent?.length).toBeGreaterThan(100);
 
@@ -74,7 +86,11 @@ describe('snapshot files: cold run and steady run', () => {
     await deleteFiles(svc, [snapshotPath(MARKET, hour), recentPath(MARKET, hour)]);
     expect(await getWorkObject(svc, seriesKey(MARKET))).toBeNull();
     expect(await writeSnapshotFiles(svc, MARKET, hour)).not.toBeNull();
-    const cold = { snap: await getObjectBytes(svc, snapshotPath(MARKET, hour)), recent: await getObjectBytes(svc, recentPath(MARKET, hour)), series: await getWorkObject(svc, seriesKey(MARKET)) };
+    const cold = {
+      snap: await getObjectBytes(svc, snapshotPath(MARKET, hour)),
+      recent: await getObjectBytes(svc, recentPath(MARKET, hour)),
+      series: await getWorkObject(svc, seriesKey(MARKET)),
+    };
 
     expect(cold.snap?.equals(steady.snap as Buffer)).toBe(true);
     expect(cold.recent?.equals(steady.recent as Buffer)).toBe(true);

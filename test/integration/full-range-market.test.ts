@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cdnJson } from '../support/books';
-import { MAX31, MAX_SAFE, referenceChange } from '../support/full-range';
+import { MAX_SAFE, MAX31, referenceChange } from '../support/full-range';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
 import { DAY, HOUR, MARKET, MINUTE, tierTokens, uploaderKey } from '../support/market-books';
 
@@ -115,7 +115,20 @@ describe('a market at the edges of every range', () => {
       `/item/${K1}?m=${MARKET}`,
       `/item/${K2}.md?m=${MARKET}`,
     ];
-    const live = [...hourly, m, `${m}?since=0`, `${m}/candles?items=${K1},${K2},${K3}&res=d1`, `${m}/candles?items=${K1},${K2},${K3}&res=h1`, `${m}/intraday`, `${m}/candles?items=${K1},${K2}&res=m1`, `${m}/${K2}/candles?res=m1`, `${m}/books`, `${m}/books/${bookAt}`, `${m}/${K1}/book`, `${m}/${K2}/book`];
+    const live = [
+      ...hourly,
+      m,
+      `${m}?since=0`,
+      `${m}/candles?items=${K1},${K2},${K3}&res=d1`,
+      `${m}/candles?items=${K1},${K2},${K3}&res=h1`,
+      `${m}/intraday`,
+      `${m}/candles?items=${K1},${K2}&res=m1`,
+      `${m}/${K2}/candles?res=m1`,
+      `${m}/books`,
+      `${m}/books/${bookAt}`,
+      `${m}/${K1}/book`,
+      `${m}/${K2}/book`,
+    ];
     for (const path of live) expect((await local.api('GET', path, { token: tiers.premium })).status, `premium ${path}`).toBe(200);
     // A free caller reads the hourly view where the spec lets it (the rest is 403 by feature).
     for (const path of hourly) expect((await local.api('GET', path, { token: tiers.free })).status, `free ${path}`).toBe(200);

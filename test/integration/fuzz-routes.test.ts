@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { pairDevice } from '../support/devices';
-import { type Caller, type FuzzAnswer, type FuzzRequest, ROUTE_PATHS, fuzzRequest, sendRaw } from '../support/fuzz-requests';
+import { type Caller, type FuzzAnswer, type FuzzRequest, fuzzRequest, ROUTE_PATHS, sendRaw } from '../support/fuzz-requests';
 import { type Local, startLocal } from '../support/local';
 
 /**
@@ -29,7 +29,11 @@ describe('fuzz over every route', () => {
 
   beforeAll(async () => {
     local = await startLocal();
-    const [free, premium, admin] = await Promise.all([local.user({ plan: 'free' }), local.user({ plan: 'premium' }), local.user({ plan: 'premium', grants: ['admin'] })]);
+    const [free, premium, admin] = await Promise.all([
+      local.user({ plan: 'free' }),
+      local.user({ plan: 'premium' }),
+      local.user({ plan: 'premium', grants: ['admin'] }),
+    ]);
     tokens.anon = undefined;
     tokens.free = await local.session(free.id, { expiresIn: 30 * 86_400 });
     tokens.premium = await local.session(premium.id, { expiresIn: 30 * 86_400 });
@@ -80,8 +84,20 @@ describe('fuzz over every route', () => {
       const path = template.replace(/\{[^}]+\}/g, 'x'.repeat(100_000));
       await check({ method: 'GET', path, headers: {}, caller: 'premium' });
       for (const caller of ['apiKey', 'device', 'premium'] as const) {
-        await check({ method: 'POST', path: template.replace(/\{[^}]+\}/g, '1'), headers: { origin: 'BASE', 'content-type': 'application/json' }, body: deep, caller });
-        await check({ method: 'PUT', path: template.replace(/\{[^}]+\}/g, '1'), headers: { origin: 'BASE', 'content-type': 'application/json' }, body: deep, caller });
+        await check({
+          method: 'POST',
+          path: template.replace(/\{[^}]+\}/g, '1'),
+          headers: { origin: 'BASE', 'content-type': 'application/json' },
+          body: deep,
+          caller,
+        });
+        await check({
+          method: 'PUT',
+          path: template.replace(/\{[^}]+\}/g, '1'),
+          headers: { origin: 'BASE', 'content-type': 'application/json' },
+          body: deep,
+          caller,
+        });
       }
       await local.advance(61_000);
     }
@@ -90,7 +106,10 @@ describe('fuzz over every route', () => {
   }, 180_000);
 
   it('refuses hostile live upgrades with a 4xx, never a 5xx', async () => {
-    const markets = fc.sample(fc.oneof(fc.constant('forever.normal.alliance.us'), fc.string({ maxLength: 30 }), fc.constantFrom('%00', '%ZZ', 'x'.repeat(5000))), { seed: SEED, numRuns: 20 });
+    const markets = fc.sample(
+      fc.oneof(fc.constant('forever.normal.alliance.us'), fc.string({ maxLength: 30 }), fc.constantFrom('%00', '%ZZ', 'x'.repeat(5000))),
+      { seed: SEED, numRuns: 20 },
+    );
     for (const [i, market] of markets.entries()) {
       const caller = (['anon', 'free', 'premium', 'device', 'apiKey', 'forged'] as const)[i % 6];
       const token = tokens[caller];

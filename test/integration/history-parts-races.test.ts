@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureTable } from '../../lib/local/storage';
 import type { HistoryPage } from '../../shared/ports/market';
 import { historyPk, shardSk } from '../../shared/store/keys';
@@ -43,13 +42,19 @@ describe('split history shards under interleavings', () => {
     return new MarketStore(client as unknown as DynamoDBDocumentClient, table);
   };
   const partItems = async (market: string) => {
-    const got = await ddb.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': historyPk(market) }, ConsistentRead: true }));
+    const got = await ddb.send(
+      new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': historyPk(market) }, ConsistentRead: true }),
+    );
     return (got.Items ?? []).map((i) => String(i.sk)).filter((sk) => sk.includes('#'));
   };
 
   beforeAll(async () => {
     table = `hist-races-${randomBytes(4).toString('hex')}`;
-    const raw = new DynamoDBClient({ region: 'us-east-1', endpoint: inject('dynamodbEndpoint'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const raw = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: inject('dynamodbEndpoint'),
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     await ensureTable(raw, table);
     ddb = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
   });

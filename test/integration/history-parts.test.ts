@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { OperatorServices } from '../../lib/local/operator';
 import { ensureTable } from '../../lib/local/storage';
 import { DAY_MS, HOUR_MS, ManualClock } from '../../shared/clock';
 import { compactHistories } from '../../shared/market/history-compaction';
@@ -10,12 +10,11 @@ import { itemDays, itemsDays } from '../../shared/market/item-read';
 import { marketHistory } from '../../shared/market/market-read';
 import { readSources } from '../../shared/market/sources';
 import type { HistoryPage } from '../../shared/ports/market';
-import type { OperatorServices } from '../../lib/local/operator';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { historyPk, shardSk } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';
 import { HISTORY_SHARDS, PAGE_SHARDS, shardOf } from '../../shared/store/shard-layout';
-import { variantDay, variantKeys, prng } from '../support/many-variants';
+import { prng, variantDay, variantKeys } from '../support/many-variants';
 
 /**
  * A history shard past DynamoDB's 400 KB item limit, on DynamoDB Local: one item with 800 variants (pet cages of
@@ -42,7 +41,15 @@ describe('a history shard past the item limit', () => {
     const out: Array<{ sk: string; bytes: number }> = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const got = await svc.ddb.send(new QueryCommand({ TableName: svc.config.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': historyPk(M) }, ConsistentRead: true, ExclusiveStartKey: start }));
+      const got = await svc.ddb.send(
+        new QueryCommand({
+          TableName: svc.config.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': historyPk(M) },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
       for (const i of got.Items ?? []) out.push({ sk: String(i.sk), bytes: (i.d as Uint8Array | undefined)?.length ?? 0 });
       start = got.LastEvaluatedKey;
     } while (start);
@@ -52,7 +59,11 @@ describe('a history shard past the item limit', () => {
 
   beforeAll(async () => {
     const table = `hist-parts-${randomBytes(4).toString('hex')}`;
-    const raw = new DynamoDBClient({ region: 'us-east-1', endpoint: inject('dynamodbEndpoint'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const raw = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: inject('dynamodbEndpoint'),
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     await ensureTable(raw, table);
     const ddb = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
     svc = { ddb, clock, config: { tableName: table }, log: () => undefined, market: dynamoMarket({ ddb, name: table, clock }) } as unknown as OperatorServices;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { OperatorServices } from '../../lib/local/operator';
 import { ensureTable } from '../../lib/local/storage';
 import { DAY_MS, HOUR_MS, ManualClock } from '../../shared/clock';
 import { type Candle, type CandleRes, foldCandles } from '../../shared/domain/candles';
@@ -14,7 +14,6 @@ import { itemAsOf, tableAsOf } from '../../shared/market/hourly-view';
 import { itemsDays } from '../../shared/market/item-read';
 import { readSources } from '../../shared/market/sources';
 import type { MarketPages } from '../../shared/ports/market';
-import type { OperatorServices } from '../../lib/local/operator';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { daySoFarPk, shardSk } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';
@@ -40,21 +39,43 @@ describe('hourly view over the store', () => {
 
   beforeAll(async () => {
     const table = `reads-unit-${randomBytes(4).toString('hex')}`;
-    const raw = new DynamoDBClient({ region: 'us-east-1', endpoint: inject('dynamodbEndpoint'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const raw = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: inject('dynamodbEndpoint'),
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     await ensureTable(raw, table);
     const ddb = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
     svc = { ddb, clock, config: { tableName: table }, log: () => undefined, market: dynamoMarket({ ddb, name: table, clock }) } as unknown as OperatorServices;
     fill = { ddb, table, clock };
     await at(H(-30), [[A, 50, 1]]);
-    await at(H(-20), [[A, 55, 2], [B, 70, 1]]);
-    await at(H(1, 10), [[A, 60, 3], [B, 80, 2], [C, 900, 1]]);
-    await at(H(2, 10), [[A, 40, 1], [B, 75, 2]]);
-    await at(H(3, 10), [[A, 45, 4], [C, 950, 1]]);
+    await at(H(-20), [
+      [A, 55, 2],
+      [B, 70, 1],
+    ]);
+    await at(H(1, 10), [
+      [A, 60, 3],
+      [B, 80, 2],
+      [C, 900, 1],
+    ]);
+    await at(H(2, 10), [
+      [A, 40, 1],
+      [B, 75, 2],
+    ]);
+    await at(H(3, 10), [
+      [A, 45, 4],
+      [C, 950, 1],
+    ]);
   });
 
   const foldOfHours = async (key: number, from: number, to: number): Promise<Candle | undefined> => {
     const store = new MarketStore(svc.ddb, svc.config.tableName);
-    const pages = await store.candlesOf(M, 'h1', Array.from({ length: to - from }, (_, i) => from + i), [key]);
+    const pages = await store.candlesOf(
+      M,
+      'h1',
+      Array.from({ length: to - from }, (_, i) => from + i),
+      [key],
+    );
     const list = [...pages].sort((a, b) => a[0] - b[0]).flatMap(([, p]) => (p.get(key) ? [p.get(key) as Candle] : []));
     return foldCandles(list);
   };
@@ -111,7 +132,11 @@ describe('hourly view over the store', () => {
 
   it('answers an item read after the cut from the day before in the first hour of a day', async () => {
     clock.set(H(24, 20));
-    await at(H(24, 20), [[A, 30, 1], [B, 90, 1], [C, 990, 2]]);
+    await at(H(24, 20), [
+      [A, 30, 1],
+      [B, 90, 1],
+      [C, 990, 2],
+    ]);
     expect((await itemAsOf(readSources(svc), M, B, H(24), D - 6, false)).row).toEqual([B, 85, 3, H(4, 30)]);
     // C's last listing (03:10) was followed by the complete 04:30 book without it: gone as of the cut.
     const one = await itemAsOf(readSources(svc), M, C, H(24), D - 6, false);

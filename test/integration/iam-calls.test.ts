@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { checkCalls, describeViolation } from '../../lib/local/iam/check';
 import { runAs } from '../../lib/local/lambda';
 import { type Runtime, startRuntime } from '../../lib/local/runtime';
@@ -43,7 +42,7 @@ afterAll(async () => {
 const attempt = (fn: Parameters<typeof runAs>[0], call: () => Promise<unknown>) => runAs(fn, call).catch(() => undefined);
 
 describe('IAM check of recorded calls', () => {
-  it('records the handlers\' calls with function, action and AWS resource ARN, and the policies allow them', async () => {
+  it("records the handlers' calls with function, action and AWS resource ARN, and the policies allow them", async () => {
     const user = await local.user({});
     const token = await local.session(user.id);
     expect((await local.api('GET', '/api/v1/me', { token })).status).toBe(200);
@@ -58,7 +57,7 @@ describe('IAM check of recorded calls', () => {
     expect(checkCalls(localTemplate(), calls).map(describeViolation)).toEqual([]);
   });
 
-  it('reports a handler\'s out-of-policy calls by function, action and resource: no statement, explicit MKT# deny, prefix, queue', async () => {
+  it("reports a handler's out-of-policy calls by function, action and resource: no statement, explicit MKT# deny, prefix, queue", async () => {
     const before = runtime.recorder!.calls.length;
     const { ddb, s3, queues } = runtime.operator;
     const table = runtime.tableName;

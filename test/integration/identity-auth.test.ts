@@ -17,7 +17,8 @@ async function otherProvider(issuer?: string) {
   const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   idp = new LocalIdentity({ dataDir: ':memory:', issuer: issuer ?? `${base}/_local/idp`, clock: new ManualClock(Date.now()), secretKey: 'sk_other' });
   await idp.init();
-  const post = async (path: string, body: unknown) => (await (await fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
+  const post = async (path: string, body: unknown) =>
+    (await (await fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
   return { post, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
@@ -124,7 +125,11 @@ describe('authentication', () => {
       const u = await local.user();
       const token = await local.session(u.id);
       const confirm = (headers: Record<string, string>) =>
-        fetch(`${local.base}/api/v1/devices/confirm`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ code: 'ABCDEFGH' }) });
+        fetch(`${local.base}/api/v1/devices/confirm`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ code: 'ABCDEFGH' }),
+        });
       for (const origin of [undefined, 'https://evil.example.test', 'http://localhost.evil.test']) {
         const headers = origin ? { ...bearer(token), origin } : bearer(token);
         const res = await confirm(headers);
@@ -153,7 +158,7 @@ describe('authentication', () => {
   });
 
   describe('API keys', () => {
-    it('are the key\'s user, with only the scoped features', async () => {
+    it("are the key's user, with only the scoped features", async () => {
       const u = await local.user({ plan: 'premium' });
       const full = await me(bearer(await local.apiKey(u.id)));
       expect(full.status).toBe(200);
@@ -176,7 +181,7 @@ describe('authentication', () => {
       expect((await me(bearer(await local.apiKey(withheld.id)))).body).toMatchObject({ error: 'forbidden', feature: 'api.read' });
     });
 
-    it('refuse an organization\'s key and unknown keys with 401', async () => {
+    it("refuse an organization's key and unknown keys with 401", async () => {
       const org = (await local.api('POST', '/_local/api-keys', { body: { orgId: 'org_acme' } })).body.key;
       expect((await me(bearer(org))).status).toBe(401);
       expect((await me(bearer('ak_unknown_key'))).status).toBe(401);
@@ -224,7 +229,11 @@ describe('authentication', () => {
 
     it('send writes without an Origin', async () => {
       const u = await local.user();
-      const res = await fetch(`${local.base}/api/v1/devices/confirm`, { method: 'POST', headers: bearer(await local.apiKey(u.id)), body: '{"code":"ABCDEFGH"}' });
+      const res = await fetch(`${local.base}/api/v1/devices/confirm`, {
+        method: 'POST',
+        headers: bearer(await local.apiKey(u.id)),
+        body: '{"code":"ABCDEFGH"}',
+      });
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({ error: 'sessions_only' });
     });

@@ -18,7 +18,15 @@ describe('account: /me, contributor window and contributions', () => {
   };
   const me = async (token?: string) => (await local.api('GET', '/api/v1/me', { token, headers: { 'x-forwarded-for': '192.0.2.77' } })).body;
   const claimOf = async (userId: string) => (await local.api('GET', `/_local/users/${userId}`)).body.publicMetadata.contributorUntil;
-  const record = (over: Partial<ContributionRecord> = {}): ContributionRecord => ({ market: MARKET, at: 0, kind: 'book', items: 120, complete: true, credited: true, ...over });
+  const record = (over: Partial<ContributionRecord> = {}): ContributionRecord => ({
+    market: MARKET,
+    at: 0,
+    kind: 'book',
+    items: 120,
+    complete: true,
+    credited: true,
+    ...over,
+  });
 
   beforeAll(async () => {
     local = await startLocal();
@@ -28,7 +36,14 @@ describe('account: /me, contributor window and contributions', () => {
   describe('GET /api/v1/me', () => {
     it('describes an anonymous caller', async () => {
       const now = await local.now();
-      expect(await me()).toEqual({ user: null, roles: ['anon'], features: FEATURES.filter((f) => ROLE_FEATURES.anon.includes(f)), limits: ROLE_LIMITS.anon, contributor: { until: null, scans7d: 0 }, now });
+      expect(await me()).toEqual({
+        user: null,
+        roles: ['anon'],
+        features: FEATURES.filter((f) => ROLE_FEATURES.anon.includes(f)),
+        limits: ROLE_LIMITS.anon,
+        contributor: { until: null, scans7d: 0 },
+        now,
+      });
     });
 
     it('describes a free account', async () => {
@@ -87,7 +102,10 @@ describe('account: /me, contributor window and contributions', () => {
       const t0 = await local.now();
       await extendContributorWindow(local.runtime.operator, u.id, t0);
       await local.advance(30 * MINUTE);
-      expect(await extendContributorWindow(local.runtime.operator, u.id, t0 + 30 * MINUTE)).toEqual({ until: t0 + 30 * MINUTE + 14 * DAY, claimWritten: false });
+      expect(await extendContributorWindow(local.runtime.operator, u.id, t0 + 30 * MINUTE)).toEqual({
+        until: t0 + 30 * MINUTE + 14 * DAY,
+        claimWritten: false,
+      });
       expect(await claimOf(u.id)).toBe(t0 + 14 * DAY);
       await local.advance(30 * MINUTE);
       expect(await extendContributorWindow(local.runtime.operator, u.id, t0 + HOUR)).toEqual({ until: t0 + HOUR + 14 * DAY, claimWritten: true });
@@ -117,7 +135,7 @@ describe('account: /me, contributor window and contributions', () => {
   });
 
   describe('GET /api/v1/contributions', () => {
-    it('lists the caller\'s own uploads newest first with the window end; scans7d counts credited ones', async () => {
+    it("lists the caller's own uploads newest first with the window end; scans7d counts credited ones", async () => {
       const u = await signIn();
       const other = await signIn();
       const t0 = await local.now();

@@ -14,7 +14,8 @@ const WINDOW = 10 * MINUTE;
 describe('pairing codes cannot be sprayed', () => {
   let local: Local;
   let ipSeq = 0;
-  const app = (method: string, path: string, body?: unknown) => local.api(method, path, { body, headers: { 'x-forwarded-for': `198.19.0.${(++ipSeq % 250) + 1}` } });
+  const app = (method: string, path: string, body?: unknown) =>
+    local.api(method, path, { body, headers: { 'x-forwarded-for': `198.19.0.${(++ipSeq % 250) + 1}` } });
   const pair = async () => (await app('POST', '/api/v1/devices/pair', { name: 'PC' })).body as { code: string; pairId: string };
   const confirm = (token: string, code: unknown) => local.api('POST', '/api/v1/devices/confirm', { token, body: { code } });
   const signIn = async () => local.session((await local.user()).id, { expiresIn: 86_400 });

@@ -172,7 +172,7 @@ describe('device pairing', () => {
     expect(await lastSeen()).toBe(seen + 10 * MINUTE);
   });
 
-  it('gives a device its account\'s roles from stored claims, refreshed at most every 10 minutes', async () => {
+  it("gives a device its account's roles from stored claims, refreshed at most every 10 minutes", async () => {
     const u = await signIn();
     const d = await paired(u.token);
     const roles = async () => (await local.api('GET', '/api/v1/me', { token: d.token })).body.roles;

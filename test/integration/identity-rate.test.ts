@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { services } from '../support/operator';
 import { type Local, startLocal } from '../support/local';
+import { services } from '../support/operator';
 
 const MINUTE = 60_000;
 
@@ -75,7 +75,10 @@ describe('rate limits', () => {
     await nextMinute();
     const u = await local.user();
     const [a, b] = [await local.session(u.id), await local.session(u.id)];
-    const statuses = [...(await burst(60, '/api/v1/me', { authorization: `Bearer ${a}` })), ...(await burst(62, '/api/v1/me', { authorization: `Bearer ${b}` }))];
+    const statuses = [
+      ...(await burst(60, '/api/v1/me', { authorization: `Bearer ${a}` })),
+      ...(await burst(62, '/api/v1/me', { authorization: `Bearer ${b}` })),
+    ];
     expect(count(statuses, 200)).toBe(120);
     expect(count(statuses, 429)).toBe(2);
     await expectRefused('/api/v1/me', { authorization: `Bearer ${a}` });

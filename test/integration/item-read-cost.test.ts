@@ -8,7 +8,7 @@ import { DAY_MS, HOUR_MS, ManualClock, MINUTE_MS } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import type { Book } from '../../shared/domain/book';
 import { compactHistories, finalDay } from '../../shared/market/history-compaction';
-import { MARK_REUSE_MS, itemDays } from '../../shared/market/item-read';
+import { itemDays, MARK_REUSE_MS } from '../../shared/market/item-read';
 import { readSources } from '../../shared/market/sources';
 import type { Services } from '../../shared/services';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
@@ -30,7 +30,9 @@ describe('single-item reads', () => {
 
   beforeAll(async () => {
     const table = await freshTable(clock);
-    svc = { ddb: table.ddb, clock, config: { tableName: table.name }, log: () => undefined, market: dynamoMarket(table) } as unknown as Services & { ddb: { destroy(): void } };
+    svc = { ddb: table.ddb, clock, config: { tableName: table.name }, log: () => undefined, market: dynamoMarket(table) } as unknown as Services & {
+      ddb: { destroy(): void };
+    };
     const gen = new MarketGenerator({ keys: 40, entries: 200, seed: 3, market: M, start: FIRST * DAY_MS });
     keys = gen.keys.slice(0, 4);
     // Two books a day (volume needs a previous book a few hours before), up to today's noon.
@@ -38,12 +40,17 @@ describe('single-item reads', () => {
     for (let d = FIRST; d <= TODAY; d++) for (const h of [6, 11]) books.push(gen.nextBook({ at: d * DAY_MS + h * HOUR_MS }));
     pages = buildPages(books, ['d1']).pages;
     await writePages({ ddb: table.ddb, table: table.name, clock }, M, pages);
-    await new MarketStore(table.ddb, table.name, undefined, true).commitMeta({ market: M, seq: books.length, newestScanAt: books[books.length - 1].at, firstMergeAt: FIRST * DAY_MS + 6 * HOUR_MS + MINUTE_MS }, 0);
+    await new MarketStore(table.ddb, table.name, undefined, true).commitMeta(
+      { market: M, seq: books.length, newestScanAt: books[books.length - 1].at, firstMergeAt: FIRST * DAY_MS + 6 * HOUR_MS + MINUTE_MS },
+      0,
+    );
     await compactHistories(svc, M, TODAY);
     table.ddb.middlewareStack.add(
       (next, context) => async (args) => {
         const input = args.input as { Key?: { sk?: unknown; pk?: unknown }; RequestItems?: Record<string, { Keys: Array<{ pk: unknown }> }> };
-        const keysOf = input.RequestItems ? Object.values(input.RequestItems).flatMap((r) => r.Keys.map((k) => String((k.pk as { S?: string }).S ?? k.pk))) : [`${String(input.Key?.pk)}|${String(input.Key?.sk)}`];
+        const keysOf = input.RequestItems
+          ? Object.values(input.RequestItems).flatMap((r) => r.Keys.map((k) => String((k.pk as { S?: string }).S ?? k.pk)))
+          : [`${String(input.Key?.pk)}|${String(input.Key?.sk)}`];
         reads.push(`${context.commandName} ${keysOf.join(',')}`);
         return next(args);
       },

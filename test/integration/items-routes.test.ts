@@ -124,7 +124,8 @@ describe('item data', () => {
   });
 
   describe('catalogue upload', () => {
-    const seen = (token: string | undefined, body: unknown, headers: Record<string, string> = {}) => local.api('POST', '/api/v1/items/seen', { token, body, headers });
+    const seen = (token: string | undefined, body: unknown, headers: Record<string, string> = {}) =>
+      local.api('POST', '/api/v1/items/seen', { token, body, headers });
 
     it('answers 401 to anonymous callers, 403 devices_only to sessions and 403 forbidden to keys without api.upload', async () => {
       const body = { items: [[2589, 'x', 1, 0, 0]] };
@@ -180,7 +181,10 @@ describe('item data', () => {
       expect(res.body.variants).toEqual({ [VARIANT]: { n: 'Linen Cloth of the Bear', q: 2, fi: 77 }, [PET]: { n: 'Bombay Cat', q: 1 } });
       expect(res.body.catalogue).toEqual({ changed: expect.any(Number), named: 4 });
       expect((await pointer()).hash).not.toBe(before);
-      expect((await get(`/api/v1/items/${VARIANT}`)).body).toMatchObject({ item: { n: 'Linen Cloth' }, variant: { n: 'Linen Cloth of the Bear', q: 2, fi: 77 } });
+      expect((await get(`/api/v1/items/${VARIANT}`)).body).toMatchObject({
+        item: { n: 'Linen Cloth' },
+        variant: { n: 'Linen Cloth of the Bear', q: 2, fi: 77 },
+      });
       const index = (await get('/api/v1/items/search-index')).body.items as unknown[][];
       expect(index.find((e) => e[0] === 99999)).toEqual([99999, 'Mystery Box', 2, 123, null, null]);
     });
@@ -188,7 +192,16 @@ describe('item data', () => {
     it('rebuilds on the items schedule when a name changed and the last build is 10 minutes old', async () => {
       // A second account agrees on a name: it is now accepted over... nothing (generated wins), but the name changed.
       expect((await seen(keyB, { items: [[2592, 'Wool', 1, 0, 0]] })).body).toEqual({ added: 1, known: 0 });
-      expect((await seen(keyA, { items: [[2592, 'Wool', 1, 0, 0], [424242, 'Late Item', 1, 0, 0]] })).body).toEqual({ added: 1, known: 1 });
+      expect(
+        (
+          await seen(keyA, {
+            items: [
+              [2592, 'Wool', 1, 0, 0],
+              [424242, 'Late Item', 1, 0, 0],
+            ],
+          })
+        ).body,
+      ).toEqual({ added: 1, known: 1 });
       const before = await pointer();
       await local.advance(9 * 60_000);
       await local.tick();
@@ -213,7 +226,9 @@ describe('item data', () => {
 
   describe('unknown keys', () => {
     it('lists keys with a row in any market and no name, ascending', async () => {
-      const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: inject('dynamodbEndpoint'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+      const doc = DynamoDBDocumentClient.from(
+        new DynamoDBClient({ region: 'us-east-1', endpoint: inject('dynamodbEndpoint'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+      );
       const store = new MarketStore(doc, local.runtime.tableName);
       const now = await local.now();
       const row = (price: number | null): Row => ({ price, quantity: price === null ? 0 : 5, at: now, reader: 'r', changedAt: now });
@@ -234,7 +249,8 @@ describe('item data', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.body).toMatchObject({ version: expect.any(String), notes: expect.any(String), pub_date: expect.any(String) });
-      for (const p of Object.values(res.body.platforms) as Array<{ signature: string; url: string }>) expect(p.url.startsWith(`${local.base}/cdn/releases/`)).toBe(true);
+      for (const p of Object.values(res.body.platforms) as Array<{ signature: string; url: string }>)
+        expect(p.url.startsWith(`${local.base}/cdn/releases/`)).toBe(true);
     });
 
     it('redirects the desktop download to the installer on the file host, and keeps the old paths 404', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveClient } from '../support/live-client';
 import { pairDevice } from '../support/devices';
+import { LiveClient } from '../support/live-client';
 import { type Local, startLocal } from '../support/local';
 import { MARKET, MINUTE, uploadAt, uploaderKey } from '../support/market-books';
 
@@ -14,7 +14,11 @@ describe('live socket: credentials, renewals, roles, alerts and closes', () => {
     return c;
   };
   const patchUser = async (id: string, body: Record<string, unknown>) => {
-    const res = await fetch(`${local.base}/_local/users/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${local.base}/_local/users/${id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
   };
 

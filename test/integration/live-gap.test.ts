@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuctionRow } from '../../shared/files/documents';
-import { LiveClient } from '../support/live-client';
 import { pairDevice } from '../support/devices';
+import { LiveClient } from '../support/live-client';
 import { type Local, startLocal } from '../support/local';
 import { bookOf, DAY, HOUR, MARKET, MINUTE, uploadAt, uploaderKey } from '../support/market-books';
 
@@ -70,7 +70,12 @@ describe('gap rule over the live socket: none, changes, checkpoint, files and re
     for (let round = 0; round < 15; round++) {
       const now = await local.advance(5 * MINUTE);
       const answers = await Promise.all(
-        keys.map((key, j) => local.api('POST', '/api/v1/ah/books', { token: key, body: bookOf(now - j * 1000, listings(3, 20_000 + round * 80 + j * 10, 1000 + ((round * 8 + j) % 17) * 3)) })),
+        keys.map((key, j) =>
+          local.api('POST', '/api/v1/ah/books', {
+            token: key,
+            body: bookOf(now - j * 1000, listings(3, 20_000 + round * 80 + j * 10, 1000 + ((round * 8 + j) % 17) * 3)),
+          }),
+        ),
       );
       for (const a of answers) expect(a.status).toBe(200);
     }

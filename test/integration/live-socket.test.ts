@@ -82,12 +82,14 @@ describe('live socket: upgrade, hello, notices, renewals and closes', () => {
     expect(c.messages[0].t).toBe('hello');
   });
 
-  it('takes the credential from ?token= and from the __session cookie (with the deployment\'s Origin)', async () => {
+  it("takes the credential from ?token= and from the __session cookie (with the deployment's Origin)", async () => {
     const free = await session();
     const byQuery = open(free.token, { tokenIn: 'query' });
     expect((await byQuery.connect()).t).toBe('hello');
     const { default: WebSocket } = await import('ws');
-    const ws = new WebSocket(`${local.base.replace('http', 'ws')}/api/v1/live?market=${MARKET}`, { headers: { cookie: `__session=${free.token}`, origin: local.base } });
+    const ws = new WebSocket(`${local.base.replace('http', 'ws')}/api/v1/live?market=${MARKET}`, {
+      headers: { cookie: `__session=${free.token}`, origin: local.base },
+    });
     const first = await new Promise<{ t?: string }>((resolve, reject) => {
       ws.once('message', (d) => resolve(JSON.parse(d.toString())));
       ws.once('unexpected-response', (_q, res) => reject(new Error(`refused ${res.statusCode}`)));
@@ -142,7 +144,7 @@ describe('live socket: upgrade, hello, notices, renewals and closes', () => {
       expect(contributor.fetched.checkpoint).toHaveLength(1);
       expect([...contributor.table.values()].find((r) => r[0] === 1003)).toEqual([1003, 20_003, 5, at]);
     });
-  
+
     it('hands out caps by role: m1 with candles.minute, h1 with historyDays above 7, none to free callers', async () => {
       const today = Math.floor((await local.now()) / DAY);
       const [premium, contributor, free] = await Promise.all([open(tokens.premium).connect(), open(tokens.contributor).connect(), open(tokens.free).connect()]);
@@ -164,7 +166,13 @@ describe('live socket: upgrade, hello, notices, renewals and closes', () => {
       await local.setClock(t0 + 15 * MINUTE);
       await local.tick();
       const m1 = (await premium.waitForMessage((m) => m.t === 'sealed' && m.res === 'm1')) as { start: number; url: string };
-      expect(m1).toEqual({ t: 'sealed', market: MARKET, res: 'm1', start: t0, url: `${local.base}/cdn/candles/v1/m1/${MARKET}/${premium.caps.m1?.[t0 / DAY]}/${t0 / 600_000}.json.gz` });
+      expect(m1).toEqual({
+        t: 'sealed',
+        market: MARKET,
+        res: 'm1',
+        start: t0,
+        url: `${local.base}/cdn/candles/v1/m1/${MARKET}/${premium.caps.m1?.[t0 / DAY]}/${t0 / 600_000}.json.gz`,
+      });
       expect((await fetch(m1.url)).status).toBe(200);
       await local.setClock(t0 + HOUR + 5 * MINUTE);
       await local.tick();
@@ -174,7 +182,10 @@ describe('live socket: upgrade, hello, notices, renewals and closes', () => {
       expect(free.messages.some((m) => m.t === 'sealed' && m.res === 'm1')).toBe(false);
       await local.setClock(t0 + DAY + 5 * MINUTE);
       await local.tick();
-      const [pd, fd] = (await Promise.all([premium, free].map((c) => c.waitForMessage((m) => m.t === 'sealed' && m.res === 'd1')))) as Array<{ url: string; start: number }>;
+      const [pd, fd] = (await Promise.all([premium, free].map((c) => c.waitForMessage((m) => m.t === 'sealed' && m.res === 'd1')))) as Array<{
+        url: string;
+        start: number;
+      }>;
       expect(pd.start).toBe(t0);
       expect(pd.url).toMatch(new RegExp(`/cdn/candles/v1/d1c/${MARKET}/[A-Za-z0-9_-]{22}/${t0 / DAY}\\.json\\.gz$`));
       expect(fd.url).toBe(`${local.base}/cdn/candles/v1/d1/${MARKET}/${t0 / DAY}.json.gz`);

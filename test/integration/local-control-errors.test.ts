@@ -47,7 +47,7 @@ describe('local control API: errors that say what is allowed', () => {
     await expectBad('POST', '/_local/api-keys', { userId: u.id, scopes: 'api.read' }, '"api.read"');
   });
 
-  it('says which features a key has, and which of its user\'s features its scopes leave out', async () => {
+  it("says which features a key has, and which of its user's features its scopes leave out", async () => {
     const u = await local.user({ plan: 'premium' });
     const scoped = await call('POST', '/_local/api-keys', { userId: u.id, scopes: ['api.read', 'candles.daily'] });
     expect(scoped.status).toBe(200);

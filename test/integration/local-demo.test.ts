@@ -31,7 +31,15 @@ function readPrinted(stdout: string): Printed {
     .slice(1)
     .filter((l) => l.startsWith('  ') && !l.trimStart().startsWith('#'))
     .map((l) => l.trim());
-  return { base: get(/^ready (\S+)$/m), apiKey: get(/^ {2}API key {2}(ak_\S+)$/m), session: get(/^ {2}session {2}(\S+)$/m), item: Number(item[1]), name: item[2], market: item[3], commands };
+  return {
+    base: get(/^ready (\S+)$/m),
+    apiKey: get(/^ {2}API key {2}(ak_\S+)$/m),
+    session: get(/^ {2}session {2}(\S+)$/m),
+    item: Number(item[1]),
+    name: item[2],
+    market: item[3],
+    commands,
+  };
 }
 
 /** Runs a printed command line in a shell in the repository, as a user pastes it; resolves its output. */
@@ -111,9 +119,14 @@ describe('npm start -- --demo', () => {
   });
 
   it('prints a key with every premium feature, and a session of the same user', async () => {
-    const me = (await (await fetch(`${printed.base}/api/v1/me`, { headers: { authorization: `Bearer ${printed.apiKey}` } })).json()) as { user: { id: string }; features: string[] };
+    const me = (await (await fetch(`${printed.base}/api/v1/me`, { headers: { authorization: `Bearer ${printed.apiKey}` } })).json()) as {
+      user: { id: string };
+      features: string[];
+    };
     expect(me.features).toEqual(expect.arrayContaining(['prices.live', 'candles.minute', 'depth', 'books', 'live', 'api.read']));
-    const session = (await (await fetch(`${printed.base}/api/v1/me`, { headers: { authorization: `Bearer ${printed.session}` } })).json()) as { user: { id: string } };
+    const session = (await (await fetch(`${printed.base}/api/v1/me`, { headers: { authorization: `Bearer ${printed.session}` } })).json()) as {
+      user: { id: string };
+    };
     expect(session.user.id).toBe(me.user.id);
   });
 

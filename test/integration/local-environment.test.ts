@@ -21,7 +21,7 @@ afterAll(async () => {
 const configOf = async (fn: (typeof FUNCTIONS)[number]['name']) => local.runtime.platform(fn).config;
 
 describe('local function environment', () => {
-  it('gives each function its own config from the stack\'s builder: work bucket, queues and secrets as granted', async () => {
+  it("gives each function its own config from the stack's builder: work bucket, queues and secrets as granted", async () => {
     for (const spec of FUNCTIONS) {
       const config = await configOf(spec.name);
       const secrets = spec.access.secrets ?? [];
@@ -36,7 +36,7 @@ describe('local function environment', () => {
     expect(functionSpec('pages').access.workBucket).toBeUndefined();
   });
 
-  it('keeps the full configuration for the operator\'s calls outside any invocation (the control API)', () => {
+  it("keeps the full configuration for the operator's calls outside any invocation (the control API)", () => {
     const config = local.runtime.operator.config;
     expect(config.workBucketName).toBe(local.runtime.workBucketName);
     expect(config.vapid).not.toBeNull();

@@ -74,7 +74,7 @@ describe('API Gateway and Lambda limits on the HTTP API', () => {
     expect([over.status, await over.json()]).toEqual([502, INTERNAL]);
   });
 
-  it("holds each function to its manifest timeout in wall time: 500 {\"message\":\"Internal Server Error\"} past it", async () => {
+  it('holds each function to its manifest timeout in wall time: 500 {"message":"Internal Server Error"} past it', async () => {
     const knobs = local.runtime.lambdaKnobs;
     knobs.timeoutMs.api = 1_000;
     knobs.delayMs.api = 300;
@@ -137,7 +137,11 @@ describe('API Gateway limits on the WebSocket API and @connections', () => {
     const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
     ws.on('error', () => undefined);
     await new Promise((r) => ws.on('open', r));
-    const id = received.filter((m) => m.startsWith('connect:')).at(-1)?.slice('connect:'.length) ?? '';
+    const id =
+      received
+        .filter((m) => m.startsWith('connect:'))
+        .at(-1)
+        ?.slice('connect:'.length) ?? '';
     return { ws, id, closed };
   };
   /** Sends `size` bytes as one message in frames of at most `frame` bytes. */

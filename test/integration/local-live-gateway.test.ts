@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
-import { DeleteConnectionCommand, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
-import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
+import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LiveGateway } from '../../lib/local/live-gateway';
@@ -19,19 +18,24 @@ describe('local WebSocket gateway and @connections (API Gateway contract)', () =
   let client: ApiGatewayManagementApiClient;
 
   beforeAll(async () => {
-    gateway = new LiveGateway('local', async (_fn, ev) => {
-      const e = ev as { requestContext: { routeKey: string; connectionId: string }; body?: string; queryStringParameters?: Record<string, string> };
-      const event = { routeKey: e.requestContext.routeKey, connectionId: e.requestContext.connectionId, body: e.body };
-      events.push(event);
-      for (const w of waiters.filter((x) => x.match(event))) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
-      if (e.requestContext.routeKey === '$connect' && e.queryStringParameters?.ok !== '1') return { statusCode: 401, body: '{"error":"unauthenticated"}' };
-      return { statusCode: 200 };
-    }, { connect: 'ws-connect', message: 'ws-message', disconnect: 'ws-disconnect' }, (err) => {
-      throw err;
-    });
+    gateway = new LiveGateway(
+      'local',
+      async (_fn, ev) => {
+        const e = ev as { requestContext: { routeKey: string; connectionId: string }; body?: string; queryStringParameters?: Record<string, string> };
+        const event = { routeKey: e.requestContext.routeKey, connectionId: e.requestContext.connectionId, body: e.body };
+        events.push(event);
+        for (const w of waiters.filter((x) => x.match(event))) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve();
+        }
+        if (e.requestContext.routeKey === '$connect' && e.queryStringParameters?.ok !== '1') return { statusCode: 401, body: '{"error":"unauthenticated"}' };
+        return { statusCode: 200 };
+      },
+      { connect: 'ws-connect', message: 'ws-message', disconnect: 'ws-disconnect' },
+      (err) => {
+        throw err;
+      },
+    );
     server = createServer((req, res) => {
       const m = req.url?.match(/^\/local\/@connections\/([^/?]+)/);
       if (m) void gateway.manage(req, res, decodeURIComponent(m[1]));
@@ -41,7 +45,11 @@ describe('local WebSocket gateway and @connections (API Gateway contract)', () =
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const address = server.address() as { port: number };
     base = `http://127.0.0.1:${address.port}`;
-    client = new ApiGatewayManagementApiClient({ endpoint: `${base}/local`, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    client = new ApiGatewayManagementApiClient({
+      endpoint: `${base}/local`,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
   });
 
   afterAll(async () => {

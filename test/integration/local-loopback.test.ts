@@ -79,19 +79,22 @@ const isLoopback = (address: string): boolean => /^127\./.test(address) || addre
 function withHost(base: string, method: string, path: string, host: string | null): Promise<{ status: number; body: Record<string, unknown> }> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const req = request({ hostname: url.hostname, port: url.port, path: url.pathname, method, setHost: false, headers: host === null ? {} : { host } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => {
-        text += d.toString();
-      });
-      res.on('end', () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {} });
-        } catch {
-          resolve({ status: res.statusCode ?? 0, body: { text } });
-        }
-      });
-    });
+    const req = request(
+      { hostname: url.hostname, port: url.port, path: url.pathname, method, setHost: false, headers: host === null ? {} : { host } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => {
+          text += d.toString();
+        });
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {} });
+          } catch {
+            resolve({ status: res.statusCode ?? 0, body: { text } });
+          }
+        });
+      },
+    );
     req.on('error', reject);
     req.end(method === 'POST' ? '{}' : undefined);
   });
@@ -122,7 +125,17 @@ describe('the local runtime is local', () => {
   });
 
   it('refuses to listen anywhere but loopback', async () => {
-    await expect(startRuntime({ port: 0, host: '0.0.0.0', dataDir: ':memory:', clock: 'manual', log: false, dynamodbEndpoint: 'http://127.0.0.1:1', s3Endpoint: 'http://127.0.0.1:1' })).rejects.toThrow(/loopback/);
+    await expect(
+      startRuntime({
+        port: 0,
+        host: '0.0.0.0',
+        dataDir: ':memory:',
+        clock: 'manual',
+        log: false,
+        dynamodbEndpoint: 'http://127.0.0.1:1',
+        s3Endpoint: 'http://127.0.0.1:1',
+      }),
+    ).rejects.toThrow(/loopback/);
   });
 
   it('answers the control API at the printed address and at localhost with its port', async () => {
@@ -159,7 +172,8 @@ describe('the local runtime is local', () => {
 
   it('still serves the API under any Host, and its own calls to the identity provider pass', async () => {
     expect((await withHost(rt.base, 'GET', '/api/v1/config', `evil.example.test:${port}`)).status).toBe(200);
-    const post = async (path: string, body: unknown) => (await fetch(`${rt.base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json() as Promise<Record<string, string>>;
+    const post = async (path: string, body: unknown) =>
+      (await fetch(`${rt.base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json() as Promise<Record<string, string>>;
     const user = await post('/_local/users', {});
     const { token } = await post('/_local/sessions', { userId: user.id });
     const { key } = await post('/_local/api-keys', { userId: user.id });

@@ -69,23 +69,55 @@ describe('local runtime: gateway basics and the control API', () => {
   });
 
   it('sets and reports faults', async () => {
-    expect(await local.faults({ identity: 'down', storage: 'down' })).toEqual({ identity: 'down', storage: 'down', table: 'up', merge: 'none', mergeCrashAfter: null, mergeWrites: null, mergeCrashes: 0 });
-    expect(await local.faults({ identity: 'up', storage: 'up', table: 'down', merge: 'crash-once' })).toEqual({ identity: 'up', storage: 'up', table: 'down', merge: 'crash-once', mergeCrashAfter: 1, mergeWrites: null, mergeCrashes: 0 });
+    expect(await local.faults({ identity: 'down', storage: 'down' })).toEqual({
+      identity: 'down',
+      storage: 'down',
+      table: 'up',
+      merge: 'none',
+      mergeCrashAfter: null,
+      mergeWrites: null,
+      mergeCrashes: 0,
+    });
+    expect(await local.faults({ identity: 'up', storage: 'up', table: 'down', merge: 'crash-once' })).toEqual({
+      identity: 'up',
+      storage: 'up',
+      table: 'down',
+      merge: 'crash-once',
+      mergeCrashAfter: 1,
+      mergeWrites: null,
+      mergeCrashes: 0,
+    });
     expect(await local.faults({ table: 'up' })).toMatchObject({ table: 'up' });
     expect(await local.faults({ mergeCrashAfter: 7 })).toMatchObject({ merge: 'crash-once', mergeCrashAfter: 7 });
     expect(await local.faults({ merge: 'crash-once', mergeCrashAfter: 3 })).toMatchObject({ merge: 'crash-once', mergeCrashAfter: 3 });
-    for (const body of [{ storage: 'sideways' }, { table: 'sideways' }, { mergeCrashAfter: 0 }, { mergeCrashAfter: 1.5 }, { mergeCrashAfter: '2' }, { merge: 'none', mergeCrashAfter: 2 }, { merge: 'twice' }]) {
+    for (const body of [
+      { storage: 'sideways' },
+      { table: 'sideways' },
+      { mergeCrashAfter: 0 },
+      { mergeCrashAfter: 1.5 },
+      { mergeCrashAfter: '2' },
+      { merge: 'none', mergeCrashAfter: 2 },
+      { merge: 'twice' },
+    ]) {
       expect((await local.api('POST', '/_local/faults', { body })).status, JSON.stringify(body)).toBe(400);
     }
     const queues = (await local.api('GET', '/_local/queues')).body.queues;
-    expect(Object.keys(queues)).toEqual(expect.arrayContaining(['merge-normal-alliance', 'merge-normal-alliance-dead-letters', 'merge-rejected', 'push', 'push-dead-letters']));
+    expect(Object.keys(queues)).toEqual(
+      expect.arrayContaining(['merge-normal-alliance', 'merge-normal-alliance-dead-letters', 'merge-rejected', 'push', 'push-dead-letters']),
+    );
     expect(await local.faults({ merge: 'none' })).toMatchObject({ merge: 'none', mergeCrashAfter: null });
   });
 
   it('lists bucket files with their headers and serves them at /cdn/ with those headers and CORS', async () => {
     const key = 'snap/v1/forever.normal.alliance.us/latest.json';
     await local.runtime.s3.send(
-      new PutObjectCommand({ Bucket: local.runtime.bucketName, Key: key, Body: '{"v":1}', ContentType: 'application/json', CacheControl: 'public, max-age=60' }),
+      new PutObjectCommand({
+        Bucket: local.runtime.bucketName,
+        Key: key,
+        Body: '{"v":1}',
+        ContentType: 'application/json',
+        CacheControl: 'public, max-age=60',
+      }),
     );
     const list = (await (await fetch(`${local.base}/_local/files?prefix=snap/`)).json()) as { keys: unknown[] };
     expect(list.keys).toEqual([{ key, size: 7, contentType: 'application/json', cacheControl: 'public, max-age=60' }]);

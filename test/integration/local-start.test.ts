@@ -109,9 +109,17 @@ describe('npm start: help, flags, the lines after ready, failed starts', () => {
     const run = startEntryPoint([], { PORT: '0', DATA_DIR: data, LOG: 'quiet' });
     const { code } = await run.exited;
     expect(code).toBe(1);
-    expect(oneLine(run.stderr())).toEqual([`error: could not start: ${join(data, 'identity.json')} is not valid JSON: repair it, or delete it to start with no users and API keys`]);
+    expect(oneLine(run.stderr())).toEqual([
+      `error: could not start: ${join(data, 'identity.json')} is not valid JSON: repair it, or delete it to start with no users and API keys`,
+    ]);
     // Both engines were running when it failed, and neither is now.
-    expect(run.seen().filter(isEngine).map((p) => (/s3rver/.test(p.cmd) ? 's3rver' : 'dynamodb')).sort()).toEqual(['dynamodb', 's3rver']);
+    expect(
+      run
+        .seen()
+        .filter(isEngine)
+        .map((p) => (/s3rver/.test(p.cmd) ? 's3rver' : 'dynamodb'))
+        .sort(),
+    ).toEqual(['dynamodb', 's3rver']);
     expectNoEngineLeft(run);
   }, 120_000);
 

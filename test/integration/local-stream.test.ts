@@ -14,11 +14,19 @@ describe('local stream poller (DynamoDB Streams → Lambda contract)', () => {
     const table = `stream-${randomBytes(4).toString('hex')}`;
     await ensureTable(raw, table);
     const records: DynamoDBRecord[] = [];
-    const poller = new StreamPoller(endpoint, raw, table, async (event) => {
-      records.push(...event.Records);
-    }, 100, [{ dynamodb: { Keys: { pk: { S: ['A'] } } } }], (err) => {
-      throw err;
-    });
+    const poller = new StreamPoller(
+      endpoint,
+      raw,
+      table,
+      async (event) => {
+        records.push(...event.Records);
+      },
+      100,
+      [{ dynamodb: { Keys: { pk: { S: ['A'] } } } }],
+      (err) => {
+        throw err;
+      },
+    );
     await poller.init(true);
 
     await doc.send(new PutCommand({ TableName: table, Item: { pk: 'A', sk: '1', n: 1 } }));
@@ -49,11 +57,19 @@ describe('local stream poller (DynamoDB Streams → Lambda contract)', () => {
     const table = `stream-${randomBytes(4).toString('hex')}`;
     await ensureTable(raw, table);
     const batches: string[][] = [];
-    const poller = new StreamPoller(endpoint, raw, table, async (event) => {
-      batches.push(event.Records.map((r) => r.dynamodb?.Keys?.pk?.S ?? ''));
-    }, 100, [{ dynamodb: { Keys: { pk: { S: [{ prefix: 'KEEP#' }] } } } }], (err) => {
-      throw err;
-    });
+    const poller = new StreamPoller(
+      endpoint,
+      raw,
+      table,
+      async (event) => {
+        batches.push(event.Records.map((r) => r.dynamodb?.Keys?.pk?.S ?? ''));
+      },
+      100,
+      [{ dynamodb: { Keys: { pk: { S: [{ prefix: 'KEEP#' }] } } } }],
+      (err) => {
+        throw err;
+      },
+    );
     await poller.init(true);
     for (let i = 0; i < 5; i++) await doc.send(new PutCommand({ TableName: table, Item: { pk: `RATE#${i}`, sk: '1' } }));
     await poller.drain();

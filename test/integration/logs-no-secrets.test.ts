@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeleteObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import { LiveClient } from '../support/live-client';
 import { MARKETS } from '../../shared/domain/market';
+import { LiveClient } from '../support/live-client';
+import { type LoggedService, startLoggedService } from '../support/logged-service';
 import { bookOf, DAY, HOUR, MINUTE } from '../support/market-books';
 import { browserKeys, type PushReceiver, startPushReceiver } from '../support/push-receiver';
-import { type LoggedService, startLoggedService } from '../support/logged-service';
 
 const MARKET = 'forever.normal.alliance.us';
 const OTHER = 'forever.pvp.horde.us';
@@ -78,7 +77,9 @@ describe('no secret in a log', () => {
     const endpoint = `${rx.base}/push/${randomBytes(8).toString('hex')}`;
     rx.statusFor.set(new URL(endpoint).pathname, 500);
     expect((await svc.api('PUT', '/api/v1/push/subscription', { token: session, body: { subscription: { endpoint, keys: browser.keys } } })).status).toBe(200);
-    expect((await svc.api('POST', '/api/v1/market/alerts', { token: session, body: { market: MARKET, item: 2589, kind: 'below', value: 20000 } })).status).toBe(200);
+    expect((await svc.api('POST', '/api/v1/market/alerts', { token: session, body: { market: MARKET, item: 2589, kind: 'below', value: 20000 } })).status).toBe(
+      200,
+    );
 
     // Live sockets: ?token= with each kind of credential, and a header one.
     const open = async (token: string, tokenIn: 'query' | 'header' = 'query') => {
@@ -88,20 +89,40 @@ describe('no secret in a log', () => {
       return c;
     };
     const sockets = [await open(session), await open(key), await open(device), await open(session, 'header')];
-    const refused = new LiveClient({ base: svc.base, market: MARKET, token: `eyJhbGciOiJSUzI1NiJ9.${Buffer.from('{"sub":"x"}').toString('base64url')}.c2ln`, tokenIn: 'query' });
+    const refused = new LiveClient({
+      base: svc.base,
+      market: MARKET,
+      token: `eyJhbGciOiJSUzI1NiJ9.${Buffer.from('{"sub":"x"}').toString('base64url')}.c2ln`,
+      tokenIn: 'query',
+    });
     await expect(refused.connect()).rejects.toMatchObject({ status: 401 });
-    const cookie = new WebSocket(`${svc.base.replace('http', 'ws')}/api/v1/live?market=${MARKET}`, { headers: { cookie: `__session=${session}`, origin: 'https://evil.example.test' } });
+    const cookie = new WebSocket(`${svc.base.replace('http', 'ws')}/api/v1/live?market=${MARKET}`, {
+      headers: { cookie: `__session=${session}`, origin: 'https://evil.example.test' },
+    });
     await new Promise((r) => cookie.once('unexpected-response', r));
 
     // Uploads and merges: by device and by API key, on two markets; the first one fires the alert.
-    expect((await upload(device, start, [[2589, 15050, 12], [2592, 900, 40]])).status).toBe(200);
+    expect(
+      (
+        await upload(device, start, [
+          [2589, 15050, 12],
+          [2592, 900, 40],
+        ])
+      ).status,
+    ).toBe(200);
     expect((await upload(key, start, [[2589, 16000, 3]], OTHER)).status).toBe(200);
     await svc.settle();
     await svc.advance(31_000);
     await svc.settle();
 
     // Renewals on the sockets: good, bad and random credentials; then one socket floods.
-    for (const token of [key, `ak_${randomBytes(24).toString('base64url')}`, `svc_dev_${randomBytes(32).toString('base64url')}`, 'eyJhbGciOiJIUzI1NiJ9.e30.bad', session]) {
+    for (const token of [
+      key,
+      `ak_${randomBytes(24).toString('base64url')}`,
+      `svc_dev_${randomBytes(32).toString('base64url')}`,
+      'eyJhbGciOiJIUzI1NiJ9.e30.bad',
+      session,
+    ]) {
       sockets[1].send(JSON.stringify({ t: 'auth', token }));
     }
     for (let i = 0; i < 30; i++) sockets[3].send(JSON.stringify({ t: 'auth', token: session }));
@@ -137,7 +158,12 @@ describe('no secret in a log', () => {
       expect((await upload(i < others.length ? key : device, start + 20 * MINUTE, [[2589, 15000, 1]], market)).status).toBe(200);
       await svc.settle();
     }
-    const s3 = new S3Client({ region: 'us-east-1', endpoint: inject('s3Endpoint'), forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const s3 = new S3Client({
+      region: 'us-east-1',
+      endpoint: inject('s3Endpoint'),
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     const bucket = `market-files-${svc.name}`;
     const stored = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `books/v1/${MARKET}/` }));
     for (const o of stored.Contents ?? []) {

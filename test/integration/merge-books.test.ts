@@ -87,7 +87,8 @@ describe('merging books', () => {
     const live = await listFiles(local, `live/v1/${market}/`);
     // The checkpoint after merge 1 and one change file per merge, each at the path its merge record names.
     expect(live.map((f) => f.key).sort()).toEqual([records[0].checkpointPath, ...records.map((r) => r.changePath)].sort());
-    for (const [i, r] of records.entries()) expect(r.changePath).toMatch(new RegExp(`^live/v1/forever\\.normal\\.alliance\\.us/${i + 1}-[A-Za-z0-9_-]{22}\\.json\\.gz$`));
+    for (const [i, r] of records.entries())
+      expect(r.changePath).toMatch(new RegExp(`^live/v1/forever\\.normal\\.alliance\\.us/${i + 1}-[A-Za-z0-9_-]{22}\\.json\\.gz$`));
     expect(live.every((f) => f.contentEncoding === 'gzip' && f.cacheControl === 'public, max-age=31536000, immutable')).toBe(true);
 
     const scans = await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, 0, now);
@@ -107,10 +108,18 @@ describe('merging books', () => {
     const market = 'forever.pvp.horde.us';
     const callers = await Promise.all(Array.from({ length: 10 }, () => key()));
     const uploads = callers.flatMap((k, c) =>
-      [0, 1].map((j) => uploadBook(local, k, makeBook(now - 60 * MINUTE_MS + c * 1000 + j, { market, keys: 5, first: 100_000 + c * 100 + j * 10, complete: false }))),
+      [0, 1].map((j) =>
+        uploadBook(local, k, makeBook(now - 60 * MINUTE_MS + c * 1000 + j, { market, keys: 5, first: 100_000 + c * 100 + j * 10, complete: false })),
+      ),
     );
     const results = await Promise.all(uploads);
-    for (let c = 0; c < 10; c++) expect(results.slice(2 * c, 2 * c + 2).map((r) => r.status).sort()).toEqual([200, 409]);
+    for (let c = 0; c < 10; c++)
+      expect(
+        results
+          .slice(2 * c, 2 * c + 2)
+          .map((r) => r.status)
+          .sort(),
+      ).toEqual([200, 409]);
     await local.settle();
     const meta = await store.meta(market);
     expect(meta.seq).toBe(10);
@@ -119,7 +128,7 @@ describe('merging books', () => {
     expect((await store.rows(market)).size).toBe(50);
   });
 
-  it('evaluates the market\'s alerts as part of the merge', async () => {
+  it("evaluates the market's alerts as part of the merge", async () => {
     const u = await local.user();
     const session = await local.session(u.id, { expiresIn: 86_400 });
     const market = 'forever.rp.horde.us';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LiveClient } from '../support/live-client';
 import { toAuctionRow } from '../../shared/domain/merge';
 import { MarketStore } from '../../shared/store/market-store';
+import { LiveClient } from '../support/live-client';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
 import { MINUTE, uploaderKey } from '../support/market-books';
 import { alertStates, mergeState } from '../support/merge-state';
@@ -54,7 +54,10 @@ describe('a merge crashed after any of its writes', () => {
     for (const market of [CLEAN, CRASHY]) {
       const u = await local.user({ plan: 'premium' });
       const token = await local.session(u.id, { expiresIn: 30 * 86_400 });
-      for (const [kind, value] of [['below', 1000], ['above', 40_000]] as const) {
+      for (const [kind, value] of [
+        ['below', 1000],
+        ['above', 40_000],
+      ] as const) {
         expect((await local.api('POST', '/api/v1/market/alerts', { token, body: { market, item: X, kind, value } })).status).toBe(200);
       }
       const push = `/push/${market}`;
@@ -104,8 +107,14 @@ describe('a merge crashed after any of its writes', () => {
       const ah = socket.messages.filter((m) => m.t === 'ah').map((m) => (m as { seq: number }).seq);
       expect(ah, `${market}: one ah per seq`).toEqual(Array.from({ length: merges }, (_, j) => j + 1));
       // Every merge fires one of the two alerts (below on even steps, above on odd ones).
-      expect(socket.messages.filter((m) => m.t === 'alert'), `${market}: one alert per firing`).toHaveLength(merges);
-      expect(rx.received.filter((r) => r.path === push), `${market}: one push per firing`).toHaveLength(merges);
+      expect(
+        socket.messages.filter((m) => m.t === 'alert'),
+        `${market}: one alert per firing`,
+      ).toHaveLength(merges);
+      expect(
+        rx.received.filter((r) => r.path === push),
+        `${market}: one push per firing`,
+      ).toHaveLength(merges);
       // The client kept its table from the change files alone: they hold exactly the rows the merges changed.
       const rows = [...(await store.rows(market))].map(([key, row]) => toAuctionRow(key, row)).sort((p, q) => p[0] - q[0]);
       expect([...socket.table.values()].sort((p, q) => p[0] - q[0])).toEqual(rows);
@@ -114,7 +123,14 @@ describe('a merge crashed after any of its writes', () => {
 });
 
 describe('the first merge (a checkpoint seq) crashed after any of its writes', () => {
-  const MARKETS = ['forever.normal.alliance.us', 'forever.normal.horde.us', 'forever.pvp.alliance.us', 'forever.pvp.horde.us', 'forever.rp.alliance.us', 'forever.rp.horde.us'];
+  const MARKETS = [
+    'forever.normal.alliance.us',
+    'forever.normal.horde.us',
+    'forever.pvp.alliance.us',
+    'forever.pvp.horde.us',
+    'forever.rp.alliance.us',
+    'forever.rp.horde.us',
+  ];
 
   /** One runtime: merges book 0 into each market, crashing market j after write `crashes[j]` (null: clean); answers their states. */
   async function run(crashes: Array<number | null>): Promise<Array<{ writes: number; state: unknown }>> {

@@ -7,14 +7,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { MERGE_REJECTED_QUEUE, deadLetterQueueName, mergeQueueName } from '../../shared/topology';
 import { MERGE_BACKOFF_CAP_SECONDS } from '../../shared/domain/merge-retry';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';
+import { deadLetterQueueName, MERGE_REJECTED_QUEUE, mergeQueueName } from '../../shared/topology';
 import { listFiles, makeBook, uploadBook } from '../support/books';
 import { type Local, startLocal } from '../support/local';
 
@@ -202,7 +201,12 @@ describe('accepted books outlive outages', () => {
     const [file] = await listFiles(local, `books/v1/${market}/`);
     const cap = file.key.match(/-([A-Za-z0-9_-]{22})\.json\.gz$/)?.[1];
     expect(cap).toBeDefined();
-    const plain = new S3Client({ region: 'us-east-1', endpoint: inject('s3Endpoint'), forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const plain = new S3Client({
+      region: 'us-east-1',
+      endpoint: inject('s3Endpoint'),
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     await plain.send(new PutObjectCommand({ Bucket: local.runtime.bucketName, Key: file.key, Body: Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3, 4]) }));
 
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);

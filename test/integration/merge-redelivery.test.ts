@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
-import { MarketStore } from '../../shared/store/market-store';
 import type { MarketMeta } from '../../shared/ports/market';
+import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';
 import { cdnJson, listFiles, makeBook, uploadBook } from '../support/books';
@@ -33,16 +33,30 @@ describe('redelivered merges', () => {
     const meta: MarketMeta = await store.meta(market);
     const records = await new MergeLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName).after(market, 0, now);
     const pages: Record<string, unknown> = {};
-    for (const [res, ms] of [['m1', MINUTE_MS], ['h1', HOUR_MS], ['d1', DAY_MS]] as const) pages[res] = [...(await store.candlePage(market, res, Math.floor(at / ms)))];
+    for (const [res, ms] of [
+      ['m1', MINUTE_MS],
+      ['h1', HOUR_MS],
+      ['d1', DAY_MS],
+    ] as const)
+      pages[res] = [...(await store.candlePage(market, res, Math.floor(at / ms)))];
     return {
-      meta: { seq: meta.seq, newestScanAt: meta.newestScanAt, firstMergeAt: meta.firstMergeAt, pending: meta.pending, book: { ...meta.currentBook, ref: undefined } },
+      meta: {
+        seq: meta.seq,
+        newestScanAt: meta.newestScanAt,
+        firstMergeAt: meta.firstMergeAt,
+        pending: meta.pending,
+        book: { ...meta.currentBook, ref: undefined },
+      },
       rows: [...(await store.rows(market))],
       pages,
       volume: [...(await store.volumePage(market, Math.floor(at / DAY_MS)))],
       records: records.map((r) => ({ seq: r.seq, at: r.at, mergedAt: r.mergedAt, bookAt: r.bookAt, checkpoint: r.checkpointPath !== undefined })),
       changes: await Promise.all(records.map(async (r) => (await cdnJson(local, r.changePath)).rows)),
       files: (await listFiles(local, `live/v1/${market}/`)).length,
-      scans: (await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, 0, now)).map((s) => ({ ...s, market: undefined })),
+      scans: (await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, 0, now)).map((s) => ({
+        ...s,
+        market: undefined,
+      })),
     };
   }
 

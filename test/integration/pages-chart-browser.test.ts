@@ -117,7 +117,9 @@ describe.skipIf(!CHROMIUM)('item page charts in headless Chromium', () => {
   const shoot = async (page: BrowserPage, name: string) => {
     if (!SHOTS) return;
     mkdirSync(SHOTS, { recursive: true });
-    const size = await page.evaluate<{ width: number; height: number }>('({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight })');
+    const size = await page.evaluate<{ width: number; height: number }>(
+      '({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight })',
+    );
     writeFileSync(join(SHOTS, name), await page.screenshot({ x: 0, y: 0, ...size }));
   };
 
@@ -172,7 +174,9 @@ describe.skipIf(!CHROMIUM)('item page charts in headless Chromium', () => {
   it('renders the home page with the most listed items of the market linking to their item pages', async () => {
     const page = await browser.open(`${local.base}/`);
     await shoot(page, 'home.png');
-    const links = await page.evaluate<Array<[string, string]>>(`[...document.querySelectorAll('.markets ol a')].map((a) => [a.textContent, a.getAttribute('href')])`);
+    const links = await page.evaluate<Array<[string, string]>>(
+      `[...document.querySelectorAll('.markets ol a')].map((a) => [a.textContent, a.getAttribute('href')])`,
+    );
     expect(links.slice(0, 3)).toEqual([
       ['Silk Cloth', `${local.base}/item/4306`],
       ['Copper Ore', `${local.base}/item/2770`],
@@ -186,7 +190,9 @@ describe.skipIf(!CHROMIUM)('item page charts in headless Chromium', () => {
     const box = (await chartBox(phone, 'chart-hourly')) as ChartBox;
     expect(box.width).toBeLessThanOrEqual(390);
     expect(await phone.evaluate<number>(`document.documentElement.scrollWidth`)).toBeLessThanOrEqual(390);
-    const fontPx = await phone.evaluate<number>(`(() => { const t = document.querySelector('#chart-hourly .labels text'); return t.getBoundingClientRect().height; })()`);
+    const fontPx = await phone.evaluate<number>(
+      `(() => { const t = document.querySelector('#chart-hourly .labels text'); return t.getBoundingClientRect().height; })()`,
+    );
     expect(fontPx).toBeGreaterThanOrEqual(10);
     const dark = await browser.open(`${local.base}/item/2589`, undefined, true);
     await shoot(dark, 'item-2589-dark.png');
@@ -196,7 +202,7 @@ describe.skipIf(!CHROMIUM)('item page charts in headless Chromium', () => {
 });
 
 describe.runIf(!CHROMIUM && process.env.CI)('Chromium in CI', () => {
-  it('is installed (.ci/run installs Debian\'s chromium): the chart test must not be skipped in CI', () => {
+  it("is installed (.ci/run installs Debian's chromium): the chart test must not be skipped in CI", () => {
     expect.fail('no Chromium binary found although CI is set');
   });
 });

@@ -45,14 +45,23 @@ describe('item page price history and home page links', () => {
     return section
       .split('\n')
       .filter((l) => /^\| \d{4}-/.test(l))
-      .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+      .map((l) =>
+        l
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
   };
 
   beforeAll(async () => {
     local = await startLocal();
     expect((await fetch(`${local.base}/_local/items`, { method: 'POST', body: JSON.stringify(FILE) })).status).toBe(200);
     const uploader = await uploaderKey(local);
-    for (const [i, at] of READINGS.entries()) await uploadAt(local, uploader, at, [[2589, priceAt(i), 10 + i], [2592, 900, 5]]);
+    for (const [i, at] of READINGS.entries())
+      await uploadAt(local, uploader, at, [
+        [2589, priceAt(i), 10 + i],
+        [2592, 900, 5],
+      ]);
     await local.setClock(VIEW_AT);
   }, 420_000);
   afterAll(() => local.close());

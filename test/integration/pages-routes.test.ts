@@ -193,7 +193,8 @@ describe('pages', () => {
         expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
         expect(Buffer.from(await res.arrayBuffer())).toEqual(WEBP);
       }
-      for (const path of ['/icons/missing.webp', '/icons/id/1.webp', '/icons/inv_fabric_linen_01.png', '/icons/id/abc.webp']) expect((await page(path)).status).toBe(404);
+      for (const path of ['/icons/missing.webp', '/icons/id/1.webp', '/icons/inv_fabric_linen_01.png', '/icons/id/abc.webp'])
+        expect((await page(path)).status).toBe(404);
     });
   });
 });

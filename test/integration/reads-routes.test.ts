@@ -70,7 +70,8 @@ describe('market read routes', () => {
   it('gates prices.live routes with 403 forbidden for anonymous and free callers', async () => {
     for (const path of [`/api/v1/ah/${MARKET}`, `/api/v1/ah/${MARKET}/intraday`, `/api/v1/ah/${MARKET}/candles?items=${K1}`]) {
       const r = await as(path);
-      for (const denied of [r.anon, r.free]) expect(denied.status === 403 && denied.body, path).toEqual({ error: 'forbidden', message: 'needs the prices.live feature', feature: 'prices.live' });
+      for (const denied of [r.anon, r.free])
+        expect(denied.status === 403 && denied.body, path).toEqual({ error: 'forbidden', message: 'needs the prices.live feature', feature: 'prices.live' });
       expect(r.contributor.status, path).toBe(200);
       expect(r.premium.status, path).toBe(200);
     }
@@ -179,15 +180,42 @@ describe('market read routes', () => {
       market: MARKET,
       from: HOUR_NOW - 24,
       items: [
-        [K1, [[HOUR_NOW - 2, 130, 2], [HOUR_NOW - 1, 125, 2]]],
-        [K2, [[HOUR_NOW - 2, 220, 1], [HOUR_NOW - 1, 220, 1]]],
-        [K3, [[HOUR_NOW - 2, 310, 1], [HOUR_NOW - 1, 310, 1]]],
+        [
+          K1,
+          [
+            [HOUR_NOW - 2, 130, 2],
+            [HOUR_NOW - 1, 125, 2],
+          ],
+        ],
+        [
+          K2,
+          [
+            [HOUR_NOW - 2, 220, 1],
+            [HOUR_NOW - 1, 220, 1],
+          ],
+        ],
+        [
+          K3,
+          [
+            [HOUR_NOW - 2, 310, 1],
+            [HOUR_NOW - 1, 310, 1],
+          ],
+        ],
       ],
       now: NOW,
     });
     const old = await get(`/api/v1/ah/${MARKET}/intraday?from=0`, tiers.contributor);
     expect(old.body.from).toBe(HOUR_NOW - 336);
-    expect(old.body.items[0]).toEqual([K1, [[HOUR_NOW - 216, 100, 2], [HOUR_NOW - 214, 110, 3], [HOUR_NOW - 192, 120, 1], [HOUR_NOW - 2, 130, 2], [HOUR_NOW - 1, 125, 2]]]);
+    expect(old.body.items[0]).toEqual([
+      K1,
+      [
+        [HOUR_NOW - 216, 100, 2],
+        [HOUR_NOW - 214, 110, 3],
+        [HOUR_NOW - 192, 120, 1],
+        [HOUR_NOW - 2, 130, 2],
+        [HOUR_NOW - 1, 125, 2],
+      ],
+    ]);
   });
 
   it('clamps history from to historyDays and reports it; volume only with depth', async () => {
@@ -200,7 +228,17 @@ describe('market read routes', () => {
     ]);
     const premium = await get(`/api/v1/ah/${MARKET}/history?from=${day0}`, tiers.premium);
     expect(premium.body).toMatchObject({ from: day0, live: true });
-    expect(premium.body.items[2]).toEqual([K3, [[day0, 300, 300, 300, 300, 4], [TODAY, 310, 310, 310, 310, 1]], [[day0, 0, 4, 0], [TODAY, 0, 0, 0]]]);
+    expect(premium.body.items[2]).toEqual([
+      K3,
+      [
+        [day0, 300, 300, 300, 300, 4],
+        [TODAY, 310, 310, 310, 310, 1],
+      ],
+      [
+        [day0, 0, 4, 0],
+        [TODAY, 0, 0, 0],
+      ],
+    ]);
     expect((await get(`/api/v1/ah/${MARKET}/history`, tiers.premium)).body.from).toBe(TODAY - 30);
     expect((await get(`/api/v1/ah/${MARKET}/history?from=${TODAY + 5}`, tiers.premium)).body.items).toEqual([]);
   });
@@ -223,11 +261,24 @@ describe('market read routes', () => {
     expect(ranged.body.books.map((b: { at: number }) => b.at)).toEqual([at(9, 8), at(1, 10)]);
     expect((await get(`/api/v1/ah/${MARKET}/books?from=${at(9, 0)}&to=${at(1, 0)}`, tiers.contributor)).body).toMatchObject({ error: 'bad_query' });
 
-    const gz = await fetch(`${local.base}/api/v1/ah/${MARKET}/books/${at(0, 12)}`, { headers: { authorization: `Bearer ${tiers.premium}`, 'accept-encoding': 'gzip' } });
+    const gz = await fetch(`${local.base}/api/v1/ah/${MARKET}/books/${at(0, 12)}`, {
+      headers: { authorization: `Bearer ${tiers.premium}`, 'accept-encoding': 'gzip' },
+    });
     expect(gz.headers.get('cache-control')).toBe('private, max-age=86400');
     expect(gz.headers.get('content-encoding')).toBe('gzip');
-    expect(await gz.json()).toMatchObject({ market: MARKET, at: at(0, 12), complete: true, auctions: 2, entries: [[K1, 110, 3, 3, 1], [K2, 200, 1, 3, 1]] });
-    const plain = await fetch(`${local.base}/api/v1/ah/${MARKET}/books/${at(0, 12)}`, { headers: { authorization: `Bearer ${tiers.premium}`, 'accept-encoding': 'identity' } });
+    expect(await gz.json()).toMatchObject({
+      market: MARKET,
+      at: at(0, 12),
+      complete: true,
+      auctions: 2,
+      entries: [
+        [K1, 110, 3, 3, 1],
+        [K2, 200, 1, 3, 1],
+      ],
+    });
+    const plain = await fetch(`${local.base}/api/v1/ah/${MARKET}/books/${at(0, 12)}`, {
+      headers: { authorization: `Bearer ${tiers.premium}`, 'accept-encoding': 'identity' },
+    });
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(JSON.parse(await plain.text()).at).toBe(at(0, 12));
     expect((await get(`/api/v1/ah/${MARKET}/books/${at(0, 11)}`, tiers.premium)).body).toMatchObject({ error: 'unknown_book' });
@@ -241,9 +292,22 @@ describe('market read routes', () => {
     const { runtime } = local;
     const path = `snap/v1/${MARKET}/${HOUR_NOW}.json.gz`;
     const doc = { v: 1, market: MARKET, at: HOUR_NOW * HOUR, scan: at(9, 9), rows: [], days: [], now: NOW };
-    await runtime.s3.send(new PutObjectCommand({ Bucket: runtime.bucketName, Key: path, Body: gzipSync(JSON.stringify(doc)), ContentEncoding: 'gzip', ContentType: 'application/json' }));
     await runtime.s3.send(
-      new PutObjectCommand({ Bucket: runtime.bucketName, Key: `snap/v1/${MARKET}/latest.json`, Body: JSON.stringify({ v: 1, market: MARKET, hour: HOUR_NOW, at: HOUR_NOW * HOUR, path }), ContentType: 'application/json' }),
+      new PutObjectCommand({
+        Bucket: runtime.bucketName,
+        Key: path,
+        Body: gzipSync(JSON.stringify(doc)),
+        ContentEncoding: 'gzip',
+        ContentType: 'application/json',
+      }),
+    );
+    await runtime.s3.send(
+      new PutObjectCommand({
+        Bucket: runtime.bucketName,
+        Key: `snap/v1/${MARKET}/latest.json`,
+        Body: JSON.stringify({ v: 1, market: MARKET, hour: HOUR_NOW, at: HOUR_NOW * HOUR, path }),
+        ContentType: 'application/json',
+      }),
     );
     const res = await fetch(`${local.base}/api/v1/ah/${MARKET}/snapshot`, { headers: { 'accept-encoding': 'gzip' } });
     expect(res.status).toBe(200);

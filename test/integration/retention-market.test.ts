@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
 import { runRetention } from '../../shared/market/market-retention';
 import { historyMarkKey } from '../../shared/store/keys';
-import { MarketStore } from '../../shared/store/market-store';
 import { RetentionStore } from '../../shared/store/market-retention';
+import { MarketStore } from '../../shared/store/market-store';
 import { ScanLog } from '../../shared/store/scan-log';
 import { listFiles, makeBook, uploadBook } from '../support/books';
 import { type Local, startLocal } from '../support/local';
@@ -50,7 +50,9 @@ describe('market retention', () => {
     // A complete book replacing the first 10 minutes later yields volume; a wild one from another account is quarantined.
     expect((await uploadBook(local, b, makeBook(now - MINUTE_MS, { market: MARKET, keys: 120, price: (i) => 11_000 + i }))).status).toBe(200);
     await local.settle();
-    expect((await uploadBook(local, c, makeBook(now - 2 * MINUTE_MS, { market: MARKET, keys: 30, price: () => 1 }))).body).toMatchObject({ reason: 'disagrees' });
+    expect((await uploadBook(local, c, makeBook(now - 2 * MINUTE_MS, { market: MARKET, keys: 30, price: () => 1 }))).body).toMatchObject({
+      reason: 'disagrees',
+    });
     expect(await listFiles(local, `quarantine/${MARKET}/`)).toHaveLength(1);
     await local.advance(HOUR_MS);
     now = await local.now();
@@ -66,7 +68,9 @@ describe('market retention', () => {
       [day + 5, { candles: new Map([[1000, candle(tA + 5 * DAY_MS)]]), volume: new Map() }],
     ]);
     await store.writeHistories(MARKET, new Map([[1000 % 512, history]]));
-    await local.runtime.operator.ddb.send(new PutCommand({ TableName: local.runtime.operator.config.tableName, Item: { ...historyMarkKey(MARKET), through: day + 5 } }));
+    await local.runtime.operator.ddb.send(
+      new PutCommand({ TableName: local.runtime.operator.config.tableName, Item: { ...historyMarkKey(MARKET), through: day + 5 } }),
+    );
 
     // Retention runs every 6 hours in production; three of its runs stand in for them here.
     await local.advance(4 * DAY_MS);
@@ -83,7 +87,11 @@ describe('market retention', () => {
     expect([...(await store.rows(MARKET)).keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => 1000 + i));
     expect([await pageCount('d1', tA), (await store.volumePage(MARKET, day)).size]).toEqual([120, 120]);
     expect([...(await store.historyOf(MARKET, 1000)).keys()]).toEqual([day, day + 5]);
-    const scans = await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(MARKET, 0, await local.now());
+    const scans = await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(
+      MARKET,
+      0,
+      await local.now(),
+    );
     expect(scans.map((s) => s.at)).toEqual([tB]);
 
     // 91 days on: the day's candles (day points), volume and history go; the later history day stays.

@@ -30,7 +30,10 @@ describe('Web Push routes, alert evaluation and delivery', () => {
   const subscribe = async (token: string, prefs?: unknown) => {
     const browser = browserKeys();
     const endpoint = `${rx.base}/push/${++n}`;
-    const res = await local.api('PUT', '/api/v1/push/subscription', { token, body: { subscription: { endpoint, keys: browser.keys, expirationTime: null }, prefs } });
+    const res = await local.api('PUT', '/api/v1/push/subscription', {
+      token,
+      body: { subscription: { endpoint, keys: browser.keys, expirationTime: null }, prefs },
+    });
     expect(res.status).toBe(200);
     return { endpoint, path: new URL(endpoint).pathname, browser };
   };
@@ -62,12 +65,20 @@ describe('Web Push routes, alert evaluation and delivery', () => {
       const browser = browserKeys();
       const endpoint = `${rx.base}/routes/1`;
       const now = await local.now();
-      const put = await local.api('PUT', '/api/v1/push/subscription', { token, body: { subscription: { endpoint, keys: browser.keys }, prefs: { market: true, sound: 'x' } } });
+      const put = await local.api('PUT', '/api/v1/push/subscription', {
+        token,
+        body: { subscription: { endpoint, keys: browser.keys }, prefs: { market: true, sound: 'x' } },
+      });
       expect(put.body).toEqual({ subscription: { endpoint, prefs: { market: true, sound: 'x' }, created: now } });
       await local.advance(5000);
-      const again = await local.api('PUT', '/api/v1/push/subscription', { token, body: { subscription: { endpoint, keys: browser.keys }, prefs: { market: false } } });
+      const again = await local.api('PUT', '/api/v1/push/subscription', {
+        token,
+        body: { subscription: { endpoint, keys: browser.keys }, prefs: { market: false } },
+      });
       expect(again.body).toEqual({ subscription: { endpoint, prefs: { market: false }, created: now } });
-      expect((await local.api('GET', '/api/v1/push/subscription', { token })).body).toEqual({ subscriptions: [{ endpoint, prefs: { market: false }, created: now }] });
+      expect((await local.api('GET', '/api/v1/push/subscription', { token })).body).toEqual({
+        subscriptions: [{ endpoint, prefs: { market: false }, created: now }],
+      });
       expect((await local.api('DELETE', '/api/v1/push/subscription', { token, body: { endpoint } })).body).toEqual({ deleted: true });
       expect((await local.api('DELETE', '/api/v1/push/subscription', { token, body: { endpoint } })).body).toEqual({ deleted: false });
       expect((await local.api('GET', '/api/v1/push/subscription', { token })).body).toEqual({ subscriptions: [] });
@@ -79,7 +90,9 @@ describe('Web Push routes, alert evaluation and delivery', () => {
       const { endpoint, browser } = await subscribe(a.token);
       await local.api('PUT', '/api/v1/push/subscription', { token: b.token, body: { subscription: { endpoint, keys: browser.keys } } });
       expect((await local.api('GET', '/api/v1/push/subscription', { token: a.token })).body.subscriptions).toEqual([]);
-      expect((await local.api('GET', '/api/v1/push/subscription', { token: b.token })).body.subscriptions.map((s: { endpoint: string }) => s.endpoint)).toEqual([endpoint]);
+      expect((await local.api('GET', '/api/v1/push/subscription', { token: b.token })).body.subscriptions.map((s: { endpoint: string }) => s.endpoint)).toEqual(
+        [endpoint],
+      );
       expect((await local.api('DELETE', '/api/v1/push/subscription', { token: a.token, body: { endpoint } })).body).toEqual({ deleted: false });
     });
 
@@ -140,7 +153,9 @@ describe('Web Push routes, alert evaluation and delivery', () => {
 
       const listed = (await local.api('GET', '/api/v1/market/alerts', { token: u.token })).body.alerts;
       expect(listed).toEqual([{ ...alert, armed: false, last: { at: now, hits: [[2589, 15050, 12]] } }]);
-      const records = await svc.ddb.send(new QueryCommand({ TableName: svc.config.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': alertFiredPk(MARKET) } }));
+      const records = await svc.ddb.send(
+        new QueryCommand({ TableName: svc.config.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': alertFiredPk(MARKET) } }),
+      );
       expect(records.Items?.find((r) => r.userId === u.id)).toMatchObject({ kind: 'alert', userId: u.id, market: MARKET, at: now, alert: listed[0] });
 
       // Still holding an hour later but not re-armed: nothing more fires.
@@ -162,7 +177,19 @@ describe('Web Push routes, alert evaluation and delivery', () => {
       await createAlert(u.token, { item: 4338, kind: 'rise', value: 10, name: 'Mageweave' });
       await local.advance(10_000);
       const day = Math.floor(t0 / DAY_MS);
-      const fired = await evaluateAlerts(svc, MARKET, mergeInput(t0 + 10_000, [[2592, 500, 1], [4306, 90, 3], [4338, 110, 50]], { 4338: [[day - 1, 100]] }));
+      const fired = await evaluateAlerts(
+        svc,
+        MARKET,
+        mergeInput(
+          t0 + 10_000,
+          [
+            [2592, 500, 1],
+            [4306, 90, 3],
+            [4338, 110, 50],
+          ],
+          { 4338: [[day - 1, 100]] },
+        ),
+      );
       expect(fired.fired.filter((f) => f.userId === u.id)).toHaveLength(2);
       await local.settle();
       expect(pushesTo(sub.path)).toHaveLength(1);
@@ -203,7 +230,13 @@ describe('Web Push routes, alert evaluation and delivery', () => {
           { 10: week(100), 11: week(100), 12: week(100), 13: week(100) },
         ),
       );
-      expect(out.fired.find((f) => f.userId === u.id)?.alert.last).toEqual({ at: now, hits: [[10, 50, 1], [11, 79, 1]] });
+      expect(out.fired.find((f) => f.userId === u.id)?.alert.last).toEqual({
+        at: now,
+        hits: [
+          [10, 50, 1],
+          [11, 79, 1],
+        ],
+      });
       await local.settle();
       const payload = JSON.parse(sub.browser.decrypt(pushesTo(sub.path)[0].body).toString());
       expect(payload).toMatchObject({ kind: 'market', title: '2 deals on PvP Alliance (US)', url: '/market/alerts' });
@@ -240,7 +273,11 @@ describe('Web Push routes, alert evaluation and delivery', () => {
       const sub = await subscribe(u.token);
       const alert = await createAlert(u.token, { item: 2589, kind: 'below', value: 1_000_000 });
       await createAlert(u.token, { item: 2589, kind: 'above', value: 1, enabled: false });
-      const patched = await fetch(`${local.base}/_local/users/${u.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ withhold: ['alerts'] }) });
+      const patched = await fetch(`${local.base}/_local/users/${u.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ withhold: ['alerts'] }),
+      });
       expect(patched.status).toBe(200);
       // Stored claims are refreshed from the identity provider at most every 10 minutes.
       await local.advance(10 * 60_000);

@@ -59,7 +59,10 @@ describe('settings routes: watchlist, alerts and boards over HTTP', () => {
       expect(over.body).toEqual({ error: 'too_many', message: expect.any(String), limit: 50 });
       const premium = await signIn({ plan: 'premium' });
       expect((await local.api('PUT', '/api/v1/market/watch', { token: premium.token, body: { items: keys(200) } })).status).toBe(200);
-      expect((await local.api('PUT', '/api/v1/market/watch', { token: premium.token, body: { items: keys(201) } })).body).toMatchObject({ error: 'too_many', limit: 200 });
+      expect((await local.api('PUT', '/api/v1/market/watch', { token: premium.token, body: { items: keys(201) } })).body).toMatchObject({
+        error: 'too_many',
+        limit: 200,
+      });
     });
 
     it('without the feature: reads still work, writes are 403 forbidden naming it', async () => {
@@ -82,16 +85,36 @@ describe('settings routes: watchlist, alerts and boards over HTTP', () => {
       const now = await local.now();
       const created = await local.api('POST', '/api/v1/market/alerts', { token, body: alertInput({ name: 'Linen', note: 'for bandages' }) });
       expect(created.status).toBe(200);
-      expect(created.body.alert).toEqual({ ...alertInput(), name: 'Linen', note: 'for bandages', enabled: true, id: expect.any(String), created: now, armed: true, last: null });
+      expect(created.body.alert).toEqual({
+        ...alertInput(),
+        name: 'Linen',
+        note: 'for bandages',
+        enabled: true,
+        id: expect.any(String),
+        created: now,
+        armed: true,
+        last: null,
+      });
       await local.advance(1000);
-      const second = (await local.api('POST', '/api/v1/market/alerts', { token, body: alertInput({ kind: 'deal', item: 0, value: 30, enabled: false }) })).body.alert;
+      const second = (await local.api('POST', '/api/v1/market/alerts', { token, body: alertInput({ kind: 'deal', item: 0, value: 30, enabled: false }) })).body
+        .alert;
       const list = await local.api('GET', '/api/v1/market/alerts', { token });
       expect(list.body).toEqual({ alerts: [second, created.body.alert], now: now + 1000 });
 
       const id = created.body.alert.id;
-      const replaced = await local.api('PUT', `/api/v1/market/alerts/${id}`, { token, body: alertInput({ kind: 'above', value: 5, market: 'forever.rp.horde.us' }) });
+      const replaced = await local.api('PUT', `/api/v1/market/alerts/${id}`, {
+        token,
+        body: alertInput({ kind: 'above', value: 5, market: 'forever.rp.horde.us' }),
+      });
       expect(replaced.status).toBe(200);
-      expect(replaced.body.alert).toEqual({ ...alertInput({ kind: 'above', value: 5, market: 'forever.rp.horde.us' }), enabled: true, id, created: now, armed: true, last: null });
+      expect(replaced.body.alert).toEqual({
+        ...alertInput({ kind: 'above', value: 5, market: 'forever.rp.horde.us' }),
+        enabled: true,
+        id,
+        created: now,
+        armed: true,
+        last: null,
+      });
       expect((await local.api('GET', '/api/v1/market/alerts', { token })).body.alerts).toEqual([second, replaced.body.alert]);
 
       expect((await local.api('DELETE', `/api/v1/market/alerts/${id}`, { token })).body).toEqual({ deleted: true });
@@ -117,7 +140,13 @@ describe('settings routes: watchlist, alerts and boards over HTTP', () => {
 
     it('answers 400 bad_request for a body that breaks a rule', async () => {
       const { token } = await signIn();
-      for (const body of [alertInput({ kind: 'fall', value: 100 }), alertInput({ item: 0 }), alertInput({ market: 'x' }), alertInput({ name: 'n'.repeat(81) }), 'x']) {
+      for (const body of [
+        alertInput({ kind: 'fall', value: 100 }),
+        alertInput({ item: 0 }),
+        alertInput({ market: 'x' }),
+        alertInput({ name: 'n'.repeat(81) }),
+        'x',
+      ]) {
         const res = await local.api('POST', '/api/v1/market/alerts', { token, body });
         expect(res.status, JSON.stringify(body)).toBe(400);
         expect(res.body).toMatchObject({ error: 'bad_request' });
@@ -138,7 +167,11 @@ describe('settings routes: watchlist, alerts and boards over HTTP', () => {
     it('keeps the data when the feature is lost: listing works, writes are 403', async () => {
       const u = await signIn();
       const alert = (await local.api('POST', '/api/v1/market/alerts', { token: u.token, body: alertInput() })).body.alert;
-      const patched = await fetch(`${local.base}/_local/users/${u.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ withhold: ['alerts'] }) });
+      const patched = await fetch(`${local.base}/_local/users/${u.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ withhold: ['alerts'] }),
+      });
       expect(patched.status).toBe(200);
       const token = await local.session(u.id);
       expect((await local.api('GET', '/api/v1/market/alerts', { token })).body.alerts).toEqual([alert]);
@@ -155,7 +188,10 @@ describe('settings routes: watchlist, alerts and boards over HTTP', () => {
   });
 
   describe('boards', () => {
-    const doc = { dashboards: [{ id: 'main', name: 'Main', widgets: [{ id: 'w1', type: 'price_chart', item: 2589, span: 2 }] }], screens: [{ id: 'ore', name: 'Ore', filters: { class: 7 } }] };
+    const doc = {
+      dashboards: [{ id: 'main', name: 'Main', widgets: [{ id: 'w1', type: 'price_chart', item: 2589, span: 2 }] }],
+      screens: [{ id: 'ore', name: 'Ore', filters: { class: 7 } }],
+    };
 
     it('answers empty lists until the first PUT, then the stored document', async () => {
       const { token } = await signIn();

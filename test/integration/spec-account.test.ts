@@ -19,13 +19,16 @@ describe('spec: account, authentication and the control API', () => {
   let ipSeq = 0;
   /** A fresh viewer address per anonymous request keeps the anonymous rate limit out of the way. */
   const ip = () => ({ 'x-forwarded-for': `192.0.2.${(++ipSeq % 250) + 1}` });
-  const anon = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => local.api(method, path, { body, headers: { ...ip(), ...headers } });
+  const anon = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    local.api(method, path, { body, headers: { ...ip(), ...headers } });
   const signIn = async (input: Record<string, unknown> = {}) => {
     const u = await local.user(input);
     return { ...u, token: await local.session(u.id, { expiresIn: 30 * 86_400 }) };
   };
-  const pair = async (name?: string) => (await anon('POST', '/api/v1/devices/pair', name === undefined ? {} : { name })).body as { code: string; pairId: string; expires: number };
-  const confirm = (token: string, code: string, headers: Record<string, string> = {}) => local.api('POST', '/api/v1/devices/confirm', { token, body: { code }, headers });
+  const pair = async (name?: string) =>
+    (await anon('POST', '/api/v1/devices/pair', name === undefined ? {} : { name })).body as { code: string; pairId: string; expires: number };
+  const confirm = (token: string, code: string, headers: Record<string, string> = {}) =>
+    local.api('POST', '/api/v1/devices/confirm', { token, body: { code }, headers });
   const poll = (pairId: string) => anon('GET', `/api/v1/devices/pair/${encodeURIComponent(pairId)}`);
   /** The error body: `{error, message?}` and nothing else unless the spec names it. */
   const expectError = (res: { status: number; body: unknown }, status: number, code: string, extra: Record<string, unknown> = {}) => {
@@ -77,7 +80,8 @@ describe('spec: account, authentication and the control API', () => {
       for (const origin of [undefined, 'https://evil.example']) {
         const headers: Record<string, string> = { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' };
         if (origin) headers.origin = origin;
-        const post = (path: string) => fetch(`${local.base}${path}`, { method: 'POST', headers, body: '{}' }).then(async (r) => ({ status: r.status, body: await r.json() }));
+        const post = (path: string) =>
+          fetch(`${local.base}${path}`, { method: 'POST', headers, body: '{}' }).then(async (r) => ({ status: r.status, body: await r.json() }));
         expectError(await post('/api/v1/me'), 405, 'method_not_allowed');
         expectError(await post('/api/v1/devices'), 405, 'method_not_allowed');
         expectError(await post('/api/v1/nothing-here'), 404, 'not_found');
@@ -226,7 +230,7 @@ describe('spec: account, authentication and the control API', () => {
       expectError(await local.api('GET', '/api/v1/me', { token: brief }), 401, 'unauthenticated');
     });
 
-    it('needs azp among the dev deployment\'s origins and iss of the instance', async () => {
+    it("needs azp among the dev deployment's origins and iss of the instance", async () => {
       const u = await local.user();
       for (const azp of ['http://localhost', 'http://localhost:5173', 'http://127.0.0.1:8080', local.base]) {
         expect((await local.api('GET', '/api/v1/me', { token: await local.session(u.id, { azp }) })).status, azp).toBe(200);
@@ -245,14 +249,26 @@ describe('spec: account, authentication and the control API', () => {
       for (const origin of ['https://evil.example', 'null', `${local.base}/`, 'https://localhost']) {
         expectError(await confirm(u.token, p.code, { origin }), 403, 'bad_origin');
       }
-      const noOrigin = await fetch(`${local.base}/api/v1/devices/confirm`, { method: 'POST', headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ code: p.code }) });
+      const noOrigin = await fetch(`${local.base}/api/v1/devices/confirm`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ code: p.code }),
+      });
       expect(noOrigin.status).toBe(403);
       expect(await noOrigin.json()).toMatchObject({ error: 'bad_origin' });
-      const byCookie = await fetch(`${local.base}/api/v1/devices/confirm`, { method: 'POST', headers: { cookie: `__session=${u.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ code: p.code }) });
+      const byCookie = await fetch(`${local.base}/api/v1/devices/confirm`, {
+        method: 'POST',
+        headers: { cookie: `__session=${u.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ code: p.code }),
+      });
       expect(byCookie.status).toBe(403);
       expect(await byCookie.json()).toMatchObject({ error: 'bad_origin' });
       // A public write from a session follows the same rule.
-      expectError(await local.api('POST', '/api/v1/devices/pair', { token: u.token, body: {}, headers: { origin: 'https://evil.example' } }), 403, 'bad_origin');
+      expectError(
+        await local.api('POST', '/api/v1/devices/pair', { token: u.token, body: {}, headers: { origin: 'https://evil.example' } }),
+        403,
+        'bad_origin',
+      );
       const ok = await confirm(u.token, p.code, { origin: 'http://localhost:5173' });
       expect(ok.status).toBe(200);
     });
@@ -267,7 +283,9 @@ describe('spec: account, authentication and the control API', () => {
     });
 
     it('refuses organization keys and unknown keys with 401; 503 unavailable when the provider cannot be asked', async () => {
-      const org = (await (await fetch(`${local.base}/_local/api-keys`, { method: 'POST', body: JSON.stringify({ orgId: 'org_spec' }) })).json()) as { key: string };
+      const org = (await (await fetch(`${local.base}/_local/api-keys`, { method: 'POST', body: JSON.stringify({ orgId: 'org_spec' }) })).json()) as {
+        key: string;
+      };
       expect(org.key).toMatch(/^ak_/);
       expectError(await local.api('GET', '/api/v1/me', { token: org.key }), 401, 'unauthenticated');
       const u = await local.user();
@@ -352,10 +370,14 @@ describe('spec: account, authentication and the control API', () => {
       expect(list.map((d: { id: string }) => d.id)).toContain(bound.body.device.id);
     });
 
-    it('confirms with a cookie session carrying the deployment\'s Origin', async () => {
+    it("confirms with a cookie session carrying the deployment's Origin", async () => {
       const u = await signIn();
       const p = await pair();
-      const res = await fetch(`${local.base}/api/v1/devices/confirm`, { method: 'POST', headers: { cookie: `__session=${u.token}`, origin: local.base, 'content-type': 'application/json' }, body: JSON.stringify({ code: p.code }) });
+      const res = await fetch(`${local.base}/api/v1/devices/confirm`, {
+        method: 'POST',
+        headers: { cookie: `__session=${u.token}`, origin: local.base, 'content-type': 'application/json' },
+        body: JSON.stringify({ code: p.code }),
+      });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ device: { id: expect.any(String), name: expect.any(String) } });
     });
@@ -382,7 +404,8 @@ describe('spec: account, authentication and the control API', () => {
       expectError(await anon('POST', '/api/v1/devices/confirm', { code: p.code }), 401, 'unauthenticated');
       const device = await pairDevice(local, u.id);
       const key = await local.apiKey(u.id);
-      for (const token of [device.token, key]) expectError(await local.api('POST', '/api/v1/devices/confirm', { token, body: { code: p.code } }), 403, 'sessions_only');
+      for (const token of [device.token, key])
+        expectError(await local.api('POST', '/api/v1/devices/confirm', { token, body: { code: p.code } }), 403, 'sessions_only');
       for (const code of ['ABCDEFGH', 'abcd-efgh', 'HELLO', '12345678']) {
         expectError(await confirm(u.token, code), 404, 'unknown_code');
       }
@@ -410,7 +433,7 @@ describe('spec: account, authentication and the control API', () => {
       expectError(await anon('GET', '/api/v1/devices'), 401, 'unauthenticated');
     });
 
-    it('deletes a device: {deleted: true}, its token stops at once; another account\'s device is {deleted: false}', async () => {
+    it("deletes a device: {deleted: true}, its token stops at once; another account's device is {deleted: false}", async () => {
       const u = await signIn();
       const stranger = await signIn();
       const device = await pairDevice(local, u.id);
@@ -498,7 +521,11 @@ describe('spec: account, authentication and the control API', () => {
 
   describe('local control API', () => {
     const control = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${local.base}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${local.base}${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     };
@@ -565,14 +592,35 @@ describe('spec: account, authentication and the control API', () => {
       expect(up.body).toMatchObject({ identity: 'up', storage: 'up' });
     });
 
-    it('answers 405 to a control route\'s path with another method', async () => {
-      for (const [method, path] of [['POST', '/_local/health'], ['GET', '/_local/users'], ['GET', '/_local/sessions'], ['GET', '/_local/api-keys'], ['GET', '/_local/api-keys/ak_x'], ['GET', '/_local/clock'], ['GET', '/_local/settle'], ['GET', '/_local/tick'], ['GET', '/_local/faults'], ['GET', '/_local/items'], ['POST', '/_local/files']]) {
+    it("answers 405 to a control route's path with another method", async () => {
+      for (const [method, path] of [
+        ['POST', '/_local/health'],
+        ['GET', '/_local/users'],
+        ['GET', '/_local/sessions'],
+        ['GET', '/_local/api-keys'],
+        ['GET', '/_local/api-keys/ak_x'],
+        ['GET', '/_local/clock'],
+        ['GET', '/_local/settle'],
+        ['GET', '/_local/tick'],
+        ['GET', '/_local/faults'],
+        ['GET', '/_local/items'],
+        ['POST', '/_local/files'],
+      ]) {
         expect((await control(method, path)).status, `${method} ${path}`).toBe(405);
       }
     });
 
     it('POST /_local/items publishes a generated item file and answers {build}', async () => {
-      const file = { v: 1, build: 'spec-account-1', source: 'test', suffixes: {}, statNames: {}, bonusLists: {}, bonusTrees: {}, items: { '19019': { n: 'Thunderfury', q: 5, il: 80, c: 2, sc: 7, ic: 'inv_sword_39' } } };
+      const file = {
+        v: 1,
+        build: 'spec-account-1',
+        source: 'test',
+        suffixes: {},
+        statNames: {},
+        bonusLists: {},
+        bonusTrees: {},
+        items: { '19019': { n: 'Thunderfury', q: 5, il: 80, c: 2, sc: 7, ic: 'inv_sword_39' } },
+      };
       expect(await control('POST', '/_local/items', file)).toEqual({ status: 200, body: { build: 'spec-account-1' } });
       expect((await control('POST', '/_local/items', [1])).status).toBe(400);
     });

@@ -31,7 +31,9 @@ function sockets(getLocal: () => Local) {
   const open: WebSocket[] = [];
   const connect = (token: string | undefined, query = `?market=${MARKET}`, headers: Record<string, string> = {}): Promise<Socket> => {
     const local = getLocal();
-    const ws = new WebSocket(`${local.base.replace('http', 'ws')}/api/v1/live${query}`, { headers: token ? { authorization: `Bearer ${token}`, ...headers } : headers });
+    const ws = new WebSocket(`${local.base.replace('http', 'ws')}/api/v1/live${query}`, {
+      headers: token ? { authorization: `Bearer ${token}`, ...headers } : headers,
+    });
     open.push(ws);
     const messages: Json[] = [];
     const waiters: Array<() => void> = [];
@@ -60,7 +62,9 @@ function sockets(getLocal: () => Local) {
   };
   const refusal = (token: string | undefined, query: string, headers: Record<string, string> = {}) => {
     const local = getLocal();
-    const ws = new WebSocket(`${local.base.replace('http', 'ws')}/api/v1/live${query}`, { headers: token ? { authorization: `Bearer ${token}`, ...headers } : headers });
+    const ws = new WebSocket(`${local.base.replace('http', 'ws')}/api/v1/live${query}`, {
+      headers: token ? { authorization: `Bearer ${token}`, ...headers } : headers,
+    });
     return new Promise<{ status: number; body: Json }>((resolve, reject) => {
       ws.on('unexpected-response', (_req, res) => {
         let body = '';
@@ -124,7 +128,11 @@ describe('spec files-and-live: live socket', () => {
       const u = await local.user(input);
       return { id: u.id, token: await local.session(u.id, { expiresIn: 30 * 86_400 }) };
     };
-    users = { free: await mk({ plan: 'free' }), contributor: await mk({ plan: 'free', contributorUntil: now + 20 * DAY }), premium: await mk({ plan: 'premium' }) };
+    users = {
+      free: await mk({ plan: 'free' }),
+      contributor: await mk({ plan: 'free', contributorUntil: now + 20 * DAY }),
+      premium: await mk({ plan: 'premium' }),
+    };
   });
   afterAll(async () => {
     s.closeAll();
@@ -306,7 +314,9 @@ describe('spec files-and-live: live socket', () => {
       expect(cp.body).toEqual({ v: 1, market: MARKET, seq: 1, at: a1, rows: b1.map(([k, p, q]) => [k, p, q, a1]) });
       // One cap per file: the checkpoint and every change file have their own.
       const capOf = (url: string) => /-([A-Za-z0-9_-]{22})\.json\.gz$/.exec(url)?.[1];
-      const caps = [h.checkpoint.url, contributor.messages.find((m) => m.t === 'ah' && m.seq === 1).url, ...h.changes.map((c: [number, string]) => c[1])].map(capOf);
+      const caps = [h.checkpoint.url, contributor.messages.find((m) => m.t === 'ah' && m.seq === 1).url, ...h.changes.map((c: [number, string]) => c[1])].map(
+        capOf,
+      );
       expect(new Set(caps).size).toBe(4);
     });
 
@@ -316,7 +326,9 @@ describe('spec files-and-live: live socket', () => {
       expect(book.headers.get('cache-control')).toBe(IMMUTABLE);
       expect(book.body).toEqual({ v: 1, market: MARKET, at: late, complete: false, auctions: 1, entries: [[1005, 100, 1, 3, 1]] });
       const files = (await local.api('GET', `/api/v1/ah/${MARKET}/files`, { token: users.premium.token })).body;
-      expect(files.books.map((b: Json) => b.url)).toEqual([a2, late, a1].map((at) => premium.messages.find((m) => m.t === 'ah' && m.book?.includes(`/${at}-`)).book));
+      expect(files.books.map((b: Json) => b.url)).toEqual(
+        [a2, late, a1].map((at) => premium.messages.find((m) => m.t === 'ah' && m.book?.includes(`/${at}-`)).book),
+      );
     });
 
     it('answers the files route with the spec fields per role and its cache headers', async () => {
@@ -346,7 +358,13 @@ describe('spec files-and-live: live socket', () => {
       const full = await stored(local, pathOf(local, d1.url));
       expect(full.body).toMatchObject({ v: 1, market: MARKET, res: 'd1', t: T0, days: 90 });
       const h1 = await contributor.next((m) => m.t === 'sealed' && m.res === 'h1');
-      expect(h1).toEqual({ t: 'sealed', market: MARKET, res: 'h1', start: T0 + 23 * HOUR, url: `${local.base}/cdn/candles/v1/h1/${MARKET}/${(T0 + 23 * HOUR) / HOUR}.json.gz` });
+      expect(h1).toEqual({
+        t: 'sealed',
+        market: MARKET,
+        res: 'h1',
+        start: T0 + 23 * HOUR,
+        url: `${local.base}/cdn/candles/v1/h1/${MARKET}/${(T0 + 23 * HOUR) / HOUR}.json.gz`,
+      });
       const m1 = await premium.next((m) => m.t === 'sealed' && m.res === 'm1' && m.start === T0 + DAY - BLOCK);
       expect(pathOf(local, m1.url)).toMatch(new RegExp(`^candles/v1/m1/${MARKET}/${CAP}/${(T0 + DAY) / BLOCK - 1}\\.json\\.gz$`));
       expect(contributor.messages.some((m) => m.t === 'sealed' && m.res === 'm1')).toBe(false);
@@ -379,7 +397,18 @@ describe('spec files-and-live: live socket', () => {
         expect(f.body.v, path).toBe(1);
       }
       const hour = await stored(local, `candles/v1/h1/${MARKET}/${T0 / HOUR}.json.gz`);
-      expect(hour.body).toEqual({ v: 1, market: MARKET, res: 'h1', t: T0, items: [[1001, [T0, 500, 500, 450, 450, 4]], [1002, [T0, 700, 700, 700, 700, 1]], [1003, [T0, 900, 900, 900, 900, 2]], [1005, [T0, 100, 100, 100, 100, 1]]] });
+      expect(hour.body).toEqual({
+        v: 1,
+        market: MARKET,
+        res: 'h1',
+        t: T0,
+        items: [
+          [1001, [T0, 500, 500, 450, 450, 4]],
+          [1002, [T0, 700, 700, 700, 700, 1]],
+          [1003, [T0, 900, 900, 900, 900, 2]],
+          [1005, [T0, 100, 100, 100, 100, 1]],
+        ],
+      });
       const day = await stored(local, `candles/v1/d1/${MARKET}/${D}.json.gz`);
       expect(day.body).toMatchObject({ v: 1, market: MARKET, res: 'd1', t: T0, days: 7 });
       const recent = await stored(local, `recent/v1/${MARKET}/${h}.json.gz`);
@@ -424,7 +453,16 @@ describe('spec files-and-live: item pointer', () => {
     const res = await fetch(`${local.base}/_local/items`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ v: 1, build: '1.15.7.60000', source: 'spec test', suffixes: {}, statNames: {}, bonusLists: {}, bonusTrees: {}, items: { 2589: { n: 'Linen Cloth', q: 1, c: 7, sc: 5 } } }),
+      body: JSON.stringify({
+        v: 1,
+        build: '1.15.7.60000',
+        source: 'spec test',
+        suffixes: {},
+        statNames: {},
+        bonusLists: {},
+        bonusTrees: {},
+        items: { 2589: { n: 'Linen Cloth', q: 1, c: 7, sc: 5 } },
+      }),
     });
     expect(res.status, await res.clone().text()).toBe(200);
     const cur = await stored(local, 'items/v1/current.json');

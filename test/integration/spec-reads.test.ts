@@ -126,7 +126,15 @@ describe('market reads against the spec', () => {
 
     it('keeps open at the earliest reading, close at the newest, low and high over all (candle rules)', async () => {
       const d1 = await get(`/api/v1/ah/${MA}/${A1}/candles`, tiers.premium);
-      expect(d1.body).toEqual({ market: MA, item: A1, res: 'd1', candles: [[D0, 500, 500, 300, 400, 10]], volume: [[day0, 10, 5, 20]], now: t(14, 30), live: true });
+      expect(d1.body).toEqual({
+        market: MA,
+        item: A1,
+        res: 'd1',
+        candles: [[D0, 500, 500, 300, 400, 10]],
+        volume: [[day0, 10, 5, 20]],
+        now: t(14, 30),
+        live: true,
+      });
       const a4 = await get(`/api/v1/ah/${MA}/${A4}/candles`, tiers.premium);
       expect(a4.body.candles).toEqual([[D0, 900, 950, 900, 900, 1]]);
       const h1 = await get(`/api/v1/ah/${MA}/${A1}/candles?res=h1`, tiers.premium);
@@ -137,7 +145,14 @@ describe('market reads against the spec', () => {
         [t(13), 400, 400, 400, 400, 10],
       ]);
       const m1 = await get(`/api/v1/ah/${MA}/${A1}/candles?res=m1&from=${t(10)}`, tiers.premium);
-      expect(m1.body).toMatchObject({ res: 'm1', live: true, candles: [[t(10), 300, 300, 300, 300, 1], [t(13), 400, 400, 400, 400, 10]] });
+      expect(m1.body).toMatchObject({
+        res: 'm1',
+        live: true,
+        candles: [
+          [t(10), 300, 300, 300, 300, 1],
+          [t(13), 400, 400, 400, 400, 10],
+        ],
+      });
       // `from` rounds up to the next candle start.
       expect((await get(`/api/v1/ah/${MA}/${A1}/candles?res=h1&from=${t(10) + 1}`, tiers.premium)).body.candles).toEqual([[t(13), 400, 400, 400, 400, 10]]);
       expect((await get(`/api/v1/ah/${MA}/${A1}/candles?from=${D0 + 1}`, tiers.premium)).body.candles).toEqual([]);
@@ -177,10 +192,32 @@ describe('market reads against the spec', () => {
         market: MA,
         from: hour0,
         items: [
-          [A1, [[hour0 + 1, 500, 25], [hour0 + 7, 450, 10], [hour0 + 10, 300, 1], [hour0 + 13, 400, 10]]],
-          [A2, [[hour0 + 7, 800, 1], [hour0 + 13, 800, 1]]],
+          [
+            A1,
+            [
+              [hour0 + 1, 500, 25],
+              [hour0 + 7, 450, 10],
+              [hour0 + 10, 300, 1],
+              [hour0 + 13, 400, 10],
+            ],
+          ],
+          [
+            A2,
+            [
+              [hour0 + 7, 800, 1],
+              [hour0 + 13, 800, 1],
+            ],
+          ],
           [A3, [[hour0 + 1, 700, MAX31]]],
-          [A4, [[hour0 + 1, 900, 1], [hour0 + 7, 900, 1], [hour0 + 12, 950, 1], [hour0 + 13, 900, 1]]],
+          [
+            A4,
+            [
+              [hour0 + 1, 900, 1],
+              [hour0 + 7, 900, 1],
+              [hour0 + 12, 950, 1],
+              [hour0 + 13, 900, 1],
+            ],
+          ],
         ],
         now: t(14, 30),
       });
@@ -260,10 +297,17 @@ describe('market reads against the spec', () => {
       const live = await get(`/api/v1/ah/${MB}/${B1}`, tiers.premium);
       expect(live.body).toMatchObject({ row: [B1, 90, 2, t(16)], days: [[day0, 90, 90, 2]], live: true });
       const markets = await get('/api/v1/ah');
-      expect(markets.body.markets.find((x: { market: string }) => x.market === MB)).toEqual({ market: MB, at: t(15, 10), items: 1, listed: 1, scans: 2, contributors7d: 2 });
+      expect(markets.body.markets.find((x: { market: string }) => x.market === MB)).toEqual({
+        market: MB,
+        at: t(15, 10),
+        items: 1,
+        listed: 1,
+        scans: 2,
+        contributors7d: 2,
+      });
     });
 
-    it('reuses the hour\'s first answer per path, query and caller restriction', async () => {
+    it("reuses the hour's first answer per path, query and caller restriction", async () => {
       const anon1 = await get(`/api/v1/ah/${MB}/${B1}?q=r`);
       await post(MB, t(16, 30), [[B1, 80, 3, 3, 1]]);
       await local.setClock(t(16, 40));
@@ -277,7 +321,15 @@ describe('market reads against the spec', () => {
       // Intraday (live) reaches the current hour.
       const hour = Math.floor(t(16) / HOUR);
       const intraday = await get(`/api/v1/ah/${MB}/intraday?from=${hour - 1}`, tiers.contributor);
-      expect(intraday.body.items).toEqual([[B1, [[hour - 1, 100, 1], [hour, 80, 3]]]]);
+      expect(intraday.body.items).toEqual([
+        [
+          B1,
+          [
+            [hour - 1, 100, 1],
+            [hour, 80, 3],
+          ],
+        ],
+      ]);
     });
   });
 
@@ -300,14 +352,20 @@ describe('market reads against the spec', () => {
     it('counts a complete book without buyouts as the newest scan and changes no rows', async () => {
       await post(MC, t(24, 35), [[9002, 0, 1, 3, 1]]);
       const m = await get('/api/v1/ah', tiers.premium);
-      expect(m.body.markets.find((x: { market: string }) => x.market === MC)).toMatchObject({ at: t(24, 35), items: 1, listed: 1, scans: 1, contributors7d: 2 });
+      expect(m.body.markets.find((x: { market: string }) => x.market === MC)).toMatchObject({
+        at: t(24, 35),
+        items: 1,
+        listed: 1,
+        scans: 1,
+        contributors7d: 2,
+      });
       expect((await get(`/api/v1/ah/${MC}`, tiers.premium)).body.rows).toEqual([[9001, 10, 1, t(0, 30)]]);
       expect((await get(`/api/v1/ah/${MC}/9002/book`, tiers.premium)).body).toMatchObject({ at: t(24, 35), entries: [[0, 1, 3, 1]] });
     });
   });
 
   describe('day 1 and later', () => {
-    it('gives an item with only a volume estimate in history; the hourly view leaves today\'s volume out', async () => {
+    it("gives an item with only a volume estimate in history; the hourly view leaves today's volume out", async () => {
       await post(MA, t(24, 40), [
         [A1, 400, 10, 3, 1],
         [A2, 800, 1, 3, 1],
@@ -339,7 +397,14 @@ describe('market reads against the spec', () => {
       ]);
       const deepHistory = await get(`/api/v1/ah/${MA}/history?from=${day0}`, depthOnly);
       expect(deepHistory.body.from).toBe(day0);
-      expect(deepHistory.body.items[0]).toEqual([A1, [[day0, 500, 500, 300, 400, 10], [day0 + 1, 400, 400, 400, 400, 10]], [[day0, 10, 5, 20]]]);
+      expect(deepHistory.body.items[0]).toEqual([
+        A1,
+        [
+          [day0, 500, 500, 300, 400, 10],
+          [day0 + 1, 400, 400, 400, 400, 10],
+        ],
+        [[day0, 10, 5, 20]],
+      ]);
     });
 
     it('includes an item whose only data in the window is a volume estimate', async () => {
@@ -381,7 +446,7 @@ describe('market reads against the spec', () => {
       expect((await get(`/api/v1/ah/${MA}/intraday`, tiers.premium)).body).toMatchObject({ from: hourNow - 24, items: [] });
     });
 
-    it('puts the 7 days before the snapshot hour\'s day into its days, and every row of the last 30 days', async () => {
+    it("puts the 7 days before the snapshot hour's day into its days, and every row of the last 30 days", async () => {
       const admin = await local.user({ plan: 'free', grants: ['admin'] });
       expect((await local.api('POST', '/api/v1/admin/snapshot', { token: await local.session(admin.id), body: {} })).status).toBe(200);
       const snap = await get(`/api/v1/ah/${MA}/snapshot`);
@@ -395,7 +460,13 @@ describe('market reads against the spec', () => {
           [A4, null, 0, t(48, 40)],
         ],
         days: [
-          [A1, [[day0 + 1, 400, 10], [day0 + 2, 400, 10]]],
+          [
+            A1,
+            [
+              [day0 + 1, 400, 10],
+              [day0 + 2, 400, 10],
+            ],
+          ],
           [A2, [[day0 + 1, 800, 1]]],
           [A4, [[day0 + 1, 900, 1]]],
         ],

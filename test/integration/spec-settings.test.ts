@@ -1,4 +1,3 @@
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonAddresses, keyedUser, sessionUser } from '../support/accounts';
 import { type Local, startLocal } from '../support/local';
@@ -70,7 +69,7 @@ describe('spec: settings, alerts, push and item pages', () => {
       expect(named.body.alert).toMatchObject({ name: 'n'.repeat(80), note: 'm'.repeat(200), enabled: false });
     });
 
-    it('accepts every kind\'s value range at its bounds and refuses one past it with 400 bad_request', async () => {
+    it("accepts every kind's value range at its bounds and refuses one past it with 400 bad_request", async () => {
       const bounds: Array<[string, number, number]> = [
         ['below', 1, 2 ** 53 - 1],
         ['above', 1, 2 ** 53 - 1],
@@ -178,12 +177,19 @@ describe('spec: settings, alerts, push and item pages', () => {
     it('supply alerts need a row: a gone row holds supplyBelow 0 with a null price; below never holds on it', async () => {
       const K2 = 777_100;
       const K3 = 777_101;
-      const mk = async (body: Record<string, unknown>) => (await local.api('POST', '/api/v1/market/alerts', { token: owner.token, body: { market, ...body } })).body.alert.id as string;
+      const mk = async (body: Record<string, unknown>) =>
+        (await local.api('POST', '/api/v1/market/alerts', { token: owner.token, body: { market, ...body } })).body.alert.id as string;
       const supply = await mk({ item: K2, kind: 'supplyBelow', value: 0 });
       const below = await mk({ item: K2, kind: 'below', value: 2 ** 53 - 1 });
       const noRow = await mk({ item: 777_199, kind: 'supplyBelow', value: 2 ** 31 - 1 });
       await local.advance(10 * MINUTE);
-      await upload([[K2, 10, 3], [K3, 10, 3]], true);
+      await upload(
+        [
+          [K2, 10, 3],
+          [K3, 10, 3],
+        ],
+        true,
+      );
       expect(await alertById(supply)).toMatchObject({ armed: true, last: null });
       expect(await alertById(below)).toMatchObject({ armed: false });
       await local.advance(10 * MINUTE);
@@ -224,7 +230,18 @@ describe('spec: settings, alerts, push and item pages', () => {
     const B = 880_002;
     const upload = async (at: number, a: number, b: number) => {
       const { key } = await freshKey();
-      const res = await local.api('POST', '/api/v1/ah/books', { token: key, body: bookOf(at, [[A, a, 2], [B, b, 3]], false, market) });
+      const res = await local.api('POST', '/api/v1/ah/books', {
+        token: key,
+        body: bookOf(
+          at,
+          [
+            [A, a, 2],
+            [B, b, 3],
+          ],
+          false,
+          market,
+        ),
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       await local.settle();
     };
@@ -261,7 +278,16 @@ describe('spec: settings, alerts, push and item pages', () => {
       await local.advance(10 * MINUTE);
       const t3 = await local.now();
       await upload(t3 - 1000, 45, 50);
-      expect(await get()).toMatchObject({ armed: true, last: { at: t3, hits: [[A, 45, 2], [B, 50, 3]] } });
+      expect(await get()).toMatchObject({
+        armed: true,
+        last: {
+          at: t3,
+          hits: [
+            [A, 45, 2],
+            [B, 50, 3],
+          ],
+        },
+      });
     }, 180_000);
   });
 
@@ -303,7 +329,13 @@ describe('spec: settings, alerts, push and item pages', () => {
         board({ widgets: [{ id: 'w' }] }),
         board({ widgets: [{ type: 'x' }] }),
         board({ widgets: ['x'] }),
-        { dashboards: [{ id: 'b', name: 'b', widgets: [] }, { id: 'b', name: 'c', widgets: [] }], screens: [] },
+        {
+          dashboards: [
+            { id: 'b', name: 'b', widgets: [] },
+            { id: 'b', name: 'c', widgets: [] },
+          ],
+          screens: [],
+        },
         { dashboards: [], screens: [{ id: 's', name: 's' }] },
         { dashboards: [] },
         [],
@@ -313,7 +345,13 @@ describe('spec: settings, alerts, push and item pages', () => {
         expect({ body, status: res.status, error: res.body?.error }).toEqual({ body, status: 400, error: 'bad_request' });
       }
       // The same widget id on two boards is fine.
-      const twin = { dashboards: [{ id: 'a', name: 'a', widgets: [widget('w')] }, { id: 'b', name: 'b', widgets: [widget('w')] }], screens: [] };
+      const twin = {
+        dashboards: [
+          { id: 'a', name: 'a', widgets: [widget('w')] },
+          { id: 'b', name: 'b', widgets: [widget('w')] },
+        ],
+        screens: [],
+      };
       expect((await put(twin)).status).toBe(200);
       const dash21 = { dashboards: Array.from({ length: 21 }, (_, i) => ({ id: `b${i}`, name: 'b', widgets: [] })), screens: [] };
       expect(await put(dash21)).toMatchObject({ status: 409, body: { error: 'too_many', limit: 20 } });
@@ -347,7 +385,9 @@ describe('spec: settings, alerts, push and item pages', () => {
 
     it('answers {deleted: false} for an endpoint the account does not hold, and 400 without an endpoint', async () => {
       const { token } = await signIn();
-      expect((await local.api('DELETE', '/api/v1/push/subscription', { token, body: { endpoint: 'https://push.example/none' } })).body).toEqual({ deleted: false });
+      expect((await local.api('DELETE', '/api/v1/push/subscription', { token, body: { endpoint: 'https://push.example/none' } })).body).toEqual({
+        deleted: false,
+      });
       expect(await local.api('DELETE', '/api/v1/push/subscription', { token, body: {} })).toMatchObject({ status: 400, body: { error: 'bad_request' } });
       expect(await local.api('PUT', '/api/v1/push/subscription', { token, body: {} })).toMatchObject({ status: 400, body: { error: 'bad_request' } });
     });

@@ -1,9 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookEntry } from '../../shared/domain/book';
+import { anonAddresses, keyedUser } from '../support/accounts';
 import { makeBook, uploadBook, withEntries } from '../support/books';
 import { pairDevice } from '../support/devices';
-import { anonAddresses, keyedUser } from '../support/accounts';
 import { type Local, startLocal } from '../support/local';
 
 /** Integration, black box: the spec's words on book uploads and credit, catalogue uploads and item data. */
@@ -61,10 +61,34 @@ describe('spec: uploads, catalogue uploads and item data', () => {
         ['key string', withEntries(good, [['1000', 5, 1, 1, 1]] as never)],
         ['key 0', withEntries(good, [[0, 5, 1, 1, 1]])],
         ['entry of 6', withEntries(good, [[1000, 5, 1, 1, 1, 1]] as never)],
-        ['same key/price/stack/band twice', withEntries(good, [[1000, 5, 1, 1, 1], [1000, 5, 1, 1, 2]])],
-        ['descending band', withEntries(good, [[1000, 5, 1, 2, 1], [1000, 5, 1, 1, 1]])],
-        ['descending stack', withEntries(good, [[1000, 5, 2, 1, 1], [1000, 5, 1, 1, 1]])],
-        ['descending price', withEntries(good, [[1000, 6, 1, 1, 1], [1000, 5, 1, 1, 1]])],
+        [
+          'same key/price/stack/band twice',
+          withEntries(good, [
+            [1000, 5, 1, 1, 1],
+            [1000, 5, 1, 1, 2],
+          ]),
+        ],
+        [
+          'descending band',
+          withEntries(good, [
+            [1000, 5, 1, 2, 1],
+            [1000, 5, 1, 1, 1],
+          ]),
+        ],
+        [
+          'descending stack',
+          withEntries(good, [
+            [1000, 5, 2, 1, 1],
+            [1000, 5, 1, 1, 1],
+          ]),
+        ],
+        [
+          'descending price',
+          withEntries(good, [
+            [1000, 6, 1, 1, 1],
+            [1000, 5, 1, 1, 1],
+          ]),
+        ],
         ['complete missing', { ...good, complete: undefined }],
         ['complete null', { ...good, complete: null }],
         ['auctions missing', { ...good, auctions: undefined }],
@@ -98,7 +122,10 @@ describe('spec: uploads, catalogue uploads and item data', () => {
     it('accepts a body of exactly 32 MiB decompressed from gzip; a plain one is refused by the gateway (413)', async () => {
       const now = await local.now();
       const MiB = 1024 * 1024;
-      for (const [i, gzip] of [[1, false], [2, true]] as const) {
+      for (const [i, gzip] of [
+        [1, false],
+        [2, true],
+      ] as const) {
         const { key } = await freshKey();
         const text = JSON.stringify(makeBook(now - 3 * MINUTE - i, { market: 'forever.normal.horde.us', first: 123_000 }));
         const exact = text + ' '.repeat(32 * MiB - Buffer.byteLength(text));
@@ -119,7 +146,7 @@ describe('spec: uploads, catalogue uploads and item data', () => {
   });
 
   describe('POST /api/v1/ah/books: answers and credit rules', () => {
-    it('answers `at` as the market\'s newest merged observation, not the late book\'s own', async () => {
+    it("answers `at` as the market's newest merged observation, not the late book's own", async () => {
       const market = 'forever.pvp.alliance.us';
       const now = await local.now();
       const a = await freshKey();
@@ -151,7 +178,10 @@ describe('spec: uploads, catalogue uploads and item data', () => {
         credited: false,
         reason: 'incomplete',
       });
-      expect((await uploadBook(local, k3, makeBook(now - 17 * MINUTE, { market, keys: 5, first: 50 }))).body).toMatchObject({ credited: false, reason: 'too_small' });
+      expect((await uploadBook(local, k3, makeBook(now - 17 * MINUTE, { market, keys: 5, first: 50 }))).body).toMatchObject({
+        credited: false,
+        reason: 'too_small',
+      });
       await local.advance(5 * MINUTE - 1);
       const k4 = await local.apiKey(user.id);
       expect((await uploadBook(local, k4, makeBook(now - 16 * MINUTE, { market, keys: 100, first: 50 }))).body).toMatchObject({
@@ -181,20 +211,25 @@ describe('spec: uploads, catalogue uploads and item data', () => {
       await local.advance(5 * MINUTE);
       const later = await local.now();
       const c = await freshKey();
-      expect((await uploadBook(local, c.key, makeBook(later - MINUTE, { market, keys: 30, first: 10 }))).body).toMatchObject({ credited: false, reason: 'too_small' });
+      expect((await uploadBook(local, c.key, makeBook(later - MINUTE, { market, keys: 30, first: 10 }))).body).toMatchObject({
+        credited: false,
+        reason: 'too_small',
+      });
       const d = await freshKey();
       expect((await uploadBook(local, d.key, makeBook(later - MINUTE + 1, { market, keys: 100, first: 5000 }))).body).toMatchObject({ credited: true });
       await local.settle();
     });
 
-    it('disagrees only when the lower median of |ln(price/reading)| over 20+ other accounts\' fresh readings exceeds ln 2', async () => {
+    it("disagrees only when the lower median of |ln(price/reading)| over 20+ other accounts' fresh readings exceeds ln 2", async () => {
       const market = 'forever.normal.horde.us';
       // Past the books earlier tests put in this market, so the answers' `at` is the book's own.
       await local.advance(35 * MINUTE);
       const now = await local.now();
       const base = await freshKey();
       // 20 items read by another account at 10000 each.
-      expect((await uploadBook(local, base.key, makeBook(now - 30 * MINUTE, { market, keys: 20, first: 900_000, price: () => 10_000, complete: false }))).status).toBe(200);
+      expect(
+        (await uploadBook(local, base.key, makeBook(now - 30 * MINUTE, { market, keys: 20, first: 900_000, price: () => 10_000, complete: false }))).status,
+      ).toBe(200);
       await local.settle();
       // Exactly double: ln 2 does not exceed ln 2 → merged.
       const same = await freshKey();
@@ -217,7 +252,11 @@ describe('spec: uploads, catalogue uploads and item data', () => {
       // Readings older than 2 hours do not count.
       await local.advance(2 * HOUR + MINUTE);
       const stale = await freshKey();
-      const ok = await uploadBook(local, stale.key, makeBook((await local.now()) - MINUTE, { market, keys: 20, first: 900_000, price: () => 200_000, complete: false }));
+      const ok = await uploadBook(
+        local,
+        stale.key,
+        makeBook((await local.now()) - MINUTE, { market, keys: 20, first: 900_000, price: () => 200_000, complete: false }),
+      );
       expect(ok.body).toMatchObject({ reason: 'incomplete' });
       await local.settle();
     });

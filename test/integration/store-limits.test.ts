@@ -32,7 +32,10 @@ describe('store limits are bounded at the HTTP boundary', () => {
     const device = await pairDevice(local, user.id);
     for (const n of [1100, 2100, 5000]) {
       expect(await as('DELETE', `/api/v1/devices/${'d'.repeat(n)}`), `delete ${n}`).toMatchObject({ status: 200, body: { deleted: false } });
-      expect(await local.api('GET', `/api/v1/devices/pair/${'p'.repeat(n)}`, { headers: anon() }), `poll ${n}`).toMatchObject({ status: 404, body: { error: 'not_found' } });
+      expect(await local.api('GET', `/api/v1/devices/pair/${'p'.repeat(n)}`, { headers: anon() }), `poll ${n}`).toMatchObject({
+        status: 404,
+        body: { error: 'not_found' },
+      });
     }
     expect(await as('DELETE', `/api/v1/devices/${encodeURIComponent('dev_\u0000')}`)).toMatchObject({ status: 200, body: { deleted: false } });
     expect((await as('GET', '/api/v1/devices')).body.devices.map((d: { id: string }) => d.id)).toEqual([device.id]);
@@ -59,11 +62,19 @@ describe('store limits are bounded at the HTTP boundary', () => {
       ['PUT', '/api/v1/market/watch', `{"items":${deepArray(10_000)}}`],
       ['PUT', '/api/v1/market/watch', `{"items":[${deepArray(40)}]}`],
       ['POST', '/api/v1/market/alerts', `{"market":"${MARKET}","item":1,"kind":"below","value":5,"note":${deepArray(100)}}`],
-      ['PUT', '/api/v1/push/subscription', JSON.stringify({ subscription: subscription('https://push.example/deep'), prefs: { x: JSON.parse(deepArray(40)) } })],
+      [
+        'PUT',
+        '/api/v1/push/subscription',
+        JSON.stringify({ subscription: subscription('https://push.example/deep'), prefs: { x: JSON.parse(deepArray(40)) } }),
+      ],
       ['POST', '/api/v1/devices/pair', `{"name":"x","extra":${deepArray(100_000)}}`],
     ] as const;
     for (const [method, path, body] of refused) {
-      const res = await local.api(method, path, { token: path.includes('/pair') ? undefined : user.token, body, headers: path.includes('/pair') ? anon() : {} });
+      const res = await local.api(method, path, {
+        token: path.includes('/pair') ? undefined : user.token,
+        body,
+        headers: path.includes('/pair') ? anon() : {},
+      });
       expect(res, `${path} ${body.slice(0, 60)}`).toMatchObject({ status: 400, body: { error: 'bad_request' } });
     }
     expect((await as('GET', '/api/v1/market/boards')).body).toEqual(boards);
@@ -81,7 +92,9 @@ describe('store limits are bounded at the HTTP boundary', () => {
     const prefs = { market: true, '': 1, huge: 1e300, tiny: 1e-200, nested: { '': [[], {}] } };
     const put = await as('PUT', '/api/v1/push/subscription', { subscription: subscription('https://fcm.googleapis.com/fcm/send/odd'), prefs });
     expect(put).toMatchObject({ status: 200, body: { subscription: { endpoint: 'https://fcm.googleapis.com/fcm/send/odd', prefs } } });
-    expect((await as('GET', '/api/v1/push/subscription')).body.subscriptions).toEqual([expect.objectContaining({ endpoint: 'https://fcm.googleapis.com/fcm/send/odd', prefs })]);
+    expect((await as('GET', '/api/v1/push/subscription')).body.subscriptions).toEqual([
+      expect.objectContaining({ endpoint: 'https://fcm.googleapis.com/fcm/send/odd', prefs }),
+    ]);
   });
 
   it('answers query values past their bound as values naming nothing, in the route’s own terms', async () => {

@@ -5,7 +5,9 @@ import { type Local, startLocal } from '../support/local';
 
 const MINUTE = 60_000;
 
-type Emf = Record<string, unknown> & { _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string; Unit: string }> }> } };
+type Emf = Record<string, unknown> & {
+  _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string; Unit: string }> }> };
+};
 
 /** The EMF lines (metrics) among the lines heard. */
 const emf = (lines: string[]): Emf[] => lines.filter((l) => l.includes('"_aws"')).map((l) => JSON.parse(l) as Emf);
@@ -62,7 +64,14 @@ describe('telemetry through the local runtime', () => {
   it('writes the merge log line with Powertools fields: service, cold start, request id, timestamp', async () => {
     const lines = heard.filter((l) => !l.includes('"_aws"')).map((l) => JSON.parse(l) as Record<string, unknown>);
     const merge = lines.find((l) => l.message === 'merge');
-    expect(merge).toMatchObject({ level: 'info', service: 'merge', function_name: 'merge', market: MARKET, cold_start: expect.any(Boolean), timestamp: expect.any(String) });
+    expect(merge).toMatchObject({
+      level: 'info',
+      service: 'merge',
+      function_name: 'merge',
+      market: MARKET,
+      cold_start: expect.any(Boolean),
+      timestamp: expect.any(String),
+    });
     expect(merge?.function_request_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

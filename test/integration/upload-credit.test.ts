@@ -50,17 +50,28 @@ describe('POST /api/v1/ah/books outcomes', () => {
     const a = await account();
     const b = await account();
     const c = await account();
-    expect((await uploadBook(local, a.key, makeBook(now - 10 * MINUTE, { market, keys: 200, complete: false }))).body).toEqual({ at: now - 10 * MINUTE, credited: false, reason: 'incomplete' });
+    expect((await uploadBook(local, a.key, makeBook(now - 10 * MINUTE, { market, keys: 200, complete: false }))).body).toEqual({
+      at: now - 10 * MINUTE,
+      credited: false,
+      reason: 'incomplete',
+    });
     await local.settle();
     expect(await seqOf(market)).toBe(1);
     // 200 items listed in the last day: 49 keys are fewer than a quarter, 50 are not.
-    expect((await uploadBook(local, b.key, makeBook(now - 9 * MINUTE, { market, keys: 49 }))).body).toEqual({ at: now - 9 * MINUTE, credited: false, reason: 'too_small' });
+    expect((await uploadBook(local, b.key, makeBook(now - 9 * MINUTE, { market, keys: 49 }))).body).toEqual({
+      at: now - 9 * MINUTE,
+      credited: false,
+      reason: 'too_small',
+    });
     expect((await uploadBook(local, c.key, makeBook(now - 8 * MINUTE, { market, keys: 50 }))).body).toEqual({ at: now - 8 * MINUTE, credited: true });
     await local.settle();
     expect(await seqOf(market)).toBe(3);
     // With nothing listed, only the 100 keys count.
     const d = await account();
-    expect((await uploadBook(local, d.key, makeBook(now - MINUTE, { market: 'forever.rp.alliance.us', keys: 99 }))).body).toMatchObject({ credited: false, reason: 'too_small' });
+    expect((await uploadBook(local, d.key, makeBook(now - MINUTE, { market: 'forever.rp.alliance.us', keys: 99 }))).body).toMatchObject({
+      credited: false,
+      reason: 'too_small',
+    });
   });
 
   it('merges without credit when the account had a credited upload of the market in the last 5 minutes (too_soon_credit)', async () => {
@@ -71,7 +82,11 @@ describe('POST /api/v1/ah/books outcomes', () => {
     await local.settle();
     const seq = await seqOf(market);
     expect((await uploadBook(local, first.token, makeBook(now - 7 * MINUTE, { market }))).body).toMatchObject({ credited: true });
-    expect((await uploadBook(local, second.token, makeBook(now - 6 * MINUTE, { market }))).body).toEqual({ at: now - 6 * MINUTE, credited: false, reason: 'too_soon_credit' });
+    expect((await uploadBook(local, second.token, makeBook(now - 6 * MINUTE, { market }))).body).toEqual({
+      at: now - 6 * MINUTE,
+      credited: false,
+      reason: 'too_soon_credit',
+    });
     await local.advance(5 * MINUTE);
     now = await local.now();
     expect((await uploadBook(local, second.token, makeBook(now - 5 * MINUTE, { market }))).body).toMatchObject({ credited: true });
@@ -79,7 +94,7 @@ describe('POST /api/v1/ah/books outcomes', () => {
     expect(await seqOf(market)).toBe(seq + 3);
   });
 
-  it('quarantines a book that disagrees with other accounts\' recent readings: not merged, kept privately', async () => {
+  it("quarantines a book that disagrees with other accounts' recent readings: not merged, kept privately", async () => {
     const market = 'forever.normal.alliance.us';
     const a = await account();
     const b = await account();
@@ -94,7 +109,9 @@ describe('POST /api/v1/ah/books outcomes', () => {
     const [q] = await listFiles(local, `quarantine/${market}/`);
     expect(q.key).toMatch(new RegExp(`^quarantine/${market.replace(/\./g, '\\.')}/${wild.at}-[A-Za-z0-9_-]{22}\\.json\\.gz$`));
     expect(q.cacheControl).toBe('private, no-store');
-    expect(await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, wild.at, wild.at)).toEqual([]);
+    expect(
+      await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, wild.at, wild.at),
+    ).toEqual([]);
     expect(await contributions(b.session)).toEqual([{ market, at: wild.at, kind: 'book', items: 30, complete: true, credited: false, reason: 'disagrees' }]);
     // An account's own readings are never held against it: the same prices from the first account merge.
     await local.advance(5 * MINUTE);
@@ -104,7 +121,7 @@ describe('POST /api/v1/ah/books outcomes', () => {
     expect(await seqOf(market)).toBe(seq + 1);
   });
 
-  it('answers a retry with its first answer and changes nothing; another caller\'s same book is a duplicate', async () => {
+  it("answers a retry with its first answer and changes nothing; another caller's same book is a duplicate", async () => {
     const market = 'forever.pvp.horde.us';
     const a = await account();
     const b = await account();
@@ -130,7 +147,7 @@ describe('POST /api/v1/ah/books outcomes', () => {
     expect((await uploadBook(local, c.key, makeBook(now - MINUTE, { market, first: 7000 }))).status).toBe(200);
   });
 
-  it('limits a partner per (via, market) and credits the partner\'s account', async () => {
+  it("limits a partner per (via, market) and credits the partner's account", async () => {
     const market = 'forever.normal.horde.us';
     const p = await account({ partner: true });
     const one = await uploadBook(local, p.key, makeBook(now - 3 * MINUTE, { market, via: 'alice', first: 3000 }));

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MarketStore } from '../../shared/store/market-store';
-import { OTHER_MARKET, listFiles, makeBook, rawUpload, uploadBook, withEntries } from '../support/books';
+import { listFiles, makeBook, OTHER_MARKET, rawUpload, uploadBook, withEntries } from '../support/books';
 import { pairDevice } from '../support/devices';
 import { type Local, startLocal } from '../support/local';
 
@@ -71,7 +71,10 @@ describe('POST /api/v1/ah/books refusals', () => {
     const { key } = await freshKey();
     const { market: _m, ...noMarket } = makeBook(at());
     expect(await uploadBook(local, key, noMarket)).toMatchObject({ status: 400, body: { error: 'bad_market' } });
-    expect(await uploadBook(local, key, { ...makeBook(at()), market: 'forever.normal.alliance.eu' })).toMatchObject({ status: 400, body: { error: 'bad_market' } });
+    expect(await uploadBook(local, key, { ...makeBook(at()), market: 'forever.normal.alliance.eu' })).toMatchObject({
+      status: 400,
+      body: { error: 'bad_market' },
+    });
   });
 
   it('answers 400 bad_book to every class of bad body', async () => {
@@ -97,13 +100,23 @@ describe('POST /api/v1/ah/books refusals', () => {
       ['n 0', withEntries(good, [[1000, 5, 1, 1, 0]])],
       ['unsorted', withEntries(good, [e[1], e[0]])],
       ['duplicate entries', withEntries(good, [e[0], e[0]])],
-      ['too many entries', withEntries(good, Array.from({ length: 200_001 }, (_, i) => [1000 + i, 5, 1, 1, 1]))],
+      [
+        'too many entries',
+        withEntries(
+          good,
+          Array.from({ length: 200_001 }, (_, i) => [1000 + i, 5, 1, 1, 1]),
+        ),
+      ],
     ];
     for (const [name, body] of cases) {
       const res = await uploadBook(local, key, body);
       expect({ name, status: res.status, error: res.body?.error }).toEqual({ name, status: 400, error: 'bad_book' });
     }
-    const corrupt = await rawUpload(local, Buffer.from('not gzip at all'), { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    const corrupt = await rawUpload(local, Buffer.from('not gzip at all'), {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
     expect(corrupt).toMatchObject({ status: 400, body: { error: 'bad_book' } });
   });
 
@@ -121,7 +134,7 @@ describe('POST /api/v1/ah/books refusals', () => {
     }
   });
 
-  it('answers 409 too_soon while less than 5 minutes passed since the caller\'s last book of the market', async () => {
+  it("answers 409 too_soon while less than 5 minutes passed since the caller's last book of the market", async () => {
     const { key } = await freshKey();
     const other = await freshKey();
     expect((await uploadBook(local, key, makeBook(now - 10 * MINUTE, { market: OTHER_MARKET, first: 9000 }))).status).toBe(200);
@@ -130,7 +143,10 @@ describe('POST /api/v1/ah/books refusals', () => {
     expect((await uploadBook(local, other.key, makeBook(now - 9 * MINUTE, { market: OTHER_MARKET, first: 9000 }))).status).toBe(200);
     await local.advance(5 * MINUTE - 1);
     now = await local.now();
-    expect(await uploadBook(local, key, makeBook(now - 8 * MINUTE, { market: OTHER_MARKET, first: 9000 }))).toMatchObject({ status: 409, body: { error: 'too_soon' } });
+    expect(await uploadBook(local, key, makeBook(now - 8 * MINUTE, { market: OTHER_MARKET, first: 9000 }))).toMatchObject({
+      status: 409,
+      body: { error: 'too_soon' },
+    });
     await local.advance(1);
     now = await local.now();
     expect((await uploadBook(local, key, makeBook(now - 7 * MINUTE, { market: OTHER_MARKET, first: 9000 }))).status).toBe(200);

@@ -28,7 +28,11 @@ describe('concurrent retries follow the retry rule', () => {
   async function expectOneMerge(market: string, at: number): Promise<void> {
     await local.settle();
     expect((await store.meta(market)).seq).toBe(1);
-    const scans = await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, 0, await local.now());
+    const scans = await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(
+      market,
+      0,
+      await local.now(),
+    );
     expect(scans.map((s) => s.at)).toEqual([at]);
     expect(await listFiles(local, `books/v1/${market}/`)).toHaveLength(1);
     expect(local.runtime.queues.deadLetters).toEqual([]);
@@ -62,7 +66,10 @@ describe('concurrent retries follow the retry rule', () => {
     const market = 'forever.rp.alliance.us';
     const key = await local.apiKey((await local.user()).id);
     const now = await local.now();
-    const [a, b] = await Promise.all([uploadBook(local, key, makeBook(now - 3 * MINUTE, { market })), uploadBook(local, key, makeBook(now - 2 * MINUTE, { market }))]);
+    const [a, b] = await Promise.all([
+      uploadBook(local, key, makeBook(now - 3 * MINUTE, { market })),
+      uploadBook(local, key, makeBook(now - 2 * MINUTE, { market })),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect([a, b].find((x) => x.status === 409)?.body).toMatchObject({ error: 'too_soon' });
     await local.settle();

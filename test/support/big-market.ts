@@ -9,10 +9,10 @@ import type { Book } from '../../shared/domain/book';
 import { deriveScan } from '../../shared/domain/derived-scan';
 import { mergeScan, type RowTable } from '../../shared/domain/merge';
 import { compactHistories } from '../../shared/market/history-compaction';
-import { services } from './operator';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
 import { buildPages, emptyPages, writePages } from './market-fill';
+import { services } from './operator';
 
 export const BIG_KEYS = 20_000;
 

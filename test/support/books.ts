@@ -7,7 +7,10 @@ export const MARKET = 'forever.normal.alliance.us';
 export const OTHER_MARKET = 'forever.pvp.horde.us';
 
 /** A book listing `keys` item keys from `first` (one auction each, price `price(i)`), `auctions` summed. */
-export function makeBook(at: number, opts: { keys?: number; first?: number; price?: (i: number) => number; complete?: boolean; market?: string; via?: string } = {}): Book {
+export function makeBook(
+  at: number,
+  opts: { keys?: number; first?: number; price?: (i: number) => number; complete?: boolean; market?: string; via?: string } = {},
+): Book {
   const keys = opts.keys ?? 120;
   const first = opts.first ?? 1000;
   const price = opts.price ?? ((i: number) => 10_000 + i * 10);
@@ -47,7 +50,10 @@ export async function rawUpload(local: Local, body: Buffer | string, headers: Re
 }
 
 /** The files bucket's keys under `prefix` (GET /_local/files). */
-export async function listFiles(local: Local, prefix: string): Promise<Array<{ key: string; size: number; contentType?: string; contentEncoding?: string; cacheControl?: string }>> {
+export async function listFiles(
+  local: Local,
+  prefix: string,
+): Promise<Array<{ key: string; size: number; contentType?: string; contentEncoding?: string; cacheControl?: string }>> {
   const res = await fetch(`${local.base}/_local/files?prefix=${encodeURIComponent(prefix)}`);
   return ((await res.json()) as { keys: Array<{ key: string; size: number }> }).keys;
 }

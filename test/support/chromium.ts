@@ -12,7 +12,9 @@ import WebSocket from 'ws';
 export function findChromium(): string | null {
   const candidates = process.env.CHROMIUM_BIN
     ? [process.env.CHROMIUM_BIN]
-    : (process.env.PATH ?? '').split(delimiter).flatMap((dir) => ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].map((name) => join(dir, name)));
+    : (process.env.PATH ?? '')
+        .split(delimiter)
+        .flatMap((dir) => ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].map((name) => join(dir, name)));
   for (const path of candidates) {
     try {
       accessSync(path, constants.X_OK);
@@ -46,7 +48,17 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars', '--remote-debugging-port=0'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--hide-scrollbars',
+  '--remote-debugging-port=0',
+];
 
 /** Starts Chromium and connects to its browser endpoint; `close()` ends the process and removes its profile. */
 export async function launchChromium(bin: string): Promise<Browser> {

@@ -9,7 +9,8 @@ let viewer = 0;
 /** A paired device of `userId` (a fresh session confirms it); answers its id and `svc_dev_` token. */
 export async function pairDevice(local: Local, userId: string, name = 'Desktop'): Promise<{ id: string; token: string }> {
   // Each anonymous call comes from its own viewer address so the anonymous rate limit never interferes.
-  const app = (method: string, path: string, body?: unknown) => local.api(method, path, { body, headers: { 'x-forwarded-for': `198.51.100.${(viewer++ % 250) + 1}` } });
+  const app = (method: string, path: string, body?: unknown) =>
+    local.api(method, path, { body, headers: { 'x-forwarded-for': `198.51.100.${(viewer++ % 250) + 1}` } });
   const pair = await app('POST', '/api/v1/devices/pair', { name });
   if (pair.status !== 200) throw new Error(`pair: ${pair.status} ${JSON.stringify(pair.body)}`);
   const { code, pairId } = pair.body as { code: string; pairId: string };

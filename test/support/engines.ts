@@ -16,13 +16,20 @@ const suffix = () => randomBytes(5).toString('hex');
 
 /** The client configuration of the engines (local endpoints). */
 export function engineConfig(): Pick<Config, 'region' | 'endpoints' | 'connectionsEndpoint'> {
-  return { region: 'us-east-1', endpoints: { dynamodb: inject('dynamodbEndpoint'), s3: inject('s3Endpoint') }, connectionsEndpoint: 'http://127.0.0.1:1/local' };
+  return {
+    region: 'us-east-1',
+    endpoints: { dynamodb: inject('dynamodbEndpoint'), s3: inject('s3Endpoint') },
+    connectionsEndpoint: 'http://127.0.0.1:1/local',
+  };
 }
 
 /** A new table on DynamoDB Local. */
 export async function freshTable(clock: Clock, name = `contract-${suffix()}`): Promise<Table> {
   const config = engineConfig();
-  await ensureTable(new DynamoDBClient({ region: 'us-east-1', endpoint: config.endpoints.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }), name);
+  await ensureTable(
+    new DynamoDBClient({ region: 'us-east-1', endpoint: config.endpoints.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    name,
+  );
   return { ddb: documentClient(config), name, clock };
 }
 

@@ -70,7 +70,11 @@ export interface EntryPoint {
 }
 
 export function startEntryPoint(args: string[], env: Record<string, string>): EntryPoint {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => {

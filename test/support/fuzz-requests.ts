@@ -34,18 +34,67 @@ const CALLERS: Caller[] = ['anon', 'free', 'premium', 'device', 'apiKey', 'admin
 const rawSegment = (s: string): string => s.replace(/[^\u0021-\u007e]|[/?#]/gu, (c) => encodeURIComponent(c));
 
 const lengths = fc.constantFrom(1, 2, 16, 17, 64, 65, 255, 1023, 1024, 1025, 2048, 5000, 10_000, 100_000);
-const odd = fc.constantFrom('%00', '%ZZ', '%', '%2F', '%C0%AF', '%FF', '%E2%80%AE', '..', '.', '%2e%2e', '\u0000', '😀', 'é', ' ', '\\', '"', "'", '<script>', '__proto__', 'constructor');
+const odd = fc.constantFrom(
+  '%00',
+  '%ZZ',
+  '%',
+  '%2F',
+  '%C0%AF',
+  '%FF',
+  '%E2%80%AE',
+  '..',
+  '.',
+  '%2e%2e',
+  '\u0000',
+  '😀',
+  'é',
+  ' ',
+  '\\',
+  '"',
+  "'",
+  '<script>',
+  '__proto__',
+  'constructor',
+);
 
 /** A path parameter: a valid-looking one, a repeated or random filler of any length, or an odd encoding. */
 const paramValue = fc.oneof(
-  fc.constantFrom(MARKET, '1', '2589', '9007199254740991', '0', '-1', '1.5', '1e3', '00001', 'dev_AbCdEfGhIjKlMnOp', '1793577601000', 'x.webp', '1.webp', '1.md'),
+  fc.constantFrom(
+    MARKET,
+    '1',
+    '2589',
+    '9007199254740991',
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    '00001',
+    'dev_AbCdEfGhIjKlMnOp',
+    '1793577601000',
+    'x.webp',
+    '1.webp',
+    '1.md',
+  ),
   fc.tuple(lengths, fc.constantFrom('a', '9', 'é', '😀', '%00', '%ZZ')).map(([n, c]) => c.repeat(Math.max(1, Math.floor(n / c.length)))),
   fc.array(fc.oneof(odd, fc.string({ maxLength: 8 })), { minLength: 1, maxLength: 6 }).map((parts) => parts.join('')),
 );
 
 const QUERY_NAMES = ['res', 'from', 'to', 'since', 'items', 'build', 'm', 'market', 'token', 'foo', '__proto__', 'constructor', 'toString', '', '%ZZ', 'a%00'];
 const queryValue = fc.oneof(
-  fc.constantFrom('m1', 'h1', 'd1', '0', '1793577601000', '9'.repeat(20), '-1', '1,2,3', Array.from({ length: 60 }, (_, i) => i + 1).join(','), MARKET, 'x', ''),
+  fc.constantFrom(
+    'm1',
+    'h1',
+    'd1',
+    '0',
+    '1793577601000',
+    '9'.repeat(20),
+    '-1',
+    '1,2,3',
+    Array.from({ length: 60 }, (_, i) => i + 1).join(','),
+    MARKET,
+    'x',
+    '',
+  ),
   paramValue,
 );
 const query = fc.oneof(
@@ -94,14 +143,24 @@ const jsonBody = fc.oneof(
 const body = fc.oneof(
   { weight: 8, arbitrary: jsonBody.map((t) => ({ data: Buffer.from(t, 'utf8'), encoding: undefined as string | undefined })) },
   { weight: 1, arbitrary: jsonBody.map((t) => ({ data: gzipSync(t), encoding: 'gzip' as string | undefined })) },
-  { weight: 1, arbitrary: fc.constantFrom('gzip', 'deflate', 'br', 'x-gzip, gzip', 'nonsense').map((e) => ({ data: Buffer.from('not compressed'), encoding: e as string | undefined })) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom(1024 * 1024 + 1, 4 * 1024 * 1024 + 1).map((n) => ({ data: Buffer.from(`{"pad":"${'x'.repeat(n)}"}`), encoding: undefined as string | undefined })),
+    arbitrary: fc
+      .constantFrom('gzip', 'deflate', 'br', 'x-gzip, gzip', 'nonsense')
+      .map((e) => ({ data: Buffer.from('not compressed'), encoding: e as string | undefined })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(1024 * 1024 + 1, 4 * 1024 * 1024 + 1)
+      .map((n) => ({ data: Buffer.from(`{"pad":"${'x'.repeat(n)}"}`), encoding: undefined as string | undefined })),
   },
 );
 
-const headerValue = fc.oneof(fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\u0020-\u007e]/g, '?')), lengths.map((n) => 'h'.repeat(Math.min(n, 9000))));
+const headerValue = fc.oneof(
+  fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\u0020-\u007e]/g, '?')),
+  lengths.map((n) => 'h'.repeat(Math.min(n, 9000))),
+);
 const headers = fc.record(
   {
     accept: fc.constantFrom('text/markdown', 'text/markdown;q=0, text/html;q=0', '*/*;q=abc', 'application/json'),
@@ -120,7 +179,8 @@ export const ROUTE_PATHS: readonly string[] = [...new Set(HTTP_ROUTES.map((r) =>
 /** Valid values half the time for markets and keys, so requests get past the first check and deeper into routes. */
 const placeholder = (name: string): fc.Arbitrary<string> => {
   if (name === 'market') return fc.oneof({ weight: 3, arbitrary: fc.constant(MARKET) }, { weight: 2, arbitrary: paramValue });
-  if (name === 'item' || name === 'key') return fc.oneof({ weight: 2, arbitrary: fc.constantFrom('1', '2589', '9007199254740991', '140737488355327') }, { weight: 2, arbitrary: paramValue });
+  if (name === 'item' || name === 'key')
+    return fc.oneof({ weight: 2, arbitrary: fc.constantFrom('1', '2589', '9007199254740991', '140737488355327') }, { weight: 2, arbitrary: paramValue });
   return paramValue;
 };
 
@@ -136,7 +196,10 @@ export function fuzzRequest(template: string): fc.Arbitrary<FuzzRequest> {
   const served = HTTP_ROUTES.filter((r) => r.path === template).map((r) => r.method);
   return fc
     .record({
-      method: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...served.map((m) => (m === 'ANY' ? 'POST' : m))) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+      method: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...served.map((m) => (m === 'ANY' ? 'POST' : m))) },
+        { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+      ),
       params: fc.tuple(...names(template).map(placeholder)),
       query,
       headers,
@@ -158,11 +221,20 @@ export function sendRaw(base: string, r: { method: string; path: string; headers
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, method: r.method, path: r.path, headers: { ...r.headers, ...(r.body ? { 'content-length': String(r.body.length) } : {}) }, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: r.method,
+        path: r.path,
+        headers: { ...r.headers, ...(r.body ? { 'content-length': String(r.body.length) } : {}) },
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );

@@ -29,7 +29,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
         throw new Error(reportOf(check));
       }
       if (check.calls > 0) {
-        const by = Object.entries(check.services).map(([service, n]) => `${service} ${n}`).join(', ');
+        const by = Object.entries(check.services)
+          .map(([service, n]) => `${service} ${n}`)
+          .join(', ');
         console.log(`IAM check: ${check.calls} distinct AWS calls (${by}) of ${check.functions.length} functions, all allowed by the synthesized policies`);
       }
     } finally {

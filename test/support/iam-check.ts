@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { type LocalNames, LOCAL_ACCOUNT, LOCAL_REGION, type RecordedCall } from '../../lib/local/iam/calls';
+import { LOCAL_ACCOUNT, LOCAL_REGION, type LocalNames, type RecordedCall } from '../../lib/local/iam/calls';
 import { checkCalls, describeViolation, type Violation } from '../../lib/local/iam/check';
 import type { TemplateJson } from '../../lib/local/iam/resolve';
 import { MarketDataStack } from '../../lib/stack';
@@ -31,7 +31,12 @@ export function localTemplate(): TemplateJson {
 export function readCalls(dir: string): RecordedCall[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.jsonl'))
-    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as RecordedCall));
+    .flatMap((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as RecordedCall),
+    );
 }
 
 export interface RunCheck {

@@ -3,10 +3,10 @@
  * the credential as a header and reports a refused upgrade's status, as the tests need.
  */
 import WebSocket from 'ws';
-import { LiveClient as SharedLiveClient, type LiveClientOptions, type OpenSocket } from '../../shared/client/live-client';
+import { type LiveClientOptions, type OpenSocket, LiveClient as SharedLiveClient } from '../../shared/client/live-client';
 
-export { LiveUpgradeError } from '../../shared/client/live-client';
 export type { AuthMessage, HelloMessage, LiveMessage } from '../../shared/client/live-client';
+export { LiveUpgradeError } from '../../shared/client/live-client';
 
 /** A socket of the `ws` library. */
 export const wsSocket: OpenSocket = (url, headers, on) => {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { BundleBuildOptions } from '../../lib/local/bundles';
-import { startRuntime, type Runtime } from '../../lib/local/runtime';
+import { type Runtime, startRuntime } from '../../lib/local/runtime';
 
 /** 2026-11-02T00:00:00Z plus a little: a Monday, far from any boundary tests move across. */
 export const DEFAULT_START = Date.UTC(2026, 10, 2, 0, 0, 0) + 1000;
@@ -28,14 +28,20 @@ export interface Local {
   session(userId: string, extra?: Record<string, unknown>): Promise<string>;
   apiKey(userId: string, scopes?: string[]): Promise<string>;
   /** A JSON request; `token` becomes `Authorization: Bearer`. */
-  api(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
+  api(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; headers: Headers; body: any }>;
 }
 
 /**
  * `bundles` (or LOCAL_BUNDLES=1 for every file): the functions run from their deploy bundles, each in its own
  * worker thread (lib/local/sandboxes.ts); their S3, DynamoDB and SQS calls are recorded too.
  */
-export async function startLocal(opts: { clockStart?: number; filesPrefix?: string; direct?: boolean; bundles?: boolean | BundleBuildOptions; callsInMemory?: boolean } = {}): Promise<Local> {
+export async function startLocal(
+  opts: { clockStart?: number; filesPrefix?: string; direct?: boolean; bundles?: boolean | BundleBuildOptions; callsInMemory?: boolean } = {},
+): Promise<Local> {
   const bundles = opts.bundles ?? process.env.LOCAL_BUNDLES === '1';
   const runtime = await startRuntime({
     port: 0,

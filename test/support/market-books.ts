@@ -14,7 +14,9 @@ export const DAY = 86_400_000;
 export type Listing = [key: number, price: number, quantity: number];
 
 export function bookOf(at: number, listings: readonly Listing[], complete = true, market = MARKET) {
-  const entries = [...listings].sort((a, b) => a[0] - b[0]).map(([key, price, quantity]): [number, number, number, number, number] => [key, price, quantity, 3, 1]);
+  const entries = [...listings]
+    .sort((a, b) => a[0] - b[0])
+    .map(([key, price, quantity]): [number, number, number, number, number] => [key, price, quantity, 3, 1]);
   return { market, at, complete, auctions: entries.length, entries };
 }
 

@@ -6,10 +6,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type Clock, dayOf } from '../../shared/clock';
 import type { Book } from '../../shared/domain/book';
-import { type CandlePage, type CandleRes, RESOLUTIONS, applyScanToCandles, periodOf, periodStart } from '../../shared/domain/candles';
-import { type Scan, deriveScan } from '../../shared/domain/derived-scan';
+import { applyScanToCandles, type CandlePage, type CandleRes, periodOf, periodStart, RESOLUTIONS } from '../../shared/domain/candles';
+import { deriveScan, type Scan } from '../../shared/domain/derived-scan';
 import { mergeScan } from '../../shared/domain/merge';
-import { type VolumePage, addVolume, estimateVolume, volumeApplies } from '../../shared/domain/volume-estimate';
+import { addVolume, estimateVolume, type VolumePage, volumeApplies } from '../../shared/domain/volume-estimate';
 import type { VolumeShard } from '../../shared/ports/market';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
@@ -39,9 +39,22 @@ export async function mergeDirect(t: FillTarget, market: string, input: Scan | B
     await store.writeCandlePage(market, res, period, periodStart(res, period), page, keys);
   }
   const seq = meta.seq + 1;
-  await new ScanLog(t.ddb, t.table, t.clock).put({ market, at: scan.at, items: scan.items.length, complete: scan.complete, credited: true, uploader, mergedAt: now }, `fill-${seq}`);
-  await new MergeLog(t.ddb, t.table).put({ market, seq, at: Math.max(meta.newestScanAt ?? scan.at, scan.at), mergedAt: now, changePath: `live/v1/${market}/${seq}-x.json.gz`, bookAt: scan.at });
-  const ok = await store.commitMeta({ ...meta, seq, newestScanAt: Math.max(meta.newestScanAt ?? scan.at, scan.at), firstMergeAt: meta.firstMergeAt ?? now }, meta.seq);
+  await new ScanLog(t.ddb, t.table, t.clock).put(
+    { market, at: scan.at, items: scan.items.length, complete: scan.complete, credited: true, uploader, mergedAt: now },
+    `fill-${seq}`,
+  );
+  await new MergeLog(t.ddb, t.table).put({
+    market,
+    seq,
+    at: Math.max(meta.newestScanAt ?? scan.at, scan.at),
+    mergedAt: now,
+    changePath: `live/v1/${market}/${seq}-x.json.gz`,
+    bookAt: scan.at,
+  });
+  const ok = await store.commitMeta(
+    { ...meta, seq, newestScanAt: Math.max(meta.newestScanAt ?? scan.at, scan.at), firstMergeAt: meta.firstMergeAt ?? now },
+    meta.seq,
+  );
   if (!ok) throw new Error('seq race in mergeDirect');
   return seq;
 }
@@ -53,7 +66,12 @@ export interface BuiltPages {
 }
 
 /** Folds books (in `at` order) into candle and volume pages in memory, keeping only the resolutions asked for. */
-export function buildPages(books: readonly Book[], keep: readonly CandleRes[], into: BuiltPages = emptyPages(), previous: Book | null = null): { pages: BuiltPages; last: Book | null } {
+export function buildPages(
+  books: readonly Book[],
+  keep: readonly CandleRes[],
+  into: BuiltPages = emptyPages(),
+  previous: Book | null = null,
+): { pages: BuiltPages; last: Book | null } {
   let prev = previous;
   for (const book of books) {
     const scan = deriveScan(book);

@@ -4,7 +4,6 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
-import { services } from './operator';
 import { BookLog } from '../../shared/store/book-log';
 import { alertFiredPk } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';
@@ -12,6 +11,7 @@ import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';
 import { cdnJson, listFiles } from './books';
 import type { Local } from './local';
+import { services } from './operator';
 
 /** Change and checkpoint files are immutable: each is read once per test run. */
 const fileCache = new Map<string, unknown>();
@@ -38,10 +38,28 @@ export async function mergeState(local: Local, market: string, at: number) {
   const meta = await store.meta(market);
   const records = await new MergeLog(svc.ddb, table).after(market, 0, now);
   const pages: Record<string, unknown> = {};
-  for (const [res, ms] of [['m1', MINUTE_MS], ['h1', HOUR_MS], ['d1', DAY_MS]] as const) pages[res] = sorted(await store.candlePage(market, res, Math.floor(at / ms)));
-  const fired = await svc.ddb.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': alertFiredPk(market) }, ConsistentRead: true }));
+  for (const [res, ms] of [
+    ['m1', MINUTE_MS],
+    ['h1', HOUR_MS],
+    ['d1', DAY_MS],
+  ] as const)
+    pages[res] = sorted(await store.candlePage(market, res, Math.floor(at / ms)));
+  const fired = await svc.ddb.send(
+    new QueryCommand({
+      TableName: table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': alertFiredPk(market) },
+      ConsistentRead: true,
+    }),
+  );
   return {
-    meta: { seq: meta.seq, newestScanAt: meta.newestScanAt, firstMergeAt: meta.firstMergeAt, pending: meta.pending ?? null, book: meta.currentBook && { ...meta.currentBook, ref: undefined } },
+    meta: {
+      seq: meta.seq,
+      newestScanAt: meta.newestScanAt,
+      firstMergeAt: meta.firstMergeAt,
+      pending: meta.pending ?? null,
+      book: meta.currentBook && { ...meta.currentBook, ref: undefined },
+    },
     rows: sorted(await store.rows(market)).map(([k, row]) => [k, { ...row, reader: who(row.reader) }]),
     pages,
     volume: sorted(await store.volumePage(market, Math.floor(at / DAY_MS))),
@@ -49,7 +67,11 @@ export async function mergeState(local: Local, market: string, at: number) {
     changes: await Promise.all(records.map((r) => fileRows(local, r.changePath))),
     checkpoints: await Promise.all(records.filter((r) => r.checkpointPath).map((r) => fileRows(local, r.checkpointPath as string))),
     liveFiles: (await listFiles(local, `live/v1/${market}/`)).length,
-    scans: (await new ScanLog(svc.ddb, table, local.runtime.clock).between(market, 0, now)).map((s) => ({ ...s, market: undefined, uploader: who(s.uploader) })),
+    scans: (await new ScanLog(svc.ddb, table, local.runtime.clock).between(market, 0, now)).map((s) => ({
+      ...s,
+      market: undefined,
+      uploader: who(s.uploader),
+    })),
     books: (await new BookLog(svc.ddb, table, local.runtime.clock).between(market, 0, now)).map((b) => ({ ...b, market: undefined, path: undefined })),
     fired: (fired.Items ?? []).map((f) => ({ at: f.at, seq: f.seq, kind: f.alert.kind, last: f.alert.last, armed: f.alert.armed })),
   };
@@ -57,7 +79,12 @@ export async function mergeState(local: Local, market: string, at: number) {
 
 /** An account's alerts as compared across markets: kind, value, state. */
 export async function alertStates(local: Local, token: string) {
-  const alerts = (await local.api('GET', '/api/v1/market/alerts', { token })).body.alerts as Array<{ kind: string; value: number; armed: boolean; last: unknown }>;
+  const alerts = (await local.api('GET', '/api/v1/market/alerts', { token })).body.alerts as Array<{
+    kind: string;
+    value: number;
+    armed: boolean;
+    last: unknown;
+  }>;
   if (!Array.isArray(alerts)) throw new Error('no alerts answer');
   return alerts.map((a) => ({ kind: a.kind, value: a.value, armed: a.armed, last: a.last })).sort((a, b) => a.kind.localeCompare(b.kind));
 }

@@ -33,7 +33,8 @@ export function decodePng(png: Buffer): Pixels {
       width = data.readUInt32BE(0);
       height = data.readUInt32BE(4);
       const [depth, color, , , interlace] = data.subarray(8);
-      if (depth !== 8 || (color !== 2 && color !== 6) || interlace !== 0) throw new Error(`unsupported PNG (depth ${depth}, color ${color}, interlace ${interlace})`);
+      if (depth !== 8 || (color !== 2 && color !== 6) || interlace !== 0)
+        throw new Error(`unsupported PNG (depth ${depth}, color ${color}, interlace ${interlace})`);
       channels = color === 6 ? 4 : 3;
     } else if (type === 'IDAT') {
       idat.push(data);

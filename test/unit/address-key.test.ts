@@ -17,7 +17,13 @@ describe('address key (per-address limits)', () => {
 
   it('keys an IPv6 address by its /64, whatever its spelling', () => {
     const key = '2001:db8:0:1::/64';
-    for (const spelling of ['2001:0db8:0000:0001:0000:0000:0000:0001', '2001:db8:0:1::1', '2001:DB8:0:1:FFFF:FFFF:FFFF:FFFF', '2001:db8::1:abcd:0:0:7', '[2001:db8:0:1::2]']) {
+    for (const spelling of [
+      '2001:0db8:0000:0001:0000:0000:0000:0001',
+      '2001:db8:0:1::1',
+      '2001:DB8:0:1:FFFF:FFFF:FFFF:FFFF',
+      '2001:db8::1:abcd:0:0:7',
+      '[2001:db8:0:1::2]',
+    ]) {
       expect(addressKey(spelling), spelling).toBe(key);
     }
     expect(addressKey('2001:db8:0:2::1')).toBe('2001:db8:0:2::/64');
@@ -42,7 +48,23 @@ describe('address key (per-address limits)', () => {
   });
 
   it('puts every unparsable address under one shared key', () => {
-    for (const garbage of ['', 'localhost', '1.2.3', '1.2.3.4.5', '256.1.1.1', '01.2.3.4', '1.2.3.-4', '2001:db8::1::2', '2001:db8:0:0:0:0:0:0:1', '12345::', 'g::1', ':::', '1.2.3.4::', '::1.2.3', 'unknown, 1.2.3.4']) {
+    for (const garbage of [
+      '',
+      'localhost',
+      '1.2.3',
+      '1.2.3.4.5',
+      '256.1.1.1',
+      '01.2.3.4',
+      '1.2.3.-4',
+      '2001:db8::1::2',
+      '2001:db8:0:0:0:0:0:0:1',
+      '12345::',
+      'g::1',
+      ':::',
+      '1.2.3.4::',
+      '::1.2.3',
+      'unknown, 1.2.3.4',
+    ]) {
       expect(addressKey(garbage), garbage).toBe(INVALID_ADDRESS_KEY);
     }
   });

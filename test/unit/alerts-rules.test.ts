@@ -1,21 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { AlertInput } from '../../shared/api/settings.schemas';
+import { parseAs } from '../../shared/api/zod-parse';
 import {
   type AlertKind,
+  conditionHolds,
   type DayClose,
+  fairPrice,
   type MarketAlert,
   type MarketAlertInput,
-  VALUE_RANGE,
-  conditionHolds,
-  fairPrice,
   newAlert,
   refClose,
   replaceAlert,
+  VALUE_RANGE,
 } from '../../shared/domain/alerts';
 import { itemKey } from '../../shared/domain/item-key';
 import { DomainError } from '../../shared/errors';
-import { AlertInput } from '../../shared/api/settings.schemas';
-import { parseAs } from '../../shared/api/zod-parse';
 
 /** The route's parse of MarketAlertInput (shared/api/settings.schemas.ts). */
 const parseAlertInput = (raw: unknown): MarketAlertInput => parseAs(AlertInput, raw, 'bad_request');
@@ -34,7 +34,15 @@ const row = (price: number | null, quantity: number) => ({ price, quantity, at: 
 
 describe('parseAlertInput', () => {
   it('accepts a MarketAlertInput and defaults enabled to true', () => {
-    expect(parseAlertInput(input({ name: 'Linen', note: 'n', extra: 1 }))).toEqual({ market: MARKET, item: 2589, kind: 'below', value: 100, name: 'Linen', note: 'n', enabled: true });
+    expect(parseAlertInput(input({ name: 'Linen', note: 'n', extra: 1 }))).toEqual({
+      market: MARKET,
+      item: 2589,
+      kind: 'below',
+      value: 100,
+      name: 'Linen',
+      note: 'n',
+      enabled: true,
+    });
     expect(parseAlertInput(input({ enabled: false })).enabled).toBe(false);
   });
 
@@ -190,7 +198,10 @@ describe('ref and fair', () => {
       seven.sort((a, b) => a - b);
       return seven[Math.ceil(seven.length / 2) - 1];
     };
-    const closes = fc.uniqueArray(fc.tuple(fc.integer({ min: day - 60, max: day + 2 }), fc.integer({ min: 1, max: 1e9 })), { selector: ([d]) => d, maxLength: 40 });
+    const closes = fc.uniqueArray(fc.tuple(fc.integer({ min: day - 60, max: day + 2 }), fc.integer({ min: 1, max: 1e9 })), {
+      selector: ([d]) => d,
+      maxLength: 40,
+    });
     fc.assert(fc.property(closes, (c) => fairPrice(c as DayClose[], day) === model(c as DayClose[], day)));
   });
 });

@@ -5,9 +5,9 @@ import {
   type AlertHit,
   DEAL_HITS_MAX,
   type DealCandidate,
-  type MarketAlert,
   evaluateMarketDeal,
   evaluateSingle,
+  type MarketAlert,
   marketDeals,
 } from '../../shared/domain/alerts';
 
@@ -129,7 +129,12 @@ describe('whole-market deal alert', () => {
     fc.assert(
       fc.property(keys, keys, (remembered, now) => {
         const before = [...remembered].sort((a, b) => a - b);
-        const o = evaluateMarketDeal(dealAlert(), before, now.map((k) => deal(k, k % 7, 10)), NOW);
+        const o = evaluateMarketDeal(
+          dealAlert(),
+          before,
+          now.map((k) => deal(k, k % 7, 10)),
+          NOW,
+        );
         const fresh = now.filter((k) => !remembered.includes(k));
         const hits = o.fired ? (o.alert.last?.hits ?? []) : [];
         return (

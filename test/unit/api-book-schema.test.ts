@@ -12,7 +12,8 @@ const NOW = Date.UTC(2026, 10, 2, 12);
 const KEY = 2147483648;
 
 /** Mostly valid values, sometimes one just past a rule. */
-const pick = <T>(valid: T[], invalid: T[]) => fc.oneof({ arbitrary: fc.constantFrom(...valid), weight: 12 }, { arbitrary: fc.constantFrom(...invalid), weight: 1 });
+const pick = <T>(valid: T[], invalid: T[]) =>
+  fc.oneof({ arbitrary: fc.constantFrom(...valid), weight: 12 }, { arbitrary: fc.constantFrom(...invalid), weight: 1 });
 const entry = fc.tuple(
   pick<unknown>([1, 25, 25 + KEY * 2, 25 + KEY * 65537], [0, -1, 1.5, KEY * 65536 + 3, '25']),
   pick<unknown>([0, 1, 500, 2 ** 53 - 1], [-1, 2 ** 53, 1.5]),
@@ -65,7 +66,16 @@ describe('BookBody and the book check agree', () => {
   });
 
   it('both accept a sorted valid book and refuse a duplicate entry', () => {
-    const ok = { market: 'forever.pvp.alliance.us', at: NOW, complete: true, auctions: 3, entries: [[25, 0, 5, 3, 1], [25, 500, 10, 1, 2]] };
+    const ok = {
+      market: 'forever.pvp.alliance.us',
+      at: NOW,
+      complete: true,
+      auctions: 3,
+      entries: [
+        [25, 0, 5, 3, 1],
+        [25, 500, 10, 1, 2],
+      ],
+    };
     expect([BookBody.safeParse(ok).success, verdict(ok)]).toEqual([true, true]);
     const dup = { ...ok, auctions: 4, entries: [...ok.entries, [25, 500, 10, 1, 1]] };
     expect([BookBody.safeParse(dup).success, verdict(dup)]).toEqual([false, false]);

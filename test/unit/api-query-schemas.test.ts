@@ -43,7 +43,8 @@ describe('query schemas', () => {
     expect(parseAs(BatchCandlesQuery, { items: '100,25,4294967321' }, 'bad_query').items).toEqual([100, 25, 4294967321]);
     const fifty = Array.from({ length: 50 }, (_, i) => i + 1).join(',');
     expect(parseAs(BatchCandlesQuery, { items: fifty }, 'bad_query').items).toHaveLength(50);
-    for (const items of [`${fifty},51`, '', '25,25', '0', '25,,26', 'x', '2147483648']) expect(failure(q(BatchCandlesQuery, { items }))?.code, items).toBe('bad_query');
+    for (const items of [`${fifty},51`, '', '25,25', '0', '25,,26', 'x', '2147483648'])
+      expect(failure(q(BatchCandlesQuery, { items }))?.code, items).toBe('bad_query');
     expect(failure(q(BatchCandlesQuery, {}))?.code).toBe('bad_query');
   });
 

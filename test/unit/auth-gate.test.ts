@@ -15,10 +15,23 @@ let idp: LocalIdentity;
 let base: string;
 let svc: Services;
 
-const post = async (path: string, body: unknown) => (await (await fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
+const post = async (path: string, body: unknown) =>
+  (await (await fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
 
 function request(over: Partial<ApiRequest> = {}): ApiRequest {
-  return { method: 'GET', path: '/item/1', routeKey: '', params: {}, query: {}, headers: {}, cookies: {}, body: Buffer.alloc(0), ip: '192.0.2.1', event: {} as ApiRequest['event'], ...over };
+  return {
+    method: 'GET',
+    path: '/item/1',
+    routeKey: '',
+    params: {},
+    query: {},
+    headers: {},
+    cookies: {},
+    body: Buffer.alloc(0),
+    ip: '192.0.2.1',
+    event: {} as ApiRequest['event'],
+    ...over,
+  };
 }
 
 async function code(p: Promise<unknown>): Promise<string> {
@@ -42,7 +55,12 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   idp = new LocalIdentity({ dataDir: ':memory:', issuer: `${base}/_local/idp`, clock, secretKey: 'sk' });
   await idp.init();
-  const config = { env: 'dev', publicBase: `${base}/`, origins: [], idp: { issuer: `${base}/_local/idp`, jwksUrl: `${base}/_local/idp/.well-known/jwks.json`, apiUrl: `${base}/_local/idp`, secretKey: 'sk' } };
+  const config = {
+    env: 'dev',
+    publicBase: `${base}/`,
+    origins: [],
+    idp: { issuer: `${base}/_local/idp`, jwksUrl: `${base}/_local/idp/.well-known/jwks.json`, apiUrl: `${base}/_local/idp`, secretKey: 'sk' },
+  };
   svc = { config, clock, log: () => undefined } as unknown as Services;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
@@ -74,11 +92,13 @@ describe('gate', () => {
     expect(await code(admit(request({ headers: ok, method: 'POST' }), ALERTS, svc))).toBe('ok');
   });
 
-  it('checks a session write\'s Origin before its features', async () => {
+  it("checks a session write's Origin before its features", async () => {
     const u = await post('/_local/users', { withhold: ['alerts'] });
     const token = (await post('/_local/sessions', { userId: u.id })).token;
     expect(await code(admit(request({ method: 'POST', headers: { authorization: `Bearer ${token}` } }), ALERTS, svc))).toBe('bad_origin');
-    expect(await code(admit(request({ method: 'DELETE', cookies: { __session: token }, headers: { origin: 'https://evil.test' } }), PUBLIC, svc))).toBe('bad_origin');
+    expect(await code(admit(request({ method: 'DELETE', cookies: { __session: token }, headers: { origin: 'https://evil.test' } }), PUBLIC, svc))).toBe(
+      'bad_origin',
+    );
     expect(await code(admit(request({ method: 'HEAD', cookies: { __session: token } }), PUBLIC, svc))).toBe('ok');
   });
 

@@ -3,12 +3,12 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalIdentity } from '../../lib/local/identity';
 import { getUser, mergePublicMetadata, verifyApiKey } from '../../shared/auth/idp';
 import { isAllowedOrigin } from '../../shared/auth/origins';
 import { remoteKeys, verifySessionToken } from '../../shared/auth/session';
 import { ManualClock } from '../../shared/clock';
 import type { Services } from '../../shared/services';
-import { LocalIdentity } from '../../lib/local/identity';
 
 const START = Date.UTC(2026, 10, 2, 0, 0, 1);
 const SECRET = 'sk_local_test';
@@ -40,7 +40,12 @@ async function serve(dataDir: string | ':memory:', clock = new ManualClock(START
     return { status: res.status, body: (await res.json()) as Record<string, string> };
   };
   const verify = (token: string) =>
-    verifySessionToken(token, { keys: remoteKeys(config.idp.jwksUrl), issuer: config.idp.issuer, now: clock.now(), isAllowedAzp: (a) => isAllowedOrigin(a, config as Services['config']) });
+    verifySessionToken(token, {
+      keys: remoteKeys(config.idp.jwksUrl),
+      issuer: config.idp.issuer,
+      now: clock.now(),
+      isAllowedAzp: (a) => isAllowedOrigin(a, config as Services['config']),
+    });
   return { base, idp, svc, clock, post, verify, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
@@ -51,12 +56,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('local identity provider', () => {
-  it('mints session tokens the service verifies, carrying the user\'s claims as they are now', async () => {
+  it("mints session tokens the service verifies, carrying the user's claims as they are now", async () => {
     const u = (await t.post('/_local/users', { plan: 'premium', grants: ['admin'], withhold: ['depth'], partner: true, contributorUntil: START + 1000 })).body;
     expect(u.id).toMatch(/^user_/);
     const token = (await t.post('/_local/sessions', { userId: u.id })).body.token;
     const s = await t.verify(token);
-    expect(s).toMatchObject({ userId: u.id, email: u.email, partner: true, claims: { plan: 'premium', contributorUntil: START + 1000, grants: ['admin'], withhold: ['depth'] } });
+    expect(s).toMatchObject({
+      userId: u.id,
+      email: u.email,
+      partner: true,
+      claims: { plan: 'premium', contributorUntil: START + 1000, grants: ['admin'], withhold: ['depth'] },
+    });
     expect(s?.expires).toBe(Math.floor(START / 1000) * 1000 + 3_600_000);
   });
 
@@ -95,7 +105,15 @@ describe('local identity provider', () => {
   it('reads users and deep-merges public metadata', async () => {
     const u = (await t.post('/_local/users', { email: 'm@example.test', grants: ['x'] })).body;
     await mergePublicMetadata(t.svc, u.id, { contributorUntil: START + 5 });
-    expect(await getUser(t.svc, u.id)).toEqual({ id: u.id, email: 'm@example.test', plan: null, contributorUntil: START + 5, grants: ['x'], withhold: [], partner: false });
+    expect(await getUser(t.svc, u.id)).toEqual({
+      id: u.id,
+      email: 'm@example.test',
+      plan: null,
+      contributorUntil: START + 5,
+      grants: ['x'],
+      withhold: [],
+      partner: false,
+    });
     expect(await getUser(t.svc, 'user_nobody')).toBeNull();
   });
 

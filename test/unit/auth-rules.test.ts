@@ -1,18 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PairBody } from '../../shared/api/account.schemas';
 import { Memo } from '../../shared/auth/memo';
 import { hashSecret, newCode, newDeviceToken } from '../../shared/auth/tokens';
-import { PairBody } from '../../shared/api/account.schemas';
 import { claimDue, contributionsFrom, contributorUntil, windowEnd } from '../../shared/domain/contributor';
-import {
-  confirmOutcome,
-  isDeviceTokenShape,
-  lastSeenDue,
-  normalizePairCode,
-  PAIR_CODE_ALPHABET,
-  type Pairing,
-  pollOutcome,
-} from '../../shared/domain/pairing';
+import { confirmOutcome, isDeviceTokenShape, lastSeenDue, normalizePairCode, PAIR_CODE_ALPHABET, type Pairing, pollOutcome } from '../../shared/domain/pairing';
 
 /** The device name POST /devices/pair keeps (shared/api/account.schemas.ts), or null for a 400. */
 const deviceName = (name: unknown): string | null => {
@@ -74,7 +66,7 @@ describe('pairing state table', () => {
     expect(pollOutcome(null, NOW)).toBe('gone');
   });
 
-  it('binds a waiting code, answers the same device again, and hides another account\'s code', () => {
+  it("binds a waiting code, answers the same device again, and hides another account's code", () => {
     expect(confirmOutcome(pairing(), 'u', NOW)).toBe('bind');
     expect(confirmOutcome(pairing({ state: 'bound', userId: 'u', deviceId: 'd' }), 'u', NOW)).toBe('same');
     expect(confirmOutcome(pairing({ state: 'paired', userId: 'u', deviceId: 'd' }), 'u', NOW)).toBe('same');

@@ -1,7 +1,7 @@
 import { createLocalJWKSet, exportJWK, exportPKCS8, generateKeyPair, importPKCS8, type JWTPayload, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isAllowedOrigin } from '../../shared/auth/origins';
-import { type SessionCheck, remoteKeys, verifySessionToken } from '../../shared/auth/session';
+import { remoteKeys, type SessionCheck, verifySessionToken } from '../../shared/auth/session';
 import { DomainError } from '../../shared/errors';
 
 const ISS = 'https://idp.example.test';
@@ -17,7 +17,18 @@ let check: SessionCheck;
 const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 function claims(extra: JWTPayload = {}): JWTPayload {
-  return { sub: 'user_abc', iss: ISS, azp: ORIGIN, iat: NOW_S, nbf: NOW_S, exp: NOW_S + 60, pla: 'u:premium', meta: { contributorUntil: NOW + 1000, grants: ['admin'], withhold: ['depth'], partner: true }, email: 'a@example.test', ...extra };
+  return {
+    sub: 'user_abc',
+    iss: ISS,
+    azp: ORIGIN,
+    iat: NOW_S,
+    nbf: NOW_S,
+    exp: NOW_S + 60,
+    pla: 'u:premium',
+    meta: { contributorUntil: NOW + 1000, grants: ['admin'], withhold: ['depth'], partner: true },
+    email: 'a@example.test',
+    ...extra,
+  };
 }
 
 function mint(payload: JWTPayload, key = good.privateKey, kid = 'k1'): Promise<string> {
@@ -131,11 +142,20 @@ describe('deployment origins', () => {
   });
 
   it('allows the dev origins, localhost and 127.0.0.1 on any port elsewhere', () => {
-    for (const o of ['https://dev.example.test', 'https://worker.example.test', 'http://localhost', 'http://localhost:5173', 'http://127.0.0.1:8787']) expect(isAllowedOrigin(o, dev)).toBe(true);
+    for (const o of ['https://dev.example.test', 'https://worker.example.test', 'http://localhost', 'http://localhost:5173', 'http://127.0.0.1:8787'])
+      expect(isAllowedOrigin(o, dev)).toBe(true);
   });
 
   it('refuses look-alikes, paths, other schemes and absence', () => {
-    for (const o of ['https://dev.example.test.evil.test', 'http://localhost.evil.test', 'https://localhost:3000', 'http://127.0.0.1:8787/x', 'null', '', undefined]) {
+    for (const o of [
+      'https://dev.example.test.evil.test',
+      'http://localhost.evil.test',
+      'https://localhost:3000',
+      'http://127.0.0.1:8787/x',
+      'null',
+      '',
+      undefined,
+    ]) {
       expect(isAllowedOrigin(o, dev)).toBe(false);
     }
   });

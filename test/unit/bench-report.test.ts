@@ -55,6 +55,7 @@ describe('bench report', () => {
     expect(run).not.toMatch(/\bimport\s*\(/);
     expect(run).not.toMatch(/optional/);
     for (const m of ['./engine', './merge-cost', './merge-cpu', './reads', './live', './report']) expect(run).toContain(`from '${m}'`);
-    for (const f of ['read.history_cold_ms', 'read.intraday_cold_ms', 'files.snapshot_cold_ms', 'live.fanout_2000_ms', 'read.item_read_units']) expect(run).toContain(`'${f}'`);
+    for (const f of ['read.history_cold_ms', 'read.intraday_cold_ms', 'files.snapshot_cold_ms', 'live.fanout_2000_ms', 'read.item_read_units'])
+      expect(run).toContain(`'${f}'`);
   });
 });

@@ -35,7 +35,16 @@ describe('boards document rules', () => {
 
   it('accepts ids of 1 and 40 characters of A-Za-z0-9_- and names of 1 and 60 characters', () => {
     const id40 = 'aZ09_-'.repeat(7).slice(0, 40);
-    expect(parseBoards(doc({ dashboards: [{ id: 'x', name: 'n', widgets: [] }, { id: id40, name: 'é'.repeat(60), widgets: [] }] })).dashboards).toHaveLength(2);
+    expect(
+      parseBoards(
+        doc({
+          dashboards: [
+            { id: 'x', name: 'n', widgets: [] },
+            { id: id40, name: 'é'.repeat(60), widgets: [] },
+          ],
+        }),
+      ).dashboards,
+    ).toHaveLength(2);
   });
 
   it.each([
@@ -54,7 +63,17 @@ describe('boards document rules', () => {
     ['a widget that is not an object', doc({ dashboards: [board('a', [[1]])] })],
     ['missing widgets', doc({ dashboards: [{ id: 'a', name: 'A' }] })],
     ['screen filters that are not an object', doc({ screens: [{ id: 's', name: 'S', filters: [] }] })],
-    ['25 widgets on a board', doc({ dashboards: [board('a', Array.from({ length: 25 }, (_, i) => widget(`w${i}`)))] })],
+    [
+      '25 widgets on a board',
+      doc({
+        dashboards: [
+          board(
+            'a',
+            Array.from({ length: 25 }, (_, i) => widget(`w${i}`)),
+          ),
+        ],
+      }),
+    ],
     ['no screens list', { dashboards: [] }],
     ['not an object', [1]],
   ])('answers 400 bad_request for %s', (_, raw) => {

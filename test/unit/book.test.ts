@@ -152,20 +152,64 @@ describe('parseBook entries', () => {
   });
 
   it('rejects duplicate entries', () => {
-    expect(withEntries([[1, 5, 1, 1, 1], [1, 5, 1, 1, 2]])).toBe('bad_book');
+    expect(
+      withEntries([
+        [1, 5, 1, 1, 1],
+        [1, 5, 1, 1, 2],
+      ]),
+    ).toBe('bad_book');
   });
 
   it('rejects entries out of (key, price, stack, band) order at every position', () => {
-    expect(withEntries([[2, 1, 1, 1, 1], [1, 1, 1, 1, 1]])).toBe('bad_book');
-    expect(withEntries([[1, 2, 1, 1, 1], [1, 1, 1, 1, 1]])).toBe('bad_book');
-    expect(withEntries([[1, 1, 2, 1, 1], [1, 1, 1, 1, 1]])).toBe('bad_book');
-    expect(withEntries([[1, 1, 1, 2, 1], [1, 1, 1, 1, 1]])).toBe('bad_book');
-    expect(withEntries([[1, 1, 1, 1, 1], [1, 1, 1, 2, 1], [1, 1, 2, 0, 1], [1, 2, 0 + 1, 0, 1], [2, 0, 1, 0, 1]])).toBe('ok');
+    expect(
+      withEntries([
+        [2, 1, 1, 1, 1],
+        [1, 1, 1, 1, 1],
+      ]),
+    ).toBe('bad_book');
+    expect(
+      withEntries([
+        [1, 2, 1, 1, 1],
+        [1, 1, 1, 1, 1],
+      ]),
+    ).toBe('bad_book');
+    expect(
+      withEntries([
+        [1, 1, 2, 1, 1],
+        [1, 1, 1, 1, 1],
+      ]),
+    ).toBe('bad_book');
+    expect(
+      withEntries([
+        [1, 1, 1, 2, 1],
+        [1, 1, 1, 1, 1],
+      ]),
+    ).toBe('bad_book');
+    expect(
+      withEntries([
+        [1, 1, 1, 1, 1],
+        [1, 1, 1, 2, 1],
+        [1, 1, 2, 0, 1],
+        [1, 2, 0 + 1, 0, 1],
+        [2, 0, 1, 0, 1],
+      ]),
+    ).toBe('ok');
   });
 
   it('names the failing entry in the message', () => {
     try {
-      parseBook(JSON.stringify(body({ entries: [[1, 1, 1, 1, 1], [1, 1, 1, 9, 1]], auctions: 2 })), NOW);
+      parseBook(
+        JSON.stringify(
+          body({
+            entries: [
+              [1, 1, 1, 1, 1],
+              [1, 1, 1, 9, 1],
+            ],
+            auctions: 2,
+          }),
+        ),
+        NOW,
+      );
       expect.unreachable();
     } catch (err) {
       expect((err as DomainError).message).toContain('entries[1]');
@@ -183,12 +227,14 @@ const entryArb = fc.tuple(
 const sortedEntries = fc
   .uniqueArray(entryArb, { selector: (e) => `${e[0]}|${e[1]}|${e[2]}|${e[3]}`, maxLength: 40 })
   .map((list) => list.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]) as BookEntry[]);
-const bookArb = fc.record({
-  market: fc.constantFrom('forever.normal.alliance.us', 'forever.rp.horde.us'),
-  at: fc.integer({ min: NOW - 24 * HOUR, max: NOW + 300_000 }),
-  complete: fc.boolean(),
-  entries: sortedEntries,
-}).map((b): Book => ({ ...b, auctions: b.entries.reduce((s, e) => s + e[4], 0) }));
+const bookArb = fc
+  .record({
+    market: fc.constantFrom('forever.normal.alliance.us', 'forever.rp.horde.us'),
+    at: fc.integer({ min: NOW - 24 * HOUR, max: NOW + 300_000 }),
+    complete: fc.boolean(),
+    entries: sortedEntries,
+  })
+  .map((b): Book => ({ ...b, auctions: b.entries.reduce((s, e) => s + e[4], 0) }));
 
 describe('parseBook properties', () => {
   it('accepts every valid book unchanged', () => {

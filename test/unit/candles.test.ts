@@ -2,16 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
 import {
+  applyReading,
+  applyScanToCandles,
   type Candle,
   type CandlePage,
   type CandleRes,
-  RESOLUTIONS,
-  applyReading,
-  applyScanToCandles,
   dayPoint,
   foldCandles,
   periodOf,
   periodStart,
+  RESOLUTIONS,
   toWireCandle,
 } from '../../shared/domain/candles';
 import type { Scan, ScanItem } from '../../shared/domain/derived-scan';
@@ -104,13 +104,21 @@ function modelCandle(readings: Reading[]): Candle {
   const first = [...readings].sort((a, b) => a.at - b.at || a.order - b.order)[0];
   const last = [...readings].sort((a, b) => b.at - a.at || b.order - a.order)[0];
   const prices = readings.map((r) => r.price);
-  return { open: first.price, high: Math.max(...prices), low: Math.min(...prices), close: last.price, quantity: last.quantity, openAt: first.at, lastAt: last.at };
+  return {
+    open: first.price,
+    high: Math.max(...prices),
+    low: Math.min(...prices),
+    close: last.price,
+    quantity: last.quantity,
+    openAt: first.at,
+    lastAt: last.at,
+  };
 }
 
 // Times spread over two days with many shared minutes and hours, so ties and late scans are common.
-const atArb = fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 })).map(
-  ([d, h, m, s]) => (DAY + d) * DAY_MS + (22 + h) * HOUR_MS - 2 * HOUR_MS + m * MINUTE_MS + s * 20_000,
-);
+const atArb = fc
+  .tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }))
+  .map(([d, h, m, s]) => (DAY + d) * DAY_MS + (22 + h) * HOUR_MS - 2 * HOUR_MS + m * MINUTE_MS + s * 20_000);
 const scanArb = fc
   .record({
     at: atArb,

@@ -8,14 +8,27 @@ import { describe, expect, it } from 'vitest';
 
 describe('the client module', () => {
   it('bundles with no package but Node built-ins, and stays small', async () => {
-    const out = await build({ entryPoints: ['shared/client/index.ts'], bundle: true, platform: 'node', format: 'esm', write: false, metafile: true, packages: 'external' });
+    const out = await build({
+      entryPoints: ['shared/client/index.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      packages: 'external',
+    });
     const imports = Object.values(out.metafile.inputs).flatMap((i) => i.imports.filter((x) => x.external).map((x) => x.path));
     const packages = [...new Set(imports)].filter((p) => !p.startsWith('node:'));
     const dev = Object.keys((JSON.parse(readFileSync('package.json', 'utf8')) as { devDependencies: Record<string, string> }).devDependencies);
     expect(packages.filter((p) => dev.some((d) => p === d || p.startsWith(`${d}/`)))).toEqual([]);
     expect(packages).toEqual([]);
     // Only the client's own files: the schemas and wire types it names are types, erased from the bundle.
-    expect(Object.keys(out.metafile.inputs).sort()).toEqual(['shared/client/gap-rule.ts', 'shared/client/http-client.ts', 'shared/client/index.ts', 'shared/client/live-client.ts']);
+    expect(Object.keys(out.metafile.inputs).sort()).toEqual([
+      'shared/client/gap-rule.ts',
+      'shared/client/http-client.ts',
+      'shared/client/index.ts',
+      'shared/client/live-client.ts',
+    ]);
     expect(out.outputFiles[0].contents.length).toBeLessThan(40_000);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CostTopology, type Figure, MissingFigureError, type Prices, costModel } from '../../scripts/cost/model';
+import { type CostTopology, costModel, type Figure, MissingFigureError, type Prices } from '../../scripts/cost/model';
 import type { Scenario } from '../../scripts/cost/scenario';
 
 // A month of one day, one market, round prices: every line below is worked out by hand in its comment.
@@ -115,7 +115,13 @@ describe('cost model', () => {
 
   it('scales the reduced storage run by keys, merges and markets', () => {
     const scaled = figures.map((f) =>
-      f.name === 'cost.storage.keys' ? { ...f, value: 100 } : f.name === 'cost.storage.merges_per_day' ? { ...f, value: 5 } : f.name === 'cost.storage.merge_bytes' ? { ...f, value: GB / 4 } : f,
+      f.name === 'cost.storage.keys'
+        ? { ...f, value: 100 }
+        : f.name === 'cost.storage.merges_per_day'
+          ? { ...f, value: 5 }
+          : f.name === 'cost.storage.merge_bytes'
+            ? { ...f, value: GB / 4 }
+            : f,
     );
     const report = costModel(scaled, { ...scenario, markets: 2, readMix: { item: 1 } }, prices, topology);
     const line = (name: string) => report.lines.find((l) => l.name === name)?.usd_month;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../../shared/clock';
-import { type CreditInput, type Reading, disagrees, judgeUpload, listedInLastDay, tooSmall } from '../../shared/domain/credit';
+import { type CreditInput, disagrees, judgeUpload, listedInLastDay, type Reading, tooSmall } from '../../shared/domain/credit';
 import type { Scan, ScanItem } from '../../shared/domain/derived-scan';
 
 const NOW = 1_717_000_000_000;

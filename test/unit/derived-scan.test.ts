@@ -15,7 +15,14 @@ describe('deriveScan', () => {
         [11, 9, 1, 1, 1],
       ]),
     );
-    expect(scan).toEqual({ at: AT, complete: true, items: [[10, 300, 30], [11, 9, 1]] });
+    expect(scan).toEqual({
+      at: AT,
+      complete: true,
+      items: [
+        [10, 300, 30],
+        [11, 9, 1],
+      ],
+    });
   });
 
   it('counts bid-only entries toward quantity but never as the price', () => {
@@ -29,7 +36,14 @@ describe('deriveScan', () => {
   });
 
   it('gives no scan item to an item whose entries are all bid-only', () => {
-    expect(deriveScan(book([[10, 0, 1, 1, 1], [12, 5, 1, 1, 1]])).items).toEqual([[12, 5, 1]]);
+    expect(
+      deriveScan(
+        book([
+          [10, 0, 1, 1, 1],
+          [12, 5, 1, 1, 1],
+        ]),
+      ).items,
+    ).toEqual([[12, 5, 1]]);
   });
 
   it('caps quantity at 2^31-1', () => {
@@ -43,7 +57,13 @@ describe('deriveScan', () => {
 
 const entries = fc
   .uniqueArray(
-    fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 9 }), fc.constantFrom(1, 5, 20), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 9 })),
+    fc.tuple(
+      fc.integer({ min: 1, max: 6 }),
+      fc.integer({ min: 0, max: 9 }),
+      fc.constantFrom(1, 5, 20),
+      fc.integer({ min: 0, max: 4 }),
+      fc.integer({ min: 1, max: 9 }),
+    ),
     { selector: (e) => `${e[0]}|${e[1]}|${e[2]}|${e[3]}`, maxLength: 40 },
   )
   .map((l) => l.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]) as BookEntry[]);
@@ -57,7 +77,10 @@ describe('deriveScan against the spec model', () => {
           const mine = list.filter((e) => e[0] === key);
           const buyouts = mine.filter((e) => e[1] > 0).map((e) => e[1]);
           if (buyouts.length === 0) return [];
-          const quantity = Math.min(2 ** 31 - 1, mine.reduce((s, e) => s + e[2] * e[4], 0));
+          const quantity = Math.min(
+            2 ** 31 - 1,
+            mine.reduce((s, e) => s + e[2] * e[4], 0),
+          );
           return [[key, Math.min(...buyouts), quantity]];
         });
         expect(deriveScan(book(list)).items).toEqual(expected);

@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Candle, CandlePage } from '../../shared/domain/candles';
 import { ColumnHourCloses } from '../../shared/files/hour-closes';
+import { emptySeries, encodeSeries, foldHours, type HourCloses } from '../../shared/files/hour-series';
 import { foldHoursCold } from '../../shared/files/hour-series-cold';
-import { type HourCloses, emptySeries, encodeSeries, foldHours } from '../../shared/files/hour-series';
 import { decodeCandleCloses, decodeCandles, encodeCandleShards } from '../../shared/store/page-codec';
 
 const HOUR = 3_600_000;
@@ -19,7 +19,15 @@ function shardPages(hour: number, keys: readonly number[], seed: number, present
   for (const k of keys) {
     if (!present(k)) continue;
     const close = 1 + ((k * 7919 + seed * 104_729) % 9_000_000);
-    const c: Candle = { open: close + 3, high: close + 10, low: Math.max(1, close - 5), close, quantity: 1 + ((k + seed) % 200), openAt: hour * HOUR + 60_000, lastAt: hour * HOUR + 600_000 };
+    const c: Candle = {
+      open: close + 3,
+      high: close + 10,
+      low: Math.max(1, close - 5),
+      close,
+      quantity: 1 + ((k + seed) % 200),
+      openAt: hour * HOUR + 60_000,
+      lastAt: hour * HOUR + 600_000,
+    };
     page.set(k, c);
   }
   return [...encodeCandleShards(page, hour * HOUR, 16).values()];
@@ -51,7 +59,13 @@ describe('hour pages read as columns', () => {
   it('fold to byte-identical series, cold and steady (property)', () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.oneof(fc.integer({ min: 1, max: 200_000 }), fc.integer({ min: 1, max: 3000 }).map((s) => 2 ** 31 * s + 82_800)), { minLength: 1, maxLength: 60 }),
+        fc.uniqueArray(
+          fc.oneof(
+            fc.integer({ min: 1, max: 200_000 }),
+            fc.integer({ min: 1, max: 3000 }).map((s) => 2 ** 31 * s + 82_800),
+          ),
+          { minLength: 1, maxLength: 60 },
+        ),
         fc.integer({ min: 3, max: 40 }),
         fc.integer({ min: 0, max: 1000 }),
         (keys, hours, seed) => {
@@ -81,7 +95,13 @@ describe('hour pages read as columns', () => {
   it('the cold fold gives the bytes foldHours gives from an empty series (property)', () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.oneof(fc.integer({ min: 1, max: 200_000 }), fc.integer({ min: 1, max: 3000 }).map((s) => 2 ** 31 * s + 82_800)), { minLength: 0, maxLength: 60 }),
+        fc.uniqueArray(
+          fc.oneof(
+            fc.integer({ min: 1, max: 200_000 }),
+            fc.integer({ min: 1, max: 3000 }).map((s) => 2 ** 31 * s + 82_800),
+          ),
+          { minLength: 0, maxLength: 60 },
+        ),
         fc.integer({ min: 0, max: 40 }),
         fc.integer({ min: 0, max: 1000 }),
         fc.integer({ min: -5, max: 45 }),

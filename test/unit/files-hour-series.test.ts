@@ -11,7 +11,15 @@ type Pages = Map<number, Map<number, [number, number]>>;
 
 /** Hour pages H-400 … H+30 of a few keys, sparse. */
 const pagesArb = fc
-  .array(fc.tuple(fc.integer({ min: H - 400, max: H + 30 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 5_000_000 }), fc.integer({ min: 0, max: 500 })), { maxLength: 300 })
+  .array(
+    fc.tuple(
+      fc.integer({ min: H - 400, max: H + 30 }),
+      fc.integer({ min: 1, max: 6 }),
+      fc.integer({ min: 1, max: 5_000_000 }),
+      fc.integer({ min: 0, max: 500 }),
+    ),
+    { maxLength: 300 },
+  )
   .map((list) => {
     const pages: Pages = new Map();
     for (const [hour, key, close, q] of list) {
@@ -22,7 +30,15 @@ const pagesArb = fc
   });
 
 /** Day closes and sold volume of a few keys, days 1 … 12 before the file's day. */
-const dayArb = fc.array(fc.tuple(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 5_000_000 }), fc.option(fc.integer({ min: 0, max: 90 }), { nil: null })), { maxLength: 40 });
+const dayArb = fc.array(
+  fc.tuple(
+    fc.integer({ min: 1, max: 12 }),
+    fc.integer({ min: 1, max: 6 }),
+    fc.integer({ min: 1, max: 5_000_000 }),
+    fc.option(fc.integer({ min: 0, max: 90 }), { nil: null }),
+  ),
+  { maxLength: 40 },
+);
 
 /** The reference input: every retained hour candle before `hour`. */
 function allPoints(pages: Pages, hour: number): Map<number, HourPoint[]> {
@@ -71,12 +87,35 @@ describe('recent series: hour closes folded between runs', () => {
   it('replaces a refolded hour and keeps one older point per key inside retention', () => {
     const points = (s: HourSeries, key: number) => {
       const i = keyIndex(s, key);
-      return i < 0 ? null : Array.from({ length: s.start[i + 1] - s.start[i] }, (_, j) => [s.hour[s.start[i] + j], s.close[s.start[i] + j], s.quantity[s.start[i] + j]]);
+      return i < 0
+        ? null
+        : Array.from({ length: s.start[i + 1] - s.start[i] }, (_, j) => [s.hour[s.start[i] + j], s.close[s.start[i] + j], s.quantity[s.start[i] + j]]);
     };
-    let s = foldHours(emptySeries(), [[H - 300, new Map([[1, [5, 1]]])], [H - 250, new Map([[1, [6, 1]]])], [H - 10, new Map([[1, [7, 2]], [2, [9, 1]]])]], H - 240, H - 336);
-    expect(points(s, 1)).toEqual([[H - 250, 6, 1], [H - 10, 7, 2]]);
+    let s = foldHours(
+      emptySeries(),
+      [
+        [H - 300, new Map([[1, [5, 1]]])],
+        [H - 250, new Map([[1, [6, 1]]])],
+        [
+          H - 10,
+          new Map([
+            [1, [7, 2]],
+            [2, [9, 1]],
+          ]),
+        ],
+      ],
+      H - 240,
+      H - 336,
+    );
+    expect(points(s, 1)).toEqual([
+      [H - 250, 6, 1],
+      [H - 10, 7, 2],
+    ]);
     s = foldHours(s, [[H - 10, new Map([[1, [8, 3]]])]], H - 240, H - 336);
-    expect(points(s, 1)).toEqual([[H - 250, 6, 1], [H - 10, 8, 3]]);
+    expect(points(s, 1)).toEqual([
+      [H - 250, 6, 1],
+      [H - 10, 8, 3],
+    ]);
     expect(points(s, 2)).toBeNull();
     s = foldHours(s, [], H + 100, H + 100 - 96);
     expect(points(s, 1)).toBeNull();
@@ -98,7 +137,15 @@ describe('recent series: hour closes folded between runs', () => {
   it('round-trips points of any size through the binary form and refuses a cut one', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 2 ** 53 - 1 }), fc.integer({ min: 0, max: 2 ** 31 })), { maxLength: 60 }),
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 2 ** 40 }),
+            fc.integer({ min: 1, max: 400 }),
+            fc.integer({ min: 0, max: 2 ** 53 - 1 }),
+            fc.integer({ min: 0, max: 2 ** 31 }),
+          ),
+          { maxLength: 60 },
+        ),
         (list) => {
           const pages = new Map<number, Map<number, [number, number]>>();
           for (const [key, hour, close, q] of list) {

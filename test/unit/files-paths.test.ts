@@ -149,7 +149,12 @@ describe('retention', () => {
     const now = 10_000 * DAY_MS;
     const kept = [snapshotLatestPath(M), recentLatestPath(M), ITEMS_CURRENT_PATH, itemFilePaths('b').items, iconPath('x'), 'unknown/file'];
     expect(kept.map(retentionOf)).toEqual(kept.map(() => null));
-    expect(expiredFiles(kept.map((key) => ({ key, lastModified: 0 })), now)).toEqual([]);
+    expect(
+      expiredFiles(
+        kept.map((key) => ({ key, lastModified: 0 })),
+        now,
+      ),
+    ).toEqual([]);
   });
 
   it('counts a period file from the end of its period and deletes it only after the retention', () => {

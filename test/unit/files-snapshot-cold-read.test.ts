@@ -66,7 +66,12 @@ describe('a candle page read for its closes', () => {
       [60, 0, 0, 60, 1, 60],
     ]) {
       for (const [j, spread] of spreads.entries()) {
-        const page: CandlePage = new Map(Array.from({ length: 1500 }, (_, i) => [i * 16 + 7, candle(500 + ((i * 104_729 + j) % 4_000_000), 1 + (i % 50), spread === 0 ? 0 : 1 + ((i * 31) % spread), 0)] as const));
+        const page: CandlePage = new Map(
+          Array.from(
+            { length: 1500 },
+            (_, i) => [i * 16 + 7, candle(500 + ((i * 104_729 + j) % 4_000_000), 1 + (i % 50), spread === 0 ? 0 : 1 + ((i * 31) % spread), 0)] as const,
+          ),
+        );
         const [buf] = encodeCandleShards(page, 0, 16).values();
         expect(columnsOf(decodeCandleCloses(buf))).toEqual(closesOf(buf));
       }
@@ -74,7 +79,9 @@ describe('a candle page read for its closes', () => {
   });
 
   it('still refuses a page of another kind or a cut page', () => {
-    const page: CandlePage = new Map(Array.from({ length: 2000 }, (_, i) => [i * 16 + 3, candle(1000 + ((i * 7919) % 90_000), 1 + (i % 30), i % 13, 0)] as const));
+    const page: CandlePage = new Map(
+      Array.from({ length: 2000 }, (_, i) => [i * 16 + 3, candle(1000 + ((i * 7919) % 90_000), 1 + (i % 30), i % 13, 0)] as const),
+    );
     const [buf] = encodeCandleShards(page, 0, 16).values();
     expect(buf[1] & 1).toBe(1);
     expect(() => decodeCandleCloses(buf.subarray(0, 40))).toThrow();
@@ -101,7 +108,13 @@ describe('hour pages folded key shard by key shard', () => {
   it('give the bytes foldHours gives from an empty series (property)', () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.oneof(fc.integer({ min: 1, max: 200_000 }), fc.integer({ min: 1, max: 3000 }).map((s) => 2 ** 31 * s + 82_800)), { minLength: 0, maxLength: 80 }),
+        fc.uniqueArray(
+          fc.oneof(
+            fc.integer({ min: 1, max: 200_000 }),
+            fc.integer({ min: 1, max: 3000 }).map((s) => 2 ** 31 * s + 82_800),
+          ),
+          { minLength: 0, maxLength: 80 },
+        ),
         fc.integer({ min: 0, max: 40 }),
         fc.integer({ min: 0, max: 1000 }),
         fc.integer({ min: -5, max: 45 }),
@@ -111,7 +124,14 @@ describe('hour pages folded key shard by key shard', () => {
           const first = 480_000;
           const list = Array.from({ length: hours }, (_, i) => first + i);
           const pages = list.map((h) => [h, hourShards(h, keys, seed + h, (k) => (k + h + seed) % gap !== 0)] as const);
-          const expected = encodeSeries(foldHours(emptySeries(), pages.map(([h, runs]) => [h, asMap(runs)] as const), first + keepAt, first + retainAt));
+          const expected = encodeSeries(
+            foldHours(
+              emptySeries(),
+              pages.map(([h, runs]) => [h, asMap(runs)] as const),
+              first + keepAt,
+              first + retainAt,
+            ),
+          );
           // Each shard alone, as the cold read folds it when its pages arrive; shards joined in any order.
           const folded = Array.from({ length: 16 }, (_, s) => 15 - s).map((s) =>
             foldShardRuns(

@@ -5,11 +5,20 @@ import type { Candle, CandlePage } from '../../shared/domain/candles';
 import type { Row, RowTable } from '../../shared/domain/merge';
 import type { Volume, VolumePage } from '../../shared/domain/volume-estimate';
 import { decodeSeries, emptySeries, encodeSeries, foldDays, foldHours, type HourCloses } from '../../shared/files/hour-series';
-import { decodeCandles, decodeHistory, decodeRows, decodeVolume, encodeCandleShards, encodeHistory, encodeRowShards, encodeVolumeShards } from '../../shared/store/page-codec';
 import type { HistoryPage } from '../../shared/ports/market';
+import {
+  decodeCandles,
+  decodeHistory,
+  decodeRows,
+  decodeVolume,
+  encodeCandleShards,
+  encodeHistory,
+  encodeRowShards,
+  encodeVolumeShards,
+} from '../../shared/store/page-codec';
 import { Reader, Writer } from '../../shared/store/page-columns';
 import { getDelta, getVarint, putDelta, putVarint, varintEnd } from '../../shared/store/varint';
-import { MAX_SAFE, buyoutArb, edgy, keyArb, quantityArb, sumArb, zigzagBytes } from '../support/full-range';
+import { buyoutArb, edgy, keyArb, MAX_SAFE, quantityArb, sumArb, zigzagBytes } from '../support/full-range';
 
 const T = 1_717_000_000_000;
 const SHARDS = 16;
@@ -17,10 +26,12 @@ const sorted = <V>(m: ReadonlyMap<number, V>) => [...m].sort((a, b) => a[0] - b[
 const mapOf = <V>(arb: fc.Arbitrary<V>, maxLength = 40) => fc.uniqueArray(fc.tuple(keyArb, arb), { selector: (e) => e[0], maxLength }).map((l) => new Map(l));
 const timeArb = edgy(0, MAX_SAFE);
 const candleArb = (start: number, length: number) =>
-  fc.tuple(buyoutArb, buyoutArb, buyoutArb, buyoutArb, quantityArb, fc.nat({ max: length - 1 }), fc.nat({ max: length - 1 })).map(([a, b, c, d, quantity, x, y]): Candle => {
-    const [low, p1, p2, high] = [a, b, c, d].sort((u, v) => u - v);
-    return { open: p1, high, low, close: p2, quantity, openAt: start + Math.min(x, y), lastAt: start + Math.max(x, y) };
-  });
+  fc
+    .tuple(buyoutArb, buyoutArb, buyoutArb, buyoutArb, quantityArb, fc.nat({ max: length - 1 }), fc.nat({ max: length - 1 }))
+    .map(([a, b, c, d, quantity, x, y]): Candle => {
+      const [low, p1, p2, high] = [a, b, c, d].sort((u, v) => u - v);
+      return { open: p1, high, low, close: p2, quantity, openAt: start + Math.min(x, y), lastAt: start + Math.max(x, y) };
+    });
 const volumeArb = fc.tuple(sumArb, sumArb, sumArb).map((v): Volume => v);
 
 describe('varints over the full range', () => {
@@ -36,7 +47,11 @@ describe('varints over the full range', () => {
   });
 
   it('round-trips the difference of any two safe integers, as the zigzag varint of the exact difference', () => {
-    const safe = fc.oneof(fc.maxSafeInteger(), edgy(0, MAX_SAFE), edgy(0, MAX_SAFE).map((v) => (v === 0 ? 0 : -v))); // never -0: no integer the codec stores
+    const safe = fc.oneof(
+      fc.maxSafeInteger(),
+      edgy(0, MAX_SAFE),
+      edgy(0, MAX_SAFE).map((v) => (v === 0 ? 0 : -v)),
+    ); // never -0: no integer the codec stores
     fc.assert(
       fc.property(safe, safe, (value, prev) => {
         const buf = new Uint8Array(8);
@@ -47,7 +62,12 @@ describe('varints over the full range', () => {
       }),
     );
     // Both ends of ±(2^54-2), whose zigzag has no exact double.
-    for (const [value, prev] of [[MAX_SAFE, -MAX_SAFE], [-MAX_SAFE, MAX_SAFE], [0, MAX_SAFE], [MAX_SAFE, 0]]) {
+    for (const [value, prev] of [
+      [MAX_SAFE, -MAX_SAFE],
+      [-MAX_SAFE, MAX_SAFE],
+      [0, MAX_SAFE],
+      [MAX_SAFE, 0],
+    ]) {
       const w = new Writer(8);
       w.delta(value, prev);
       expect(new Reader(w.bytes()).delta(prev)).toBe(value);
@@ -90,7 +110,9 @@ describe('packed pages over the full range', () => {
 
   it('round-trips compacted history days', () => {
     const day = Math.floor(T / DAY_MS);
-    const dayArb = fc.integer({ min: day - 90, max: day }).chain((d) => fc.tuple(fc.constant(d), mapOf(candleArb(d * DAY_MS, DAY_MS), 12), mapOf(volumeArb, 12)));
+    const dayArb = fc
+      .integer({ min: day - 90, max: day })
+      .chain((d) => fc.tuple(fc.constant(d), mapOf(candleArb(d * DAY_MS, DAY_MS), 12), mapOf(volumeArb, 12)));
     fc.assert(
       fc.property(fc.uniqueArray(dayArb, { selector: (d) => d[0], maxLength: 5 }), (days) => {
         const page: HistoryPage = new Map(days.map(([d, candles, volume]) => [d, { candles, volume }]));

@@ -1,21 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BookEntry } from '../../shared/domain/book';
-import { type Candle, type CandlePage, applyScanToCandles } from '../../shared/domain/candles';
+import { applyScanToCandles, type Candle, type CandlePage } from '../../shared/domain/candles';
 import { deriveScan } from '../../shared/domain/derived-scan';
 import { SATURATED, satAdd, satMul } from '../../shared/domain/saturate';
-import { type Volume, type VolumePage, addVolume, estimateVolume } from '../../shared/domain/volume-estimate';
+import { addVolume, estimateVolume, type Volume, type VolumePage } from '../../shared/domain/volume-estimate';
 import type { AuctionRow } from '../../shared/files/documents';
 import { decodeSeries, emptySeries, encodeSeries, foldHours, type HourCloses } from '../../shared/files/hour-series';
 import { buildRecentFile } from '../../shared/files/recent-build';
 import { change } from '../../shared/files/recent-changes';
 import { decodeCandles, encodeCandles } from '../../shared/store/page-codec';
-import { MAX31, MAX_SAFE, buyoutArb, int31Arb, keyArb, priceArb, quantityArb, referenceChange, saturate, sumArb } from '../support/full-range';
+import { buyoutArb, int31Arb, keyArb, MAX_SAFE, MAX31, priceArb, quantityArb, referenceChange, saturate, sumArb } from '../support/full-range';
 
 /** A book's entries over the full ranges: unique and in book order (key, price, stack, band). */
 const entriesArb = (keys: fc.Arbitrary<number>) =>
   fc
-    .uniqueArray(fc.tuple(keys, priceArb, int31Arb, fc.integer({ min: 0, max: 4 }), int31Arb), { selector: (e) => `${e[0]}|${e[1]}|${e[2]}|${e[3]}`, maxLength: 24 })
+    .uniqueArray(fc.tuple(keys, priceArb, int31Arb, fc.integer({ min: 0, max: 4 }), int31Arb), {
+      selector: (e) => `${e[0]}|${e[1]}|${e[2]}|${e[3]}`,
+      maxLength: 24,
+    })
     .map((l) => l.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]) as BookEntry[]);
 /** Few keys and few (price, stack) groups, so books share groups (volume needs both sides). */
 const sharedEntriesArb = fc
@@ -94,7 +97,10 @@ describe('derived figures over the full ranges', () => {
   });
 
   it('gives the crafted replacing book (stack and n at 2^31-1) saturated estimates instead of overflowing', () => {
-    const prev: BookEntry[] = [[5, 100, MAX31, 1, MAX31], [5, 200, MAX31, 3, MAX31]];
+    const prev: BookEntry[] = [
+      [5, 100, MAX31, 1, MAX31],
+      [5, 200, MAX31, 3, MAX31],
+    ];
     const next: BookEntry[] = [[5, 300, MAX31, 3, MAX31]];
     expect(estimateVolume(prev, next)).toEqual([[5, [SATURATED, SATURATED, SATURATED]]]);
     expect(estimateVolume([], prev)).toEqual([[5, [SATURATED, 0, 0]]]);
@@ -122,7 +128,8 @@ describe('derived figures over the full ranges', () => {
     fc.assert(
       fc.property(fc.array(readingArb, { minLength: 1, maxLength: 12 }), (readings) => {
         const page: CandlePage = new Map();
-        for (const [offset, key, price, quantity] of readings) applyScanToCandles(page, { at: start + offset, complete: false, items: [[key, price, quantity]] });
+        for (const [offset, key, price, quantity] of readings)
+          applyScanToCandles(page, { at: start + offset, complete: false, items: [[key, price, quantity]] });
         for (const key of new Set(readings.map((r) => r[1]))) {
           const mine = readings.filter((r) => r[1] === key);
           const first = mine.reduce((a, r) => (r[0] < a[0] ? r : a));
@@ -172,7 +179,11 @@ describe('recent-changes figures over the full price range', () => {
         const asc = [...points].sort((a, b) => a[0] - b[0]);
         const closeAtOrBefore = (hour: number) => asc.filter((p) => p[0] <= hour).at(-1)?.[1];
         const [, , , ch1h, ch24h, ch7d, spark] = file.items[0];
-        expect([ch1h, ch24h, ch7d]).toEqual([referenceChange(price, closeAtOrBefore(H - 2)), referenceChange(price, closeAtOrBefore(H - 25)), referenceChange(price, closeAtOrBefore(H - 169))]);
+        expect([ch1h, ch24h, ch7d]).toEqual([
+          referenceChange(price, closeAtOrBefore(H - 2)),
+          referenceChange(price, closeAtOrBefore(H - 25)),
+          referenceChange(price, closeAtOrBefore(H - 169)),
+        ]);
         expect(spark).toEqual(Array.from({ length: 28 }, (_, i) => closeAtOrBefore(H - 168 + 6 * (i + 1) - 1) ?? null));
         for (const [, value] of file.index) expect(Number.isFinite(value)).toBe(true);
       }),

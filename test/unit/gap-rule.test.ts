@@ -40,7 +40,11 @@ describe('gap rule', () => {
 
   it('prefers the changes over a checkpoint when both would do', () => {
     const checkpoint = { seq: 50, url: 'cp50' };
-    expect(nextStep(state({ have: 49, target: 51, changes: known(50, 51), checkpoint }))).toEqual({ kind: 'changes', seqs: [50, 51], urls: [url(50), url(51)] });
+    expect(nextStep(state({ have: 49, target: 51, changes: known(50, 51), checkpoint }))).toEqual({
+      kind: 'changes',
+      seqs: [50, 51],
+      urls: [url(50), url(51)],
+    });
   });
 
   it('never uses a checkpoint at or behind the table, ahead of the target, or followed by an unknown seq', () => {

@@ -15,33 +15,43 @@ const ITEM_LIMIT = 400 * 1024;
 const DAY = 20_390;
 
 // Keys of one history shard: variants of a few items that share it (item ids ≡ 112 mod 512), as the store holds them.
-const keyArb = fc.tuple(fc.constantFrom(112, 624, 82_800 - (82_800 % 512) + 112), fc.integer({ min: 1, max: 3000 })).map(([item, species]) => petKey(item, species));
+const keyArb = fc
+  .tuple(fc.constantFrom(112, 624, 82_800 - (82_800 % 512) + 112), fc.integer({ min: 1, max: 3000 }))
+  .map(([item, species]) => petKey(item, species));
 const candleArb = (day: number) =>
-  fc.tuple(fc.integer({ min: 1, max: 1e9 }), fc.nat(5000), fc.nat(5000), fc.nat(5000), fc.integer({ min: 1, max: 1000 }), fc.nat(DAY_MS - 1), fc.nat(DAY_MS - 1)).map(
-    ([close, dl, dh, dopen, quantity, a, b]): Candle => ({
-      close: close + dl,
-      low: close,
-      high: close + dl + dh,
-      open: close + Math.min(dopen, dl + dh),
-      quantity,
-      openAt: day * DAY_MS + Math.min(a, b),
-      lastAt: day * DAY_MS + Math.max(a, b),
-    }),
-  );
+  fc
+    .tuple(
+      fc.integer({ min: 1, max: 1e9 }),
+      fc.nat(5000),
+      fc.nat(5000),
+      fc.nat(5000),
+      fc.integer({ min: 1, max: 1000 }),
+      fc.nat(DAY_MS - 1),
+      fc.nat(DAY_MS - 1),
+    )
+    .map(
+      ([close, dl, dh, dopen, quantity, a, b]): Candle => ({
+        close: close + dl,
+        low: close,
+        high: close + dl + dh,
+        open: close + Math.min(dopen, dl + dh),
+        quantity,
+        openAt: day * DAY_MS + Math.min(a, b),
+        lastAt: day * DAY_MS + Math.max(a, b),
+      }),
+    );
 const volumeArb = fc.tuple(fc.nat(99), fc.nat(99), fc.nat(99)).map((v): Volume => v);
 const dayArb = (day: number) =>
-  fc
-    .uniqueArray(fc.tuple(keyArb, fc.option(candleArb(day)), fc.option(volumeArb)), { selector: (e) => e[0], minLength: 1, maxLength: 80 })
-    .map((list) => {
-      const candles = new Map<number, Candle>();
-      const volume = new Map<number, Volume>();
-      for (const [k, c, v] of list) {
-        if (c === null && v === null) candles.set(k, { close: 1, low: 1, high: 1, open: 1, quantity: 1, openAt: day * DAY_MS, lastAt: day * DAY_MS });
-        if (c) candles.set(k, c);
-        if (v) volume.set(k, v);
-      }
-      return { candles, volume };
-    });
+  fc.uniqueArray(fc.tuple(keyArb, fc.option(candleArb(day)), fc.option(volumeArb)), { selector: (e) => e[0], minLength: 1, maxLength: 80 }).map((list) => {
+    const candles = new Map<number, Candle>();
+    const volume = new Map<number, Volume>();
+    for (const [k, c, v] of list) {
+      if (c === null && v === null) candles.set(k, { close: 1, low: 1, high: 1, open: 1, quantity: 1, openAt: day * DAY_MS, lastAt: day * DAY_MS });
+      if (c) candles.set(k, c);
+      if (v) volume.set(k, v);
+    }
+    return { candles, volume };
+  });
 const pageArb: fc.Arbitrary<HistoryPage> = fc
   .uniqueArray(fc.integer({ min: DAY - 95, max: DAY }), { maxLength: 12 })
   .chain((days) => fc.tuple(...days.map((d) => dayArb(d).map((v) => [d, v] as const))))
@@ -49,9 +59,7 @@ const pageArb: fc.Arbitrary<HistoryPage> = fc
 
 /** A page as sorted plain data, to compare pages whatever their insertion order. */
 const plain = (page: HistoryPage) =>
-  [...page]
-    .sort((a, b) => a[0] - b[0])
-    .map(([d, v]) => [d, [...v.candles].sort((a, b) => a[0] - b[0]), [...v.volume].sort((a, b) => a[0] - b[0])]);
+  [...page].sort((a, b) => a[0] - b[0]).map(([d, v]) => [d, [...v.candles].sort((a, b) => a[0] - b[0]), [...v.volume].sort((a, b) => a[0] - b[0])]);
 const only = (page: HistoryPage, key: number): HistoryPage => {
   const out: HistoryPage = new Map();
   for (const [d, v] of page) {

@@ -1,18 +1,26 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, HOUR_MS, dayOf, hourOf } from '../../shared/clock';
-import { type Candle, type CandlePage, applyScanToCandles, foldCandles, periodOf } from '../../shared/domain/candles';
+import { DAY_MS, dayOf, HOUR_MS, hourOf } from '../../shared/clock';
+import { applyScanToCandles, type Candle, type CandlePage, foldCandles, periodOf } from '../../shared/domain/candles';
 import type { Scan } from '../../shared/domain/derived-scan';
-import { type AuctionRow, type RowTable, mergeScan, toAuctionRow } from '../../shared/domain/merge';
+import { type AuctionRow, mergeScan, type RowTable, toAuctionRow } from '../../shared/domain/merge';
 import { FEATURES, ROLE_FEATURES, ROLE_LIMITS } from '../../shared/domain/roles';
 import { acceptsGzip } from '../../shared/http/respond';
 import { activity } from '../../shared/market/summary-read';
-import { HOURLY_VIEW_MS, cutOf, lastBetween, foldPage, readingBefore, restrictionOf, rowAsOf } from '../../shared/market/view-rules';
+import { cutOf, foldPage, HOURLY_VIEW_MS, lastBetween, readingBefore, restrictionOf, rowAsOf } from '../../shared/market/view-rules';
 
 const D = 20_000;
 const T0 = D * DAY_MS;
 const H = (h: number, m = 0) => T0 + h * HOUR_MS + m * 60_000;
-const candle = (price: number, quantity: number, at: number): Candle => ({ open: price, high: price, low: price, close: price, quantity, openAt: at, lastAt: at });
+const candle = (price: number, quantity: number, at: number): Candle => ({
+  open: price,
+  high: price,
+  low: price,
+  close: price,
+  quantity,
+  openAt: at,
+  lastAt: at,
+});
 
 describe('cut', () => {
   it('is the top of the hour, and the hour start itself is its own cut', () => {
@@ -69,7 +77,12 @@ describe('lastBetween', () => {
 
 describe('foldPage', () => {
   it('grows a day so far hour by hour exactly like folding every hour at once', () => {
-    const hourCandle = fc.record({ low: fc.integer({ min: 1, max: 50 }), span: fc.integer({ min: 0, max: 50 }), q: fc.integer({ min: 0, max: 9 }), m: fc.integer({ min: 0, max: 58 }) });
+    const hourCandle = fc.record({
+      low: fc.integer({ min: 1, max: 50 }),
+      span: fc.integer({ min: 0, max: 50 }),
+      q: fc.integer({ min: 0, max: 9 }),
+      m: fc.integer({ min: 0, max: 58 }),
+    });
     fc.assert(
       fc.property(fc.array(fc.option(hourCandle, { nil: undefined }), { minLength: 1, maxLength: 23 }), (hours) => {
         let running: CandlePage = new Map();
@@ -96,20 +109,27 @@ describe('the hourly view against a replay of the scans read before the cut', ()
   const scanArb = fc.record({
     minute: fc.integer({ min: 0, max: 5 * 24 * 60 }),
     complete: fc.boolean(),
-    items: fc.subarray(keys).chain((ks) => fc.tuple(...ks.map((k) => fc.tuple(fc.constant(k), fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 9 }))))),
+    items: fc
+      .subarray(keys)
+      .chain((ks) => fc.tuple(...ks.map((k) => fc.tuple(fc.constant(k), fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 9 }))))),
   });
   it('gives every row and the cut day as the replay does', () => {
     fc.assert(
       fc.property(fc.uniqueArray(scanArb, { minLength: 1, maxLength: 14, selector: (s) => s.minute }), fc.integer({ min: 1, max: 5 * 24 }), (raw, cutHour) => {
         const start = T0 - 2 * DAY_MS;
-        const scans: Scan[] = raw.map((s) => ({ at: start + s.minute * 60_000 + 7_000, complete: s.complete, items: [...s.items].sort((a, b) => a[0] - b[0]) })).sort((a, b) => a.at - b.at);
+        const scans: Scan[] = raw
+          .map((s) => ({ at: start + s.minute * 60_000 + 7_000, complete: s.complete, items: [...s.items].sort((a, b) => a[0] - b[0]) }))
+          .sort((a, b) => a.at - b.at);
         const cut = start + cutHour * HOUR_MS;
         const rows: RowTable = new Map();
         const hours = new Map<number, CandlePage>();
         const days = new Map<number, CandlePage>();
         for (const s of scans) {
           mergeScan(rows, s, 'r', s.at);
-          for (const [pages, res] of [[hours, 'h1'], [days, 'd1']] as const) {
+          for (const [pages, res] of [
+            [hours, 'h1'],
+            [days, 'd1'],
+          ] as const) {
             const p = periodOf(res, s.at);
             const page = pages.get(p) ?? new Map();
             applyScanToCandles(page, s);
@@ -149,7 +169,12 @@ describe('caller restriction', () => {
     expect(of('contributor')).toBe(of('premium'));
     expect(of('anon')).not.toBe(of('contributor'));
     // A withheld `depth` changes what an answer may hold: a separate restriction.
-    expect(restrictionOf(FEATURES.filter((f) => f !== 'depth'), 90)).not.toBe(of('premium'));
+    expect(
+      restrictionOf(
+        FEATURES.filter((f) => f !== 'depth'),
+        90,
+      ),
+    ).not.toBe(of('premium'));
   });
 });
 

@@ -2,10 +2,10 @@ import { gunzipSync } from 'node:zlib';
 import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../shared/errors';
-import type { LogLevel } from '../../shared/log';
 import { gzipLarge, httpErrors } from '../../shared/http/middlewares';
 import { COMPRESS_FROM } from '../../shared/http/respond';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
+import type { LogLevel } from '../../shared/log';
 
 const event = (headers: Record<string, string> = {}): HttpEvent =>
   ({ routeKey: 'GET /x', rawPath: '/x', headers, requestContext: { http: { method: 'GET', sourceIp: '192.0.2.1' } } }) as unknown as HttpEvent;
@@ -14,7 +14,13 @@ const event = (headers: Record<string, string> = {}): HttpEvent =>
 function throwing(err: unknown) {
   const logged: Array<[LogLevel, string]> = [];
   const h = middy<HttpEvent, HttpResult>()
-    .use(httpErrors({ outage: () => 'storage_failed', log: (level, msg) => logged.push([level, msg]), decorate: (_e, r) => ({ ...r, headers: { ...r.headers, 'x-decorated': '1' } }) }))
+    .use(
+      httpErrors({
+        outage: () => 'storage_failed',
+        log: (level, msg) => logged.push([level, msg]),
+        decorate: (_e, r) => ({ ...r, headers: { ...r.headers, 'x-decorated': '1' } }),
+      }),
+    )
     .handler(async () => {
       throw err;
     });

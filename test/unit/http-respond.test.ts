@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { COMPRESS_FROM, binary, compressLarge, json } from '../../shared/http/respond';
+import { binary, COMPRESS_FROM, compressLarge, json } from '../../shared/http/respond';
 
 const big = { items: Array.from({ length: 40_000 }, (_, i) => [i, [[20_000 + (i % 30), 100 + i, 120 + i, 90, 110 + i, i % 17]], []]) };
 
@@ -15,7 +15,12 @@ describe('compressLarge', () => {
     expect((plain.body as string).length).toBeGreaterThan(COMPRESS_FROM);
     const out = await compressLarge(plain, 'gzip, deflate, br');
     expect(out.isBase64Encoded).toBe(true);
-    expect(out.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'Authorization, Cookie, Accept-Encoding', 'cache-control': 'private, no-store', 'content-type': 'application/json; charset=utf-8' });
+    expect(out.headers).toMatchObject({
+      'content-encoding': 'gzip',
+      vary: 'Authorization, Cookie, Accept-Encoding',
+      'cache-control': 'private, no-store',
+      'content-type': 'application/json; charset=utf-8',
+    });
     const back = gunzipSync(Buffer.from(out.body as string, 'base64')).toString('utf8');
     expect(back).toBe(plain.body);
     expect((out.body as string).length).toBeLessThan((plain.body as string).length / 2);

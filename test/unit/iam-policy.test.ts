@@ -29,8 +29,9 @@ describe('IAM policy evaluation', () => {
     expect(d).toMatchObject({ effect: 'deny', statement: { Sid: 'DenyMarketPageWrites' } });
   });
 
-  it('applies the LeadingKeys condition to any of a batch\'s keys, and not to reads', () => {
-    const batch = (keys: string[]) => evaluate(WRITER, { action: 'dynamodb:BatchWriteItem', resource: TABLE, context: { 'dynamodb:LeadingKeys': keys } }).effect;
+  it("applies the LeadingKeys condition to any of a batch's keys, and not to reads", () => {
+    const batch = (keys: string[]) =>
+      evaluate(WRITER, { action: 'dynamodb:BatchWriteItem', resource: TABLE, context: { 'dynamodb:LeadingKeys': keys } }).effect;
     expect(batch(['ACC#1', 'ACC#2'])).toBe('allow');
     expect(batch(['ACC#1', 'MKT#rp-horde#7'])).toBe('deny');
     expect(evaluate(WRITER, { action: 'dynamodb:GetItem', resource: TABLE, context: { 'dynamodb:LeadingKeys': ['MKT#x'] } }).effect).toBe('allow');
@@ -43,7 +44,9 @@ describe('IAM policy evaluation', () => {
     expect(evaluate(WRITER, { action: 's3:GetObjectVersion', resource: `${BUCKET}/books/a/b.json` }).effect).toBe('allow');
     expect(evaluate(WRITER, { action: 'S3:getobject', resource: `${BUCKET}/books/x` }).effect).toBe('allow');
     expect(evaluate(WRITER, { action: 's3:GetObject', resource: `${BUCKET}/live/x` }).effect).toBe('implicit-deny');
-    expect(evaluate([{ Effect: 'Allow', Action: 'dynamodb:Query', Resource: TABLE }], { action: 'dynamodb:Query', resource: `${TABLE}/index/gsi1` }).effect).toBe('implicit-deny');
+    expect(
+      evaluate([{ Effect: 'Allow', Action: 'dynamodb:Query', Resource: TABLE }], { action: 'dynamodb:Query', resource: `${TABLE}/index/gsi1` }).effect,
+    ).toBe('implicit-deny');
   });
 
   it('holds a condition on a single-valued key (s3:prefix) and denies a listing without it', () => {
@@ -58,16 +61,31 @@ describe('IAM policy evaluation', () => {
   });
 
   it('supports NotAction, ForAllValues and the negated operators, and refuses an operator it does not know', () => {
-    const st: ResolvedStatement[] = [{ Effect: 'Allow', NotAction: 'iam:*', Resource: '*', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACC#*'] }, StringNotEquals: { 'aws:SourceVpc': 'vpc-1' } } }];
+    const st: ResolvedStatement[] = [
+      {
+        Effect: 'Allow',
+        NotAction: 'iam:*',
+        Resource: '*',
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACC#*'] }, StringNotEquals: { 'aws:SourceVpc': 'vpc-1' } },
+      },
+    ];
     expect(evaluate(st, { action: 'dynamodb:PutItem', resource: TABLE, context: { 'dynamodb:LeadingKeys': ['ACC#1', 'ACC#2'] } }).effect).toBe('allow');
     expect(evaluate(st, { action: 'dynamodb:PutItem', resource: TABLE, context: { 'dynamodb:LeadingKeys': ['ACC#1', 'MKT#2'] } }).effect).toBe('implicit-deny');
     expect(evaluate(st, { action: 'iam:PassRole', resource: TABLE }).effect).toBe('implicit-deny');
     expect(evaluate(st, { action: 'dynamodb:PutItem', resource: TABLE, context: { 'aws:SourceVpc': ['vpc-1'] } }).effect).toBe('implicit-deny');
-    expect(() => evaluate([{ Effect: 'Allow', Action: '*', Resource: '*', Condition: { IpAddress: { 'aws:SourceIp': '10.0.0.0/8' } } }], { action: 'x:Y', resource: 'r', context: { 'aws:SourceIp': ['10.1.1.1'] } })).toThrow(/IpAddress/);
+    expect(() =>
+      evaluate([{ Effect: 'Allow', Action: '*', Resource: '*', Condition: { IpAddress: { 'aws:SourceIp': '10.0.0.0/8' } } }], {
+        action: 'x:Y',
+        resource: 'r',
+        context: { 'aws:SourceIp': ['10.1.1.1'] },
+      }),
+    ).toThrow(/IpAddress/);
   });
 
   it('reads * and ? as IAM does: across slashes and colons, one character', () => {
-    expect(globMatch('arn:aws:execute-api:us-east-1:0:api/live/*/@connections/*', 'arn:aws:execute-api:us-east-1:0:api/live/POST/@connections/abc=')).toBe(true);
+    expect(globMatch('arn:aws:execute-api:us-east-1:0:api/live/*/@connections/*', 'arn:aws:execute-api:us-east-1:0:api/live/POST/@connections/abc=')).toBe(
+      true,
+    );
     expect(globMatch('a?c', 'abc')).toBe(true);
     expect(globMatch('a?c', 'abbc')).toBe(false);
     expect(globMatch('a.c', 'abc')).toBe(false);

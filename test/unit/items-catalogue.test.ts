@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { itemKey } from '../../shared/domain/item-key';
 import { CatalogueUploadBody } from '../../shared/api/catalogue-upload.schemas';
 import { parseAs } from '../../shared/api/zod-parse';
-import { CATALOGUE_NAMES_KEPT, type CatalogueEntry, type CatalogueReport, applyReport, leaderOf } from '../../shared/domain/item-catalogue';
+import { applyReport, CATALOGUE_NAMES_KEPT, type CatalogueEntry, type CatalogueReport, leaderOf } from '../../shared/domain/item-catalogue';
+import { itemKey } from '../../shared/domain/item-key';
 import { DomainError } from '../../shared/errors';
 
 /** The route's parse of the catalogue upload (shared/api/catalogue-upload.schemas.ts). */
@@ -22,7 +22,14 @@ const report = (n: string, q = 1, fi = 0, fl = 0): CatalogueReport => ({ n, q, f
 
 describe('catalogue upload body', () => {
   it('reads entries, trims names and keeps the last of a repeated key', () => {
-    const up = parseCatalogueUpload({ build: '1.15.7', items: [[10, '  Cloth ', 1, 0, 0], [11, 'Ore', 2, 133, 1], [10, 'Linen', 3, 5, 7]] });
+    const up = parseCatalogueUpload({
+      build: '1.15.7',
+      items: [
+        [10, '  Cloth ', 1, 0, 0],
+        [11, 'Ore', 2, 133, 1],
+        [10, 'Linen', 3, 5, 7],
+      ],
+    });
     expect(up.build).toBe('1.15.7');
     expect([...up.items]).toEqual([
       [11, report('Ore', 2, 133, 1)],

@@ -1,12 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KEY_BASE, itemKey, petKey } from '../../shared/domain/item-key';
+import { itemKey, KEY_BASE, petKey } from '../../shared/domain/item-key';
 import {
+  buildSearchIndex,
   type CatalogueLeader,
   type GeneratedItemFile,
   type ItemRecord,
-  REBUILD_AFTER_MS,
-  buildSearchIndex,
   isAcceptedName,
   isBuildName,
   itemOfKey,
@@ -14,6 +13,7 @@ import {
   nameOfKey,
   needsRebuild,
   parseGeneratedItemFile,
+  REBUILD_AFTER_MS,
   unknownKeys,
 } from '../../shared/domain/items';
 import { DomainError } from '../../shared/errors';
@@ -29,7 +29,15 @@ const generated = (items: Record<string, ItemRecord>, build = '1.15.7'): Generat
   items,
 });
 
-const leader = (key: number, n: string, accounts: number, extra: Partial<CatalogueLeader> = {}): CatalogueLeader => ({ key, n, accounts, q: 2, fi: 0, fl: 0, ...extra });
+const leader = (key: number, n: string, accounts: number, extra: Partial<CatalogueLeader> = {}): CatalogueLeader => ({
+  key,
+  n,
+  accounts,
+  q: 2,
+  fi: 0,
+  fl: 0,
+  ...extra,
+});
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
@@ -105,12 +113,25 @@ describe('catalogue naming and merge', () => {
   });
 
   it('matches a reference model of the merge rule for any catalogue', () => {
-    const keyArb = fc.oneof(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 30 }).map((i) => itemKey(i, 3)));
+    const keyArb = fc.oneof(
+      fc.integer({ min: 1, max: 30 }),
+      fc.integer({ min: 1, max: 30 }).map((i) => itemKey(i, 3)),
+    );
     const recArb = fc.record({ n: fc.constantFrom('A', 'B'), q: fc.integer({ min: 0, max: 5 }), ic: fc.constantFrom('ic_x', 'ic_y') }, { requiredKeys: [] });
     fc.assert(
       fc.property(
         fc.dictionary(fc.integer({ min: 1, max: 30 }).map(String), recArb),
-        fc.uniqueArray(fc.record({ key: keyArb, n: fc.constantFrom('X', 'Y'), accounts: fc.integer({ min: 1, max: 3 }), q: fc.integer({ min: 0, max: 5 }), fi: fc.integer({ min: 0, max: 3 }), fl: fc.integer({ min: 0, max: 7 }) }), { selector: (l) => l.key }),
+        fc.uniqueArray(
+          fc.record({
+            key: keyArb,
+            n: fc.constantFrom('X', 'Y'),
+            accounts: fc.integer({ min: 1, max: 3 }),
+            q: fc.integer({ min: 0, max: 5 }),
+            fi: fc.integer({ min: 0, max: 3 }),
+            fl: fc.integer({ min: 0, max: 7 }),
+          }),
+          { selector: (l) => l.key },
+        ),
         (items, leaders) => {
           const g = generated(items);
           const merged = mergeItems(g, leaders, null);

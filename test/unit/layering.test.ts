@@ -50,7 +50,8 @@ describe('layering', () => {
       seen.add(file);
       for (const i of importsOf(file)) {
         if (i.specifier.startsWith('.')) visit(`${i.target}.ts`);
-        else if (!i.specifier.startsWith('node:')) packages.add(i.specifier.startsWith('@') ? i.specifier.split('/').slice(0, 2).join('/') : i.specifier.split('/')[0]);
+        else if (!i.specifier.startsWith('node:'))
+          packages.add(i.specifier.startsWith('@') ? i.specifier.split('/').slice(0, 2).join('/') : i.specifier.split('/')[0]);
       }
     };
     visit('shared/client/live-client.ts');
@@ -59,7 +60,11 @@ describe('layering', () => {
 
   it('gives the live socket one module of message types, imported by the server and the client', () => {
     const readers = ['shared/live/messages.ts', 'shared/live/fanout.ts', 'shared/live/socket.ts', 'shared/client/live-client.ts'];
-    for (const file of readers) expect(importsOf(file).map((i) => i.target), file).toContain('shared/live/message-types');
+    for (const file of readers)
+      expect(
+        importsOf(file).map((i) => i.target),
+        file,
+      ).toContain('shared/live/message-types');
   });
 
   it('defines the market shard layout once, used by the store, retention, compaction and the bench', () => {
@@ -67,8 +72,16 @@ describe('layering', () => {
       /\b(ROW_SHARDS|PAGE_SHARDS|HISTORY_SHARDS|SHARD_LAYOUT)\s*=/.test(readFileSync(join(ROOT, file), 'utf8')),
     );
     expect(definitions).toEqual(['shared/store/shard-layout.ts']);
-    for (const user of ['shared/store/market-store.ts', 'shared/store/market-retention.ts', 'shared/market/history-compaction.ts', 'test/bench/merge-cost.ts']) {
-      expect(importsOf(user).map((i) => i.target), user).toContain('shared/store/shard-layout');
+    for (const user of [
+      'shared/store/market-store.ts',
+      'shared/store/market-retention.ts',
+      'shared/market/history-compaction.ts',
+      'test/bench/merge-cost.ts',
+    ]) {
+      expect(
+        importsOf(user).map((i) => i.target),
+        user,
+      ).toContain('shared/store/shard-layout');
     }
   });
 

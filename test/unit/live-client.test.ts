@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { LiveClient, type LiveMessage, LiveUpgradeError } from '../support/live-client';
 import { newCap } from '../../shared/files/caps';
 import { type AuctionRow, changeDoc, checkpointDoc, isCheckpointSeq } from '../../shared/files/documents';
 import { changePath, checkpointPath, fileUrl } from '../../shared/files/paths';
+import { LiveClient, type LiveMessage, LiveUpgradeError } from '../support/live-client';
 
 const MARKET = 'forever.normal.alliance.us';
 const GOOD = 'svc_dev_good';
@@ -104,7 +104,10 @@ class FakeService {
   merge(rows: AuctionRow[], announce = true): number {
     const seq = ++this.seq;
     for (const r of rows) this.table.set(r[0], r);
-    this.tables.set(seq, [...this.table.values()].sort((a, b) => a[0] - b[0]));
+    this.tables.set(
+      seq,
+      [...this.table.values()].sort((a, b) => a[0] - b[0]),
+    );
     const url = this.put(changePath(MARKET, seq, this.nextCap()), changeDoc(MARKET, seq, seq * 1000, rows));
     if (!this.opts.hidden?.has(seq)) this.changes.set(seq, url);
     if (isCheckpointSeq(seq)) {
@@ -133,7 +136,18 @@ class FakeService {
   private hello() {
     const live = this.canLive() ? this.liveState() : { checkpoint: null, changes: [] };
     const features = this.opts.features ?? LIVE_FEATURES;
-    return { t: 'hello', market: MARKET, seq: this.seq, at: this.seq * 1000, ...live, sealed: { m1: null, h1: null, d1: null }, caps: {}, roles: ['free'], features, now: 1 };
+    return {
+      t: 'hello',
+      market: MARKET,
+      seq: this.seq,
+      at: this.seq * 1000,
+      ...live,
+      sealed: { m1: null, h1: null, d1: null },
+      caps: {},
+      roles: ['free'],
+      features,
+      now: 1,
+    };
   }
 
   /** How often a path under the file host was requested. */

@@ -26,7 +26,13 @@ function recorder(statuses: number[] = []) {
 }
 
 function client(handler: ReturnType<typeof recorder>): ApiGatewayManagementApiClient {
-  return new ApiGatewayManagementApiClient({ region: 'eu-west-1', endpoint: ENDPOINT, credentials: CREDENTIALS, requestHandler: handler as never, maxAttempts: 1 });
+  return new ApiGatewayManagementApiClient({
+    region: 'eu-west-1',
+    endpoint: ENDPOINT,
+    credentials: CREDENTIALS,
+    requestHandler: handler as never,
+    maxAttempts: 1,
+  });
 }
 
 /** SigV4 written out from AWS's description, independent of the SDK: the signature a request should carry. */
@@ -40,7 +46,10 @@ function expectedSignature(req: HttpRequest): string {
   const canonical = [
     req.method,
     // Non-S3 services escape the already-escaped path once more.
-    req.path.split('/').map((s) => encodeURIComponent(s)).join('/'),
+    req.path
+      .split('/')
+      .map((s) => encodeURIComponent(s))
+      .join('/'),
     '',
     ...signed.map((h) => `${h}:${String(header(h)).trim()}`),
     '',
@@ -68,8 +77,11 @@ describe('ConnectionPoster', () => {
     for (const field of ['method', 'protocol', 'hostname', 'path'] as const) expect(viaPoster[field]).toBe(viaSdk[field]);
     expect(viaPoster.path).toBe('/prod/@connections/L0SM9cOFvHcCIhw%3D');
     expect(Buffer.from(viaPoster.body as Uint8Array).toString()).toBe('{"t":"ah"}');
-    for (const h of ['host', 'content-type', 'content-length', 'x-amz-security-token', 'x-amz-content-sha256']) expect(viaPoster.headers[h]).toBe(viaSdk.headers[h]);
-    expect(String(viaPoster.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/execute-api\/aws4_request, SignedHeaders=content-length;content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token, Signature=[0-9a-f]{64}$/);
+    for (const h of ['host', 'content-type', 'content-length', 'x-amz-security-token', 'x-amz-content-sha256'])
+      expect(viaPoster.headers[h]).toBe(viaSdk.headers[h]);
+    expect(String(viaPoster.headers.authorization)).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/execute-api\/aws4_request, SignedHeaders=content-length;content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token, Signature=[0-9a-f]{64}$/,
+    );
     // The independent signer agrees with the SDK's signature (so it is right), and with the poster's.
     expect(signatureOf(viaSdk)).toBe(expectedSignature(viaSdk));
     expect(signatureOf(viaPoster)).toBe(expectedSignature(viaPoster));

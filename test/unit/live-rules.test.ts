@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { type Claims, entitlementsOf } from '../../shared/domain/roles';
 import type { FilesState } from '../../shared/files/files-state';
-import { API_KEY_SOCKET_MS, credentialExpired, credentialUntil, mayRenew, SESSION_GRACE_MS, socketEntitlements, withWindow } from '../../shared/live/credentials';
+import {
+  API_KEY_SOCKET_MS,
+  credentialExpired,
+  credentialUntil,
+  mayRenew,
+  SESSION_GRACE_MS,
+  socketEntitlements,
+  withWindow,
+} from '../../shared/live/credentials';
 import { ahMessage, filesAnswer, helloMessage, type MarketView, sealedMessage } from '../../shared/live/messages';
 import type { MergeRecord } from '../../shared/ports/market';
 
@@ -61,17 +69,38 @@ describe('live messages per caller', () => {
     m1DayCaps: new Map([[Math.floor(NOW / DAY), CAP]]),
     h1DayCaps: new Map([[Math.floor(NOW / DAY) - 1, CAP]]),
   };
-  const merge: MergeRecord = { market: 'm', seq: 52, at: NOW, mergedAt: NOW, changePath: `live/v1/m/52-${CAP}.json.gz`, bookPath: `books/v1/m/${NOW}-${CAP}.json.gz`, bookAt: NOW };
+  const merge: MergeRecord = {
+    market: 'm',
+    seq: 52,
+    at: NOW,
+    mergedAt: NOW,
+    changePath: `live/v1/m/52-${CAP}.json.gz`,
+    bookPath: `books/v1/m/${NOW}-${CAP}.json.gz`,
+    bookAt: NOW,
+  };
 
   it('puts change and book URLs in ah only for callers who may read them', () => {
     expect(ahMessage(merge, free, CDN)).toEqual({ t: 'ah', market: 'm', seq: 52, at: NOW });
-    expect(ahMessage(merge, contributor, CDN)).toEqual({ t: 'ah', market: 'm', seq: 52, at: NOW, url: `https://cdn.example/live/v1/m/52-${CAP}.json.gz`, book: `https://cdn.example/books/v1/m/${NOW}-${CAP}.json.gz` });
+    expect(ahMessage(merge, contributor, CDN)).toEqual({
+      t: 'ah',
+      market: 'm',
+      seq: 52,
+      at: NOW,
+      url: `https://cdn.example/live/v1/m/52-${CAP}.json.gz`,
+      book: `https://cdn.example/books/v1/m/${NOW}-${CAP}.json.gz`,
+    });
     expect(ahMessage({ ...merge, bookPath: undefined }, contributor, CDN)).not.toHaveProperty('book');
   });
 
   it('announces sealed files by what the caller may read', () => {
     expect(sealedMessage(files, 'm1', contributor, CDN)).toBeNull();
-    expect(sealedMessage(files, 'm1', premium, CDN)).toEqual({ t: 'sealed', market: 'm', res: 'm1', start: 100 * 600_000, url: `https://cdn.example/${files.m1Path}` });
+    expect(sealedMessage(files, 'm1', premium, CDN)).toEqual({
+      t: 'sealed',
+      market: 'm',
+      res: 'm1',
+      start: 100 * 600_000,
+      url: `https://cdn.example/${files.m1Path}`,
+    });
     expect(sealedMessage(files, 'h1', free, CDN)?.url).toBe(`https://cdn.example/${files.h1Path}`);
     expect(sealedMessage(files, 'd1', free, CDN)?.url).toBe(`https://cdn.example/${files.d1Path}`);
     expect(sealedMessage(files, 'd1', contributor, CDN)).toMatchObject({ start: 3 * DAY, url: `https://cdn.example/${files.d1cPath}` });
@@ -82,9 +111,25 @@ describe('live messages per caller', () => {
     expect(h).toMatchObject({ seq: 51, checkpoint: null, changes: [], caps: {}, sealed: files.sealed });
     const p = helloMessage(view, premium, CDN, NOW);
     expect(p.checkpoint).toEqual({ seq: 50, url: `https://cdn.example/live/v1/m/c50-${CAP}.json.gz` });
-    expect(p.caps).toEqual({ m1: { [Math.floor(NOW / DAY)]: CAP }, h1: { [Math.floor(NOW / DAY) - 1]: CAP }, d1: `https://cdn.example/${files.d1cPath}`, volume: `https://cdn.example/${files.volumePath}` });
+    expect(p.caps).toEqual({
+      m1: { [Math.floor(NOW / DAY)]: CAP },
+      h1: { [Math.floor(NOW / DAY) - 1]: CAP },
+      d1: `https://cdn.example/${files.d1cPath}`,
+      volume: `https://cdn.example/${files.volumePath}`,
+    });
     const a = filesAnswer(view, free, CDN, NOW, null);
-    expect(a).toEqual({ market: 'm', cdnBase: CDN, snapshot: 'https://cdn.example/snap/v1/m/72.json.gz', d1: `https://cdn.example/${files.d1Path}`, sealed: files.sealed, caps: {}, now: NOW });
-    expect(filesAnswer(view, contributor, CDN, NOW, [{ at: 5, complete: true, path: 'books/x' }])).toMatchObject({ live: { seq: 51, checkpoint: p.checkpoint, changes: p.changes }, books: [{ at: 5, complete: true, url: 'https://cdn.example/books/x' }] });
+    expect(a).toEqual({
+      market: 'm',
+      cdnBase: CDN,
+      snapshot: 'https://cdn.example/snap/v1/m/72.json.gz',
+      d1: `https://cdn.example/${files.d1Path}`,
+      sealed: files.sealed,
+      caps: {},
+      now: NOW,
+    });
+    expect(filesAnswer(view, contributor, CDN, NOW, [{ at: 5, complete: true, path: 'books/x' }])).toMatchObject({
+      live: { seq: 51, checkpoint: p.checkpoint, changes: p.changes },
+      books: [{ at: 5, complete: true, url: 'https://cdn.example/books/x' }],
+    });
   });
 });

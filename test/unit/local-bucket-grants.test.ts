@@ -8,9 +8,13 @@ describe('bucket grants of the local runtime', () => {
 
   it('allows what the manifest grants and names what it does not', () => {
     expect(deny('pages', 'GetObjectCommand', { Bucket: 'files', Key: 'items/v1/1.json' })).toBeNull();
-    expect(deny('pages', 'GetObjectCommand', { Bucket: 'files', Key: 'books/v1/x' })).toBe('AccessDenied: pages may not read books/v1/x (shared/topology.ts grants it nothing there)');
+    expect(deny('pages', 'GetObjectCommand', { Bucket: 'files', Key: 'books/v1/x' })).toBe(
+      'AccessDenied: pages may not read books/v1/x (shared/topology.ts grants it nothing there)',
+    );
     expect(deny('pages', 'PutObjectCommand', { Bucket: 'files', Key: 'items/v1/1.json' })).toMatch(/^AccessDenied: pages may not write items\/v1\/1\.json/);
-    expect(deny('retention', 'DeleteObjectsCommand', { Bucket: 'files', Delete: { Objects: [{ Key: 'answers/v1/a' }, { Key: 'items/v1/b' }] } })).toMatch(/may not delete items\/v1\/b \(/);
+    expect(deny('retention', 'DeleteObjectsCommand', { Bucket: 'files', Delete: { Objects: [{ Key: 'answers/v1/a' }, { Key: 'items/v1/b' }] } })).toMatch(
+      /may not delete items\/v1\/b \(/,
+    );
     expect(deny('pages', 'CopyObjectCommand', { Bucket: 'files', Key: 'items/v1/1.json' })).toMatch(/^AccessDenied: pages may not call CopyObjectCommand/);
   });
 
@@ -21,7 +25,11 @@ describe('bucket grants of the local runtime', () => {
   });
 
   it('holds keys to the stage prefix', () => {
-    expect(bucketDenial('pages', 'GetObjectCommand', { Bucket: 'files', Key: 'preview-a/items/v1/1.json' }, { filesPrefix: 'preview-a/', work: 'w' })).toBeNull();
-    expect(bucketDenial('pages', 'GetObjectCommand', { Bucket: 'files', Key: 'items/v1/1.json' }, { filesPrefix: 'preview-a/', work: 'w' })).toMatch(/may not read/);
+    expect(
+      bucketDenial('pages', 'GetObjectCommand', { Bucket: 'files', Key: 'preview-a/items/v1/1.json' }, { filesPrefix: 'preview-a/', work: 'w' }),
+    ).toBeNull();
+    expect(bucketDenial('pages', 'GetObjectCommand', { Bucket: 'files', Key: 'items/v1/1.json' }, { filesPrefix: 'preview-a/', work: 'w' })).toMatch(
+      /may not read/,
+    );
   });
 });

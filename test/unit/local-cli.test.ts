@@ -5,7 +5,10 @@ import { ENVIRONMENT, FLAGS, parseCli, usage } from '../../lib/local/cli';
 /** Issue 15, point 2: `npm start -- --help` lists every flag and environment variable; anything else is one line. */
 describe('npm start command line', () => {
   it('starts with the documented defaults', () => {
-    expect(parseCli([], {})).toEqual({ kind: 'start', options: { demo: false, port: 8787, dataDir: '.data', clock: 'system', clockStart: undefined, log: true, bundles: false } });
+    expect(parseCli([], {})).toEqual({
+      kind: 'start',
+      options: { demo: false, port: 8787, dataDir: '.data', clock: 'system', clockStart: undefined, log: true, bundles: false },
+    });
     expect(parseCli(['--demo'], { PORT: '0', DATA_DIR: ':memory:', CLOCK: 'manual', CLOCK_START: '1700000000000', LOG: 'quiet' })).toEqual({
       kind: 'start',
       options: { demo: true, port: 0, dataDir: ':memory:', clock: 'manual', clockStart: 1_700_000_000_000, log: false, bundles: false },

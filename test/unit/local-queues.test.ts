@@ -1,8 +1,8 @@
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { LocalQueues } from '../../lib/local/queues';
-import type { QueueSpec } from '../../shared/topology';
 import { ManualClock } from '../../shared/clock';
+import type { QueueSpec } from '../../shared/topology';
 
 const fifo = (name: string): QueueSpec => ({ name, fifo: true, consumer: 'merge', batchSize: 2, maxReceives: 3, visibilityTimeoutSeconds: 30 });
 /** Yields `n` turns of the event loop (no wall-clock time): room for a queue to start whatever it would run alongside. */
@@ -40,8 +40,14 @@ describe('local queues (SQS contract on the service clock)', () => {
         runningB--;
       }
     });
-    await queues.send('merge-a', ['1', '2', '3', '4', '5'].map((body) => ({ body, groupId: 'a', dedupId: body })));
-    await queues.send('merge-b', ['x', 'y'].map((body) => ({ body, groupId: 'b', dedupId: body })));
+    await queues.send(
+      'merge-a',
+      ['1', '2', '3', '4', '5'].map((body) => ({ body, groupId: 'a', dedupId: body })),
+    );
+    await queues.send(
+      'merge-b',
+      ['x', 'y'].map((body) => ({ body, groupId: 'b', dedupId: body })),
+    );
     await queues.drain();
     expect(log).toEqual(['1', '2', '3', '4', '5']);
     expect(maxConcurrentA).toBe(1);
@@ -81,10 +87,17 @@ describe('local queues (SQS contract on the service clock)', () => {
       if (head.body !== 'first') return;
       const receives = Number(head.attributes.ApproximateReceiveCount);
       if (receives >= 3) return;
-      await queues.changeVisibility(head.eventSourceARN, event.Records.map((r) => r.receiptHandle), receives === 1 ? 0 : 10);
+      await queues.changeVisibility(
+        head.eventSourceARN,
+        event.Records.map((r) => r.receiptHandle),
+        receives === 1 ? 0 : 10,
+      );
       return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
     });
-    await queues.send('merge-a', ['first', 'second'].map((body) => ({ body, groupId: 'a', dedupId: body })));
+    await queues.send(
+      'merge-a',
+      ['first', 'second'].map((body) => ({ body, groupId: 'a', dedupId: body })),
+    );
     await queues.drain();
     expect(seen).toEqual(['first@1', 'second@1', 'first@2', 'second@2']);
     clock.advance(9_999);
@@ -104,7 +117,10 @@ describe('local queues (SQS contract on the service clock)', () => {
       const second = event.Records.find((r) => r.body === '2' && r.attributes.ApproximateReceiveCount === '1');
       return { batchItemFailures: second ? [{ itemIdentifier: second.messageId }] : [] };
     });
-    await queues.send('merge-a', ['1', '2'].map((body) => ({ body, groupId: 'a', dedupId: body })));
+    await queues.send(
+      'merge-a',
+      ['1', '2'].map((body) => ({ body, groupId: 'a', dedupId: body })),
+    );
     await queues.drain();
     expect(seen).toEqual(['1', '2']);
     clock.advance(30_000);
@@ -119,7 +135,10 @@ describe('local queues (SQS contract on the service clock)', () => {
     const queues = new LocalQueues([fifo('merge-a')], clock, () => async (event: SQSEvent) => {
       seen.push(...event.Records.map((r) => r.body));
     });
-    await queues.send('merge-a', [{ body: 'one', groupId: 'a', dedupId: 'same' }, { body: 'two', groupId: 'a', dedupId: 'same' }]);
+    await queues.send('merge-a', [
+      { body: 'one', groupId: 'a', dedupId: 'same' },
+      { body: 'two', groupId: 'a', dedupId: 'same' },
+    ]);
     await queues.drain();
     clock.advance(5 * 60_000);
     await queues.send('merge-a', [{ body: 'three', groupId: 'a', dedupId: 'same' }]);

@@ -8,7 +8,9 @@ const ctx = { port: 8787, dataDir: '.data' };
 /** Issue 15, point 3: any start error is one line saying what to do. */
 describe('start failures', () => {
   it('says a busy port is in use and how to choose another', () => {
-    expect(startFailure(sysError('EADDRINUSE', 'listen'), ctx)).toBe('port 8787 is in use: stop the other service or set PORT to another port (PORT=0 picks a free one)');
+    expect(startFailure(sysError('EADDRINUSE', 'listen'), ctx)).toBe(
+      'port 8787 is in use: stop the other service or set PORT to another port (PORT=0 picks a free one)',
+    );
   });
 
   it('says a privileged port needs another PORT', () => {
@@ -16,12 +18,18 @@ describe('start failures', () => {
   });
 
   it('names the data folder that cannot be written', () => {
-    expect(startFailure(sysError('EACCES', 'mkdir'), ctx)).toBe(`the data folder ${resolve('.data')} cannot be written (EACCES): set DATA_DIR to a writable folder, or DATA_DIR=:memory: to keep nothing`);
+    expect(startFailure(sysError('EACCES', 'mkdir'), ctx)).toBe(
+      `the data folder ${resolve('.data')} cannot be written (EACCES): set DATA_DIR to a writable folder, or DATA_DIR=:memory: to keep nothing`,
+    );
   });
 
   it('keeps Java guidance and gives engines that exit or hang a next step', () => {
-    expect(startFailure(new Error('Java 17+ is required for DynamoDB Local: install it (e.g. `apt-get install -y openjdk-17-jre-headless`) and retry.'), ctx)).toMatch(/^Java 17\+ is required/);
-    expect(startFailure(new Error('DynamoDB Local exited: Address already in use'), ctx)).toMatch(/^DynamoDB Local exited: Address already in use: check `java -version`/);
+    expect(
+      startFailure(new Error('Java 17+ is required for DynamoDB Local: install it (e.g. `apt-get install -y openjdk-17-jre-headless`) and retry.'), ctx),
+    ).toMatch(/^Java 17\+ is required/);
+    expect(startFailure(new Error('DynamoDB Local exited: Address already in use'), ctx)).toMatch(
+      /^DynamoDB Local exited: Address already in use: check `java -version`/,
+    );
     expect(startFailure(new Error('s3rver did not start within 20 s'), ctx)).toMatch(/^s3rver did not start within 20 s: the machine may be busy/);
   });
 

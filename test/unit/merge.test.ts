@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Scan, ScanItem } from '../../shared/domain/derived-scan';
-import { type AuctionRow, type RowTable, applyClientRow, mergeScan, pickRows, rowsChangedSince, toAuctionRow } from '../../shared/domain/merge';
+import { type AuctionRow, applyClientRow, mergeScan, pickRows, type RowTable, rowsChangedSince, toAuctionRow } from '../../shared/domain/merge';
 
 const T = 1_717_000_000_000;
 const scan = (at: number, items: ScanItem[], complete = true): Scan => ({ at, complete, items });
@@ -10,17 +10,39 @@ const table = (rows: RowTable): AuctionRow[] => [...rows].map(([k, r]) => toAuct
 describe('mergeScan', () => {
   it('creates rows for new items', () => {
     const rows: RowTable = new Map();
-    const out = mergeScan(rows, scan(T, [[1, 50, 3], [2, 70, 1]]), 'alice', T + 5);
-    expect(table(rows)).toEqual([[1, 50, 3, T], [2, 70, 1, T]]);
+    const out = mergeScan(
+      rows,
+      scan(T, [
+        [1, 50, 3],
+        [2, 70, 1],
+      ]),
+      'alice',
+      T + 5,
+    );
+    expect(table(rows)).toEqual([
+      [1, 50, 3, T],
+      [2, 70, 1, T],
+    ]);
     expect(rows.get(1)).toEqual({ price: 50, quantity: 3, at: T, reader: 'alice', changedAt: T + 5 });
     expect(out).toEqual({ changed: [1, 2], gone: 0 });
   });
 
   it('marks rows missing from a complete scan as gone', () => {
     const rows: RowTable = new Map();
-    mergeScan(rows, scan(T, [[1, 50, 3], [2, 70, 1]]), 'alice', T);
+    mergeScan(
+      rows,
+      scan(T, [
+        [1, 50, 3],
+        [2, 70, 1],
+      ]),
+      'alice',
+      T,
+    );
     const out = mergeScan(rows, scan(T + 10, [[2, 60, 4]]), 'bob', T + 20);
-    expect(table(rows)).toEqual([[1, null, 0, T + 10], [2, 60, 4, T + 10]]);
+    expect(table(rows)).toEqual([
+      [1, null, 0, T + 10],
+      [2, 60, 4, T + 10],
+    ]);
     expect(rows.get(1)?.reader).toBe('bob');
     expect(out).toEqual({ changed: [1, 2], gone: 1 });
   });
@@ -29,7 +51,10 @@ describe('mergeScan', () => {
     const rows: RowTable = new Map();
     mergeScan(rows, scan(T, [[1, 50, 3]]), 'a', T);
     mergeScan(rows, scan(T + 10, [[2, 60, 4]], false), 'a', T + 20);
-    expect(table(rows)).toEqual([[1, 50, 3, T], [2, 60, 4, T + 10]]);
+    expect(table(rows)).toEqual([
+      [1, 50, 3, T],
+      [2, 60, 4, T + 10],
+    ]);
   });
 
   it('changes no rows for a complete scan with no items', () => {
@@ -41,9 +66,29 @@ describe('mergeScan', () => {
 
   it('keeps a row newer than a late scan, both for the item and for gone marking', () => {
     const rows: RowTable = new Map();
-    mergeScan(rows, scan(T + 100, [[1, 50, 3], [2, 9, 9]]), 'a', T);
-    const out = mergeScan(rows, scan(T, [[1, 40, 1], [3, 1, 1]]), 'b', T + 1);
-    expect(table(rows)).toEqual([[1, 50, 3, T + 100], [2, 9, 9, T + 100], [3, 1, 1, T]]);
+    mergeScan(
+      rows,
+      scan(T + 100, [
+        [1, 50, 3],
+        [2, 9, 9],
+      ]),
+      'a',
+      T,
+    );
+    const out = mergeScan(
+      rows,
+      scan(T, [
+        [1, 40, 1],
+        [3, 1, 1],
+      ]),
+      'b',
+      T + 1,
+    );
+    expect(table(rows)).toEqual([
+      [1, 50, 3, T + 100],
+      [2, 9, 9, T + 100],
+      [3, 1, 1, T],
+    ]);
     expect(out.changed).toEqual([3]);
   });
 
@@ -58,12 +103,23 @@ describe('mergeScan', () => {
     const rows: RowTable = new Map();
     mergeScan(rows, scan(T, [[1, 50, 3]]), 'a', T);
     mergeScan(rows, scan(T, [[2, 45, 2]]), 'b', T + 1);
-    expect(table(rows)).toEqual([[1, 50, 3, T], [2, 45, 2, T]]);
+    expect(table(rows)).toEqual([
+      [1, 50, 3, T],
+      [2, 45, 2, T],
+    ]);
   });
 
   it('re-marks an already gone row with the newer scan time', () => {
     const rows: RowTable = new Map();
-    mergeScan(rows, scan(T, [[1, 50, 3], [2, 1, 1]]), 'a', T);
+    mergeScan(
+      rows,
+      scan(T, [
+        [1, 50, 3],
+        [2, 1, 1],
+      ]),
+      'a',
+      T,
+    );
     mergeScan(rows, scan(T + 1, [[2, 1, 1]]), 'a', T + 1);
     const out = mergeScan(rows, scan(T + 2, [[2, 1, 1]]), 'a', T + 2);
     expect(rows.get(1)).toMatchObject({ price: null, quantity: 0, at: T + 2 });
@@ -74,7 +130,15 @@ describe('mergeScan', () => {
 describe('row reads', () => {
   it('selects rows changed at or after since, ascending', () => {
     const rows: RowTable = new Map();
-    mergeScan(rows, scan(T, [[5, 1, 1], [3, 1, 1]]), 'a', 100);
+    mergeScan(
+      rows,
+      scan(T, [
+        [5, 1, 1],
+        [3, 1, 1],
+      ]),
+      'a',
+      100,
+    );
     mergeScan(rows, scan(T + 1, [[4, 2, 2]], false), 'a', 200);
     expect(rowsChangedSince(rows, 200)).toEqual([[4, 2, 2, T + 1]]);
     expect(rowsChangedSince(rows, 100).map((r) => r[0])).toEqual([3, 4, 5]);
@@ -83,8 +147,19 @@ describe('row reads', () => {
 
   it('picks the changed rows for a change file', () => {
     const rows: RowTable = new Map();
-    const out = mergeScan(rows, scan(T, [[5, 1, 1], [3, 2, 2]]), 'a', 1);
-    expect(pickRows(rows, out.changed)).toEqual([[3, 2, 2, T], [5, 1, 1, T]]);
+    const out = mergeScan(
+      rows,
+      scan(T, [
+        [5, 1, 1],
+        [3, 2, 2],
+      ]),
+      'a',
+      1,
+    );
+    expect(pickRows(rows, out.changed)).toEqual([
+      [3, 2, 2, T],
+      [5, 1, 1, T],
+    ]);
   });
 
   it('applies a client row when it is new or at least as recent as the stored one', () => {

@@ -27,7 +27,18 @@ describe('the full OpenAPI document', () => {
     expect(errors).toEqual([]);
     const unexpected = problems
       .filter((p) => p.severity !== 'error')
-      .filter((p) => !(ALLOWED_WARNINGS[p.ruleId] ?? []).some((path) => decodeURIComponent(p.location[0]?.pointer ?? '').replaceAll('~1', '/').includes(`/paths/${path}/`) || decodeURIComponent(p.location[0]?.pointer ?? '').replaceAll('~1', '/').endsWith(`/paths/${path}`)))
+      .filter(
+        (p) =>
+          !(ALLOWED_WARNINGS[p.ruleId] ?? []).some(
+            (path) =>
+              decodeURIComponent(p.location[0]?.pointer ?? '')
+                .replaceAll('~1', '/')
+                .includes(`/paths/${path}/`) ||
+              decodeURIComponent(p.location[0]?.pointer ?? '')
+                .replaceAll('~1', '/')
+                .endsWith(`/paths/${path}`),
+          ),
+      )
       .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     expect(unexpected).toEqual([]);
   });

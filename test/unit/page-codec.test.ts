@@ -5,8 +5,21 @@ import type { Candle, CandlePage } from '../../shared/domain/candles';
 import { itemKey, petKey } from '../../shared/domain/item-key';
 import type { Row, RowTable } from '../../shared/domain/merge';
 import type { Volume, VolumePage } from '../../shared/domain/volume-estimate';
-import { compactHistory, decodeCandles, decodeHistory, decodeRows, decodeVolume, encodeCandleShards, encodeCandles, encodeHistory, encodeRowShards, encodeRows, encodeVolume, encodeVolumeShards } from '../../shared/store/page-codec';
 import type { HistoryPage } from '../../shared/ports/market';
+import {
+  compactHistory,
+  decodeCandles,
+  decodeHistory,
+  decodeRows,
+  decodeVolume,
+  encodeCandleShards,
+  encodeCandles,
+  encodeHistory,
+  encodeRowShards,
+  encodeRows,
+  encodeVolume,
+  encodeVolumeShards,
+} from '../../shared/store/page-codec';
 import { shardOf, shardsTouched, splitShards } from '../../shared/store/shard-layout';
 
 const T = 1_717_000_000_000;
@@ -28,7 +41,15 @@ const rowArb = fc.record({
 });
 const candleArb = (start: number, length: number) =>
   fc
-    .tuple(priceArb, priceArb, priceArb, priceArb, fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: length - 1 }), fc.integer({ min: 0, max: length - 1 }))
+    .tuple(
+      priceArb,
+      priceArb,
+      priceArb,
+      priceArb,
+      fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      fc.integer({ min: 0, max: length - 1 }),
+      fc.integer({ min: 0, max: length - 1 }),
+    )
     .map(([a, b, c, d, quantity, x, y]): Candle => {
       const [low, p1, p2, high] = [a, b, c, d].sort((u, v) => u - v);
       return { open: p1, high, low, close: p2, quantity, openAt: start + Math.min(x, y), lastAt: start + Math.max(x, y) };
@@ -36,8 +57,7 @@ const candleArb = (start: number, length: number) =>
 const volumeArb = fc.tuple(fc.nat(), fc.nat(), fc.nat()).map((v): Volume => v);
 const mapOf = <T>(arb: fc.Arbitrary<T>) => fc.uniqueArray(fc.tuple(keyArb, arb), { selector: (e) => e[0], maxLength: 60 }).map((l) => new Map(l));
 /** Keeps only the entries of one shard, so a page is what the store would hold. */
-const inShard = <T>(map: Map<number, T>, shards: number, shard: number): Map<number, T> =>
-  new Map([...map].filter(([k]) => shardOf(k, shards) === shard));
+const inShard = <T>(map: Map<number, T>, shards: number, shard: number): Map<number, T> => new Map([...map].filter(([k]) => shardOf(k, shards) === shard));
 const shardArb = fc.constantFrom(1, 2, 16, 512).chain((shards) => fc.tuple(fc.constant(shards), fc.nat({ max: shards - 1 })));
 
 const sorted = <T>(m: Map<number, T>) => [...m].sort((a, b) => a[0] - b[0]);
@@ -74,9 +94,7 @@ describe('page codec round trips', () => {
   });
 
   it('decodes a history page to the days it encoded', () => {
-    const dayArb = fc.integer({ min: DAY - 90, max: DAY }).chain((day) =>
-      fc.tuple(fc.constant(day), mapOf(candleArb(day * DAY_MS, DAY_MS)), mapOf(volumeArb)),
-    );
+    const dayArb = fc.integer({ min: DAY - 90, max: DAY }).chain((day) => fc.tuple(fc.constant(day), mapOf(candleArb(day * DAY_MS, DAY_MS)), mapOf(volumeArb)));
     fc.assert(
       fc.property(fc.uniqueArray(dayArb, { selector: (d) => d[0], maxLength: 6 }), shardArb, (days, [shards, shard]) => {
         const page: HistoryPage = new Map(days.map(([d, c, v]) => [d, { candles: inShard(c, shards, shard), volume: inShard(v, shards, shard) }]));
@@ -137,7 +155,15 @@ describe('page codec layout', () => {
   });
 
   it('refuses a page holding keys of another shard', () => {
-    expect(() => encodeVolume(new Map([[1, [0, 0, 0]], [2, [0, 0, 0]]]), 16)).toThrow(RangeError);
+    expect(() =>
+      encodeVolume(
+        new Map([
+          [1, [0, 0, 0]],
+          [2, [0, 0, 0]],
+        ]),
+        16,
+      ),
+    ).toThrow(RangeError);
   });
 
   it('refuses a shard count that is not a power of two', () => {
@@ -161,7 +187,14 @@ describe('page codec layout', () => {
   });
 
   it('splits a map by shard and lists the shards a set of keys touches', () => {
-    const parts = splitShards(new Map([[1, 'a'], [2, 'b'], [5, 'c']]), 4);
+    const parts = splitShards(
+      new Map([
+        [1, 'a'],
+        [2, 'b'],
+        [5, 'c'],
+      ]),
+      4,
+    );
     expect(parts.map((m) => [...m.keys()])).toEqual([[], [1, 5], [2], []]);
     expect(shardsTouched([5, 1, 2, 9], 4)).toEqual([1, 2]);
   });

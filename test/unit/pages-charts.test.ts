@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../../shared/clock';
 import { homePage } from '../../shared/pages/discovery';
 import { mostListed } from '../../shared/pages/home-markets';
-import { CHART_HOURS, type HourClose, chartHours } from '../../shared/pages/item-charts';
+import { CHART_HOURS, chartHours, type HourClose } from '../../shared/pages/item-charts';
 import { type ItemPageData, itemPageHtml, itemPageMarkdown, itemPageUrls } from '../../shared/pages/item-page';
 import { copperHtml, copperLabel, formatCopper } from '../../shared/pages/money';
 import { niceStep, priceChartSvg, priceTicks } from '../../shared/pages/price-chart';
@@ -90,7 +90,15 @@ describe('price axis', () => {
 });
 
 describe('price chart', () => {
-  const spec = { id: 'c', label: 'Closes', description: 'What it shows', from: 0, to: 10 * HOUR_MS, xTicks: [{ t: 0, label: 'start' }], empty: 'No observed price is available here.' };
+  const spec = {
+    id: 'c',
+    label: 'Closes',
+    description: 'What it shows',
+    from: 0,
+    to: 10 * HOUR_MS,
+    xTicks: [{ t: 0, label: 'start' }],
+    empty: 'No observed price is available here.',
+  };
 
   it('says in text that no price is available instead of drawing an empty chart', () => {
     expect(priceChartSvg({ ...spec, points: [] })).toBe('<p class="chart-empty">No observed price is available here.</p>');
@@ -99,7 +107,9 @@ describe('price chart', () => {
 
   it('is an image with a name, a title and a description, and a line through the points in time order', () => {
     const svg = priceChartSvg({ ...spec, points: [2, 0, 5].map((h) => ({ t: h * HOUR_MS, price: 100 + h })) });
-    expect(svg).toMatch(/^<svg class="chart" id="c" xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 \d+ \d+" width="\d+" height="\d+" role="img" aria-label="Closes" aria-describedby="c-desc">/);
+    expect(svg).toMatch(
+      /^<svg class="chart" id="c" xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 \d+ \d+" width="\d+" height="\d+" role="img" aria-label="Closes" aria-describedby="c-desc">/,
+    );
     expect(svg).toContain('<title id="c-title">Closes</title>');
     expect(svg).toContain('<desc id="c-desc">What it shows</desc>');
     const pts = polylinePoints(svg);
@@ -178,7 +188,16 @@ describe('item page with charts', () => {
 });
 
 describe('home page', () => {
-  const markets = [{ market: M, at: hourStart, top: [{ key: 4306, name: EVIL, price: 7_500, quantity: 900 }, { key: 2589, name: 'Linen Cloth', price: 1_234_567, quantity: 340 }] }];
+  const markets = [
+    {
+      market: M,
+      at: hourStart,
+      top: [
+        { key: 4306, name: EVIL, price: 7_500, quantity: 900 },
+        { key: 2589, name: 'Linen Cloth', price: 1_234_567, quantity: 340 },
+      ],
+    },
+  ];
 
   it('lists the most listed rows with a price, most units first', () => {
     expect(
@@ -201,7 +220,9 @@ describe('home page', () => {
 
   it("links each market's most listed items to their item pages in that market, escaped", () => {
     const { html, markdown } = homePage(BASE, markets);
-    expect(html).toContain(`<a href="${BASE}item/4306?m=${M}">&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;</a>`);
+    expect(html).toContain(
+      `<a href="${BASE}item/4306?m=${M}">&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;</a>`,
+    );
     expect(html).toContain(`<a href="${BASE}item/2589?m=${M}">Linen Cloth</a><span><span class="g">123g</span>`);
     expect(html).not.toMatch(/<script|<img/);
     expect(html).toContain('<h3 id="m-forever-normal-alliance-us">Normal Alliance (US)</h3>\n<p class="muted">No prices yet.</p>\n</section>');

@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { HTTP_ROUTES } from '../../shared/topology';
 import { itemKey } from '../../shared/domain/item-key';
 import { apiCatalog, llmsTxt, sitemapXml } from '../../shared/pages/discovery';
-import { type ItemPageData, formatCopper, itemPageHtml, itemPageMarkdown, itemPageMeta, itemPageUrls, marketTitle, parseItemPath } from '../../shared/pages/item-page';
+import {
+  formatCopper,
+  type ItemPageData,
+  itemPageHtml,
+  itemPageMarkdown,
+  itemPageMeta,
+  itemPageUrls,
+  marketTitle,
+  parseItemPath,
+} from '../../shared/pages/item-page';
 import { negotiatePage } from '../../shared/pages/negotiate';
 import { openApiDocument } from '../../shared/pages/openapi';
 import { endpointDirectory, referenceMarkdown } from '../../shared/pages/reference';
 import { scriptJson } from '../../shared/pages/render';
+import { HTTP_ROUTES } from '../../shared/topology';
 
 const BASE = 'https://example.test/';
 const M = 'forever.pvp.horde.us';
@@ -123,7 +132,14 @@ describe('discovery documents', () => {
   it('describes the integration subset in OpenAPI 3.1', () => {
     const doc = openApiDocument(BASE) as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/v1/ah', '/api/v1/ah/books', '/api/v1/ah/{market}/{item}', '/api/v1/ah/{market}/{item}/candles', '/api/v1/items', '/api/v1/items/{key}']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/ah',
+      '/api/v1/ah/books',
+      '/api/v1/ah/{market}/{item}',
+      '/api/v1/ah/{market}/{item}/candles',
+      '/api/v1/items',
+      '/api/v1/items/{key}',
+    ]);
     expect(Object.keys(doc.paths['/api/v1/ah/books'])).toEqual(['post']);
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/(\w+)/g) ?? [];
     const schemas = (doc as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas;

@@ -1,12 +1,20 @@
 import { createPublicKey, verify } from 'node:crypto';
-import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import webpush from 'web-push';
 import type { PushPayload } from '../../shared/domain/push-message';
 import { deliver, pushRequest } from '../../shared/push/deliver';
 import { browserKeys, type PushReceiver, startPushReceiver } from '../support/push-receiver';
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: 'mailto:ops@example.com' };
-const payload: PushPayload = { v: 1, kind: 'market', title: 'Linen Cloth: 1g', body: 'At or below your 2g threshold', tag: 'ahf-market', url: '/item/2589?m=forever.normal.alliance.us', ts: 123 };
+const payload: PushPayload = {
+  v: 1,
+  kind: 'market',
+  title: 'Linen Cloth: 1g',
+  body: 'At or below your 2g threshold',
+  tag: 'ahf-market',
+  url: '/item/2589?m=forever.normal.alliance.us',
+  ts: 123,
+};
 
 /** The VAPID JWT's parts, with its ES256 signature checked against the public key `k`. */
 function readVapid(authorization: string): { header: Record<string, unknown>; claims: Record<string, unknown>; k: string; valid: boolean } {
@@ -14,7 +22,10 @@ function readVapid(authorization: string): { header: Record<string, unknown>; cl
   if (!m) throw new Error(`not a vapid header: ${authorization}`);
   const [h, c, s] = m[1].split('.');
   const raw = Buffer.from(m[2], 'base64url');
-  const key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') }, format: 'jwk' });
+  const key = createPublicKey({
+    key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') },
+    format: 'jwk',
+  });
   const valid = verify('sha256', Buffer.from(`${h}.${c}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'));
   return { header: JSON.parse(Buffer.from(h, 'base64url').toString()), claims: JSON.parse(Buffer.from(c, 'base64url').toString()), k: m[2], valid };
 }

@@ -75,7 +75,15 @@ describe('push payloads', () => {
 
   it('a group: the count in the title, the alerts page as url', () => {
     const g = groupNotification([alert(), alert({ id: 'b', name: 'Wool Cloth' }), alert({ id: 'c', name: 'Wool Cloth' })], 3, TS);
-    expect(g).toEqual({ v: 1, kind: 'group', title: '3 market alerts', body: 'Linen Cloth, Wool Cloth and 1 more', tag: 'ahf-market', url: '/#/market/alerts', ts: TS });
+    expect(g).toEqual({
+      v: 1,
+      kind: 'group',
+      title: '3 market alerts',
+      body: 'Linen Cloth, Wool Cloth and 1 more',
+      tag: 'ahf-market',
+      url: '/#/market/alerts',
+      ts: TS,
+    });
   });
 
   it('a lone alert sent at once is a market notification; several, or one that waited, a group', () => {

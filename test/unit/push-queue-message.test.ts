@@ -10,7 +10,17 @@ describe('push queue message', () => {
   });
 
   it('drops anything else', () => {
-    for (const body of ['', 'x', '[]', '{}', '{"t":"flush"}', '{"t":"flush","userId":""}', '{"t":"alerts","userId":"u"}', '{"t":"alerts","userId":"u","alerts":[1]}', '{"t":"other","userId":"u"}']) {
+    for (const body of [
+      '',
+      'x',
+      '[]',
+      '{}',
+      '{"t":"flush"}',
+      '{"t":"flush","userId":""}',
+      '{"t":"alerts","userId":"u"}',
+      '{"t":"alerts","userId":"u","alerts":[1]}',
+      '{"t":"other","userId":"u"}',
+    ]) {
       expect(parsePushMessage(body), body).toBeNull();
     }
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../shared/errors';
 import { PushPrefs, subscriptionSchema } from '../../shared/api/push.schemas';
 import { parseAs } from '../../shared/api/zod-parse';
+import { DomainError } from '../../shared/errors';
 import { type EndpointRule, endpointAllowed, inQuietHours, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
 import { browserKeys } from '../support/push-receiver';
 
@@ -24,7 +24,7 @@ const AWS_RULE = { hosts: PUSH_SERVICE_HOSTS, loopback: false };
 const LOCAL_RULE = { hosts: PUSH_SERVICE_HOSTS, loopback: true };
 
 describe('push endpoints', () => {
-  it('accepts https endpoints of the browsers\' push services in every stage', () => {
+  it("accepts https endpoints of the browsers' push services in every stage", () => {
     for (const endpoint of [
       'https://fcm.googleapis.com/fcm/send/abc:def',
       'https://fcm.googleapis.com/wp/abc',
@@ -85,7 +85,10 @@ describe('PushSubscriptionJSON', () => {
   const keys = browserKeys().keys;
 
   it('keeps the endpoint and keys', () => {
-    expect(parseSubscription({ endpoint: 'https://fcm.googleapis.com/fcm/send/a', keys, expirationTime: null }, AWS_RULE)).toEqual({ endpoint: 'https://fcm.googleapis.com/fcm/send/a', keys });
+    expect(parseSubscription({ endpoint: 'https://fcm.googleapis.com/fcm/send/a', keys, expirationTime: null }, AWS_RULE)).toEqual({
+      endpoint: 'https://fcm.googleapis.com/fcm/send/a',
+      keys,
+    });
   });
 
   it.each([

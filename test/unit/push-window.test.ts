@@ -4,7 +4,17 @@ import type { PushState } from '../../shared/ports/settings';
 import { PUSH_WINDOW_MS, type PushMessage, planPush } from '../../shared/push/window';
 
 const T = 1_800_000_000_000;
-const a = (id: string): MarketAlert => ({ market: 'forever.normal.alliance.us', item: 1, kind: 'below', value: 1, enabled: true, id, created: 0, armed: false, last: null });
+const a = (id: string): MarketAlert => ({
+  market: 'forever.normal.alliance.us',
+  item: 1,
+  kind: 'below',
+  value: 1,
+  enabled: true,
+  id,
+  created: 0,
+  armed: false,
+  last: null,
+});
 const fresh: PushState = { lastSent: null, pending: [], pendingCount: 0, flushAt: null, rev: 0 };
 const alerts = (...ids: string[]): PushMessage => ({ t: 'alerts', userId: 'u', alerts: ids.map(a) });
 const flush: PushMessage = { t: 'flush', userId: 'u' };

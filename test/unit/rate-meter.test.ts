@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RateMeter, type RequestCounter, batchFor, rateMeter } from '../../shared/auth/rate-meter';
+import { batchFor, RateMeter, type RequestCounter, rateMeter } from '../../shared/auth/rate-meter';
 import { MemoryIdentity } from '../../shared/store/memory/identity';
 
 const T0 = Date.UTC(2026, 10, 2, 12, 0, 0);

@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../shared/errors';
-import { JSON_BODY_MAX_BYTES, JSON_MAX_DEPTH, PATH_PARAM_MAX_BYTES, QUERY_VALUE_MAX_BYTES, boundPathParams, boundQuery, jsonBody, jsonDepth } from '../../shared/http/bounds';
+import {
+  boundPathParams,
+  boundQuery,
+  JSON_BODY_MAX_BYTES,
+  JSON_MAX_DEPTH,
+  jsonBody,
+  jsonDepth,
+  PATH_PARAM_MAX_BYTES,
+  QUERY_VALUE_MAX_BYTES,
+} from '../../shared/http/bounds';
 
 const codeOf = (fn: () => unknown): string => {
   try {
@@ -17,7 +26,16 @@ const nested = (depth: number): string => `${'{"a":['.repeat(depth / 2)}1${']}'.
 
 describe('request bounds', () => {
   it('passes valid path parameters through unchanged', () => {
-    const valid = { market: 'forever.normal.alliance.us', item: '9007199254740991', id: 'dev_AbCdEfGhIjKlMnOp', pairId: 'pair_0123456789abcdefABCDEF', at: '1793577601000', key: '123.md', icon: 'inv_misc_herb_01.webp', slug: 'linen-cloth' };
+    const valid = {
+      market: 'forever.normal.alliance.us',
+      item: '9007199254740991',
+      id: 'dev_AbCdEfGhIjKlMnOp',
+      pairId: 'pair_0123456789abcdefABCDEF',
+      at: '1793577601000',
+      key: '123.md',
+      icon: 'inv_misc_herb_01.webp',
+      slug: 'linen-cloth',
+    };
     expect(boundPathParams(valid)).toEqual(valid);
   });
 

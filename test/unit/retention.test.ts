@@ -51,11 +51,16 @@ describe('periodExpiresAt', () => {
 
   it('is the first moment the period falls before the retention cutoff', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...RESOLUTIONS), fc.integer({ min: 0, max: 400 * DAY_MS }), fc.integer({ min: -200 * DAY_MS, max: 200 * DAY_MS }), (res, now, back) => {
-        const at = Math.max(0, now + back);
-        const period = Math.floor(at / (res === 'm1' ? MINUTE_MS : res === 'h1' ? HOUR_MS : DAY_MS));
-        expect(period < firstKeptPeriod(res, now)).toBe(now >= periodExpiresAt(res, period));
-      }),
+      fc.property(
+        fc.constantFrom(...RESOLUTIONS),
+        fc.integer({ min: 0, max: 400 * DAY_MS }),
+        fc.integer({ min: -200 * DAY_MS, max: 200 * DAY_MS }),
+        (res, now, back) => {
+          const at = Math.max(0, now + back);
+          const period = Math.floor(at / (res === 'm1' ? MINUTE_MS : res === 'h1' ? HOUR_MS : DAY_MS));
+          expect(period < firstKeptPeriod(res, now)).toBe(now >= periodExpiresAt(res, period));
+        },
+      ),
     );
   });
 });

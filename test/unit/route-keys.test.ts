@@ -4,11 +4,11 @@
  * `npm test`) fails if any of them stops being an error.
  */
 import { describe, expect, it } from 'vitest';
-import type { Route, RoutesOf, RouteTable } from '../../shared/http/handler';
-import { HTTP_ROUTES, type RouteKey } from '../../shared/topology';
 import { routes as apiRoutes } from '../../lambdas/api/routes';
 import { routes as pageRoutes } from '../../lambdas/pages/routes';
 import { routes as uploadRoutes } from '../../lambdas/upload/routes';
+import type { Route, RoutesOf, RouteTable } from '../../shared/http/handler';
+import { HTTP_ROUTES, type RouteKey } from '../../shared/topology';
 
 const route = {} as Route;
 

@@ -11,7 +11,14 @@ process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
 
 /** A Lambda-like context, as the local runtime's LambdaHost gives one. */
 const context = (fn: string, awsRequestId: string): Context =>
-  ({ functionName: fn, functionVersion: '$LATEST', invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${fn}`, memoryLimitInMB: '512', awsRequestId, getRemainingTimeInMillis: () => 1000 }) as unknown as Context;
+  ({
+    functionName: fn,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${fn}`,
+    memoryLimitInMB: '512',
+    awsRequestId,
+    getRemainingTimeInMillis: () => 1000,
+  }) as unknown as Context;
 
 /** Every line written while `run` runs, parsed. */
 async function lines(run: () => Promise<unknown>): Promise<Array<Record<string, unknown>>> {
@@ -44,7 +51,17 @@ describe('function telemetry', () => {
       await h({}, context('t-lines', 'req-2'));
     });
     expect(got).toEqual([
-      expect.objectContaining({ level: 'info', message: 'merge', service: 't-lines', cold_start: true, function_request_id: 'req-1', function_name: 't-lines', market: 'm', at: 1, timestamp: expect.any(String) }),
+      expect.objectContaining({
+        level: 'info',
+        message: 'merge',
+        service: 't-lines',
+        cold_start: true,
+        function_request_id: 'req-1',
+        function_name: 't-lines',
+        market: 'm',
+        at: 1,
+        timestamp: expect.any(String),
+      }),
       expect.objectContaining({ level: 'info', message: 'merge', service: 't-lines', cold_start: false, function_request_id: 'req-2' }),
     ]);
   });
@@ -93,7 +110,14 @@ describe('function telemetry', () => {
     }
     expect(raw).toHaveLength(1);
     expect(raw[0]).not.toMatch(/opaque-token|abcdefghijklmnop|sk_live_deployment_secret_123|abcdefgh|eyJhbGci/);
-    expect(JSON.parse(raw[0])).toMatchObject({ level: 'warn', message: 'saw [secret]', token: '[redacted]', note: 'key ak_[redacted]', url: '/live?token=[redacted]', function_request_id: '[jwt]' });
+    expect(JSON.parse(raw[0])).toMatchObject({
+      level: 'warn',
+      message: 'saw [secret]',
+      token: '[redacted]',
+      note: 'key ak_[redacted]',
+      url: '/live?token=[redacted]',
+      function_request_id: '[jwt]',
+    });
   });
 
   it('logs debug lines only in the sampled share of invocations (POWERTOOLS_LOGGER_SAMPLE_RATE)', async () => {
@@ -115,9 +139,15 @@ describe('function telemetry', () => {
       metric(METRIC.mergeRowsChanged, 17, { market: 'forever.normal.alliance.us' });
     });
     const got = (await lines(() => h({}, context('t-metrics', 'r')))).filter((l) => '_aws' in l);
-    const names = (l: Record<string, unknown>) => (l._aws as { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string; Unit: string }> }> }).CloudWatchMetrics[0];
+    const names = (l: Record<string, unknown>) =>
+      (l._aws as { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string; Unit: string }> }> })
+        .CloudWatchMetrics[0];
     expect(got).toHaveLength(2);
-    expect(names(got[0])).toMatchObject({ Namespace: 'MarketData', Dimensions: [['service', 'market']], Metrics: [{ Name: 'merge_rows_changed', Unit: 'Count' }] });
+    expect(names(got[0])).toMatchObject({
+      Namespace: 'MarketData',
+      Dimensions: [['service', 'market']],
+      Metrics: [{ Name: 'merge_rows_changed', Unit: 'Count' }],
+    });
     expect(got[0]).toMatchObject({ service: 't-metrics', market: 'forever.normal.alliance.us', merge_rows_changed: 17 });
     expect(names(got[1])).toMatchObject({ Namespace: 'MarketData', Dimensions: [['service']] });
     expect(got[1]).toMatchObject({ service: 't-metrics', push_sent: 2, push_failed: 1 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../shared/clock';
 import type { BookEntry } from '../../shared/domain/book';
-import { type Volume, type VolumePage, addVolume, estimateVolume, volumeApplies } from '../../shared/domain/volume-estimate';
+import { addVolume, estimateVolume, type Volume, type VolumePage, volumeApplies } from '../../shared/domain/volume-estimate';
 
 describe('estimateVolume', () => {
   it('counts auctions gone from the short band as expired and the rest as sold', () => {
@@ -16,7 +16,15 @@ describe('estimateVolume', () => {
   });
 
   it('counts new auctions at a (price, stack) key as listed', () => {
-    expect(estimateVolume([[1, 100, 5, 3, 1]], [[1, 100, 5, 4, 3], [1, 120, 20, 4, 1]])).toEqual([[1, [30, 0, 0]]]);
+    expect(
+      estimateVolume(
+        [[1, 100, 5, 3, 1]],
+        [
+          [1, 100, 5, 4, 3],
+          [1, 120, 20, 4, 1],
+        ],
+      ),
+    ).toEqual([[1, [30, 0, 0]]]);
   });
 
   it('treats a repost at a new price as sold plus listed', () => {
@@ -24,8 +32,14 @@ describe('estimateVolume', () => {
   });
 
   it('covers items in either book, ascending, with zeros for unchanged items', () => {
-    const prev: BookEntry[] = [[1, 5, 1, 2, 1], [3, 5, 1, 1, 1]];
-    const next: BookEntry[] = [[1, 5, 1, 2, 1], [2, 7, 10, 4, 2]];
+    const prev: BookEntry[] = [
+      [1, 5, 1, 2, 1],
+      [3, 5, 1, 1, 1],
+    ];
+    const next: BookEntry[] = [
+      [1, 5, 1, 2, 1],
+      [2, 7, 10, 4, 2],
+    ];
     expect(estimateVolume(prev, next)).toEqual([
       [1, [0, 0, 0]],
       [2, [20, 0, 0]],
@@ -39,7 +53,10 @@ describe('estimateVolume', () => {
 
   it('adds estimates to a day page', () => {
     const page: VolumePage = new Map([[1, [1, 2, 3]]]);
-    addVolume(page, [[1, [10, 20, 30]], [2, [1, 0, 0]]]);
+    addVolume(page, [
+      [1, [10, 20, 30]],
+      [2, [1, 0, 0]],
+    ]);
     expect([...page]).toEqual([
       [1, [11, 22, 33]],
       [2, [1, 0, 0]],
@@ -84,7 +101,13 @@ function model(prev: BookEntry[], next: BookEntry[]): [number, Volume][] {
 
 const book = fc
   .uniqueArray(
-    fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 4 }), fc.constantFrom(1, 5, 20), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 6 })),
+    fc.tuple(
+      fc.integer({ min: 1, max: 4 }),
+      fc.integer({ min: 0, max: 4 }),
+      fc.constantFrom(1, 5, 20),
+      fc.integer({ min: 0, max: 4 }),
+      fc.integer({ min: 1, max: 6 }),
+    ),
     { selector: (e) => `${e[0]}|${e[1]}|${e[2]}|${e[3]}`, maxLength: 30 },
   )
   .map((l) => l.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]) as BookEntry[]);

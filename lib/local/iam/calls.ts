@@ -97,7 +97,8 @@ const keys = (values: string[]): Record<string, string[]> | undefined => (values
  */
 export function dynamodbRequests(command: string, input: Record<string, unknown>, names: LocalNames): IamRequest[] {
   const op = command.replace(/Command$/, '');
-  const arn = (table: unknown, index?: unknown) => `arn:aws:dynamodb:${names.region}:${names.account}:table/${String(table)}${index ? `/index/${String(index)}` : ''}`;
+  const arn = (table: unknown, index?: unknown) =>
+    `arn:aws:dynamodb:${names.region}:${names.account}:table/${String(table)}${index ? `/index/${String(index)}` : ''}`;
   switch (op) {
     case 'GetItem':
     case 'DeleteItem':
@@ -115,11 +116,13 @@ export function dynamodbRequests(command: string, input: Record<string, unknown>
         context: keys((r.Keys ?? []).flatMap(leadingKey)),
       }));
     case 'BatchWriteItem':
-      return Object.entries((input.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }>>).map(([table, writes]) => ({
-        action: 'dynamodb:BatchWriteItem',
-        resource: arn(table),
-        context: keys(writes.flatMap((w) => leadingKey(w.PutRequest?.Item ?? w.DeleteRequest?.Key))),
-      }));
+      return Object.entries((input.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }>>).map(
+        ([table, writes]) => ({
+          action: 'dynamodb:BatchWriteItem',
+          resource: arn(table),
+          context: keys(writes.flatMap((w) => leadingKey(w.PutRequest?.Item ?? w.DeleteRequest?.Key))),
+        }),
+      );
     case 'TransactWriteItems':
       return ((input.TransactItems ?? []) as Array<Record<string, { TableName: string; Key?: Item; Item?: Item }>>).flatMap((t) => {
         const [kind, part] = Object.entries(t)[0] ?? [];
@@ -157,7 +160,10 @@ export function s3Requests(command: string, input: Record<string, unknown>): Iam
       return [{ action: 's3:DeleteObject', resource: object(input.Key) }];
     case 'DeleteObjects':
       // AWS checks s3:DeleteObject for every key of a multi-object delete.
-      return ((input.Delete as { Objects?: Array<{ Key?: string }> } | undefined)?.Objects ?? []).map((o) => ({ action: 's3:DeleteObject', resource: object(o.Key) }));
+      return ((input.Delete as { Objects?: Array<{ Key?: string }> } | undefined)?.Objects ?? []).map((o) => ({
+        action: 's3:DeleteObject',
+        resource: object(o.Key),
+      }));
     case 'CopyObject':
       return [
         { action: 's3:PutObject', resource: object(input.Key) },
@@ -182,4 +188,5 @@ export function connectionsRequest(method: string, path: string, names: LocalNam
 }
 
 /** The SQS queue ARN of a queue name (FIFO queues end in `.fifo` in AWS). */
-export const queueArn = (names: LocalNames, queue: string, fifo: boolean): string => `arn:aws:sqs:${names.region}:${names.account}:${queue}${fifo && !queue.endsWith('.fifo') ? '.fifo' : ''}`;
+export const queueArn = (names: LocalNames, queue: string, fifo: boolean): string =>
+  `arn:aws:sqs:${names.region}:${names.account}:${queue}${fifo && !queue.endsWith('.fifo') ? '.fifo' : ''}`;

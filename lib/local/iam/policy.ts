@@ -37,7 +37,10 @@ export function globMatch(pattern: string, value: string, ignoreCase = false): b
   const key = `${ignoreCase ? 'i' : 's'}${pattern}`;
   let re = patterns.get(key);
   if (!re) {
-    const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    const body = pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.');
     re = new RegExp(`^${body}$`, ignoreCase ? 'is' : 's');
     patterns.set(key, re);
   }

@@ -7,8 +7,8 @@ import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewayma
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { QueuePort } from '../../../shared/ports/queues';
-import { MERGE_QUEUES, MERGE_REJECTED_QUEUE, QUEUES, deadLetterQueueName } from '../../../shared/topology';
 import type { FunctionName } from '../../../shared/topology';
+import { deadLetterQueueName, MERGE_QUEUES, MERGE_REJECTED_QUEUE, QUEUES } from '../../../shared/topology';
 import { runAs } from '../lambda';
 import { type CallRecorder, connectionsRequest, dynamodbRequests, queueArn, s3Requests } from './calls';
 
@@ -25,7 +25,10 @@ function fifo(queue: string): boolean {
 /** The queue name of an event source ARN (`arn:aws:sqs:<region>:<account>:<name>`). */
 const nameOfArn = (arn: string): string => arn.slice(arn.lastIndexOf(':') + 1);
 
-export function recordClientCalls(clients: { s3: S3Client; ddb: DynamoDBDocumentClient; connections: ApiGatewayManagementApiClient }, recorder: CallRecorder): void {
+export function recordClientCalls(
+  clients: { s3: S3Client; ddb: DynamoDBDocumentClient; connections: ApiGatewayManagementApiClient },
+  recorder: CallRecorder,
+): void {
   clients.s3.middlewareStack.add(
     (next, context) => async (args) => {
       recorder.record(s3Requests(commandOf(context), args.input as Record<string, unknown>));

@@ -39,7 +39,8 @@ interface TemplateIds {
 
 const functions = (t: TemplateJson): Array<[string, Resource]> => Object.entries(t.Resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
 
-const variablesOf = (r: Resource): Record<string, unknown> => ((r.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {});
+const variablesOf = (r: Resource): Record<string, unknown> =>
+  (r.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
 
 /** The logical ids behind the functions' environment, and the WebSocket API. */
 export function templateIds(t: TemplateJson): TemplateIds {
@@ -73,7 +74,12 @@ export function templateIds(t: TemplateJson): TemplateIds {
 export function resolver(t: TemplateJson, names: LocalNames, ids = templateIds(t)): Resolver {
   const tableArn = `arn:aws:dynamodb:${names.region}:${names.account}:table/${names.table}`;
   const ref = (id: string): string => {
-    const pseudo: Record<string, string> = { 'AWS::Partition': 'aws', 'AWS::Region': names.region, 'AWS::AccountId': names.account, 'AWS::URLSuffix': 'amazonaws.com' };
+    const pseudo: Record<string, string> = {
+      'AWS::Partition': 'aws',
+      'AWS::Region': names.region,
+      'AWS::AccountId': names.account,
+      'AWS::URLSuffix': 'amazonaws.com',
+    };
     if (pseudo[id]) return pseudo[id];
     if (id === ids.table) return names.table;
     if (id === ids.bucket) return names.bucket;
@@ -100,7 +106,8 @@ export function resolver(t: TemplateJson, names: LocalNames, ids = templateIds(t
       if (typeof o.Ref === 'string') return ref(o.Ref);
       if (Array.isArray(o['Fn::GetAtt'])) return getAtt(String(o['Fn::GetAtt'][0]), String(o['Fn::GetAtt'][1]));
       if (Array.isArray(o['Fn::Join'])) return (o['Fn::Join'][1] as unknown[]).map(resolve).join(String(o['Fn::Join'][0]));
-      if (typeof o['Fn::ImportValue'] === 'string') return o['Fn::ImportValue'] === ids.bucketImport ? names.bucket : `unresolved:Import:${o['Fn::ImportValue']}`;
+      if (typeof o['Fn::ImportValue'] === 'string')
+        return o['Fn::ImportValue'] === ids.bucketImport ? names.bucket : `unresolved:Import:${o['Fn::ImportValue']}`;
     }
     return `unresolved:${JSON.stringify(value)}`;
   };

@@ -5,6 +5,13 @@ import { base64Decoder } from './base64';
 import { type ClientConfig, localCredentials, pooled } from './options';
 
 export function documentClient(config: ClientConfig): DynamoDBDocumentClient {
-  const raw = new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb, credentials: localCredentials(config), maxAttempts: 4, requestHandler: pooled(200), base64Decoder });
+  const raw = new DynamoDBClient({
+    region: config.region,
+    endpoint: config.endpoints.dynamodb,
+    credentials: localCredentials(config),
+    maxAttempts: 4,
+    requestHandler: pooled(200),
+    base64Decoder,
+  });
   return DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
 }

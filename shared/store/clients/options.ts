@@ -9,7 +9,8 @@ import type { Config } from '../../config';
 export type ClientConfig = Pick<Config, 'region' | 'endpoints' | 'connectionsEndpoint'>;
 
 /** The local engines take any credentials; AWS uses the function's role. */
-export const localCredentials = (config: ClientConfig) => (config.endpoints.dynamodb !== undefined ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined);
+export const localCredentials = (config: ClientConfig) =>
+  config.endpoints.dynamodb !== undefined ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined;
 
 /**
  * A keep-alive connection pool of `maxSockets`, as the SDK's handler options (the SDK builds its own handler

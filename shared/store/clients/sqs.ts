@@ -8,4 +8,5 @@ import type { ClientConfig } from './options';
 export const sqsClient = (config: ClientConfig): SQSClient => new SQSClient({ region: config.region });
 
 /** The queues port over SQS, queue names resolved through the configuration's URLs. */
-export const sqsQueues = (config: Pick<Config, 'region' | 'endpoints' | 'connectionsEndpoint' | 'queueUrls'>): QueuePort => new SqsQueues(sqsClient(config), config.queueUrls);
+export const sqsQueues = (config: Pick<Config, 'region' | 'endpoints' | 'connectionsEndpoint' | 'queueUrls'>): QueuePort =>
+  new SqsQueues(sqsClient(config), config.queueUrls);

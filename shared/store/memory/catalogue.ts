@@ -1,5 +1,5 @@
 /** In-memory fake of the catalogue port (unit tests); the contract suite holds it to the DynamoDB adapter. */
-import { applyReport, type CatalogueEntry, type CatalogueReport, leaderOf, sameReport, type StoredReport } from '../../domain/item-catalogue';
+import { applyReport, type CatalogueEntry, type CatalogueReport, leaderOf, type StoredReport, sameReport } from '../../domain/item-catalogue';
 import type { CatalogueLeader } from '../../domain/items';
 import type { BuildRecord, CataloguePort, CurrentBuild, NameRevision, RecordOutcome } from '../../ports/catalogue';
 

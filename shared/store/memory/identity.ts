@@ -94,7 +94,16 @@ export class MemoryIdentity implements IdentityPort {
     const key = `${device.userId}#${device.id}`;
     if (p?.state !== 'waiting' || !(p.expires > now) || this.devices.has(key)) return false;
     Object.assign(p, { state: 'bound', userId: device.userId, deviceId: device.id });
-    this.devices.set(key, { id: device.id, userId: device.userId, name: device.name, created: device.created, lastSeen: null, collected: false, tokenHash: null, ttl: ttlAt(deleteAt) });
+    this.devices.set(key, {
+      id: device.id,
+      userId: device.userId,
+      name: device.name,
+      created: device.created,
+      lastSeen: null,
+      collected: false,
+      tokenHash: null,
+      ttl: ttlAt(deleteAt),
+    });
     return true;
   }
 

@@ -4,7 +4,7 @@
  * so a shard rewrite, a shard's missing keys and what the codecs keep behave as in the table.
  */
 import { randomBytes } from 'node:crypto';
-import { type Clock, DAY_MS, HOUR_MS, hourOf, dayOf } from '../../clock';
+import { type Clock, DAY_MS, dayOf, HOUR_MS, hourOf } from '../../clock';
 import type { Candle, CandlePage, CandleRes } from '../../domain/candles';
 import type { RowTable } from '../../domain/merge';
 import type { VolumePage } from '../../domain/volume-estimate';
@@ -55,7 +55,15 @@ import { type Item, MemoryTable } from './memory-table';
 
 const copy = <T>(v: T): T => structuredClone(v);
 const live = (ttlMs: number, now: number): boolean => ttlMs > now;
-const emptyMeta = (market: string): MarketMeta => ({ market, seq: 0, newestScanAt: null, firstMergeAt: null, currentBook: null, historyThrough: null, lastUpload: null });
+const emptyMeta = (market: string): MarketMeta => ({
+  market,
+  seq: 0,
+  newestScanAt: null,
+  firstMergeAt: null,
+  currentBook: null,
+  historyThrough: null,
+  lastUpload: null,
+});
 const pad = (n: number): string => String(n).padStart(16, '0');
 
 /** Partition names of the fake's table (its own; nothing outside this module reads them). */
@@ -148,7 +156,11 @@ class MemoryPages implements MarketPages {
     return out;
   }
 
-  async candleShards(market: string, res: CandleRes, wanted: ReadonlyArray<{ period: number; shard: number }>): Promise<Array<{ period: number; shard: number; page: CandlePage }>> {
+  async candleShards(
+    market: string,
+    res: CandleRes,
+    wanted: ReadonlyArray<{ period: number; shard: number }>,
+  ): Promise<Array<{ period: number; shard: number; page: CandlePage }>> {
     return wanted.flatMap((w) => {
       const item = this.t.get(P.candles(market, res, w.period), pad(w.shard));
       return item ? [{ period: w.period, shard: w.shard, page: decodeCandles(item.d as Uint8Array).page }] : [];
@@ -156,7 +168,8 @@ class MemoryPages implements MarketPages {
   }
 
   async writeCandlePage(market: string, res: CandleRes, period: number, start: number, page: CandlePage, changedKeys: Iterable<number>): Promise<void> {
-    for (const [s, d] of encodeCandleShards(page, start, PAGE_SHARDS, shardsTouched(changedKeys, PAGE_SHARDS))) this.t.put(P.candles(market, res, period), pad(s), { d });
+    for (const [s, d] of encodeCandleShards(page, start, PAGE_SHARDS, shardsTouched(changedKeys, PAGE_SHARDS)))
+      this.t.put(P.candles(market, res, period), pad(s), { d });
   }
 
   async volumePage(market: string, day: number): Promise<VolumePage> {
@@ -183,12 +196,14 @@ class MemoryPages implements MarketPages {
 
   async volumeShards(market: string, day: number): Promise<Map<number, VolumeShard>> {
     const out = new Map<number, VolumeShard>();
-    for (const item of this.t.query(P.volume(market, day))) out.set(Number(item.sk), { page: decodeVolume(item.d as Uint8Array), bookAt: typeof item.b === 'number' ? item.b : null });
+    for (const item of this.t.query(P.volume(market, day)))
+      out.set(Number(item.sk), { page: decodeVolume(item.d as Uint8Array), bookAt: typeof item.b === 'number' ? item.b : null });
     return out;
   }
 
   async writeVolumeShards(market: string, day: number, shards: ReadonlyMap<number, VolumeShard>): Promise<void> {
-    for (const [s, v] of shards) this.t.put(P.volume(market, day), pad(s), { d: encodeVolume(v.page, PAGE_SHARDS), ...(v.bookAt === null ? {} : { b: v.bookAt }) });
+    for (const [s, v] of shards)
+      this.t.put(P.volume(market, day), pad(s), { d: encodeVolume(v.page, PAGE_SHARDS), ...(v.bookAt === null ? {} : { b: v.bookAt }) });
   }
 
   async historyOf(market: string, key: number | readonly number[]): Promise<HistoryPage> {

@@ -103,7 +103,14 @@ export class MemoryQueues implements QueuePort {
     return batch.map((h) => {
       h.receives++;
       h.visibleAt = now + visibilitySeconds * 1000;
-      return { body: h.message.body, receiptHandle: h.id, groupId: h.message.groupId, dedupId: h.message.dedupId, receiveCount: h.receives, attributes: { ...h.message.attributes } };
+      return {
+        body: h.message.body,
+        receiptHandle: h.id,
+        groupId: h.message.groupId,
+        dedupId: h.message.dedupId,
+        receiveCount: h.receives,
+        attributes: { ...h.message.attributes },
+      };
     });
   }
 

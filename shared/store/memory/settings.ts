@@ -1,8 +1,8 @@
 /** In-memory fake of the settings port (unit tests); the contract suite holds it to the DynamoDB adapter. */
 import type { MarketAlert } from '../../domain/alerts';
 import { type BoardsDocument, emptyBoards } from '../../domain/boards';
-import type { BrowserSubscription, PushPrefs } from '../../push/subscription';
 import type { AlertFiredRecord, PushState, SettingsPort, StoredAlert, StoredSubscription } from '../../ports/settings';
+import type { BrowserSubscription, PushPrefs } from '../../push/subscription';
 
 const copy = <T>(v: T): T => structuredClone(v);
 const PENDING_KEPT = 20;
@@ -131,7 +131,9 @@ export class MemorySettings implements SettingsPort {
   }
 
   async listSubscriptions(userId: string): Promise<StoredSubscription[]> {
-    return [...(this.subscriptions.get(userId)?.values() ?? [])].map((s) => copy(s)).sort((a, b) => a.created - b.created || (a.endpoint < b.endpoint ? -1 : 1));
+    return [...(this.subscriptions.get(userId)?.values() ?? [])]
+      .map((s) => copy(s))
+      .sort((a, b) => a.created - b.created || (a.endpoint < b.endpoint ? -1 : 1));
   }
 
   async putSubscription(userId: string, sub: BrowserSubscription, prefs: PushPrefs | undefined, now: number, max: number): Promise<StoredSubscription> {
@@ -140,7 +142,12 @@ export class MemorySettings implements SettingsPort {
     const mine = this.subscriptions.get(userId) ?? new Map<string, StoredSubscription>();
     this.subscriptions.set(userId, mine);
     const existing = mine.get(sub.endpoint);
-    const stored: StoredSubscription = { endpoint: sub.endpoint, keys: copy(sub.keys), prefs: copy(prefs ?? existing?.prefs ?? {}), created: existing?.created ?? now };
+    const stored: StoredSubscription = {
+      endpoint: sub.endpoint,
+      keys: copy(sub.keys),
+      prefs: copy(prefs ?? existing?.prefs ?? {}),
+      created: existing?.created ?? now,
+    };
     mine.set(sub.endpoint, copy(stored));
     this.endpointOwners.set(sub.endpoint, userId);
     const all = await this.listSubscriptions(userId);
