@@ -43,6 +43,17 @@ export interface MarketMeta {
   recentUploads?: string[];
 }
 
+/** The state of a market no merge has touched yet (what every adapter answers before the first commit). */
+export const emptyMarketMeta = (market: string): MarketMeta => ({
+  market,
+  seq: 0,
+  newestScanAt: null,
+  firstMergeAt: null,
+  currentBook: null,
+  historyThrough: null,
+  lastUpload: null,
+});
+
 /** What a merge fixes before its first page write: a redelivered message repeats it exactly. */
 export interface PendingMerge {
   uploadId: string;

@@ -11,7 +11,7 @@ import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { RowTable } from '../domain/merge';
 import { periodExpiresAt } from '../domain/retention';
 import type { VolumePage } from '../domain/volume-estimate';
-import type { DayFold, HistoryPage, MarketMeta, MarketPages, PendingMerge, VolumeShard } from '../ports/market';
+import { type DayFold, emptyMarketMeta, type HistoryPage, type MarketMeta, type MarketPages, type PendingMerge, type VolumeShard } from '../ports/market';
 import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
 import { backoff, batchPut } from './batch-write';
@@ -29,16 +29,6 @@ import {
   encodeVolume,
 } from './page-codec';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
-
-const emptyMeta = (market: string): MarketMeta => ({
-  market,
-  seq: 0,
-  newestScanAt: null,
-  firstMergeAt: null,
-  currentBook: null,
-  historyThrough: null,
-  lastUpload: null,
-});
 
 /** Sums `ConsumedCapacity` of every call, for the cost benchmark. */
 export class CapacityMeter {
@@ -88,9 +78,9 @@ export class MarketStore implements MarketPages {
       new GetCommand({ TableName: this.table, Key: marketMetaKey(market), ConsistentRead: true, ReturnConsumedCapacity: 'TOTAL' }),
     );
     this.meter.add(out.ConsumedCapacity, 'read');
-    if (!out.Item) return emptyMeta(market);
+    if (!out.Item) return emptyMarketMeta(market);
     const { pk: _pk, sk: _sk, ...rest } = out.Item;
-    return { ...emptyMeta(market), ...(rest as Partial<MarketMeta>), market };
+    return { ...emptyMarketMeta(market), ...(rest as Partial<MarketMeta>), market };
   }
 
   /**

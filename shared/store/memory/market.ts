@@ -10,28 +10,29 @@ import type { RowTable } from '../../domain/merge';
 import type { VolumePage } from '../../domain/volume-estimate';
 import { type CapScope, isCap, newCap } from '../../files/caps';
 import { type FilesState, filesStateOf, type SealRes } from '../../files/files-state';
-import type {
-  AnswerStore,
-  BookLogEntry,
-  BookLogPort,
-  DayCapKind,
-  DayFold,
-  FilesStatePort,
-  HistoryPage,
-  MarketCaps,
-  MarketMeta,
-  MarketPages,
-  MarketPort,
-  MergeFailuresPort,
-  MergeLogPort,
-  MergeRecord,
-  PendingMerge,
-  PeriodKind,
-  RetentionMark,
-  RetentionPort,
-  ScanLogEntry,
-  ScanLogPort,
-  VolumeShard,
+import {
+  type AnswerStore,
+  type BookLogEntry,
+  type BookLogPort,
+  type DayCapKind,
+  type DayFold,
+  emptyMarketMeta,
+  type FilesStatePort,
+  type HistoryPage,
+  type MarketCaps,
+  type MarketMeta,
+  type MarketPages,
+  type MarketPort,
+  type MergeFailuresPort,
+  type MergeLogPort,
+  type MergeRecord,
+  type PendingMerge,
+  type PeriodKind,
+  type RetentionMark,
+  type RetentionPort,
+  type ScanLogEntry,
+  type ScanLogPort,
+  type VolumeShard,
 } from '../../ports/market';
 import { BOOK_LOG_KEEP_MS } from '../book-log';
 import { MERGE_RECORD_TTL_MS } from '../merge-log';
@@ -55,15 +56,6 @@ import { type Item, MemoryTable } from './memory-table';
 
 const copy = <T>(v: T): T => structuredClone(v);
 const live = (ttlMs: number, now: number): boolean => ttlMs > now;
-const emptyMeta = (market: string): MarketMeta => ({
-  market,
-  seq: 0,
-  newestScanAt: null,
-  firstMergeAt: null,
-  currentBook: null,
-  historyThrough: null,
-  lastUpload: null,
-});
 const pad = (n: number): string => String(n).padStart(16, '0');
 
 /** Partition names of the fake's table (its own; nothing outside this module reads them). */
@@ -83,21 +75,21 @@ class MemoryPages implements MarketPages {
   ) {}
 
   async meta(market: string): Promise<MarketMeta> {
-    return copy(this.meta_.get(market) ?? emptyMeta(market));
+    return copy(this.meta_.get(market) ?? emptyMarketMeta(market));
   }
 
   async commitMeta(next: Pick<MarketMeta, 'market'> & Partial<MarketMeta>, expectedSeq: number): Promise<boolean> {
     const stored = this.meta_.get(next.market);
     if ((stored?.seq ?? 0) !== expectedSeq) return false;
     const fields = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined));
-    this.meta_.set(next.market, { ...(stored ?? emptyMeta(next.market)), ...copy(fields) });
+    this.meta_.set(next.market, { ...(stored ?? emptyMarketMeta(next.market)), ...copy(fields) });
     return true;
   }
 
   async markPending(market: string, pending: PendingMerge): Promise<boolean> {
     const stored = this.meta_.get(market);
     if ((stored?.seq ?? 0) !== pending.seq - 1) return false;
-    this.meta_.set(market, { ...(stored ?? emptyMeta(market)), pending: copy(pending) });
+    this.meta_.set(market, { ...(stored ?? emptyMarketMeta(market)), pending: copy(pending) });
     return true;
   }
 
