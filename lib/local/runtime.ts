@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { dirname, join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -172,8 +172,6 @@ export class Runtime {
   private scheduler!: LocalScheduler;
   private poller!: StreamPoller;
   private doc!: DynamoDBDocumentClient;
-  /** The runtime's own table client (creates the table; drops it on close when the table is a test's scratch). */
-  private rawDdb?: DynamoDBClient;
   private fileHost!: FileHost;
   private readonly router = new Router(HTTP_ROUTES);
   private background: NodeJS.Timeout[] = [];
@@ -365,7 +363,6 @@ export class Runtime {
     const rawDdb = new DynamoDBClient({ region: 'us-east-1', endpoint: ddbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     // The runtime's own table client (the sweeper), untouched by the `table` fault.
     this.doc = DynamoDBDocumentClient.from(rawDdb);
-    this.rawDdb = rawDdb;
     await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName), ensureBucket(plainS3, this.workBucketName)]);
     this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event), [MERGE_REJECTED_QUEUE]);
     // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
@@ -711,16 +708,6 @@ export class Runtime {
     return this.closing;
   }
 
-  /**
-   * A runtime in memory on engines it did not start (a test file's, on the run's shared DynamoDB Local) drops its
-   * table when it closes: DynamoDB Local keeps every table of the run in one heap, and a suite that left them all
-   * there slowed every later file (a file taking 23 s alone took 277 s late in a full run).
-   */
-  private async dropScratchTable(): Promise<void> {
-    if (!this.rawDdb || !this.opts.dynamodbEndpoint || this.opts.dataDir !== ':memory:') return;
-    await this.rawDdb.send(new DeleteTableCommand({ TableName: this.tableName })).catch(() => undefined);
-  }
-
   private async closeNow(): Promise<void> {
     this.ready = false;
     this.aborter.abort();
@@ -745,7 +732,6 @@ export class Runtime {
       await this.sandboxes?.close();
       await this.sqsEndpoint?.close();
       this.built?.remove();
-      await this.dropScratchTable();
       await Promise.all(this.engines.map((e) => e.stop()));
       if (this.sinkBefore) setLogSink(this.sinkBefore);
     }
