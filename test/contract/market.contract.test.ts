@@ -134,6 +134,11 @@ describe.each(variants)('market port (%s)', (_name, make) => {
     ]);
     const closes = await port.latest.candleCloses(M, 'h1', HOUR);
     expect(closes.flatMap((c) => [...c.keys]).sort((x, y) => x - y)).toEqual([A, B, C]);
+    // One key shard over several hours (the cold snapshot's read): only the hours that hold it.
+    const byShard = await port.pages.candleClosesOfShard(M, 'h1', [HOUR, HOUR + 1, HOUR + 2], 1);
+    expect([...byShard.keys()].sort((x, y) => x - y)).toEqual([HOUR, HOUR + 1]);
+    expect([...(byShard.get(HOUR)?.keys ?? [])].sort((x, y) => x - y)).toEqual([A, C]);
+    expect([...(byShard.get(HOUR + 1)?.keys ?? [])]).toEqual([A]);
   });
 
   it('keeps volume shards with their book marks, and reads a day whole or by keys', async () => {
