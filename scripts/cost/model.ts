@@ -6,6 +6,10 @@
  * Figures per event (written by test/bench/cost-units.ts; `E` is `merge`, `hour`, `connect` or `read.<route>`):
  * `cost.E.rcu`, `cost.E.wcu` (DynamoDB units), `cost.E.s3_put` (PUT/COPY/POST/LIST), `cost.E.s3_get`
  * (GET/HEAD), `cost.E.ms.<function>` and `cost.E.calls.<function>` (Lambda wall ms and invocations per event).
+ * A read route's `cost.read.<route>.*` figures are a fresh instance's read; `cost.read.<route>.warm.*` the same
+ * read answered by a warm instance whose caches hold it. A read is priced as warm + (fresh − warm) × the route's
+ * cache miss rate (`cacheMissRate`, from the scenario's instances and the route's cache spread); a route
+ * without warm figures is priced fresh.
  */
 import type { Scenario } from './scenario';
 
@@ -92,6 +96,18 @@ export const HALVE: Readonly<Record<string, string>> = {
 
 const lambdaLine = (fn: string): string => `Lambda ${fn} (GB-s)`;
 
+/**
+ * The share of a route's reads that miss a warm instance's cache: `reads` reads of one market in one validity
+ * period, spread evenly over `instances` instances and uniformly over `entries` cache entries. Each instance
+ * misses once per entry it touches in the period: entries × (1 − (1 − 1/entries)^(reads / instances)).
+ */
+export function cacheMissRate(reads: number, instances: number, entries: number): number {
+  if (reads <= 0) return 1;
+  const perInstance = reads / instances;
+  const touched = entries * (1 - (1 - 1 / entries) ** perInstance);
+  return Math.min(1, (instances * touched) / reads);
+}
+
 /** The monthly bill of `scenario` from measured `figures` at `prices`. */
 export function costModel(figures: readonly Figure[], scenario: Scenario, prices: Prices, topology: CostTopology): CostReport {
   const byName = new Map(figures.map((f) => [f.name, f.value]));
@@ -118,18 +134,32 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
   const merges = scenario.markets * scenario.mergesPerMarketPerDay * days;
   const hours = scenario.markets * 24 * days;
   const connects = scenario.socketsAllDay * scenario.socketConnectsPerDay * days;
-  const reads = Object.entries(scenario.readMix).map(([route, share]) => ({ route, count: scenario.apiReadsPerDay * share * days }));
+  const reads = Object.entries(scenario.readMix).map(([route, share]) => {
+    const cache = scenario.readCaches[route];
+    const periodsPerDay = cache?.validFor === 'hour' ? 24 : scenario.mergesPerMarketPerDay;
+    const perPeriod = (scenario.apiReadsPerDay * share) / scenario.markets / periodsPerDay;
+    const warm = byName.has(`cost.read.${route}.warm.rcu`);
+    const miss = cache && warm ? cacheMissRate(perPeriod, scenario.apiInstances, cache.entriesPerMarket) : 1;
+    return { route, count: scenario.apiReadsPerDay * share * days, miss };
+  });
+  /** A read figure (`cost.read.<route>.<what>`) as priced: warm + (fresh − warm) × miss rate. */
+  const readFig = (route: string, what: string, fresh = `cost.read.${route}.${what}`, warm = `cost.read.${route}.warm.${what}`): number => {
+    const r = reads.find((x) => x.route === route);
+    if (!r || r.miss >= 1) return fig(fresh);
+    const w = fig(warm);
+    return w + (fig(fresh) - w) * r.miss;
+  };
   const socketsPerMarket = scenario.socketsAllDay / scenario.markets;
   const measuredSockets = fig('cost.merge.sockets');
   // The fan-out's work is per socket: its measured ms scale to the scenario's sockets per market.
   const socketScale = measuredSockets > 0 ? socketsPerMarket / measuredSockets : 1;
 
   /** Event kinds with their monthly count (`hour` is one market-hour). */
-  const events: Array<{ event: string; count: number }> = [
+  const events: Array<{ event: string; count: number; miss?: number }> = [
     { event: 'merge', count: merges },
     { event: 'hour', count: hours },
     { event: 'connect', count: connects },
-    ...reads.map((r) => ({ event: `read.${r.route}`, count: r.count })),
+    ...reads.map((r) => ({ event: `read.${r.route}`, count: r.count, miss: r.miss })),
   ];
 
   const lines: CostLine[] = [];
@@ -149,13 +179,13 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
   let readWcu = 0;
   for (const r of reads) {
     // The single-item answer's units come from the reads bench (90 days of history), the rest from the cost bench.
-    readRcu += r.count * fig(r.route === 'item' ? 'read.item_read_units' : `cost.read.${r.route}.rcu`);
-    readWcu += r.count * fig(`cost.read.${r.route}.wcu`);
+    readRcu += r.count * (r.route === 'item' ? readFig('item', 'rcu', 'read.item_read_units', 'read.item_read_units_warm') : readFig(r.route, 'rcu'));
+    readWcu += r.count * readFig(r.route, 'wcu');
   }
   add(
     'DynamoDB reads: API reads',
     readRcu * rru + readWcu * wru,
-    `${M(readRcu)} read units, ${M(readWcu)} write units (${reads.map((r) => `${r.route} ${M(r.count)}`).join(', ')})`,
+    `${M(readRcu)} read units, ${M(readWcu)} write units (${reads.map((r) => `${r.route} ${M(r.count)}${r.miss < 1 ? ` ${Math.round(r.miss * 100)}% missing the cache` : ''}`).join(', ')})`,
   );
   const hourRcu = hours * fig('cost.hour.rcu');
   const hourWcu = hours * fig('cost.hour.wcu');
@@ -182,8 +212,11 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
   const gbs = new Map<string, number>();
   let requests = 0;
   const scheduled = new Set(topology.schedules.map((s) => s.function));
-  for (const { event, count } of events) {
-    for (const [fn, ms] of perFunction(event, 'ms')) {
+  for (const { event, count, miss } of events) {
+    const warmMs = miss !== undefined && miss < 1 ? perFunction(`${event}.warm`, 'ms') : null;
+    for (const [fn, freshMs] of perFunction(event, 'ms')) {
+      const w = warmMs?.get(fn);
+      const ms = w === undefined || miss === undefined ? freshMs : w + (freshMs - w) * miss;
       const scaled = fn === 'fanout' ? ms * socketScale : ms;
       gbs.set(fn, (gbs.get(fn) ?? 0) + (count * scaled * memoryGb(fn)) / 1000);
     }
@@ -197,7 +230,7 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
 
   // API Gateway: every API read and upload is an HTTP API request per started 512 KB.
   let httpRequests = merges * fig('cost.merge.http_requests');
-  for (const r of reads) httpRequests += r.count * Math.max(1, Math.ceil(fig(`cost.read.${r.route}.bytes`) / HTTP_METER_BYTES));
+  for (const r of reads) httpRequests += r.count * Math.max(1, Math.ceil(readFig(r.route, 'bytes') / HTTP_METER_BYTES));
   add('API Gateway HTTP requests', (httpRequests / 1e6) * prices.http_api_requests_per_million, `${M(httpRequests)} metered requests`);
   const wsMessages =
     scenario.socketsAllDay * days * (scenario.mergesPerMarketPerDay * fig('cost.merge.ws_messages_per_socket') + 24 * fig('cost.hour.ws_messages_per_socket')) +
@@ -207,10 +240,8 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
   add('WebSocket connection minutes', (minutes / 1e6) * prices.websocket_connection_minutes_per_million, `${M(minutes)} minutes`);
 
   // S3 requests (DELETE is free).
-  const s3Put =
-    merges * fig('cost.merge.s3_put') + hours * fig('cost.hour.s3_put') + reads.reduce((s, r) => s + r.count * fig(`cost.read.${r.route}.s3_put`), 0);
-  const s3Get =
-    merges * fig('cost.merge.s3_get') + hours * fig('cost.hour.s3_get') + reads.reduce((s, r) => s + r.count * fig(`cost.read.${r.route}.s3_get`), 0);
+  const s3Put = merges * fig('cost.merge.s3_put') + hours * fig('cost.hour.s3_put') + reads.reduce((s, r) => s + r.count * readFig(r.route, 's3_put'), 0);
+  const s3Get = merges * fig('cost.merge.s3_get') + hours * fig('cost.hour.s3_get') + reads.reduce((s, r) => s + r.count * readFig(r.route, 's3_get'), 0);
   add(
     'S3 PUT/LIST requests',
     (s3Put / 1000) * prices.s3_put_copy_post_list_per_thousand,

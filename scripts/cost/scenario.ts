@@ -20,6 +20,18 @@ export interface Scenario {
   hourlyFileRequestsPerClientHour: number;
   /** Lambda's SQS event source keeps long-polling (20 s) each queue with this many pollers, idle or not. */
   sqsPollersPerQueue: number;
+  /**
+   * API function instances serving the reads side by side, each with its own read cache (shared/market/read-cache.ts).
+   * At 1 M reads a day (12 a second) of ~30 ms each the function needs under one instance on average; Lambda
+   * spreads bursts over a few more and replaces each within hours. Priced as this many instances all day.
+   */
+  apiInstances: number;
+  /**
+   * Per read route: over how many cache entries a market's reads of that route spread (the key shards the
+   * answer reads) and what empties them (`merge`: the market's next merge; `hour`: the next hour). A route not
+   * named here is priced at its fresh-instance figures.
+   */
+  readCaches: Record<string, { entriesPerMarket: number; validFor: 'merge' | 'hour' }>;
   daysPerMonth: number;
 }
 
@@ -34,5 +46,14 @@ export const SCENARIO: Scenario = {
   hourlyFileClients: 10_000,
   hourlyFileRequestsPerClientHour: 2,
   sqsPollersPerQueue: 5,
+  apiInstances: 6,
+  // Item and candle answers read the key's row, day page and volume shards (16 key shards each, PAGE_SHARDS and
+  // ROW_SHARDS) and its history shard (512, valid a day): priced as if all of it were emptied by each merge.
+  readCaches: {
+    item: { entriesPerMarket: 16, validFor: 'merge' },
+    item_candles: { entriesPerMarket: 16, validFor: 'merge' },
+    market: { entriesPerMarket: 1, validFor: 'merge' },
+    snapshot: { entriesPerMarket: 1, validFor: 'hour' },
+  },
   daysPerMonth: 30,
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CostTopology, costModel, type Figure, MissingFigureError, type Prices } from '../../scripts/cost/model';
+import { type CostTopology, cacheMissRate, costModel, type Figure, MissingFigureError, type Prices } from '../../scripts/cost/model';
 import type { Scenario } from '../../scripts/cost/scenario';
 
 // A month of one day, one market, round prices: every line below is worked out by hand in its comment.
@@ -14,6 +14,8 @@ const scenario: Scenario = {
   hourlyFileClients: 1,
   hourlyFileRequestsPerClientHour: 1,
   sqsPollersPerQueue: 0,
+  apiInstances: 2,
+  readCaches: { item: { entriesPerMarket: 5, validFor: 'merge' } },
   daysPerMonth: 1,
 };
 
@@ -133,6 +135,50 @@ describe('cost model', () => {
     const without = figures.filter((f) => f.name !== name);
     expect(() => costModel(without, scenario, prices, topology)).toThrow(MissingFigureError);
     expect(() => costModel(without, scenario, prices, topology)).toThrow(`"${name}"`);
+  });
+
+  it('a cache miss rate: once per entry each instance touches in the period', () => {
+    expect(cacheMissRate(1, 1, 16)).toBe(1); // the one read misses
+    expect(cacheMissRate(100, 1, 1)).toBeCloseTo(0.01, 10); // one entry, one instance: 1 miss in 100
+    expect(cacheMissRate(100, 4, 1)).toBeCloseTo(0.04, 10); // each of 4 instances misses once
+    // 2 reads per instance over 2 entries: expected distinct entries 2 × (1 − 1/4) = 1.5 per instance
+    expect(cacheMissRate(4, 2, 2)).toBeCloseTo(0.75, 10);
+    expect(cacheMissRate(0, 2, 2)).toBe(1);
+    // The scenario's item reads: 100 000 a market a day over 300 merges, 6 instances, 16 shards
+    expect(cacheMissRate(100_000 / 300, 6, 16)).toBeGreaterThan(0.27);
+    expect(cacheMissRate(100_000 / 300, 6, 16)).toBeLessThan(0.29);
+  });
+
+  it('prices a cached route as warm + (fresh − warm) × its miss rate, and a route without warm figures fresh', () => {
+    const warm: Figure[] = [
+      ...figures,
+      { name: 'read.item_read_units_warm', value: 1 },
+      { name: 'cost.read.item.warm.rcu', value: 1 },
+      { name: 'cost.read.item.warm.wcu', value: 0 },
+      { name: 'cost.read.item.warm.s3_put', value: 0 },
+      { name: 'cost.read.item.warm.s3_get', value: 0 },
+      { name: 'cost.read.item.warm.ms.api', value: 2 },
+      { name: 'cost.read.item.warm.calls.api', value: 1 },
+      { name: 'cost.read.item.warm.bytes', value: 600_000 },
+    ];
+    // 100 reads a day over 10 merges: 10 reads a period, 2 instances, 5 entries: 5 × (1 − 0.8^5) = 3.36 touched each.
+    const miss = cacheMissRate(10, 2, 5);
+    expect(miss).toBeCloseTo(0.67232, 5);
+    const report = costModel(warm, scenario, prices, topology);
+    const line = (name: string) => report.lines.find((l) => l.name === name)?.usd_month;
+    expect(line('DynamoDB reads: API reads')).toBe(Math.round(100 * (1 + 3 * miss) * 0.5 * 100) / 100);
+    expect(line('Lambda api (GB-s)')).toBe(Math.round(100 * (0.002 + 0.008 * miss) * 100) / 100);
+    // Without warm figures (the first test) the same reads cost the fresh 4 units each.
+    expect(costModel(figures, scenario, prices, topology).lines.find((l) => l.name === 'DynamoDB reads: API reads')?.usd_month).toBe(200);
+    // Warm figures without the reads bench's warm item figure: an error naming it.
+    expect(() =>
+      costModel(
+        warm.filter((f) => f.name !== 'read.item_read_units_warm'),
+        scenario,
+        prices,
+        topology,
+      ),
+    ).toThrow('"read.item_read_units_warm"');
   });
 
   it('fails naming a function the manifest does not have', () => {
