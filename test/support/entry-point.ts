@@ -83,9 +83,11 @@ export function startEntryPoint(args: string[], env: Record<string, string>): En
   child.stderr?.on('data', (d: Buffer) => {
     err += d.toString();
   });
-  const seen = new Map<number, ProcInfo>();
+  // Keyed by pid and command line: a child caught between fork and exec still shows its parent's command line
+  // (node), and must be seen again once it is the engine (under load that window was long enough to miss one).
+  const seen = new Map<string, ProcInfo>();
   const watch = setInterval(() => {
-    for (const p of descendants(child.pid ?? -1)) if (!seen.has(p.pid)) seen.set(p.pid, p);
+    for (const p of descendants(child.pid ?? -1)) seen.set(`${p.pid} ${p.cmd}`, p);
   }, 100);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     // `close`: the process exited and its output is all read.
