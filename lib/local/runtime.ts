@@ -3,8 +3,7 @@
  * manifest (shared/topology.ts). One HTTP server plays API Gateway (HTTP and WebSocket APIs, `@connections`),
  * CloudFront (file host at `/cdn/`, viewer address) and hosts the control API (`/_local/...`).
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -12,12 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import webpush from 'web-push';
 import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
-import { Router } from '../../shared/http/router';
-import { jsonLog, keepOutOfLogs, type Log } from '../../shared/log';
+import { jsonLog, type Log } from '../../shared/log';
 import type { ClientName, Platform } from '../../shared/platform/platform';
 import type { QueuePort } from '../../shared/ports/queues';
 import type { SecretsPort } from '../../shared/ports/secrets';
@@ -27,31 +23,30 @@ import { s3Client } from '../../shared/store/clients/s3';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
 import { consoleSink, type LogSink, setLogSink } from '../../shared/telemetry/sink';
 import {
-  FALLBACK_FUNCTION,
   FUNCTIONS,
   type FunctionName,
   type FunctionSpec,
   functionSpec,
-  HTTP_ROUTES,
-  LIVE_PATH,
   MERGE_REJECTED_QUEUE,
   QUEUES,
   SCHEDULES,
   STREAM_CONSUMER,
   WS_ROUTES,
 } from '../../shared/topology';
-import { type Deployment, functionEnvironment, type SecretName } from '../environment';
+import { type Deployment, functionEnvironment } from '../environment';
 import { type BundleBuildOptions, type Bundles, buildBundles } from './bundles';
-import { CONTROL_ROUTES, handleControl } from './control';
+import { handleControl } from './control';
+import { localDeployment, localSecrets } from './deployment';
+import { Edge } from './edge';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { FileHost } from './file-host';
-import { GATEWAY_ERRORS, HTTP_API_MAX_BODY, INTEGRATION_TIMEOUT_MS } from './gateway-limits';
-import { bucketDenial, enforceBucketGrants, enforceQueueGrants } from './grants';
-import { REQUEST_HEAD_MAX_BYTES, readBody, requestHeadBytes, sendJson, TOO_LARGE_HEAD, toHttpEvent, writeResult } from './http-events';
+import { bucketDenial, enforceQueueGrants } from './grants';
+import { HttpApi } from './http-api';
+import { sendJson } from './http-events';
 import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
-import { recordClientCalls, recordQueueCalls, sandboxCallRecorder } from './iam/record';
+import { recordQueueCalls, sandboxCallRecorder } from './iam/record';
 import { LocalIdentity } from './identity';
-import { currentFunction, InFlight, LambdaHost, LambdaLimitError } from './lambda';
+import { currentFunction, LambdaHost } from './lambda';
 import { LiveGateway } from './live-gateway';
 import { MergeCrash, type MergeFaultState } from './merge-crash';
 import { type OperatorServices, operatorServices } from './operator';
@@ -61,6 +56,7 @@ import { ReplayClock } from './replay-clock';
 import { sandboxEnvironments } from './sandbox-environment';
 import { Sandboxes } from './sandboxes';
 import { LocalScheduler } from './scheduler';
+import { instrumentClients } from './service-clients';
 import { type SqsEndpoint, startSqsEndpoint } from './sqs-endpoint';
 import { ensureBucket, ensureTable, sweepExpired } from './storage';
 import { StreamPoller } from './stream-poller';
@@ -110,8 +106,6 @@ export interface Faults {
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The control API (not part of the emulated API Gateway) reads bodies up to this size. */
-const MAX_LOCAL_BODY = 40 * 1024 * 1024;
 const STAGE = 'local';
 /** The WebSocket API's id in local events (lib/local/live-gateway.ts) and in recorded `@connections` ARNs. */
 const LIVE_API_ID = 'local';
@@ -165,20 +159,22 @@ export class Runtime {
   operator!: OperatorServices;
   /** Tests shorten timeouts and slow functions down here (lib/local/lambda.ts) instead of waiting 29 s. */
   readonly lambdaKnobs = this.lambdas.knobs;
-  /** API Gateway's integration timeout (30 s for HTTP APIs); tests may shorten it. */
-  integrationTimeoutMs = INTEGRATION_TIMEOUT_MS;
-  private readonly gatewayInFlight = new InFlight();
+  /** API Gateway's HTTP API in front of the functions (lib/local/http-api.ts). */
+  private readonly httpApi = new HttpApi(
+    (fn, event) => this.lambdas.invoke(fn, event),
+    (level, msg, data) => this.log(level, msg, data),
+  );
   private live!: LiveGateway;
   private scheduler!: LocalScheduler;
   private poller!: StreamPoller;
   private doc!: DynamoDBDocumentClient;
   private fileHost!: FileHost;
-  private readonly router = new Router(HTTP_ROUTES);
   private background: NodeJS.Timeout[] = [];
   private settling: Promise<void> | null = null;
-  private httpInflight = 0;
   /** `Host` values of the control API: the printed loopback address and `localhost`, with the port. */
   private controlHosts: string[] = [];
+  /** The listener's routing (lib/local/edge.ts), once everything it routes to is wired. */
+  private edge: Edge | null = null;
 
   constructor(private readonly opts: RuntimeOptions) {
     const start = opts.clockStart ?? Date.now();
@@ -192,6 +188,15 @@ export class Runtime {
   /** The local SQS endpoint the sandboxes call (`--bundles` only; '' otherwise). */
   get sqsUrl(): string {
     return this.sqsEndpoint?.url ?? '';
+  }
+
+  /** API Gateway's integration timeout (30 s for HTTP APIs); tests may shorten it. */
+  get integrationTimeoutMs(): number {
+    return this.httpApi.timeoutMs;
+  }
+
+  set integrationTimeoutMs(ms: number) {
+    this.httpApi.timeoutMs = ms;
   }
 
   /** Whether the functions run from their bundles (`--bundles`). */
@@ -255,46 +260,21 @@ export class Runtime {
       this.opts.s3Endpoint ?? this.keep(startS3rver(dataDir ? join(dataDir, 's3') : null, signal)),
     ];
     const [ddbEndpoint, s3Endpoint] = await Promise.all(engines);
-    const identitySecret = this.secret(dataDir, 'identity-secret.txt', () => `sk_local_${randomBytes(24).toString('base64url')}`);
-    const vapid = JSON.parse(this.secret(dataDir, 'vapid.json', () => JSON.stringify(webpush.generateVAPIDKeys()))) as {
-      publicKey: string;
-      privateKey: string;
-    };
-    // Rotate by editing the file: {"current": new, "previous": old} (the edge sends `current`).
-    const originSecret = this.secret(dataDir, 'origin-verify.json', () => JSON.stringify({ current: randomBytes(32).toString('base64url') }));
-    this.originVerify = (JSON.parse(originSecret) as { current: string }).current;
-    const uploaderKey = this.secret(dataDir, 'uploader-key.txt', () => randomBytes(32).toString('base64url'));
-    keepOutOfLogs(identitySecret, vapid.privateKey, this.originVerify, uploaderKey);
+    const secrets = localSecrets(dataDir);
+    this.originVerify = secrets.originVerify;
     // Each function's environment comes from the builder the stack uses (lib/environment.ts), with the
     // secrets' values where AWS has their ARNs, and the local endpoints.
-    const secretValues: Record<SecretName, Record<string, string>> = {
-      identity: { IDP_SECRET_KEY: identitySecret },
-      vapid: { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey },
-      origin: { ORIGIN_VERIFY: originSecret },
-      uploader: { UPLOADER_KEY: uploaderKey },
-    };
-    const deployment: Deployment = {
-      stage: 'dev',
-      logSampleRate: 0.01,
-      publicBase: `${this.base}/`,
-      cdnBase: `${this.base}/cdn/${this.opts.filesPrefix ?? ''}`,
-      origins: this.base,
-      identity: {
-        publishableKey: `pk_test_${Buffer.from(`${this.base.replace(/^https?:\/\//, '')}/_local/idp$`).toString('base64')}`,
-        issuer: `${this.base}/_local/idp`,
-        jwksUrl: `${this.base}/_local/idp/.well-known/jwks.json`,
-        apiUrl: `${this.base}/_local/idp`,
+    const deployment = localDeployment(
+      {
+        base: this.base,
+        stage: STAGE,
+        tableName: this.tableName,
+        bucketName: this.bucketName,
+        workBucketName: this.workBucketName,
+        filesPrefix: this.opts.filesPrefix ?? '',
       },
-      connectionsEndpoint: `${this.base}/${STAGE}`,
-      vapidSubject: 'mailto:ops@localhost',
-      tableName: this.tableName,
-      bucketName: this.bucketName,
-      filesPrefix: this.opts.filesPrefix ?? '',
-      workBucketName: this.workBucketName,
-      // Handlers reach the in-process queues by name (LocalQueues); the URLs only have to name them.
-      queueUrl: (name) => `local:queue/${name}`,
-      secret: (name) => secretValues[name],
-    };
+      secrets,
+    );
     const localOnly = { DYNAMODB_ENDPOINT: ddbEndpoint, S3_ENDPOINT: s3Endpoint, PUSH_LOOPBACK: 'allow', AWS_REGION: LOCAL_REGION };
     const configOf = (spec: FunctionSpec) => parseConfig({ ...functionEnvironment(spec, deployment), ...localOnly });
     // Calls outside any invocation (the control API's publishing) are the operator's: every access.
@@ -323,35 +303,15 @@ export class Runtime {
         liveStage: STAGE,
       };
       this.recorder = new CallRecorder(names, currentFunction, this.opts.recordCalls.file);
-      recordClientCalls(clients, this.recorder);
     }
-    // The `storage` fault makes the service's bucket calls fail, upload bodies included.
-    clients.s3.middlewareStack.add(
-      (next) => async (args) => {
-        if (this.faults.storage === 'down')
-          throw Object.assign(new Error('storage fault: the bucket is unreachable'), { name: 'ServiceUnavailable', $fault: 'server' });
-        return next(args);
-      },
-      { step: 'initialize', name: 'localStorageFault' },
-    );
     const denied = (message: string) => this.log('error', message);
-    enforceBucketGrants(clients.s3, { filesPrefix: this.opts.filesPrefix ?? '', work: this.workBucketName }, currentFunction, denied);
-    // The `table` fault: DynamoDB's answer to an outage (a 500 server fault), for every handler's table call.
-    clients.ddb.middlewareStack.add(
-      (next) => async (args) => {
-        if (this.faults.table === 'down') {
-          throw Object.assign(new Error('table fault: the table is unreachable'), {
-            name: 'InternalServerError',
-            $fault: 'server',
-            $metadata: { httpStatusCode: 500 },
-          });
-        }
-        return next(args);
-      },
-      { step: 'initialize', name: 'localTableFault' },
-    );
-    clients.s3.middlewareStack.add(this.mergeCrash.middleware, { step: 'initialize', name: 'localMergeCrash' });
-    clients.ddb.middlewareStack.add(this.mergeCrash.middleware, { step: 'initialize', name: 'localMergeCrash' });
+    instrumentClients(clients, {
+      recorder: this.recorder,
+      faults: this.faults,
+      mergeCrash: this.mergeCrash,
+      buckets: { filesPrefix: this.opts.filesPrefix ?? '', work: this.workBucketName },
+      denied,
+    });
     const plainS3 = new S3Client({
       region: 'us-east-1',
       endpoint: s3Endpoint,
@@ -382,7 +342,7 @@ export class Runtime {
       ),
     );
     // Locally every secret's value is set directly (no ARN), so nothing asks this port.
-    const secrets: SecretsPort = { read: async (arn) => Promise.reject(new Error(`the local runtime has no secret ${arn}`)) };
+    const secretsPort: SecretsPort = { read: async (arn) => Promise.reject(new Error(`the local runtime has no secret ${arn}`)) };
     const platformOf = (spec: FunctionSpec): Platform<ClientName> => ({
       config: configOf(spec),
       clock: this.clock,
@@ -391,12 +351,17 @@ export class Runtime {
       s3: () => clients.s3,
       connections: () => clients.connections,
       queues: () => queues,
-      secrets: () => secrets,
+      secrets: () => secretsPort,
     });
     if (building) await this.startSandboxes(await building, queues, { ...deployment }, localOnly);
     for (const spec of FUNCTIONS) this.platforms.set(spec.name, platformOf(spec));
     this.operator = operatorServices(platformOf(operator));
-    this.identity = new LocalIdentity({ dataDir: dataDir ?? ':memory:', issuer: `${this.base}/_local/idp`, clock: this.clock, secretKey: identitySecret });
+    this.identity = new LocalIdentity({
+      dataDir: dataDir ?? ':memory:',
+      issuer: `${this.base}/_local/idp`,
+      clock: this.clock,
+      secretKey: secrets.identitySecret,
+    });
     await this.identity.init();
     this.fileHost = new FileHost(plainS3, this.bucketName, (origin) => this.allowedOrigin(origin));
     const ws = (key: string) => WS_ROUTES.find((r) => r.routeKey === key)!.function;
@@ -427,6 +392,18 @@ export class Runtime {
     );
     await Promise.all([this.poller.init(this.memory), this.lambdas.preload(FUNCTIONS.map((f) => f.name))]);
     if (this.aborter.signal.aborted) throw new StartAborted();
+    this.edge = new Edge({
+      base: this.base,
+      stage: STAGE,
+      controlHosts: this.controlHosts,
+      originVerify: this.originVerify,
+      identity: this.identity,
+      control: (req, res, url, body) => handleControl(this, req, res, url, body),
+      fileHost: this.fileHost,
+      live: this.live,
+      httpApi: this.httpApi,
+      log: (level, msg, data) => this.log(level, msg, data),
+    });
     this.startBackground();
     this.ready = true;
     return this.base;
@@ -480,26 +457,6 @@ export class Runtime {
     });
     this.starting.push(endpoint.catch(() => undefined));
     return endpoint;
-  }
-
-  /**
-   * Whether a request may reach the control API or the `@connections` endpoint: its `Host` must be the
-   * loopback address and port the runtime printed (or `localhost:port`), so a page whose name was rebound
-   * to 127.0.0.1 (DNS rebinding) cannot drive it. The runtime's own calls (identity provider, JWKS,
-   * `@connections`) use the printed base URL.
-   */
-  private controlHostAllowed(req: IncomingMessage): boolean {
-    return this.controlHosts.includes(String(req.headers.host ?? '').toLowerCase());
-  }
-
-  /** A secret kept in the data directory (made on first start), or fresh for an in-memory runtime. */
-  private secret(dataDir: string | null, file: string, make: () => string): string {
-    if (!dataDir) return make();
-    const path = join(dataDir, file);
-    if (existsSync(path)) return readFileSync(path, 'utf8');
-    const value = make();
-    writeFileSync(path, value, { mode: 0o600 });
-    return value;
   }
 
   /** The dev deployment's origins: its own, and any `http://localhost[:port]` / `http://127.0.0.1[:port]`. */
@@ -587,116 +544,15 @@ export class Runtime {
     return ran;
   }
 
-  /** One request; `edge` false on the direct listener, which serves only the APIs. */
-  private async onRequest(req: IncomingMessage, res: ServerResponse, edge = true): Promise<void> {
-    if (!this.ready) {
-      sendJson(res, 503, { error: 'starting', message: 'the local runtime is starting' });
-      return;
-    }
-    this.httpInflight++;
-    try {
-      const url = new URL(req.url ?? '/', this.base);
-      const path = url.pathname;
-      if (!edge) {
-        await this.httpApi(req, res, url, null);
-        return;
-      }
-      const conn = path.match(/^\/([^/]+)\/@connections\/([^/]+)$/);
-      if ((path.startsWith('/_local/') || (conn && conn[1] === STAGE)) && !this.controlHostAllowed(req)) {
-        sendJson(res, 403, { error: 'bad_host', message: `answered only at ${this.controlHosts.join(' or ')}` });
-        return;
-      }
-      if (path.startsWith('/_local/')) {
-        const body = (await readBody(req, MAX_LOCAL_BODY)) ?? Buffer.alloc(0);
-        if (path.startsWith('/_local/idp') || path.startsWith('/_local/users') || path.startsWith('/_local/sessions') || path.startsWith('/_local/api-keys')) {
-          if (await this.identity.handle(req, res, url, body)) return;
-        } else if (await handleControl(this, req, res, url, body)) {
-          return;
-        }
-        sendJson(res, 404, { error: 'not_found', message: `no control route ${req.method} ${path}: the routes are ${CONTROL_ROUTES.join(', ')}` });
-        return;
-      }
-      if (path.startsWith('/cdn/')) {
-        await this.fileHost.serve(req, res, path.slice('/cdn/'.length));
-        return;
-      }
-      if (conn && conn[1] === STAGE) {
-        await this.live.manage(req, res, decodeURIComponent(conn[2]));
-        return;
-      }
-      await this.httpApi(req, res, url, this.originVerify);
-    } catch (err) {
-      this.log('error', 'gateway failure', { error: err instanceof Error ? err.stack : String(err) });
-      if (!res.headersSent) sendJson(res, 500, { error: 'internal' });
-      else res.destroy();
-    } finally {
-      this.httpInflight--;
-    }
-  }
-
-  /** The HTTP API: route selection as API Gateway does it, `$default` for everything else. */
-  private async httpApi(req: IncomingMessage, res: ServerResponse, url: URL, originVerify: string | null): Promise<void> {
-    if (requestHeadBytes(req) > REQUEST_HEAD_MAX_BYTES) {
-      sendJson(res, 431, TOO_LARGE_HEAD, { connection: 'close' });
-      return;
-    }
-    // API Gateway's HTTP API payload quota (10 MB), before any function runs.
-    const body = await readBody(req, HTTP_API_MAX_BODY);
-    if (body === null) {
-      sendJson(res, 413, GATEWAY_ERRORS.tooLarge, { connection: 'close' });
-      return;
-    }
-    const m = this.router.match(req.method ?? 'GET', url.pathname);
-    const fn = m.kind === 'route' ? m.route.function : FALLBACK_FUNCTION;
-    const routeKey = m.kind === 'route' ? m.routeKey : '$default';
-    const event = toHttpEvent(req, url, body, routeKey, m.kind === 'route' ? m.params : {}, originVerify);
-    // 30 s of the gateway's wall time, stretched by the requests in flight at once (see InFlight in lambda.ts).
-    const share = this.gatewayInFlight.track();
-    const integrationTimedOut = new Promise<'timeout'>((r) => {
-      share.deadline(Date.now(), this.integrationTimeoutMs, () => r('timeout'));
-    });
-    const invoked = this.lambdas.invoke<APIGatewayProxyStructuredResultV2>(fn, event);
-    invoked.catch(() => undefined);
-    try {
-      const result = await Promise.race([invoked, integrationTimedOut]);
-      if (result === 'timeout') {
-        sendJson(res, 503, GATEWAY_ERRORS.unavailable);
-        return;
-      }
-      writeResult(res, result, req.method === 'HEAD');
-    } catch (err) {
-      // What API Gateway answers when the Lambda service refuses or fails the invocation.
-      if (!(err instanceof LambdaLimitError)) throw err;
-      this.log('warn', `${fn}: ${err.message}`);
-      if (err.limit === 'request') sendJson(res, 413, GATEWAY_ERRORS.tooLarge);
-      else if (err.limit === 'response') sendJson(res, 502, GATEWAY_ERRORS.internal);
-      else sendJson(res, 500, GATEWAY_ERRORS.internal);
-    } finally {
-      share.done();
-    }
+  /** Requests before start-up finished (or once stopping began) are answered 503: the handlers are not wired. */
+  private onRequest(req: IncomingMessage, res: ServerResponse, edge = true): void {
+    if (!this.ready || !this.edge) sendJson(res, 503, { error: 'starting', message: 'the local runtime is starting' });
+    else void this.edge.onRequest(req, res, edge);
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, edge = true): void {
-    if (!this.ready) {
-      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    const url = new URL(req.url ?? '/', this.base);
-    if (url.pathname !== LIVE_PATH) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    if (requestHeadBytes(req) > REQUEST_HEAD_MAX_BYTES) {
-      const body = JSON.stringify(TOO_LARGE_HEAD);
-      socket.end(
-        `HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-      return;
-    }
-    this.live.upgrade(req, socket, head, url, edge ? this.originVerify : null).catch((err) => {
-      this.log('error', 'upgrade failed', { error: String(err) });
-      socket.destroy();
-    });
+    if (!this.ready || !this.edge) socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else this.edge.onUpgrade(req, socket, head, edge);
   }
 
   /**
