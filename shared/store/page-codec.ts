@@ -31,10 +31,15 @@ import { checkShards } from './shard-layout';
  * Layout: byte 0 = VERSION << 4 | kind, byte 1 = flags (bit 0: deflated), then the payload:
  * shard bits, residue, count, key deltas, then the kind's columns. A history page is a list of day sections
  * (the union of the day's candle and volume keys once, a presence column, then both column sets).
+ *
+ * A stored candle page shard (`encodeCandleParts`) is two parts, each framed and deflated on its own: the head
+ * (`c`: start, keys, closes, quantities) and the rest (`d`: count, then the other columns), so the recent
+ * series' fold reads only the head. Shards stored before that hold the whole page under `d` alone; every
+ * reader takes both (`decodeCandleParts`, `decodeCandlePartsCloses`).
  */
 
 const VERSION = 1;
-const Kind = { Rows: 1, Candles: 2, Volume: 3, History: 4 } as const;
+const Kind = { Rows: 1, Candles: 2, Volume: 3, History: 4, CandleHead: 5, CandleRest: 6 } as const;
 type Kind = (typeof Kind)[keyof typeof Kind];
 const DEFLATED = 1;
 /** Payloads smaller than this are left raw: deflate's framing would eat the gain. */
@@ -99,6 +104,55 @@ export function decodeCandles(buf: Uint8Array, into: CandlePage = new Map()): { 
   return { start, page: into };
 }
 
+/** A candle page shard as stored: `c` the head and `d` the rest, or (stored before the split) `d` the whole page alone. */
+export interface CandleParts {
+  c?: Uint8Array;
+  d: Uint8Array;
+}
+
+/** Encodes one period's candles as shard parts in one pass: shard → head and rest (all non-empty shards, or `only`). */
+export function encodeCandleParts(page: CandlePage, start: number, shards: number, only?: Iterable<number>): Map<number, Required<CandleParts>> {
+  const out = new Map<number, Required<CandleParts>>();
+  for (const [shard, keys] of [...shardKeys(page, shards, only)].sort((a, b) => a[0] - b[0])) {
+    const list = keys.map((k) => page.get(k) as Candle);
+    const head = new Writer(16 + keys.length * 6);
+    head.uvar(start);
+    writeKeys(head, keys, shards);
+    writeCloseColumns(head, list);
+    const rest = new Writer(16 + keys.length * 4);
+    rest.uvar(list.length);
+    writeCandleRest(rest, list, start);
+    out.set(shard, { c: seal(Kind.CandleHead, head), d: seal(Kind.CandleRest, rest) });
+  }
+  return out;
+}
+
+/** Decodes a stored candle page shard of either layout (the same candles), into `into` when given. */
+export function decodeCandleParts(item: CandleParts, into: CandlePage = new Map()): { start: number; page: CandlePage } {
+  if (item.c === undefined) return decodeCandles(item.d, into);
+  const h = open(item.c, Kind.CandleHead);
+  const { start, keys, close, quantity } = readHead(h);
+  h.end();
+  const r = open(item.d, Kind.CandleRest);
+  if (r.uvar() !== keys.length) throw new RangeError('corrupt page: head and rest disagree');
+  const list = readCandleRest(r, start, close, quantity);
+  r.end();
+  for (let i = 0; i < keys.length; i++) into.set(keys[i], list[i]);
+  return { start, page: into };
+}
+
+/** The closes and quantities of a stored candle page shard of either layout: the head alone when it has one. */
+export function decodeCandlePartsCloses(item: { c?: Uint8Array; d?: Uint8Array }): CandleCloses {
+  if (item.c !== undefined) {
+    const r = open(item.c, Kind.CandleHead);
+    const out = readCloses(r);
+    r.end();
+    return out;
+  }
+  if (item.d === undefined) throw new RangeError('not a candle page');
+  return decodeCandleCloses(item.d);
+}
+
 /** The close and quantity columns of a candle page, keys ascending (all keys of one shard, `key % shards = residue`). */
 export interface CandleCloses {
   /** The page's key shard count and the residue of its keys (`key % shards`). */
@@ -144,7 +198,13 @@ const CLOSES_MARGIN = 0.08;
 const PART_UP_TO = 0.85;
 
 function readCloses(r: Reader): CandleCloses {
-  r.uvar();
+  const { keys, close, quantity, shards, residue } = readHead(r);
+  return { shards, residue, keys, close, quantity };
+}
+
+/** A candle page's first columns: start, keys (with the shard count and residue), closes and quantities. */
+function readHead(r: Reader): CandleCloses & { start: number } {
+  const start = r.uvar();
   // readKeys, keeping the shard count and residue it reads.
   const shards = 2 ** r.u8();
   const residue = r.uvar();
@@ -158,7 +218,7 @@ function readCloses(r: Reader): CandleCloses {
   if (keys.length > r.remaining()) throw new RangeError('corrupt page: candle count');
   const close = readUvars(r, keys.length);
   const quantity = readUvars(r, keys.length);
-  return { shards, residue, keys, close, quantity };
+  return { start, shards, residue, keys, close, quantity };
 }
 
 /** Encodes one day's volume estimates. */
@@ -341,11 +401,21 @@ const LOW = 4;
 const SPAN = 8;
 
 function writeCandleColumns(w: Writer, list: readonly Candle[], start: number): void {
+  writeCloseColumns(w, list);
+  writeCandleRest(w, list, start);
+}
+
+/** The close and quantity columns: a page's head (decodeCandleCloses reads up to their end). */
+function writeCloseColumns(w: Writer, list: readonly Candle[]): void {
+  for (const c of list) w.uvar(c.close);
+  for (const c of list) w.uvar(c.quantity);
+}
+
+/** The columns after the closes: flags, extremes, open and the time dictionary. */
+function writeCandleRest(w: Writer, list: readonly Candle[], start: number): void {
   const flags = list.map(
     (c) => (c.open !== c.close ? OPEN : 0) | (c.high !== c.close ? HIGH : 0) | (c.low !== c.close ? LOW : 0) | (c.openAt !== c.lastAt ? SPAN : 0),
   );
-  for (const c of list) w.uvar(c.close);
-  for (const c of list) w.uvar(c.quantity);
   writeRle(w, flags);
   for (let i = 0; i < list.length; i++) if (flags[i] & LOW) w.uvar(list[i].close - list[i].low);
   for (let i = 0; i < list.length; i++) if (flags[i] & HIGH) w.uvar(list[i].high - list[i].close);
@@ -374,6 +444,12 @@ function readCandleColumns(r: Reader, n: number, start: number): Candle[] {
   if (n > r.remaining()) throw new RangeError('corrupt page: candle count');
   const close = readUvars(r, n);
   const quantity = readUvars(r, n);
+  return readCandleRest(r, start, close, quantity);
+}
+
+/** The candles from their closes and quantities (already read) and the rest of the columns. */
+function readCandleRest(r: Reader, start: number, close: ArrayLike<number>, quantity: ArrayLike<number>): Candle[] {
+  const n = close.length;
   const flags = readRle(r, n);
   const lowD = new Float64Array(n);
   const highD = new Float64Array(n);
