@@ -189,7 +189,7 @@ export class MarketStore implements MarketPages {
   /** One whole period's closes and quantities as each shard's columns (no candle objects: the recent series). */
   async candleCloses(market: string, res: CandleRes, period: number): Promise<CandleCloses[]> {
     const items = await this.wholeWhereHeadless(await this.queryAll(candlePk(market, res, period), HEAD_ONLY));
-    return items.map(decodeCandlePartsCloses);
+    return items.map((item) => decodeCandlePartsCloses(item));
   }
 
   /**
@@ -203,7 +203,12 @@ export class MarketStore implements MarketPages {
       HEAD_ONLY,
     );
     const out = new Map<number, CandleCloses>();
-    for (const item of await this.wholeWhereHeadless(heads)) out.set(Number(item.pk.slice(item.pk.lastIndexOf('#') + 1)), decodeCandlePartsCloses(item));
+    let like: CandleCloses | undefined;
+    for (const item of await this.wholeWhereHeadless(heads)) {
+      // One shard's pages mostly list the same keys: each head shares the keys of the one before when they match.
+      like = decodeCandlePartsCloses(item, like);
+      out.set(Number(item.pk.slice(item.pk.lastIndexOf('#') + 1)), like);
+    }
     return out;
   }
 

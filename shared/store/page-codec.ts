@@ -141,16 +141,48 @@ export function decodeCandleParts(item: CandleParts, into: CandlePage = new Map(
   return { start, page: into };
 }
 
-/** The closes and quantities of a stored candle page shard of either layout: the head alone when it has one. */
-export function decodeCandlePartsCloses(item: { c?: Uint8Array; d?: Uint8Array }): CandleCloses {
-  if (item.c !== undefined) {
-    const r = open(item.c, Kind.CandleHead);
-    const out = readCloses(r);
-    r.end();
-    return out;
-  }
+/**
+ * The closes and quantities of a stored candle page shard of either layout: the head alone when it has one.
+ * `like`, another page of the same shard decoded before: when this head lists the same keys (byte for byte,
+ * as a market's hour pages mostly do), its keys array is shared rather than decoded again.
+ */
+export function decodeCandlePartsCloses(item: { c?: Uint8Array; d?: Uint8Array }, like?: CandleCloses): CandleCloses {
+  if (item.c !== undefined) return readHeadLike(payload(item.c, Kind.CandleHead), like);
   if (item.d === undefined) throw new RangeError('not a candle page');
   return decodeCandleCloses(item.d);
+}
+
+/** The encoded key section behind a keys array a head gave (to recognise the same keys in the next head). */
+const keyBytesOf = new WeakMap<Float64Array, Uint8Array>();
+
+function readHeadLike(buf: Uint8Array, like: CandleCloses | undefined): CandleCloses {
+  const r = new Reader(buf);
+  r.uvar();
+  const shards = 2 ** r.u8();
+  const residue = r.uvar();
+  const n = r.uvar();
+  const from = r.offset;
+  const known = like && like.shards === shards && like.residue === residue && like.keys.length === n ? keyBytesOf.get(like.keys) : undefined;
+  // n varints equal byte for byte are the same n keys (a varint ends where its bytes say), so they are skipped.
+  if (known && from + known.length <= buf.length && Buffer.from(buf.buffer, buf.byteOffset + from, known.length).equals(known)) {
+    const rest = new Reader(buf.subarray(from + known.length));
+    if (n > rest.remaining()) throw new RangeError('corrupt page: candle count');
+    const out = { shards, residue, keys: (like as CandleCloses).keys, close: readUvars(rest, n), quantity: readUvars(rest, n) };
+    rest.end();
+    return out;
+  }
+  const head = new Reader(buf);
+  const out = readCloses(head);
+  head.end();
+  keyBytesOf.set(out.keys, buf.slice(from, from + keySectionLength(buf, from, n)));
+  return out;
+}
+
+/** Bytes taken by `n` varints from `at`. */
+function keySectionLength(buf: Uint8Array, at: number, n: number): number {
+  let i = at;
+  for (let k = 0; k < n && i < buf.length; i++) if (buf[i] < 0x80) k++;
+  return i - at;
 }
 
 /** The close and quantity columns of a candle page, keys ascending (all keys of one shard, `key % shards = residue`). */
@@ -507,7 +539,12 @@ function seal(kind: Kind, w: Writer): Uint8Array {
 }
 
 function open(buf: Uint8Array, kind: Kind): Reader {
+  return new Reader(payload(buf, kind));
+}
+
+/** A page's payload, inflated when it was deflated. */
+function payload(buf: Uint8Array, kind: Kind): Uint8Array {
   if (buf.length < 2 || buf[0] !== ((VERSION << 4) | kind)) throw new RangeError('not a page of the expected kind or version');
   const body = buf.subarray(2);
-  return new Reader(buf[1] & DEFLATED ? new Uint8Array(inflateRawSync(body)) : body);
+  return buf[1] & DEFLATED ? new Uint8Array(inflateRawSync(body)) : body;
 }

@@ -4,7 +4,8 @@
  * and the same closes: a shard in the parts layout, and one stored before it (the whole page under `d`
  * alone), decode to the page that was encoded (property). (2) The parts cost no more write units than the
  * whole page did: their total item size is no larger on market-like pages (DynamoDB bills 1 KB per unit).
- * (3) Mismatched or swapped parts are refused, never read as other candles.
+ * (3) Mismatched or swapped parts are refused, never read as other candles. (4) Heads read one after another
+ * share the keys of the one before only when they list the same keys.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -121,5 +122,39 @@ describe('candle page parts (head and rest)', () => {
     expect(() => decodeCandles(pa.c)).toThrow(RangeError);
     expect(() => decodeCandleParts({ c: pa.c, d: pa.c })).toThrow(RangeError);
     expect(() => decodeCandlePartsCloses({})).toThrow(RangeError);
+  });
+
+  it('read one after another, share the keys array of the head before only when the keys are the same, with the same columns (property)', () => {
+    const keysArb = fc.uniqueArray(fc.integer({ min: 0, max: 5000 }), { maxLength: 60 }).map((l) => l.map((k) => k * 16 + 3));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(keysArb, fc.nat({ max: 2 ** 31 - 1 })), { minLength: 1, maxLength: 8 }), fc.boolean(), (pages, repeat) => {
+        // Each page: its key list (or, when `repeat`, the first page's), closes from a seed.
+        const lists = pages.map(([keys], i) => (repeat && i > 0 ? pages[0][0] : keys));
+        let like: ReturnType<typeof decodeCandlePartsCloses> | undefined;
+        let prevKeys: number[] | undefined;
+        lists.forEach((keys, i) => {
+          const price = (j: number) => 1 + ((pages[i][1] + j * 7) % 99_999);
+          const page: CandlePage = new Map(
+            keys.map((k, j) => [k, { open: price(j), high: price(j), low: price(j), close: price(j), quantity: j, openAt: START, lastAt: START }]),
+          );
+          const head = encodeCandleParts(page, START, 16, [3]).get(3) as { c: Uint8Array; d: Uint8Array };
+          const got = decodeCandlePartsCloses(head, like);
+          expect(columns(got)).toEqual(columns(decodeCandlePartsCloses(head)));
+          const sortedKeys = [...keys].sort((a, b) => a - b);
+          if (like && prevKeys && prevKeys.join() === sortedKeys.join()) expect(got.keys).toBe(like.keys);
+          else if (like) expect(got.keys).not.toBe(like.keys);
+          like = got;
+          prevKeys = sortedKeys;
+        });
+      }),
+      { numRuns: 150 },
+    );
+    // The same count of keys and the same first key, but not the same keys.
+    const one = (k: number): CandlePage =>
+      new Map([3, k].map((key) => [key, { open: 5, high: 5, low: 5, close: 5, quantity: 1, openAt: START, lastAt: START }]));
+    const a = decodeCandlePartsCloses(encodeCandleParts(one(19), START, 16).get(3) as { c: Uint8Array; d: Uint8Array });
+    const b = decodeCandlePartsCloses(encodeCandleParts(one(35), START, 16).get(3) as { c: Uint8Array; d: Uint8Array }, a);
+    expect(Array.from(b.keys)).toEqual([3, 35]);
+    expect(Array.from(a.keys)).toEqual([3, 19]);
   });
 });

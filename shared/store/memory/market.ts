@@ -127,9 +127,12 @@ export class MemoryPages implements MarketPages {
 
   async candleClosesOfShard(market: string, res: CandleRes, periods: readonly number[], shard: number): Promise<Map<number, CandleCloses>> {
     const out = new Map<number, CandleCloses>();
+    let like: CandleCloses | undefined;
     for (const period of periods) {
       const item = this.t.get(P.candles(market, res, period), pad(shard));
-      if (item) out.set(period, decodeCandlePartsCloses(item as unknown as CandleParts));
+      if (!item) continue;
+      like = decodeCandlePartsCloses(item as unknown as CandleParts, like);
+      out.set(period, like);
     }
     return out;
   }
