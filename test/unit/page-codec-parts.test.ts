@@ -156,5 +156,11 @@ describe('candle page parts (head and rest)', () => {
     const b = decodeCandlePartsCloses(encodeCandleParts(one(35), START, 16).get(3) as { c: Uint8Array; d: Uint8Array }, a);
     expect(Array.from(b.keys)).toEqual([3, 35]);
     expect(Array.from(a.keys)).toEqual([3, 19]);
+    // A head with the same keys but cut short, or with bytes after its columns, is refused, not read as closes.
+    const c = (encodeCandleParts(one(19), START, 16).get(3) as { c: Uint8Array }).c;
+    expect(c[1]).toBe(0); // a small payload is stored raw: its bytes can be cut and padded here
+    expect(() => decodeCandlePartsCloses({ c: c.subarray(0, c.length - 1) }, a)).toThrow(RangeError);
+    expect(() => decodeCandlePartsCloses({ c: Uint8Array.from([...c, 0]) }, a)).toThrow(RangeError);
+    expect(Array.from(decodeCandlePartsCloses({ c }, a).close)).toEqual([5, 5]);
   });
 });
