@@ -2,13 +2,16 @@
  * The cold fold of the recent series (issue 15 point 7): a market with no stored series folds every retained
  * hour page at once (240+ whole-market pages). `foldHours` does that key by key, asking each of the pages for
  * the key (millions of lookups); here each key shard is walked once with a cursor per page, since every
- * shard page lists its keys ascending. The result is the series `foldHours(emptySeries(), pages, keepFrom,
- * retainFrom)` answers, point for point (test/unit/files-hour-closes.test.ts checks the bytes).
+ * shard page lists its keys ascending. A shard whose pages all hold the same keys (the usual case) is not
+ * walked at all: its pages' columns are copied straight into the joined series. The result is the series
+ * `foldHours(emptySeries(), pages, keepFrom, retainFrom)` answers, point for point
+ * (test/unit/files-snapshot-cold-read.test.ts checks the bytes, with and without keys missing from pages).
  */
 import type { CandleCloses } from '../store/page-codec';
 import type { ColumnHourCloses } from './hour-closes';
 import { emptySeries, foldHours, type HourSeries } from './hour-series';
 
+/** One key shard's points, key by key (its pages do not all hold the same keys). */
 export interface ShardPoints {
   keys: Float64Array;
   /** Key i's points are `start[i] … start[i + 1] - 1`. */
@@ -21,8 +24,24 @@ export interface ShardPoints {
   n: number;
 }
 
+/**
+ * One key shard whose pages all hold the same keys (the common case: a market's items change slowly): every
+ * key has one point from each of `close.length` columns (column j: the page of hour `hours[j]`). Kept as the
+ * pages' columns, so the join writes each point once, straight into the series.
+ */
+export interface UniformShard {
+  keys: Float64Array;
+  hours: Int32Array;
+  close: readonly Float64Array[];
+  quantity: readonly Float64Array[];
+}
+
+type Folded = ShardPoints | UniformShard;
+const isUniform = (s: Folded): s is UniformShard => 'hours' in s;
+
 /** Sorted union of two ascending key lists (the common case, equal lists, costs one comparison pass). */
 function union(a: Float64Array, b: Float64Array): Float64Array {
+  if (a === b) return a;
   if (a.length === b.length) {
     let same = true;
     for (let i = 0; i < a.length && same; i++) same = a[i] === b[i];
@@ -44,8 +63,9 @@ function union(a: Float64Array, b: Float64Array): Float64Array {
 }
 
 /** One key shard's points over the pages (ascending hour), under foldHours' keep rule. */
-function foldShard(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFrom: number, retainFrom: number): ShardPoints {
+function foldShard(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFrom: number, retainFrom: number): Folded | null {
   const nRuns = runs.length;
+  if (runs.every(([, run]) => sameKeys(run.keys, runs[0][1].keys))) return uniformShard(runs, keepFrom, retainFrom);
   // The runs' columns in flat arrays: the loop below visits every key of every run (millions of steps).
   const hours = new Int32Array(nRuns);
   const runKeys: Float64Array[] = new Array(nRuns);
@@ -116,45 +136,109 @@ function foldShard(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFro
   return { keys: outKeys, start, hour, close, quantity, nKeys, n };
 }
 
+function sameKeys(a: Float64Array, b: Float64Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * foldShard's keep rule when every page holds every key: each key gets the same pages' points, the newest
+ * page before keepFrom (when retained) and every page from keepFrom on (hours ascend).
+ */
+function uniformShard(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFrom: number, retainFrom: number): UniformShard | null {
+  let carry = -1;
+  const kept: number[] = [];
+  runs.forEach(([h], r) => {
+    if (h < keepFrom) carry = r;
+    else kept.push(r);
+  });
+  if (carry >= 0 && runs[carry][0] >= retainFrom) kept.unshift(carry);
+  if (kept.length === 0) return null;
+  return {
+    keys: runs[0][1].keys,
+    hours: Int32Array.from(kept, (r) => runs[r][0]),
+    close: kept.map((r) => runs[r][1].close),
+    quantity: kept.map((r) => runs[r][1].quantity),
+  };
+}
+
 /**
  * One key shard's points over its hour pages (`runs`: that shard's columns per hour, ascending by hour, every
  * run of the same shard count and residue), under foldHours' keep rule. Runs without keys are skipped.
  */
-export function foldShardRuns(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFrom: number, retainFrom: number): ShardPoints | null {
+export function foldShardRuns(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFrom: number, retainFrom: number): Folded | null {
   const kept = runs.filter(([, run]) => run.keys.length > 0);
   return kept.length === 0 ? null : foldShard(kept, keepFrom, retainFrom);
 }
 
-/** The series of folded key shards (keys ascending across them), every hour through `hourThrough` folded in. */
-export function joinShards(folded: ReadonlyArray<ShardPoints | null>, hourThrough: number | null): HourSeries {
-  const shards = folded.filter((s): s is ShardPoints => s !== null);
-  // Keys ascending across shards: each shard's keys are ascending, so order (key, shard, index) triples.
-  const order: Array<[number, number, number]> = [];
-  let points = 0;
-  shards.forEach((s, si) => {
-    for (let i = 0; i < s.nKeys; i++) order.push([s.keys[i], si, i]);
-    points += s.n;
-  });
-  order.sort((a, b) => a[0] - b[0]);
-  const keys = new Float64Array(order.length);
-  const start = new Uint32Array(order.length + 1);
-  const hour = new Int32Array(points);
-  const close = new Float64Array(points);
-  const quantity = new Float64Array(points);
-  let n = 0;
-  order.forEach(([key, si, i], k) => {
-    const s = shards[si];
-    keys[k] = key;
-    start[k] = n;
-    const from = s.start[i];
+/** A uniform shard's points into the series, key i's from `pos[i]` on (the columns' next values stay in the cache from key to key). */
+function copyUniform(s: UniformShard, pos: Uint32Array, hour: Int32Array, close: Float64Array, quantity: Float64Array): void {
+  const cols = s.hours.length;
+  for (let i = 0; i < pos.length; i++) {
+    const p = pos[i];
+    hour.set(s.hours, p);
+    for (let j = 0; j < cols; j++) {
+      close[p + j] = s.close[j][i];
+      quantity[p + j] = s.quantity[j][i];
+    }
+  }
+}
+
+/** A shard's points into the series, key i's from `pos[i]` on. */
+function copyPoints(s: ShardPoints, pos: Uint32Array, hour: Int32Array, close: Float64Array, quantity: Float64Array): void {
+  for (let i = 0; i < pos.length; i++) {
     const to = s.start[i + 1];
-    hour.set(s.hour.subarray(from, to), n);
-    close.set(s.close.subarray(from, to), n);
-    quantity.set(s.quantity.subarray(from, to), n);
-    n += to - from;
+    for (let x = s.start[i], p = pos[i]; x < to; x++, p++) {
+      hour[p] = s.hour[x];
+      close[p] = s.close[x];
+      quantity[p] = s.quantity[x];
+    }
+  }
+}
+
+/** The series of folded key shards (keys ascending across them), every hour through `hourThrough` folded in. */
+export function joinShards(folded: ReadonlyArray<Folded | null>, hourThrough: number | null): HourSeries {
+  const shards = folded.filter((s): s is Folded => s !== null);
+  const sizes = shards.map((s) => (isUniform(s) ? s.keys.length : s.nKeys));
+  const nKeys = sizes.reduce((a, b) => a + b, 0);
+  // Keys ascending across shards (each shard's keys ascend; no key is in two shards): sort (shard, index) pairs by key.
+  const keys = new Float64Array(nKeys);
+  const fromShard = new Uint32Array(nKeys);
+  const fromIndex = new Uint32Array(nKeys);
+  let k = 0;
+  shards.forEach((s, si) => {
+    for (let i = 0; i < sizes[si]; i++, k++) {
+      keys[k] = s.keys[i];
+      fromShard[k] = si;
+      fromIndex[k] = i;
+    }
   });
-  start[order.length] = n;
-  return { ...emptySeries(), hourThrough, keys, start, hour, close, quantity };
+  const order = Uint32Array.from({ length: nKeys }, (_, j) => j).sort((a, b) => keys[a] - keys[b]);
+  const sortedKeys = Float64Array.from(order, (j) => keys[j]);
+  const start = new Uint32Array(nKeys + 1);
+  // Where each shard's key i lands: its first point's index in the series.
+  const at = shards.map((_, si) => new Uint32Array(sizes[si]));
+  let n = 0;
+  for (let g = 0; g < nKeys; g++) {
+    const si = fromShard[order[g]];
+    const i = fromIndex[order[g]];
+    const s = shards[si];
+    start[g] = n;
+    at[si][i] = n;
+    n += isUniform(s) ? s.hours.length : s.start[i + 1] - s.start[i];
+  }
+  start[nKeys] = n;
+  const hour = new Int32Array(n);
+  const close = new Float64Array(n);
+  const quantity = new Float64Array(n);
+  for (let si = 0; si < shards.length; si++) {
+    const s = shards[si];
+    if (isUniform(s)) copyUniform(s, at[si], hour, close, quantity);
+    else copyPoints(s, at[si], hour, close, quantity);
+  }
+  return { ...emptySeries(), hourThrough, keys: sortedKeys, start, hour, close, quantity };
 }
 
 /**

@@ -18,7 +18,7 @@ import { latestPointerDoc } from './documents';
 import { fileSize, putJsonFile } from './file-store';
 import { readHourCloses } from './hour-closes';
 import { decodeSeries, emptySeries, encodeSeries, foldDays, foldHours, type HourSeries } from './hour-series';
-import { foldHoursCold, foldShardRuns, joinShards, type ShardPoints } from './hour-series-cold';
+import { foldHoursCold, foldShardRuns, joinShards } from './hour-series-cold';
 import { recentLatestPath, recentPath, snapshotLatestPath, snapshotPath } from './paths';
 import { buildRecentFile } from './recent-build';
 import type { ItemClass } from './recent-changes';
@@ -79,7 +79,7 @@ async function coldHours(store: MarketPages, market: string, hours: readonly num
   });
   if (shards.some((s) => s === undefined))
     return foldHoursCold(await inParallel(hours, async (h) => [h, await readHourCloses(store, market, h)] as const), keepFrom, retainFrom);
-  return joinShards(shards as Array<ShardPoints | null>, hours.length > 0 ? hours[hours.length - 1] : null);
+  return joinShards(shards as Array<ReturnType<typeof foldShardRuns>>, hours.length > 0 ? hours[hours.length - 1] : null);
 }
 
 /** The series folded up to hour H-1 and day D-1 (H = `hour`, D its day); `moved` when it must be stored back. */

@@ -19,11 +19,12 @@ import { HistoryItems } from './history-items';
 import { candlePk, daySoFarPk, historyMarkKey, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
 import {
   type CandleCloses,
-  decodeCandleCloses,
+  decodeCandleParts,
+  decodeCandlePartsCloses,
   decodeCandles,
   decodeRows,
   decodeVolume,
-  encodeCandleShards,
+  encodeCandleParts,
   encodeCandles,
   encodeRowShards,
   encodeVolume,
@@ -53,7 +54,14 @@ export class CapacityMeter {
   }
 }
 
-type PageItem = { pk: string; sk: string; d: Uint8Array; ttl?: number; b?: number; seq?: number };
+/** A stored page; candle page shards also have `c`, their head (page-codec.ts: CandleParts), unless stored before it. */
+type PageItem = { pk: string; sk: string; d: Uint8Array; c?: Uint8Array; ttl?: number; b?: number; seq?: number };
+/** A candle page shard read for its closes: the head, or (a shard stored before the split) the whole page under `d`. */
+type HeadItem = { pk: string; sk: string; c?: Uint8Array; d?: Uint8Array };
+/** The cold series reads only the heads of candle page shards: half the bytes DynamoDB sends and the SDK decodes. */
+const HEAD_ONLY = { names: { '#pk': 'pk', '#sk': 'sk', '#c': 'c' }, expression: '#pk, #sk, #c' };
+const WHOLE_PAGE = { names: { '#pk': 'pk', '#sk': 'sk', '#d': 'd' }, expression: '#pk, #sk, #d' };
+type Projection = typeof HEAD_ONLY | typeof WHOLE_PAGE;
 
 /** The `ttl` (seconds) of a period's page: retention deletes it then; DynamoDB's TTL is the free backstop. */
 const pageTtl = (res: CandleRes, period: number): number => Math.ceil(periodExpiresAt(res, period) / 1000);
@@ -174,25 +182,45 @@ export class MarketStore implements MarketPages {
   /** One whole period's candles (all shards). */
   async candlePage(market: string, res: CandleRes, period: number): Promise<CandlePage> {
     const page: CandlePage = new Map();
-    for (const item of await this.queryAll(candlePk(market, res, period))) decodeCandles(item.d, page);
+    for (const item of await this.queryAll(candlePk(market, res, period))) decodeCandleParts(item, page);
     return page;
   }
 
-  /** One whole period's closes and quantities as each shard's columns (no candle objects: the cold recent series). */
+  /** One whole period's closes and quantities as each shard's columns (no candle objects: the recent series). */
   async candleCloses(market: string, res: CandleRes, period: number): Promise<CandleCloses[]> {
-    return (await this.queryAll(candlePk(market, res, period))).map((item) => decodeCandleCloses(item.d));
+    const items = await this.wholeWhereHeadless(await this.queryAll(candlePk(market, res, period), HEAD_ONLY));
+    return items.map((item) => decodeCandlePartsCloses(item));
   }
 
   /**
    * One key shard's closes and quantities over several periods (period → that shard's columns; periods
    * without it left out): the cold recent series reads a whole market shard by shard, folding each shard as
-   * it arrives instead of holding every period's whole page at once.
+   * it arrives instead of holding every period's whole page at once. Only the shards' heads are read.
    */
   async candleClosesOfShard(market: string, res: CandleRes, periods: readonly number[], shard: number): Promise<Map<number, CandleCloses>> {
-    const items = await this.batchGet(periods.map((p) => ({ pk: candlePk(market, res, p), sk: shardSk(shard) })));
+    const heads = await this.batchGet(
+      periods.map((p) => ({ pk: candlePk(market, res, p), sk: shardSk(shard) })),
+      HEAD_ONLY,
+    );
     const out = new Map<number, CandleCloses>();
-    for (const item of items) out.set(Number(item.pk.slice(item.pk.lastIndexOf('#') + 1)), decodeCandleCloses(item.d));
+    let like: CandleCloses | undefined;
+    for (const item of await this.wholeWhereHeadless(heads)) {
+      // One shard's pages mostly list the same keys: each head shares the keys of the one before when they match.
+      like = decodeCandlePartsCloses(item, like);
+      out.set(Number(item.pk.slice(item.pk.lastIndexOf('#') + 1)), like);
+    }
     return out;
+  }
+
+  /** Head-only reads, with the whole page read again for shards stored before the split (no head). */
+  private async wholeWhereHeadless(items: HeadItem[]): Promise<HeadItem[]> {
+    const headless = items.filter((i) => i.c === undefined);
+    if (headless.length === 0) return items;
+    const whole = await this.batchGet(
+      headless.map((i) => ({ pk: i.pk, sk: i.sk })),
+      WHOLE_PAGE,
+    );
+    return [...items.filter((i) => i.c !== undefined), ...whole];
   }
 
   /** Candles of `keys` over several periods (only their shards are read): period → key → candle. */
@@ -204,17 +232,17 @@ export class MarketStore implements MarketPages {
     for (const item of items) {
       const period = Number(item.pk.slice(item.pk.lastIndexOf('#') + 1));
       const into = out.get(period) ?? new Map<number, Candle>();
-      for (const [k, c] of decodeCandles(item.d).page) if (wanted.has(k)) into.set(k, c);
+      for (const [k, c] of decodeCandleParts(item).page) if (wanted.has(k)) into.set(k, c);
       out.set(period, into);
     }
     return out;
   }
 
-  /** Rewrites the shards of a period's page that hold `changedKeys`. */
+  /** Rewrites the shards of a period's page that hold `changedKeys` (each as its head `c` and rest `d`). */
   async writeCandlePage(market: string, res: CandleRes, period: number, start: number, page: CandlePage, changedKeys: Iterable<number>): Promise<void> {
     const ttl = pageTtl(res, period);
-    const pages = encodeCandleShards(page, start, PAGE_SHARDS, shardsTouched(changedKeys, PAGE_SHARDS));
-    await this.batchPut([...pages].map(([s, d]) => ({ pk: candlePk(market, res, period), sk: shardSk(s), d, ttl })));
+    const pages = encodeCandleParts(page, start, PAGE_SHARDS, shardsTouched(changedKeys, PAGE_SHARDS));
+    await this.batchPut([...pages].map(([s, { c, d }]) => ({ pk: candlePk(market, res, period), sk: shardSk(s), c, d, ttl })));
   }
 
   async volumePage(market: string, day: number): Promise<VolumePage> {
@@ -296,7 +324,7 @@ export class MarketStore implements MarketPages {
     wanted: ReadonlyArray<{ period: number; shard: number }>,
   ): Promise<Array<{ period: number; shard: number; page: CandlePage }>> {
     const items = await this.batchGet(wanted.map((w) => ({ pk: candlePk(market, res, w.period), sk: shardSk(w.shard) })));
-    return items.map((item) => ({ period: Number(item.pk.slice(item.pk.lastIndexOf('#') + 1)), shard: Number(item.sk), page: decodeCandles(item.d).page }));
+    return items.map((item) => ({ period: Number(item.pk.slice(item.pk.lastIndexOf('#') + 1)), shard: Number(item.sk), page: decodeCandleParts(item).page }));
   }
 
   async dayFolds(market: string, hour: number, shards: readonly number[], now: number): Promise<Map<number, DayFold>> {
@@ -320,16 +348,20 @@ export class MarketStore implements MarketPages {
 
   // ── primitives ──
 
-  /** Every item of a partition (pages are binary under `d`). */
-  private async queryAll(pk: string): Promise<PageItem[]> {
+  /** Every item of a partition (pages are binary under `d`), only the projected attributes when given. */
+  private async queryAll(pk: string): Promise<PageItem[]>;
+  private async queryAll(pk: string, projection: Projection): Promise<HeadItem[]>;
+  private async queryAll(pk: string, projection?: Projection): Promise<PageItem[]> {
     const items: PageItem[] = [];
     let start: Record<string, unknown> | undefined;
     do {
       const out = await this.ddb.send(
         new QueryCommand({
           TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: projection?.names ?? { '#pk': 'pk' },
           ExpressionAttributeValues: { ':pk': pk },
+          ProjectionExpression: projection?.expression,
           ConsistentRead: this.consistent,
           ExclusiveStartKey: start,
           ReturnConsumedCapacity: 'TOTAL',
@@ -342,11 +374,14 @@ export class MarketStore implements MarketPages {
     return items;
   }
 
-  private async batchGet(keys: Array<{ pk: string; sk: string }>): Promise<PageItem[]> {
+  private async batchGet(keys: Array<{ pk: string; sk: string }>): Promise<PageItem[]>;
+  private async batchGet(keys: Array<{ pk: string; sk: string }>, projection: Projection): Promise<HeadItem[]>;
+  private async batchGet(keys: Array<{ pk: string; sk: string }>, projection?: Projection): Promise<PageItem[]> {
     const items: PageItem[] = [];
+    const projected = projection ? { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names } : {};
     for (let i = 0; i < keys.length; i += 100) {
       let request: Record<string, { Keys: Array<Record<string, unknown>>; ConsistentRead?: boolean }> | undefined = {
-        [this.table]: { Keys: keys.slice(i, i + 100), ConsistentRead: this.consistent },
+        [this.table]: { Keys: keys.slice(i, i + 100), ConsistentRead: this.consistent, ...projected },
       };
       for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
         const out = await this.ddb.send(new BatchGetCommand({ RequestItems: request, ReturnConsumedCapacity: 'TOTAL' }));

@@ -31,10 +31,15 @@ import { checkShards } from './shard-layout';
  * Layout: byte 0 = VERSION << 4 | kind, byte 1 = flags (bit 0: deflated), then the payload:
  * shard bits, residue, count, key deltas, then the kind's columns. A history page is a list of day sections
  * (the union of the day's candle and volume keys once, a presence column, then both column sets).
+ *
+ * A stored candle page shard (`encodeCandleParts`) is two parts, each framed and deflated on its own: the head
+ * (`c`: start, keys, closes, quantities) and the rest (`d`: count, then the other columns), so the recent
+ * series' fold reads only the head. Shards stored before that hold the whole page under `d` alone; every
+ * reader takes both (`decodeCandleParts`, `decodeCandlePartsCloses`).
  */
 
 const VERSION = 1;
-const Kind = { Rows: 1, Candles: 2, Volume: 3, History: 4 } as const;
+const Kind = { Rows: 1, Candles: 2, Volume: 3, History: 4, CandleHead: 5, CandleRest: 6 } as const;
 type Kind = (typeof Kind)[keyof typeof Kind];
 const DEFLATED = 1;
 /** Payloads smaller than this are left raw: deflate's framing would eat the gain. */
@@ -99,6 +104,87 @@ export function decodeCandles(buf: Uint8Array, into: CandlePage = new Map()): { 
   return { start, page: into };
 }
 
+/** A candle page shard as stored: `c` the head and `d` the rest, or (stored before the split) `d` the whole page alone. */
+export interface CandleParts {
+  c?: Uint8Array;
+  d: Uint8Array;
+}
+
+/** Encodes one period's candles as shard parts in one pass: shard → head and rest (all non-empty shards, or `only`). */
+export function encodeCandleParts(page: CandlePage, start: number, shards: number, only?: Iterable<number>): Map<number, Required<CandleParts>> {
+  const out = new Map<number, Required<CandleParts>>();
+  for (const [shard, keys] of [...shardKeys(page, shards, only)].sort((a, b) => a[0] - b[0])) {
+    const list = keys.map((k) => page.get(k) as Candle);
+    const head = new Writer(16 + keys.length * 6);
+    head.uvar(start);
+    writeKeys(head, keys, shards);
+    writeCloseColumns(head, list);
+    const rest = new Writer(16 + keys.length * 4);
+    rest.uvar(list.length);
+    writeCandleRest(rest, list, start);
+    out.set(shard, { c: seal(Kind.CandleHead, head), d: seal(Kind.CandleRest, rest) });
+  }
+  return out;
+}
+
+/** Decodes a stored candle page shard of either layout (the same candles), into `into` when given. */
+export function decodeCandleParts(item: CandleParts, into: CandlePage = new Map()): { start: number; page: CandlePage } {
+  if (item.c === undefined) return decodeCandles(item.d, into);
+  const h = open(item.c, Kind.CandleHead);
+  const { start, keys, close, quantity } = readHead(h);
+  h.end();
+  const r = open(item.d, Kind.CandleRest);
+  if (r.uvar() !== keys.length) throw new RangeError('corrupt page: head and rest disagree');
+  const list = readCandleRest(r, start, close, quantity);
+  r.end();
+  for (let i = 0; i < keys.length; i++) into.set(keys[i], list[i]);
+  return { start, page: into };
+}
+
+/**
+ * The closes and quantities of a stored candle page shard of either layout: the head alone when it has one.
+ * `like`, another page of the same shard decoded before: when this head lists the same keys (byte for byte,
+ * as a market's hour pages mostly do), its keys array is shared rather than decoded again.
+ */
+export function decodeCandlePartsCloses(item: { c?: Uint8Array; d?: Uint8Array }, like?: CandleCloses): CandleCloses {
+  if (item.c !== undefined) return readHeadLike(payload(item.c, Kind.CandleHead), like);
+  if (item.d === undefined) throw new RangeError('not a candle page');
+  return decodeCandleCloses(item.d);
+}
+
+/** The encoded key section behind a keys array a head gave (to recognise the same keys in the next head). */
+const keyBytesOf = new WeakMap<Float64Array, Uint8Array>();
+
+function readHeadLike(buf: Uint8Array, like: CandleCloses | undefined): CandleCloses {
+  const r = new Reader(buf);
+  r.uvar();
+  const shards = 2 ** r.u8();
+  const residue = r.uvar();
+  const n = r.uvar();
+  const from = r.offset;
+  const known = like && like.shards === shards && like.residue === residue && like.keys.length === n ? keyBytesOf.get(like.keys) : undefined;
+  // n varints equal byte for byte are the same n keys (a varint ends where its bytes say), so they are skipped.
+  if (known && from + known.length <= buf.length && Buffer.from(buf.buffer, buf.byteOffset + from, known.length).equals(known)) {
+    const rest = new Reader(buf.subarray(from + known.length));
+    if (n > rest.remaining()) throw new RangeError('corrupt page: candle count');
+    const out = { shards, residue, keys: (like as CandleCloses).keys, close: readUvars(rest, n), quantity: readUvars(rest, n) };
+    rest.end();
+    return out;
+  }
+  const head = new Reader(buf);
+  const out = readCloses(head);
+  head.end();
+  keyBytesOf.set(out.keys, buf.slice(from, from + keySectionLength(buf, from, n)));
+  return out;
+}
+
+/** Bytes taken by `n` varints from `at`. */
+function keySectionLength(buf: Uint8Array, at: number, n: number): number {
+  let i = at;
+  for (let k = 0; k < n && i < buf.length; i++) if (buf[i] < 0x80) k++;
+  return i - at;
+}
+
 /** The close and quantity columns of a candle page, keys ascending (all keys of one shard, `key % shards = residue`). */
 export interface CandleCloses {
   /** The page's key shard count and the residue of its keys (`key % shards`). */
@@ -144,7 +230,13 @@ const CLOSES_MARGIN = 0.08;
 const PART_UP_TO = 0.85;
 
 function readCloses(r: Reader): CandleCloses {
-  r.uvar();
+  const { keys, close, quantity, shards, residue } = readHead(r);
+  return { shards, residue, keys, close, quantity };
+}
+
+/** A candle page's first columns: start, keys (with the shard count and residue), closes and quantities. */
+function readHead(r: Reader): CandleCloses & { start: number } {
+  const start = r.uvar();
   // readKeys, keeping the shard count and residue it reads.
   const shards = 2 ** r.u8();
   const residue = r.uvar();
@@ -158,7 +250,7 @@ function readCloses(r: Reader): CandleCloses {
   if (keys.length > r.remaining()) throw new RangeError('corrupt page: candle count');
   const close = readUvars(r, keys.length);
   const quantity = readUvars(r, keys.length);
-  return { shards, residue, keys, close, quantity };
+  return { start, shards, residue, keys, close, quantity };
 }
 
 /** Encodes one day's volume estimates. */
@@ -341,11 +433,21 @@ const LOW = 4;
 const SPAN = 8;
 
 function writeCandleColumns(w: Writer, list: readonly Candle[], start: number): void {
+  writeCloseColumns(w, list);
+  writeCandleRest(w, list, start);
+}
+
+/** The close and quantity columns: a page's head (decodeCandleCloses reads up to their end). */
+function writeCloseColumns(w: Writer, list: readonly Candle[]): void {
+  for (const c of list) w.uvar(c.close);
+  for (const c of list) w.uvar(c.quantity);
+}
+
+/** The columns after the closes: flags, extremes, open and the time dictionary. */
+function writeCandleRest(w: Writer, list: readonly Candle[], start: number): void {
   const flags = list.map(
     (c) => (c.open !== c.close ? OPEN : 0) | (c.high !== c.close ? HIGH : 0) | (c.low !== c.close ? LOW : 0) | (c.openAt !== c.lastAt ? SPAN : 0),
   );
-  for (const c of list) w.uvar(c.close);
-  for (const c of list) w.uvar(c.quantity);
   writeRle(w, flags);
   for (let i = 0; i < list.length; i++) if (flags[i] & LOW) w.uvar(list[i].close - list[i].low);
   for (let i = 0; i < list.length; i++) if (flags[i] & HIGH) w.uvar(list[i].high - list[i].close);
@@ -374,6 +476,12 @@ function readCandleColumns(r: Reader, n: number, start: number): Candle[] {
   if (n > r.remaining()) throw new RangeError('corrupt page: candle count');
   const close = readUvars(r, n);
   const quantity = readUvars(r, n);
+  return readCandleRest(r, start, close, quantity);
+}
+
+/** The candles from their closes and quantities (already read) and the rest of the columns. */
+function readCandleRest(r: Reader, start: number, close: ArrayLike<number>, quantity: ArrayLike<number>): Candle[] {
+  const n = close.length;
   const flags = readRle(r, n);
   const lowD = new Float64Array(n);
   const highD = new Float64Array(n);
@@ -431,7 +539,12 @@ function seal(kind: Kind, w: Writer): Uint8Array {
 }
 
 function open(buf: Uint8Array, kind: Kind): Reader {
+  return new Reader(payload(buf, kind));
+}
+
+/** A page's payload, inflated when it was deflated. */
+function payload(buf: Uint8Array, kind: Kind): Uint8Array {
   if (buf.length < 2 || buf[0] !== ((VERSION << 4) | kind)) throw new RangeError('not a page of the expected kind or version');
   const body = buf.subarray(2);
-  return new Reader(buf[1] & DEFLATED ? new Uint8Array(inflateRawSync(body)) : body);
+  return buf[1] & DEFLATED ? new Uint8Array(inflateRawSync(body)) : body;
 }

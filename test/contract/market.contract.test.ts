@@ -1,4 +1,6 @@
 /** The market port's contract (meta, pages, logs, retention, caps, files state, answers), run against the DynamoDB adapter and the in-memory fake. */
+
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, ManualClock } from '../../shared/clock';
 import type { Candle, CandlePage } from '../../shared/domain/candles';
@@ -6,8 +8,9 @@ import type { Row, RowTable } from '../../shared/domain/merge';
 import type { VolumePage } from '../../shared/domain/volume-estimate';
 import type { MarketPort, MergeRecord } from '../../shared/ports/market';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
-import { memoryMarket } from '../../shared/store/memory/market';
-import { compactHistory } from '../../shared/store/page-codec';
+import { candlePk, shardSk } from '../../shared/store/keys';
+import { type MemoryPages, memoryMarket } from '../../shared/store/memory/market';
+import { type CandleParts, compactHistory, encodeCandleShards } from '../../shared/store/page-codec';
 import { freshTable } from '../support/engines';
 
 const T0 = Date.UTC(2026, 10, 2, 12, 0, 0);
@@ -356,5 +359,72 @@ describe.each(variants)('market port (%s)', (_name, make) => {
     expect(await port.answers.recordSpilledFile('k', 'answers/v1/b', T0 + 1000)).toBe('answers/v1/a');
     expect(await port.answers.spilledFile('k', T0 + 1000)).toBe('answers/v1/a');
     expect(await port.answers.recordSpilledFile('k', 'answers/v1/c', (HOUR + 1) * HOUR_MS)).toBe('answers/v1/c');
+  });
+});
+
+/** Stores a candle page shard exactly as given (e.g. in the layout before the head split), beside the port. */
+type Plant = (res: 'h1' | 'd1', period: number, shard: number, item: CandleParts) => Promise<void>;
+const plantable: Array<[string, (clock: ManualClock) => Promise<{ port: MarketPort; plant: Plant }>]> = [
+  [
+    'dynamodb',
+    async (clock) => {
+      const t = await freshTable(clock);
+      const plant: Plant = async (res, period, shard, item) => {
+        await t.ddb.send(new PutCommand({ TableName: t.name, Item: { pk: candlePk(M, res, period), sk: shardSk(shard), ...item } }));
+      };
+      return { port: dynamoMarket(t), plant };
+    },
+  ],
+  [
+    'memory',
+    async (clock) => {
+      const port = memoryMarket(clock);
+      const plant: Plant = async (res, period, shard, item) => (port.pages as MemoryPages).putStoredCandleShard(M, res, period, shard, item);
+      return { port, plant };
+    },
+  ],
+];
+
+describe.each(plantable)('market port (%s): candle page shards stored before the head split', (_name, make) => {
+  it('reads a whole-page shard (only `d`) beside head-and-rest shards by every candle read, as the same candles and closes', async () => {
+    const { port, plant } = await make(new ManualClock(T0));
+    const start = HOUR * HOUR_MS;
+    const old: CandlePage = new Map([
+      [A, { ...candle(start, 100, 2), high: 130, low: 90, open: 95, lastAt: start + 60_000 }],
+      [C, candle(start, 300, 5)],
+    ]);
+    // Hour HOUR: shard 1 in the old layout, shard 2 written now; hour HOUR + 1: shard 1 written now.
+    await plant('h1', HOUR, 1, { d: encodeCandleShards(old, start, 16).get(1) as Uint8Array });
+    await port.pages.writeCandlePage(M, 'h1', HOUR, start, new Map([[B, candle(start, 200)]]), [B]);
+    await port.pages.writeCandlePage(M, 'h1', HOUR + 1, start + HOUR_MS, new Map([[A, candle(start + HOUR_MS, 110)]]), [A]);
+    const whole = new Map([...old, [B, candle(start, 200)]]);
+    expect(await port.latest.candlePage(M, 'h1', HOUR)).toEqual(whole);
+    expect(await port.latest.candlesOf(M, 'h1', [HOUR, HOUR + 1], [A, B])).toEqual(
+      new Map([
+        [
+          HOUR,
+          new Map([
+            [A, old.get(A)],
+            [B, candle(start, 200)],
+          ]),
+        ],
+        [HOUR + 1, new Map([[A, candle(start + HOUR_MS, 110)]])],
+      ]),
+    );
+    expect(await port.latest.candleShards(M, 'h1', [{ period: HOUR, shard: 1 }])).toEqual([{ period: HOUR, shard: 1, page: old }]);
+    const closes = await port.latest.candleCloses(M, 'h1', HOUR);
+    const flat = closes.flatMap((c) => Array.from(c.keys, (k, i) => [k, c.close[i], c.quantity[i]])).sort((x, y) => x[0] - y[0]);
+    expect(flat).toEqual([
+      [A, 100, 2],
+      [B, 200, 1],
+      [C, 300, 5],
+    ]);
+    const byShard = await port.pages.candleClosesOfShard(M, 'h1', [HOUR, HOUR + 1], 1);
+    expect([...byShard.keys()].sort((x, y) => x - y)).toEqual([HOUR, HOUR + 1]);
+    expect(Array.from(byShard.get(HOUR)?.close ?? [])).toEqual([100, 300]);
+    expect(Array.from(byShard.get(HOUR + 1)?.close ?? [])).toEqual([110]);
+    // Rewriting the old shard stores it in the new layout, with the same candles.
+    await port.pages.writeCandlePage(M, 'h1', HOUR, start, whole, [A]);
+    expect(await port.latest.candlePage(M, 'h1', HOUR)).toEqual(whole);
   });
 });

@@ -3,9 +3,12 @@
  * page read and folded) writes the same bytes as its steady run (the stored series plus the newest hours),
  * snapshot and recent-changes files both, on a small market with gaps (keys missing from some hours, several
  * keys per shard, pet-cage keys above 2^31). The cold run reads the hour pages key shard by key shard (each
- * shard folded as it arrives), never whole hour pages one by one.
+ * shard folded as it arrives), never whole hour pages one by one, and of each page shard only its head (keys,
+ * closes, quantities: the attribute `c`), not the rest of its columns; page shards stored before that split
+ * (the whole page under `d`) are read whole, to the same bytes.
  */
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { BatchGetCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
 import type { Candle, CandlePage } from '../../shared/domain/candles';
@@ -15,7 +18,9 @@ import { deleteFiles, getObjectBytes } from '../../shared/files/file-store';
 import { recentPath, snapshotPath } from '../../shared/files/paths';
 import { writeSnapshotFiles } from '../../shared/files/snapshot-files';
 import { getWorkObject, seriesKey } from '../../shared/files/work-store';
+import { candlePk, shardSk } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';
+import { decodeCandleParts, encodeCandleShards } from '../../shared/store/page-codec';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
 import { MARKET } from '../support/market-books';
 import { volumeShardsOf } from '../support/market-fill';
@@ -120,5 +125,86 @@ describe('snapshot files: cold run and steady run', () => {
     expect((await getObjectBytes(svc, snapshotPath(MARKET, hour)))?.equals(written?.snap as Buffer)).toBe(true);
     expect((await getObjectBytes(svc, recentPath(MARKET, hour)))?.equals(written?.recent as Buffer)).toBe(true);
     expect((await getWorkObject(svc, seriesKey(MARKET)))?.equals(written?.series as Buffer)).toBe(true);
+  });
+
+  /** A cold run of `hour` (series and files deleted first) through a store on the operator's client, every DynamoDB call seen. */
+  async function coldRun(): Promise<Array<{ input: Record<string, unknown>; output: Record<string, unknown> }>> {
+    const svc = local.runtime.operator;
+    await svc.s3.send(new DeleteObjectCommand({ Bucket: svc.config.workBucketName, Key: seriesKey(MARKET) }));
+    await deleteFiles(svc, [snapshotPath(MARKET, hour), recentPath(MARKET, hour)]);
+    const pages = new MarketStore(svc.ddb, svc.config.tableName);
+    const calls: Array<{ input: Record<string, unknown>; output: Record<string, unknown> }> = [];
+    const send = svc.ddb.send.bind(svc.ddb) as (c: unknown) => Promise<Record<string, unknown>>;
+    const spy = vi.spyOn(svc.ddb, 'send').mockImplementation((async (command: { input: Record<string, unknown> }) => {
+      const output = await send(command);
+      if (command instanceof BatchGetCommand) calls.push({ input: command.input, output });
+      return output;
+    }) as never);
+    try {
+      expect(await writeSnapshotFiles({ ...svc, market: { ...svc.market, pages } }, MARKET, hour)).not.toBeNull();
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await getObjectBytes(svc, snapshotPath(MARKET, hour)))?.equals(written?.snap as Buffer)).toBe(true);
+    expect((await getObjectBytes(svc, recentPath(MARKET, hour)))?.equals(written?.recent as Buffer)).toBe(true);
+    expect((await getWorkObject(svc, seriesKey(MARKET)))?.equals(written?.series as Buffer)).toBe(true);
+    return calls;
+  }
+
+  const hourKeysOf = (input: Record<string, unknown>) =>
+    Object.values(input.RequestItems as Record<string, { Keys: Array<{ pk: string; sk: string }> }>).flatMap((r) => r.Keys);
+  const isHourPage = (k: { pk: string }) => k.pk.startsWith(candlePk(MARKET, 'h1', 0).replace(/0$/, ''));
+
+  it('reads only the head (`c`: keys, closes, quantities) of each hour page shard, never the rest of its columns', async () => {
+    expect(written).not.toBeNull();
+    const calls = (await coldRun()).filter((c) => hourKeysOf(c.input).some(isHourPage));
+    expect(calls.length).toBeGreaterThan(0);
+    let heads = 0;
+    for (const { input, output } of calls) {
+      for (const request of Object.values(
+        input.RequestItems as Record<string, { ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> }>,
+      )) {
+        const names = Object.values(request.ExpressionAttributeNames ?? {});
+        expect(request.ProjectionExpression).toBeDefined();
+        expect(names).toContain('c');
+        expect(names).not.toContain('d');
+      }
+      for (const items of Object.values(output.Responses as Record<string, Array<Record<string, unknown>>>)) {
+        for (const item of items) {
+          expect(item.d).toBeUndefined();
+          expect(item.c).toBeInstanceOf(Uint8Array);
+          heads++;
+        }
+      }
+    }
+    expect(heads).toBeGreaterThan(HOURS);
+  });
+
+  it('reads hour page shards stored before the head split (the whole page under `d`) whole, to the same bytes', async () => {
+    expect(written).not.toBeNull();
+    const svc = local.runtime.operator;
+    // Every other hour's shards back to the old layout, as a page written before the split holds them.
+    const rewritten: Array<{ pk: string; sk: string }> = [];
+    for (let h = hour - HOURS; h < hour; h += 2) {
+      for (let shard = 0; shard < 16; shard++) {
+        const key = { pk: candlePk(MARKET, 'h1', h), sk: shardSk(shard) };
+        const item = (await svc.ddb.send(new GetCommand({ TableName: svc.config.tableName, Key: key }))).Item;
+        if (!item) continue;
+        expect(item.c).toBeInstanceOf(Uint8Array);
+        const { page, start } = decodeCandleParts(item as { c: Uint8Array; d: Uint8Array });
+        const d = encodeCandleShards(page, start, 16, [shard]).get(shard) as Uint8Array;
+        await svc.ddb.send(new PutCommand({ TableName: svc.config.tableName, Item: { ...key, d, ttl: item.ttl } }));
+        rewritten.push(key);
+      }
+    }
+    expect(rewritten.length).toBeGreaterThan(HOURS / 2);
+    const calls = await coldRun();
+    // The old shards were asked for again, whole.
+    const again = calls.filter((c) =>
+      Object.values(c.input.RequestItems as Record<string, { ExpressionAttributeNames?: Record<string, string> }>).some((r) =>
+        Object.values(r.ExpressionAttributeNames ?? {}).includes('d'),
+      ),
+    );
+    expect(again.flatMap((c) => hourKeysOf(c.input)).filter(isHourPage).length).toBe(rewritten.length);
   });
 });

@@ -38,12 +38,14 @@ import { BOOK_LOG_KEEP_MS } from '../book-log';
 import { MERGE_RECORD_TTL_MS } from '../merge-log';
 import {
   type CandleCloses,
-  decodeCandleCloses,
+  type CandleParts,
+  decodeCandleParts,
+  decodeCandlePartsCloses,
   decodeCandles,
   decodeHistory,
   decodeRows,
   decodeVolume,
-  encodeCandleShards,
+  encodeCandleParts,
   encodeCandles,
   encodeHistory,
   encodeRowShards,
@@ -67,7 +69,7 @@ const P = {
   folds: (m: string, hour: number) => `folds|${m}|${hour}`,
 };
 
-class MemoryPages implements MarketPages {
+export class MemoryPages implements MarketPages {
   constructor(
     private readonly t: MemoryTable,
     private readonly meta_: Map<string, MarketMeta>,
@@ -115,19 +117,22 @@ class MemoryPages implements MarketPages {
 
   async candlePage(market: string, res: CandleRes, period: number): Promise<CandlePage> {
     const page: CandlePage = new Map();
-    for (const item of this.t.query(P.candles(market, res, period))) decodeCandles(item.d as Uint8Array, page);
+    for (const item of this.t.query(P.candles(market, res, period))) decodeCandleParts(item as unknown as CandleParts, page);
     return page;
   }
 
   async candleCloses(market: string, res: CandleRes, period: number): Promise<CandleCloses[]> {
-    return this.t.query(P.candles(market, res, period)).map((item) => decodeCandleCloses(item.d as Uint8Array));
+    return this.t.query(P.candles(market, res, period)).map((item) => decodeCandlePartsCloses(item as unknown as CandleParts));
   }
 
   async candleClosesOfShard(market: string, res: CandleRes, periods: readonly number[], shard: number): Promise<Map<number, CandleCloses>> {
     const out = new Map<number, CandleCloses>();
+    let like: CandleCloses | undefined;
     for (const period of periods) {
       const item = this.t.get(P.candles(market, res, period), pad(shard));
-      if (item) out.set(period, decodeCandleCloses(item.d as Uint8Array));
+      if (!item) continue;
+      like = decodeCandlePartsCloses(item as unknown as CandleParts, like);
+      out.set(period, like);
     }
     return out;
   }
@@ -141,7 +146,7 @@ class MemoryPages implements MarketPages {
         const item = this.t.get(P.candles(market, res, period), pad(s));
         if (!item) continue;
         const into = out.get(period) ?? new Map<number, Candle>();
-        for (const [k, c] of decodeCandles(item.d as Uint8Array).page) if (wanted.has(k)) into.set(k, c);
+        for (const [k, c] of decodeCandleParts(item as unknown as CandleParts).page) if (wanted.has(k)) into.set(k, c);
         out.set(period, into);
       }
     }
@@ -155,13 +160,18 @@ class MemoryPages implements MarketPages {
   ): Promise<Array<{ period: number; shard: number; page: CandlePage }>> {
     return wanted.flatMap((w) => {
       const item = this.t.get(P.candles(market, res, w.period), pad(w.shard));
-      return item ? [{ period: w.period, shard: w.shard, page: decodeCandles(item.d as Uint8Array).page }] : [];
+      return item ? [{ period: w.period, shard: w.shard, page: decodeCandleParts(item as unknown as CandleParts).page }] : [];
     });
   }
 
   async writeCandlePage(market: string, res: CandleRes, period: number, start: number, page: CandlePage, changedKeys: Iterable<number>): Promise<void> {
-    for (const [s, d] of encodeCandleShards(page, start, PAGE_SHARDS, shardsTouched(changedKeys, PAGE_SHARDS)))
-      this.t.put(P.candles(market, res, period), pad(s), { d });
+    for (const [s, { c, d }] of encodeCandleParts(page, start, PAGE_SHARDS, shardsTouched(changedKeys, PAGE_SHARDS)))
+      this.t.put(P.candles(market, res, period), pad(s), { c, d });
+  }
+
+  /** Tests only (not in the port): stores a candle page shard as given, e.g. in the layout before the head split. */
+  putStoredCandleShard(market: string, res: CandleRes, period: number, shard: number, item: CandleParts): void {
+    this.t.put(P.candles(market, res, period), pad(shard), { ...item });
   }
 
   async volumePage(market: string, day: number): Promise<VolumePage> {
