@@ -1,0 +1,204 @@
+/**
+ * The API function's caches of the pages single-item and candle reads read (issue 15 point 6: cost). A warm
+ * instance answers many requests in turn; a page that cannot have changed since it was read is answered from
+ * memory. Only the API's live item and candle routes use them (`ReadSources.cache`); merge, seal, snapshot,
+ * compaction and retention always read fresh.
+ *
+ * Row shards, d1 candle shards and volume shards are keyed by (store, market, merge `seq`, page, shard). A
+ * request validates with one strongly consistent META read (1 RCU). Every page write comes from a merge, which
+ * records `pending` in META first, writes its pages, and commits the next `seq` (clearing `pending`) last
+ * (merge-book.ts): so while META shows seq S and no pending merge, the pages are those of S. A merge under way
+ * (`pending` set) bypasses the caches. A miss is read strongly consistent before it is cached under S (an
+ * eventually consistent read just after a commit could return the previous content and keep it a whole merge
+ * interval). Writers that do not bump `seq`:
+ *  - retention deletes d1 and volume pages of days before today − 90: no read window reaches them (windows
+ *    start at today − min(90, historyDays));
+ *  - retention rewrites row shards without the rows older than 30 days (conditioned on an unchanged seq): a
+ *    cached row shard is used only until its oldest row could be pruned (`until`), then read again.
+ * Whether it pays: a hit costs the META read (1 RCU) and saves the row shard (1–1.5 RCU eventually
+ * consistent), the recent days' d1 shards (3–5) and volume shards (2); a miss costs 1 + twice those (strong
+ * reads). With a merge every ~5 minutes per market and ~12 reads a second per instance, nearly every read hits.
+ * Hour (h1) and minute pages are not cached: a 14-day window reads up to 336 shards, each rewritten with its
+ * hour by merges, so the strong re-reads after every merge would cost more than the hits save.
+ *
+ * History shards are keyed by the compaction mark they were read under (item-read.ts reuses the mark 10
+ * minutes, then reads it again), no META needed: compaction writes the shards before it moves the mark and
+ * never changes a day at or before the mark; it and retention only drop days before today − 90, which no
+ * window reads. Read strongly consistent on a miss (a lagging read could miss the days the mark names).
+ *
+ * Memory: 64 MB of page shards (row 16, d1 32, volume 16) and 32 MB of history shards, of the API function's
+ * 1024 MB; entry sizes are estimated per entry (a Map entry and its decoded object).
+ */
+
+import type { Clock } from '../clock';
+import type { Candle, CandlePage } from '../domain/candles';
+import type { Row, RowTable } from '../domain/merge';
+import { ROW_RETENTION_MS } from '../domain/retention';
+import type { VolumePage } from '../domain/volume-estimate';
+import type { HistoryPage, MarketPort } from '../ports/market';
+import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf } from '../store/shard-layout';
+import { ReadCache } from './read-cache';
+import { type ReadSources, readSources } from './sources';
+
+const MB = 1 << 20;
+/** Estimated bytes of one decoded entry in memory (Map slot, object, fields). */
+const ROW_BYTES = 200;
+const CANDLE_BYTES = 160;
+const VOLUME_BYTES = 120;
+
+type CachedRows = { rows: RowTable; until: number };
+type CachedHistory = { page: HistoryPage; keys: ReadonlySet<number> };
+
+const rowCache = new ReadCache<CachedRows>('row shards', 16 * MB, (e) => 64 + e.rows.size * ROW_BYTES);
+const dayCache = new ReadCache<CandlePage>('d1 shards', 32 * MB, (p) => 64 + p.size * CANDLE_BYTES);
+const volumeCache = new ReadCache<VolumePage>('volume shards', 16 * MB, (p) => 64 + p.size * VOLUME_BYTES);
+const historyCache = new ReadCache<CachedHistory>('history shards', 32 * MB, (e) => {
+  let n = 64;
+  for (const day of e.page.values()) n += 64 + day.candles.size * CANDLE_BYTES + day.volume.size * VOLUME_BYTES;
+  return n;
+});
+
+/**
+ * The read sources of one live item or candle request of the API function: the market's seq read strongly
+ * consistent (1 RCU), so later reads may be answered from the caches; a merge under way reads fresh.
+ */
+export async function cachedReadSources(svc: { market: MarketPort; clock: Clock }, market: string): Promise<ReadSources> {
+  const src = readSources(svc);
+  const meta = await svc.market.latest.meta(market);
+  if (meta.pending) return src;
+  return { ...src, cache: { seq: meta.seq, latest: svc.market.latest } };
+}
+
+const unique = (xs: readonly number[]): number[] => [...new Set(xs)];
+
+/** The rows of `keys`: whole row shards from the cache, else read. */
+export async function rowsOf(src: ReadSources, market: string, keys: readonly number[]): Promise<RowTable> {
+  const c = src.cache;
+  if (!c) return src.store.rowsOf(market, keys);
+  const now = src.clock.now();
+  const shards = new Map<number, RowTable>();
+  const missing: number[] = [];
+  const keyOf = (s: number) => `${src.scope}|${market}|${c.seq}|rows|${s}`;
+  for (const s of unique(keys.map((k) => shardOf(k, ROW_SHARDS)))) {
+    const hit = rowCache.get(keyOf(s));
+    if (hit && now <= hit.until) shards.set(s, hit.rows);
+    else missing.push(s);
+  }
+  if (missing.length > 0) {
+    const read = await c.latest.rowShards(market, missing);
+    for (const s of missing) {
+      const rows = read.get(s) ?? new Map<number, Row>();
+      rowCache.set(keyOf(s), { rows, until: prunableAfter(rows) });
+      shards.set(s, rows);
+    }
+  }
+  const out: RowTable = new Map();
+  for (const k of keys) {
+    const row = shards.get(shardOf(k, ROW_SHARDS))?.get(k);
+    if (row) out.set(k, { ...row });
+  }
+  return out;
+}
+
+/** Retention prunes a row once `now - row.at` exceeds ROW_RETENTION_MS: until then the shard cannot lose a row. */
+function prunableAfter(rows: RowTable): number {
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const r of rows.values()) oldest = Math.min(oldest, r.at);
+  return oldest + ROW_RETENTION_MS;
+}
+
+/** Day candles and (with `withVolume`) volume of `keys` over `days`: day → key → value. */
+export async function dayPagesOf(
+  src: ReadSources,
+  market: string,
+  days: readonly number[],
+  keys: readonly number[],
+  withVolume: boolean,
+): Promise<{ candles: Map<number, Map<number, Candle>>; volume: Map<number, VolumePage> }> {
+  const c = src.cache;
+  if (!c) {
+    const [candles, volume] = await Promise.all([
+      src.store.candlesOf(market, 'd1', days, keys),
+      withVolume ? src.store.volumeOf(market, days, keys) : Promise.resolve(new Map<number, VolumePage>()),
+    ]);
+    return { candles, volume };
+  }
+  const wanted = days.flatMap((day) => unique(keys.map((k) => shardOf(k, PAGE_SHARDS))).map((shard) => ({ day, shard })));
+  const base = `${src.scope}|${market}|${c.seq}`;
+  const [candleShards, volumeShards] = await Promise.all([
+    shardsOf(
+      dayCache,
+      wanted,
+      (w) => `${base}|d1|${w.day}|${w.shard}`,
+      async (miss) =>
+        (
+          await c.latest.candleShards(
+            market,
+            'd1',
+            miss.map((w) => ({ period: w.day, shard: w.shard })),
+          )
+        ).map((r) => ({ day: r.period, shard: r.shard, page: r.page })),
+    ),
+    withVolume
+      ? shardsOf(
+          volumeCache,
+          wanted,
+          (w) => `${base}|volume|${w.day}|${w.shard}`,
+          (miss) => c.latest.volumeShardsOf(market, miss),
+        )
+      : Promise.resolve(new Map<string, VolumePage>()),
+  ]);
+  const project = <V>(shards: Map<string, Map<number, V>>): Map<number, Map<number, V>> => {
+    const out = new Map<number, Map<number, V>>();
+    for (const day of days) {
+      const into = new Map<number, V>();
+      for (const k of keys) {
+        const v = shards.get(`${day}|${shardOf(k, PAGE_SHARDS)}`)?.get(k);
+        if (v) into.set(k, v);
+      }
+      if (into.size > 0) out.set(day, into);
+    }
+    return out;
+  };
+  return { candles: project(candleShards), volume: project(volumeShards) };
+}
+
+/** Shards `wanted` from `cache`, the misses read by `read` (a shard not stored is cached empty): `day|shard` → page. */
+async function shardsOf<V>(
+  cache: ReadCache<Map<number, V>>,
+  wanted: ReadonlyArray<{ day: number; shard: number }>,
+  keyOf: (w: { day: number; shard: number }) => string,
+  read: (miss: Array<{ day: number; shard: number }>) => Promise<Array<{ day: number; shard: number; page: Map<number, V> }>>,
+): Promise<Map<string, Map<number, V>>> {
+  const out = new Map<string, Map<number, V>>();
+  const miss: Array<{ day: number; shard: number }> = [];
+  for (const w of wanted) {
+    const hit = cache.get(keyOf(w));
+    if (hit) out.set(`${w.day}|${w.shard}`, hit);
+    else miss.push(w);
+  }
+  if (miss.length === 0) return out;
+  const found = new Map((await read(miss)).map((r) => [`${r.day}|${r.shard}`, r.page]));
+  for (const w of miss) {
+    const page = found.get(`${w.day}|${w.shard}`) ?? new Map<number, V>();
+    cache.set(keyOf(w), page);
+    out.set(`${w.day}|${w.shard}`, page);
+  }
+  return out;
+}
+
+/**
+ * The history shard holding `keys` (one shard's), read under compaction mark `mark`: from the cache when an
+ * entry read under the same mark covers the keys, else read strongly consistent and kept.
+ */
+export async function historyOf(src: ReadSources, market: string, keys: readonly number[], mark: number | null): Promise<HistoryPage> {
+  const c = src.cache;
+  if (!c || mark === null) return src.store.historyOf(market, keys);
+  const key = `${src.scope}|${market}|${mark}|history|${shardOf(keys[0], HISTORY_SHARDS)}`;
+  const hit = historyCache.get(key);
+  if (hit && keys.every((k) => hit.keys.has(k))) return hit.page;
+  const page = await c.latest.historyOf(market, keys);
+  // A split shard's read holds only the parts of the keys asked: the entry answers only for them.
+  historyCache.set(key, { page, keys: new Set(keys) });
+  return page;
+}
