@@ -160,8 +160,8 @@ export const getItemCandles: Route = {
     const compute = async (isLive: boolean) => {
       const now = svc.clock.now();
       const w = windowAt(now, isLive);
-      // Live day candles (and volume) come from the read caches; hour pages are not cached (page-cache.ts).
-      const src = isLive && (res === 'd1' || depth) ? await cachedReadSources(svc, market) : readSources(svc);
+      // Live day and hour candles (and volume) come from the read caches; minute pages are not cached (page-cache.ts).
+      const src = isLive && res !== 'm1' ? await cachedReadSources(svc, market) : readSources(svc);
       const read = await candlesInWindow(src, market, [key], w, { cut: isLive ? undefined : cutOf(now), withVolume: depth });
       return { market, item: key, res, candles: read.candles.get(key) ?? [], volume: depth ? (read.volume.get(key) ?? []) : [], now, live: isLive };
     };
@@ -180,7 +180,7 @@ export const getBatchCandles: Route = {
     const { items: keys, res, from } = parseAs(BatchCandlesQuery, req.query, 'bad_query');
     const market = req.params.market;
     const now = svc.clock.now();
-    const src = res === 'd1' ? await cachedReadSources(svc, market) : readSources(svc);
+    const src = res !== 'm1' ? await cachedReadSources(svc, market) : readSources(svc);
     const read = await candlesInWindow(src, market, keys, candleWindow(res, now, p.limits.historyDays, from));
     return live({ market, res, items: keys.map((k) => [k, read.candles.get(k) ?? []]), now });
   },

@@ -18,20 +18,24 @@
  * Whether it pays: a hit costs the META read (1 RCU) and saves the row shard (1–1.5 RCU eventually
  * consistent), the recent days' d1 shards (3–5) and volume shards (2); a miss costs 1 + twice those (strong
  * reads). With a merge every ~5 minutes per market and ~12 reads a second per instance, nearly every read hits.
- * Hour (h1) and minute pages are not cached: a 14-day window reads up to 336 shards, each rewritten with its
- * hour by merges, so the strong re-reads after every merge would cost more than the hits save.
+ * Hour (h1) shards: an hour no book can reach any more (it ended more than the 24 h a book may lag plus the
+ * merge grace ago, the rule compaction's `finalDay` uses for days) never changes again, so its shards are kept
+ * without a seq; the last ~25 hours are kept per seq like the day shards. Which hours have candles still comes
+ * from the scan log on every read, as a fresh read does. Minute pages are not cached (rare, and every merge
+ * rewrites the window's newest ones).
  *
  * History shards are keyed by the compaction mark they were read under (item-read.ts reuses the mark 10
  * minutes, then reads it again), no META needed: compaction writes the shards before it moves the mark and
  * never changes a day at or before the mark; it and retention only drop days before today − 90, which no
  * window reads. Read strongly consistent on a miss (a lagging read could miss the days the mark names).
  *
- * Memory: 64 MB of page shards (row 16, d1 32, volume 16) and 32 MB of history shards, of the API function's
+ * Memory: 96 MB of page shards (row 16, d1 32, volume 16, h1 32) and 32 MB of history shards, of the API function's
  * 1024 MB; entry sizes are estimated per entry (a Map entry and its decoded object).
  */
 
 import type { Clock } from '../clock';
-import type { Candle, CandlePage } from '../domain/candles';
+import { DAY_MS, HOUR_MS } from '../clock';
+import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { Row, RowTable } from '../domain/merge';
 import { ROW_RETENTION_MS } from '../domain/retention';
 import type { VolumePage } from '../domain/volume-estimate';
@@ -52,6 +56,10 @@ type CachedHistory = { page: HistoryPage; keys: ReadonlySet<number> };
 const rowCache = new ReadCache<CachedRows>('row shards', 16 * MB, (e) => 64 + e.rows.size * ROW_BYTES);
 const dayCache = new ReadCache<CandlePage>('d1 shards', 32 * MB, (p) => 64 + p.size * CANDLE_BYTES);
 const volumeCache = new ReadCache<VolumePage>('volume shards', 16 * MB, (p) => 64 + p.size * VOLUME_BYTES);
+const hourCache = new ReadCache<CandlePage>('h1 shards', 32 * MB, (p) => 64 + p.size * CANDLE_BYTES);
+/** A book may be read 24 h before its upload (spec Limits) and its merge may take this long (as compaction's finalDay). */
+const LATE_BOOK_MS = DAY_MS;
+const MERGE_GRACE_MS = 10 * 60_000;
 const historyCache = new ReadCache<CachedHistory>('history shards', 32 * MB, (e) => {
   let n = 64;
   for (const day of e.page.values()) n += 64 + day.candles.size * CANDLE_BYTES + day.volume.size * VOLUME_BYTES;
@@ -148,19 +156,21 @@ export async function dayPagesOf(
         )
       : Promise.resolve(new Map<string, VolumePage>()),
   ]);
-  const project = <V>(shards: Map<string, Map<number, V>>): Map<number, Map<number, V>> => {
-    const out = new Map<number, Map<number, V>>();
-    for (const day of days) {
-      const into = new Map<number, V>();
-      for (const k of keys) {
-        const v = shards.get(`${day}|${shardOf(k, PAGE_SHARDS)}`)?.get(k);
-        if (v) into.set(k, v);
-      }
-      if (into.size > 0) out.set(day, into);
+  return { candles: projectShards(candleShards, days, keys), volume: projectShards(volumeShards, days, keys) };
+}
+
+/** The entries of `keys` in whole shards (`period|shard` → page): period → key → value (periods without any left out). */
+function projectShards<V>(shards: Map<string, Map<number, V>>, periods: readonly number[], keys: readonly number[]): Map<number, Map<number, V>> {
+  const out = new Map<number, Map<number, V>>();
+  for (const p of periods) {
+    const into = new Map<number, V>();
+    for (const k of keys) {
+      const v = shards.get(`${p}|${shardOf(k, PAGE_SHARDS)}`)?.get(k);
+      if (v) into.set(k, v);
     }
-    return out;
-  };
-  return { candles: project(candleShards), volume: project(volumeShards) };
+    if (into.size > 0) out.set(p, into);
+  }
+  return out;
 }
 
 /** Shards `wanted` from `cache`, the misses read by `read` (a shard not stored is cached empty): `day|shard` → page. */
@@ -201,4 +211,33 @@ export async function historyOf(src: ReadSources, market: string, keys: readonly
   // A split shard's read holds only the parts of the keys asked: the entry answers only for them.
   historyCache.set(key, { page, keys: new Set(keys) });
   return page;
+}
+
+/** Candles of `keys` over `periods` of `res`: period → key → candle; h1 shards from the cache (m1, or no cache: read). */
+export async function candlePagesOf(
+  src: ReadSources,
+  market: string,
+  res: CandleRes,
+  periods: readonly number[],
+  keys: readonly number[],
+): Promise<Map<number, Map<number, Candle>>> {
+  const c = src.cache;
+  if (!c || res !== 'h1') return src.store.candlesOf(market, res, periods, keys);
+  // Hours at or before this one are final: no merge can write them again.
+  const finalHour = Math.floor((src.clock.now() - LATE_BOOK_MS - MERGE_GRACE_MS) / HOUR_MS) - 1;
+  const wanted = periods.flatMap((hour) => unique(keys.map((k) => shardOf(k, PAGE_SHARDS))).map((shard) => ({ day: hour, shard })));
+  const shards = await shardsOf(
+    hourCache,
+    wanted,
+    (w) => `${src.scope}|${market}|${w.day <= finalHour ? 'final' : c.seq}|h1|${w.day}|${w.shard}`,
+    async (miss) =>
+      (
+        await c.latest.candleShards(
+          market,
+          'h1',
+          miss.map((w) => ({ period: w.day, shard: w.shard })),
+        )
+      ).map((r) => ({ day: r.period, shard: r.shard, page: r.page })),
+  );
+  return projectShards(shards, periods, keys);
 }

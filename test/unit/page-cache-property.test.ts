@@ -1,18 +1,20 @@
 /**
  * The API's read caches (issue 15 point 6) never answer differently from a fresh instance: over random
  * sequences of merges (each: pending first, pages, then the seq commit, with reads in the middle of one),
- * daily compactions, retention runs and clock moves, every single-item read through the caches equals the
- * same read of an instance that has read nothing (its own store scope: no cached page, no reused mark).
+ * daily compactions, retention runs and clock moves, every single-item and hour-candle read through the caches
+ * equals the same read of an instance that has read nothing (its own store scope: no cached page, no reused mark).
  * The in-memory fake store is the storage; the merge's write order is the one of merge-book.ts.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, dayOf, HOUR_MS, ManualClock } from '../../shared/clock';
+import { DAY_MS, dayOf, HOUR_MS, hourOf, ManualClock } from '../../shared/clock';
 import type { Candle } from '../../shared/domain/candles';
+import { candlesInWindow } from '../../shared/market/candle-read';
 import { compactHistories } from '../../shared/market/history-compaction';
 import { itemDays } from '../../shared/market/item-read';
 import { retainMarket } from '../../shared/market/market-retention';
 import { cachedReadSources, rowsOf } from '../../shared/market/page-cache';
+import { candleWindow } from '../../shared/market/query-rules';
 import { clearReadCaches } from '../../shared/market/read-cache';
 import { type ReadSources, readSources } from '../../shared/market/sources';
 import type { MarketPort, VolumeShard } from '../../shared/ports/market';
@@ -28,6 +30,7 @@ const START = Date.UTC(2026, 10, 2, 6);
 type Op =
   | { kind: 'merge'; prices: Array<[number, number]>; readBetween: number | null; lateHours: number }
   | { kind: 'read'; key: number; days: number; volume: boolean }
+  | { kind: 'hours'; key: number }
   | { kind: 'compact' }
   | { kind: 'retain' }
   | { kind: 'advance'; ms: number };
@@ -46,6 +49,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     weight: 6,
     arbitrary: fc.record({ kind: fc.constant('read' as const), key: fc.constantFrom(...KEYS), days: fc.constantFrom(1, 7, 90), volume: fc.boolean() }),
   },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('hours' as const), key: fc.constantFrom(...KEYS) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'compact' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'retain' as const }) },
   {
@@ -128,15 +132,25 @@ describe('read caches against a fresh instance (fast-check)', () => {
           const other = await answer({ ...readSources(svc), scope: `fresh-${++fresh}` }, key, days, volume);
           expect(cached).toEqual(other);
         };
+        const hours = async (key: number) => {
+          const w = candleWindow('h1', clock.now(), 90, undefined);
+          const cached = await candlesInWindow(await cachedReadSources(svc, M), M, [key], w, { withVolume: true });
+          const other = await candlesInWindow({ ...readSources(svc), scope: `fresh-${++fresh}` }, M, [key], w, { withVolume: true });
+          expect(cached).toEqual(other);
+        };
         for (const op of ops) {
           if (op.kind === 'advance') clock.advance(op.ms);
           else if (op.kind === 'compact') await compactHistories(svc, M, dayOf(clock.now()));
           else if (op.kind === 'retain') await retainMarket(retentionSvc, M, clock.now());
           else if (op.kind === 'read') await check(op.key, op.days, op.volume);
+          else if (op.kind === 'hours') await hours(op.key);
           else {
             const now = clock.now();
             const between = async () => {
-              if (op.readBetween !== null) await check(op.readBetween, 90, true);
+              if (op.readBetween !== null) {
+                await check(op.readBetween, 90, true);
+                await hours(op.readBetween);
+              }
             };
             await mergeWrites(market, Math.max(START, now - op.lateHours * HOUR_MS), now, op.prices, between);
             clock.advance(60_000);
