@@ -79,19 +79,20 @@ async function mergeWrites(market: MarketPort, at: number, now: number, prices: 
   );
   await between();
   const day = dayOf(at);
-  const page = await store.candlePage(M, 'd1', day);
-  for (const [k, price] of prices) {
-    const c: Candle = page.get(k) ?? { open: price, high: price, low: price, close: price, quantity: 0, openAt: at, lastAt: at };
-    page.set(k, { ...c, high: Math.max(c.high, price), low: Math.min(c.low, price), close: price, quantity: c.quantity + 1, lastAt: at });
+  const hour = hourOf(at);
+  const changed = prices.map(([k]) => k);
+  for (const [res, period, start] of [
+    ['d1', day, day * DAY_MS],
+    ['h1', hour, hour * HOUR_MS],
+  ] as const) {
+    const page = await store.candlePage(M, res, period);
+    for (const [k, price] of prices) {
+      const c: Candle = page.get(k) ?? { open: price, high: price, low: price, close: price, quantity: 0, openAt: at, lastAt: at };
+      page.set(k, { ...c, high: Math.max(c.high, price), low: Math.min(c.low, price), close: price, quantity: c.quantity + 1, lastAt: at });
+    }
+    await store.writeCandlePage(M, res, period, start, page, changed);
   }
-  await store.writeCandlePage(
-    M,
-    'd1',
-    day,
-    day * DAY_MS,
-    page,
-    prices.map(([k]) => k),
-  );
+  await market.scans.put({ market: M, at, items: prices.length, complete: false, credited: true, uploader: 'u', mergedAt: now }, `u${seq}`);
   const shards = await store.volumeShards(M, day);
   const touched = new Map<number, VolumeShard>();
   for (const [k] of prices) {
@@ -160,6 +161,8 @@ describe('read caches against a fresh instance (fast-check)', () => {
       {
         numRuns: 200,
         examples: [
+          // A second merge into the same hour after its shard was cached.
+          [[merge([[16, 5]]), { kind: 'hours', key: 16 }, merge([[16, 9]]), { kind: 'hours', key: 16 }]],
           // Retention prunes a row a cached row shard still holds (the seq did not move).
           [[merge([[16, 5]]), read(16), { kind: 'advance', ms: 31 * DAY_MS }, { kind: 'retain' }, read(16)]],
           // Compaction moves the mark after the history shard was cached under the previous one.
