@@ -24,13 +24,16 @@
  * from the scan log on every read, as a fresh read does. Minute pages are not cached (rare, and every merge
  * rewrites the window's newest ones).
  *
- * History shards are keyed by the compaction mark they were read under (item-read.ts reuses the mark 10
- * minutes, then reads it again), no META needed: compaction writes the shards before it moves the mark and
+ * Item histories (each item's days of its history shard) are keyed by the compaction mark they were read
+ * under (item-read.ts reuses the mark 10 minutes, then reads it again), no META needed: compaction writes the shards before it moves the mark and
  * never changes a day at or before the mark; it and retention only drop days before today − 90, which no
  * window reads. Read strongly consistent on a miss (a lagging read could miss the days the mark names).
  *
- * Memory: 96 MB of page shards (row 16, d1 32, volume 16, h1 32) and 32 MB of history shards, of the API function's
- * 1024 MB; entry sizes are estimated per entry (a Map entry and its decoded object).
+ * Memory: 192 MB of page shards (row 32, d1 48, volume 48, h1 64) and 64 MB of item histories, 256 MB of the
+ * API function's 1024 MB. Sizes are estimated per decoded entry (a Map slot and its object). The working set
+ * of one seq for 6 markets of 20000 keys: row shards ~24 MB, the 2–3 days after the mark ~40 MB of d1 and
+ * ~30 MB of volume shards. A 20000-key market's history shard holds ~40 items' 90 days (~1 MB decoded), so
+ * history is kept per item (~25 KB): ~2500 items, where whole shards would thrash an LRU of 32 MB.
  */
 
 import type { Clock } from '../clock';
@@ -38,7 +41,7 @@ import { DAY_MS, HOUR_MS } from '../clock';
 import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { Row, RowTable } from '../domain/merge';
 import { ROW_RETENTION_MS } from '../domain/retention';
-import type { VolumePage } from '../domain/volume-estimate';
+import type { Volume, VolumePage } from '../domain/volume-estimate';
 import type { HistoryPage, MarketPort } from '../ports/market';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf } from '../store/shard-layout';
 import { ReadCache } from './read-cache';
@@ -51,20 +54,15 @@ const CANDLE_BYTES = 160;
 const VOLUME_BYTES = 120;
 
 type CachedRows = { rows: RowTable; until: number };
-type CachedHistory = { page: HistoryPage; keys: ReadonlySet<number> };
 
-const rowCache = new ReadCache<CachedRows>('row shards', 16 * MB, (e) => 64 + e.rows.size * ROW_BYTES);
-const dayCache = new ReadCache<CandlePage>('d1 shards', 32 * MB, (p) => 64 + p.size * CANDLE_BYTES);
-const volumeCache = new ReadCache<VolumePage>('volume shards', 16 * MB, (p) => 64 + p.size * VOLUME_BYTES);
-const hourCache = new ReadCache<CandlePage>('h1 shards', 32 * MB, (p) => 64 + p.size * CANDLE_BYTES);
+const rowCache = new ReadCache<CachedRows>('row shards', 32 * MB, (e) => 64 + e.rows.size * ROW_BYTES);
+const dayCache = new ReadCache<CandlePage>('d1 shards', 48 * MB, (p) => 64 + p.size * CANDLE_BYTES);
+const volumeCache = new ReadCache<VolumePage>('volume shards', 48 * MB, (p) => 64 + p.size * VOLUME_BYTES);
+const hourCache = new ReadCache<CandlePage>('h1 shards', 64 * MB, (p) => 64 + p.size * CANDLE_BYTES);
 /** A book may be read 24 h before its upload (spec Limits) and its merge may take this long (as compaction's finalDay). */
 const LATE_BOOK_MS = DAY_MS;
 const MERGE_GRACE_MS = 10 * 60_000;
-const historyCache = new ReadCache<CachedHistory>('history shards', 32 * MB, (e) => {
-  let n = 64;
-  for (const day of e.page.values()) n += 64 + day.candles.size * CANDLE_BYTES + day.volume.size * VOLUME_BYTES;
-  return n;
-});
+const historyCache = new ReadCache<ItemHistory>('history', 64 * MB, (days) => 64 + days.length * (CANDLE_BYTES + VOLUME_BYTES));
 
 /**
  * The read sources of one live item or candle request of the API function: the market's seq read strongly
@@ -197,19 +195,43 @@ async function shardsOf<V>(
   return out;
 }
 
+/** One item's days of a history shard (a history shard holds ~40 items' 90 days: kept per item, not whole). */
+type ItemHistory = Array<[day: number, candle: Candle | undefined, volume: Volume | undefined]>;
+
 /**
- * The history shard holding `keys` (one shard's), read under compaction mark `mark`: from the cache when an
- * entry read under the same mark covers the keys, else read strongly consistent and kept.
+ * The history of `keys` (one shard's), read under compaction mark `mark`: each key's days from the cache when
+ * read under the same mark, else the shard read strongly consistent and each key's days kept.
  */
 export async function historyOf(src: ReadSources, market: string, keys: readonly number[], mark: number | null): Promise<HistoryPage> {
   const c = src.cache;
   if (!c || mark === null) return src.store.historyOf(market, keys);
-  const key = `${src.scope}|${market}|${mark}|history|${shardOf(keys[0], HISTORY_SHARDS)}`;
-  const hit = historyCache.get(key);
-  if (hit && keys.every((k) => hit.keys.has(k))) return hit.page;
+  const keyOf = (k: number) => `${src.scope}|${market}|${mark}|history|${k}`;
+  const hits = keys.map((k) => historyCache.get(keyOf(k)));
+  if (hits.every((h) => h !== undefined)) {
+    const page: HistoryPage = new Map();
+    keys.forEach((k, i) => {
+      for (const [day, candle, volume] of hits[i] as ItemHistory) {
+        let d = page.get(day);
+        if (!d) {
+          d = { candles: new Map(), volume: new Map() };
+          page.set(day, d);
+        }
+        if (candle) d.candles.set(k, candle);
+        if (volume) d.volume.set(k, volume);
+      }
+    });
+    return page;
+  }
   const page = await c.latest.historyOf(market, keys);
-  // A split shard's read holds only the parts of the keys asked: the entry answers only for them.
-  historyCache.set(key, { page, keys: new Set(keys) });
+  for (const k of keys) {
+    const days: ItemHistory = [];
+    for (const [day, d] of page) {
+      const candle = d.candles.get(k);
+      const volume = d.volume.get(k);
+      if (candle || volume) days.push([day, candle, volume]);
+    }
+    historyCache.set(keyOf(k), days);
+  }
   return page;
 }
 
