@@ -21,6 +21,7 @@ import { candlesInWindow, wireVolume } from '../market/candle-read';
 import { itemAsOf } from '../market/hourly-view';
 import { itemDays } from '../market/item-read';
 import { marketHistory, marketIntraday } from '../market/market-read';
+import { cachedReadSources, rowsOf } from '../market/page-cache';
 import { candleWindow, historyFrom, intradayFrom } from '../market/query-rules';
 import { readSources } from '../market/sources';
 import { hourlySummary, liveSummary, type MarketSummary, type SnapshotSource } from '../market/summary-read';
@@ -118,7 +119,9 @@ export const getItem: Route = {
       const first = firstWindowDay(now, p.limits.historyDays);
       const today = dayOf(now);
       if (isLive) {
-        const [rows, days] = await Promise.all([src.store.rowsOf(market, [key]), itemDays(src, market, key, first, today, depth)]);
+        // A warm instance answers from the pages it read under the same merge seq (page-cache.ts).
+        const cached = await cachedReadSources(svc, market);
+        const [rows, days] = await Promise.all([rowsOf(cached, market, [key]), itemDays(cached, market, key, first, today, depth)]);
         const row = rows.get(key);
         return {
           market,
@@ -157,7 +160,9 @@ export const getItemCandles: Route = {
     const compute = async (isLive: boolean) => {
       const now = svc.clock.now();
       const w = windowAt(now, isLive);
-      const read = await candlesInWindow(readSources(svc), market, [key], w, { cut: isLive ? undefined : cutOf(now), withVolume: depth });
+      // Live day and hour candles (and volume) come from the read caches; minute pages are not cached (page-cache.ts).
+      const src = isLive && res !== 'm1' ? await cachedReadSources(svc, market) : readSources(svc);
+      const read = await candlesInWindow(src, market, [key], w, { cut: isLive ? undefined : cutOf(now), withVolume: depth });
       return { market, item: key, res, candles: read.candles.get(key) ?? [], volume: depth ? (read.volume.get(key) ?? []) : [], now, live: isLive };
     };
     // Minute candles are never part of the hourly view (spec: snapshot for d1 and h1 only).
@@ -175,7 +180,8 @@ export const getBatchCandles: Route = {
     const { items: keys, res, from } = parseAs(BatchCandlesQuery, req.query, 'bad_query');
     const market = req.params.market;
     const now = svc.clock.now();
-    const read = await candlesInWindow(readSources(svc), market, keys, candleWindow(res, now, p.limits.historyDays, from));
+    const src = res !== 'm1' ? await cachedReadSources(svc, market) : readSources(svc);
+    const read = await candlesInWindow(src, market, keys, candleWindow(res, now, p.limits.historyDays, from));
     return live({ market, res, items: keys.map((k) => [k, read.candles.get(k) ?? []]), now });
   },
 };

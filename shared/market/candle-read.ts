@@ -8,6 +8,7 @@ import { type Candle, periodOf, periodStart, toWireCandle, type WireCandle } fro
 import type { Volume } from '../domain/volume-estimate';
 import { daySoFar, pageShardOf } from './day-so-far';
 import { itemsDays, range } from './item-read';
+import { candlePagesOf } from './page-cache';
 import { daysOfWindow, type PeriodWindow } from './query-rules';
 import type { ReadSources } from './sources';
 
@@ -64,7 +65,7 @@ export async function candlesInWindow(
   }
   const periods = await periodsWithScans(src, market, w.res, w.first, w.last);
   const [pages, vol] = await Promise.all([
-    periods.length > 0 ? src.store.candlesOf(market, w.res, periods, keys) : Promise.resolve(new Map<number, Map<number, Candle>>()),
+    periods.length > 0 ? candlePagesOf(src, market, w.res, periods, keys) : Promise.resolve(new Map<number, Map<number, Candle>>()),
     withVolume ? itemsDays(src, market, keys, days.first, lastVolumeDay, true) : Promise.resolve(undefined),
   ]);
   for (const p of [...pages.keys()].sort((a, b) => a - b)) {

@@ -11,6 +11,8 @@ import type { Volume } from '../domain/volume-estimate';
 import type { HistoryPage } from '../ports/market';
 import { HISTORY_SHARDS, shardOf } from '../store/shard-layout';
 import { historyMark } from './history-compaction';
+import { dayPagesOf, historyOf } from './page-cache';
+import { registerReadCache } from './read-cache';
 import type { ReadSources } from './sources';
 
 /** Days read from day pages without waiting for the mark: today and the two days before (the mark trails today by two or three days). */
@@ -22,6 +24,7 @@ const RECENT_DAYS = 3;
  */
 export const MARK_REUSE_MS = 10 * 60_000;
 const marks = new Map<string, { mark: number | null; at: number }>();
+registerReadCache(marks);
 
 export interface ItemDays {
   candles: Map<number, Candle>;
@@ -78,12 +81,19 @@ interface DaysRead {
 async function readDays(src: ReadSources, market: string, keys: readonly number[], first: number, last: number, withVolume: boolean): Promise<DaysRead> {
   const id = `${src.scope}|${market}`;
   const now = src.clock.now();
-  const known = marks.get(id);
+  let known = marks.get(id);
   const none = new Map<number, ItemDays>();
-  if (known && now >= known.at && now - known.at < MARK_REUSE_MS) {
+  const fresh = (k: typeof known): k is { mark: number | null; at: number } => k !== undefined && now >= k.at && now - k.at < MARK_REUSE_MS;
+  if (src.cache && !fresh(known)) {
+    // With the read caches the mark is read first, alone: history shards are cached under the mark they were
+    // read after, so a shard read in parallel with a mark that moved meanwhile can never be kept under it.
+    known = { mark: await historyMark(src, market), at: now };
+    marks.set(id, known);
+  }
+  if (fresh(known)) {
     const historyThrough = Math.min(known.mark ?? first - 1, last);
     const [histories, recent] = await Promise.all([
-      first <= historyThrough ? historiesOf(src, market, keys) : Promise.resolve(new Map<number, HistoryPage>()),
+      first <= historyThrough ? historiesOf(src, market, keys, known.mark) : Promise.resolve(new Map<number, HistoryPage>()),
       pagesOf(src, market, keys, range(Math.max(first, historyThrough + 1), last), withVolume),
     ]);
     return { historyThrough, histories, recent, more: none };
@@ -92,7 +102,7 @@ async function readDays(src: ReadSources, market: string, keys: readonly number[
   const [mark, histories, recent] = await Promise.all([
     historyMark(src, market),
     // A window that lies wholly in the recent days never needs the history shards.
-    first < recentFirst ? historiesOf(src, market, keys) : Promise.resolve(new Map<number, HistoryPage>()),
+    first < recentFirst ? historiesOf(src, market, keys, null) : Promise.resolve(new Map<number, HistoryPage>()),
     pagesOf(src, market, keys, range(recentFirst, last), withVolume),
   ]);
   marks.set(id, { mark, at: now });
@@ -103,12 +113,12 @@ async function readDays(src: ReadSources, market: string, keys: readonly number[
   return { historyThrough: Math.min(compactedThrough, recentFirst - 1), histories, recent, more };
 }
 
-/** The history shards holding `keys`, by shard (a split shard: only the parts holding them). */
-async function historiesOf(src: ReadSources, market: string, keys: readonly number[]): Promise<Map<number, HistoryPage>> {
+/** The history shards holding `keys`, by shard (a split shard: only the parts holding them); cached under `mark` when not null. */
+async function historiesOf(src: ReadSources, market: string, keys: readonly number[], mark: number | null): Promise<Map<number, HistoryPage>> {
   const byShard = new Map<number, number[]>();
   for (const k of keys) byShard.set(shardOf(k, HISTORY_SHARDS), [...(byShard.get(shardOf(k, HISTORY_SHARDS)) ?? []), k]);
   const shards = [...byShard];
-  const pages = await Promise.all(shards.map(([, of]) => src.store.historyOf(market, of)));
+  const pages = await Promise.all(shards.map(([, of]) => historyOf(src, market, of, mark)));
   return new Map(shards.map(([s], i) => [s, pages[i]]));
 }
 
@@ -116,10 +126,7 @@ async function historiesOf(src: ReadSources, market: string, keys: readonly numb
 async function pagesOf(src: ReadSources, market: string, keys: readonly number[], days: number[], withVolume: boolean): Promise<Map<number, ItemDays>> {
   const out = new Map<number, ItemDays>();
   if (days.length === 0) return out;
-  const [candles, volume] = await Promise.all([
-    src.store.candlesOf(market, 'd1', days, keys),
-    withVolume ? src.store.volumeOf(market, days, keys) : Promise.resolve(new Map<number, Map<number, Volume>>()),
-  ]);
+  const { candles, volume } = await dayPagesOf(src, market, days, keys, withVolume);
   const of = (key: number): ItemDays => {
     let d = out.get(key);
     if (!d) {

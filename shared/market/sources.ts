@@ -5,6 +5,15 @@
 import type { Clock } from '../clock';
 import type { BookLogPort, MarketPages, MarketPort, MergeLogPort, ScanLogPort } from '../ports/market';
 
+/**
+ * The API function's read caches for one request (page-cache.ts): the market's merge `seq` read strongly
+ * consistent at the request's start, and the strongly consistent store that fills a miss. Absent: read fresh.
+ */
+export interface PageCacheUse {
+  seq: number;
+  latest: MarketPages;
+}
+
 export interface ReadSources {
   store: MarketPages;
   scans: ScanLogPort;
@@ -15,6 +24,8 @@ export interface ReadSources {
   scope: string;
   /** The caller may not write the table (the pages function): read caches are not stored (IAM would refuse). */
   readOnly?: boolean;
+  /** Only the API function's live item and candle reads set this (merge, seal, snapshot, retention read fresh). */
+  cache?: PageCacheUse;
 }
 
 /** The read sources of a function's dependencies. */

@@ -147,6 +147,8 @@ export interface MarketPages {
   rows(market: string): Promise<RowTable>;
   /** The rows of `keys`. */
   rowsOf(market: string, keys: readonly number[]): Promise<RowTable>;
+  /** Whole row shards (every row each holds), by shard; shards never written are left out (the API's read caches). */
+  rowShards(market: string, shards: readonly number[]): Promise<Map<number, RowTable>>;
   /** Rewrites the row shards that hold `changedKeys` from the full table (rows missing from it leave their shard). */
   writeRows(market: string, rows: RowTable, changedKeys: Iterable<number>): Promise<void>;
   /** One whole period's candles. */
@@ -169,6 +171,8 @@ export interface MarketPages {
   volumePage(market: string, day: number): Promise<VolumePage>;
   /** Volume estimates of `keys` over several days: day → key → estimate. */
   volumeOf(market: string, days: readonly number[], keys: readonly number[]): Promise<Map<number, VolumePage>>;
+  /** Whole volume shards of days (those stored): what the API's read caches keep. */
+  volumeShardsOf(market: string, wanted: ReadonlyArray<{ day: number; shard: number }>): Promise<Array<{ day: number; shard: number; page: VolumePage }>>;
   /** A day's volume page by key shard, with the newest book each shard holds. */
   volumeShards(market: string, day: number): Promise<Map<number, VolumeShard>>;
   /** Writes whole volume shards with their book marks. */

@@ -171,6 +171,12 @@ export class MarketStore implements MarketPages {
     return out;
   }
 
+  /** Whole row shards by shard (the API's read caches keep whole shards, so other keys of a shard hit too). */
+  async rowShards(market: string, shards: readonly number[]): Promise<Map<number, RowTable>> {
+    const items = await this.batchGet(shards.map((s) => ({ pk: rowsPk(market), sk: shardSk(s) })));
+    return new Map(items.map((item) => [Number(item.sk), decodeRows(item.d)]));
+  }
+
   /** Rewrites the row shards that hold `changedKeys`, from the full table. */
   async writeRows(market: string, rows: RowTable, changedKeys: Iterable<number>): Promise<void> {
     const pages = encodeRowShards(rows, ROW_SHARDS, shardsTouched(changedKeys, ROW_SHARDS));
@@ -263,6 +269,15 @@ export class MarketStore implements MarketPages {
       out.set(day, into);
     }
     return out;
+  }
+
+  /** Whole volume shards of days (those stored). */
+  async volumeShardsOf(
+    market: string,
+    wanted: ReadonlyArray<{ day: number; shard: number }>,
+  ): Promise<Array<{ day: number; shard: number; page: VolumePage }>> {
+    const items = await this.batchGet(wanted.map((w) => ({ pk: volumePk(market, w.day), sk: shardSk(w.shard) })));
+    return items.map((item) => ({ day: Number(item.pk.slice(item.pk.lastIndexOf('#') + 1)), shard: Number(item.sk), page: decodeVolume(item.d) }));
   }
 
   /** A day's volume page by key shard, with the newest book each shard already holds. */

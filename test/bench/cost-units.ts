@@ -5,12 +5,13 @@
  *   listening, schedules held back (upload, queue, merge, stream fan-out);
  * - `hour`: one market-hour of the schedules after an hour of merges (seal, snapshot, items, sweeps; a job that
  *   runs less often than hourly, retention, counts by its share of the hour);
- * - `connect`: a socket's connect, `hello` and disconnect; `read.<route>`: one API read per route of the mix;
+ * - `connect`: a socket's connect, `hello` and disconnect; `read.<route>`: one API read per route of the mix,
+ *   from a fresh instance (read caches cleared), and `read.<route>.warm`: the same read from a warm instance;
  * - `storage`: the bytes in the table and both buckets after 30 days on the manual clock with retention
  *   running, at reduced scale (one market of 2000 keys, 6 books a day), which the model scales up.
  * Run alone with `npx tsx test/bench/cost-units.ts [--events | --storage] [--days N] [--reads] [--json PATH]`; the bench runner
- * calls `benchCostUnits()`. `--reads` adds the reads bench's `read.item_read_units` (the model prices single-item
- * reads with it), so `--events --reads` (about 10 minutes) and `--storage` (about 20) are every figure of
+ * calls `benchCostUnits()`. `--reads` adds the reads bench's `read.item_read_units` and `read.item_read_units_warm`
+ * (the model prices single-item reads with them), so `--events --reads` (about 10 minutes) and `--storage` (about 20) are every figure of
  * `npm run cost`, in two files it merges: the cost figures without the rest of the bench.
  */
 import { writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { type Runtime, startRuntime } from '../../lib/local/runtime';
 import { DAY_MS, HOUR_MS, type ManualClock, MINUTE_MS } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import { DEFAULT_MARKET, MARKETS } from '../../shared/domain/market';
+import { clearReadCaches } from '../../shared/market/read-cache';
 import { SCHEDULES } from '../../shared/topology';
 import { services } from '../support/operator';
 import { CostMeter, type EventFigure, eventFigures } from './cost-meter';
@@ -176,10 +178,13 @@ async function benchEvents(): Promise<EventFigure[]> {
       market: () => `/api/v1/ah/${MARKET}?since=${clock.now() - 10 * MINUTE_MS}`,
       snapshot: () => `/api/v1/ah/${MARKET}/snapshot`,
     };
-    for (const [route, path] of Object.entries(routes)) {
-      const n = 20;
+    // Cold: each read from a fresh instance (every read cache cleared first). Warm: the same reads from an instance
+    // that already made them, market unchanged (one unmeasured pass fills the caches, the next is measured).
+    const n = 20;
+    const readAll = async (route: string, path: (k: number) => string, fresh: boolean): Promise<number> => {
       let bytes = 0;
       for (let i = 0; i < n; i++) {
+        if (fresh) clearReadCaches();
         const res = await fetch(`${rt.base}${path(keys[(i * 7919) % keys.length])}`, {
           headers: { authorization: `Bearer ${who.token}`, 'accept-encoding': 'gzip' },
         });
@@ -188,7 +193,19 @@ async function benchEvents(): Promise<EventFigure[]> {
         bytes += Number(res.headers.get('content-length') ?? body.length);
       }
       await rt.drain();
+      return bytes;
+    };
+    for (const [route, path] of Object.entries(routes)) {
+      const bytes = await readAll(route, path, true);
       figures.push(...eventFigures(`read.${route}`, meter.take().byFunction, n), { name: `cost.read.${route}.bytes`, value: Math.round(bytes / n), unit: 'B' });
+      await readAll(route, path, false);
+      meter.take();
+      const warm = await readAll(route, path, false);
+      figures.push(...eventFigures(`read.${route}.warm`, meter.take().byFunction, n), {
+        name: `cost.read.${route}.warm.bytes`,
+        value: Math.round(warm / n),
+        unit: 'B',
+      });
     }
     return figures;
   } finally {
@@ -281,8 +298,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const days = Number(arg('--days') ?? 30);
   const only = process.argv.includes('--events') ? 'events' : process.argv.includes('--storage') ? 'storage' : 'all';
   const figures = only === 'events' ? await benchEvents() : only === 'storage' ? await benchStorage(days) : await benchCostUnits(days);
-  if (process.argv.includes('--reads'))
-    figures.push({ name: 'read.item_read_units', value: Math.round((await benchReads()).itemReadUnits * 10) / 10, unit: 'RCU' });
+  if (process.argv.includes('--reads')) {
+    const r = await benchReads();
+    figures.push(
+      { name: 'read.item_read_units', value: Math.round(r.itemReadUnits * 10) / 10, unit: 'RCU' },
+      { name: 'read.item_read_units_warm', value: Math.round(r.itemReadUnitsWarm * 10) / 10, unit: 'RCU' },
+    );
+  }
   for (const f of figures) console.log(`${f.name.padEnd(40)} ${String(f.value).padStart(12)} ${f.unit}`);
   const out = arg('--json');
   if (out)

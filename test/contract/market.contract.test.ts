@@ -11,6 +11,7 @@ import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { candlePk, shardSk } from '../../shared/store/keys';
 import { type MemoryPages, memoryMarket } from '../../shared/store/memory/market';
 import { type CandleParts, compactHistory, encodeCandleShards } from '../../shared/store/page-codec';
+import { ROW_SHARDS, shardOf } from '../../shared/store/shard-layout';
 import { freshTable } from '../support/engines';
 
 const T0 = Date.UTC(2026, 10, 2, 12, 0, 0);
@@ -94,6 +95,15 @@ describe.each(variants)('market port (%s)', (_name, make) => {
       ]),
     );
     expect(await port.latest.rowsOf(M, [B, C])).toEqual(new Map([[B, row(20)]]));
+    // Whole shards (the API's read caches): every row of each shard asked, shards never written left out.
+    const shards = await port.latest.rowShards(M, [shardOf(A, ROW_SHARDS), shardOf(B, ROW_SHARDS), 15]);
+    const whole = new Map<number, Map<number, ReturnType<typeof row>>>();
+    for (const [k, r] of [
+      [A, row(11)],
+      [B, row(20)],
+    ] as const)
+      whole.set(shardOf(k, ROW_SHARDS), new Map([...(whole.get(shardOf(k, ROW_SHARDS)) ?? []), [k, r]]));
+    expect(shards).toEqual(whole);
   });
 
   it('keeps candle pages by period and shard, and reads them whole, by keys, by shard and as closes', async () => {
@@ -173,6 +183,12 @@ describe.each(variants)('market port (%s)', (_name, make) => {
       ]),
     );
     expect(await port.latest.volumeOf(M, [DAY, DAY + 1], [C])).toEqual(new Map([[DAY, new Map([[C, [4, 5, 6]]])]]));
+    const whole = await port.latest.volumeShardsOf(M, [
+      { day: DAY, shard: 1 },
+      { day: DAY, shard: 3 },
+      { day: DAY + 1, shard: 2 },
+    ]);
+    expect(whole).toEqual([{ day: DAY, shard: 1, page: shard1 }]);
   });
 
   it('keeps history by shard and its mark, and stored day folds until they expire', async () => {

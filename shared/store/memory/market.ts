@@ -101,6 +101,15 @@ export class MemoryPages implements MarketPages {
     return out;
   }
 
+  async rowShards(market: string, shards: readonly number[]): Promise<Map<number, RowTable>> {
+    const out = new Map<number, RowTable>();
+    for (const s of shards) {
+      const item = this.t.get(P.rows(market), pad(s));
+      if (item) out.set(s, decodeRows(item.d as Uint8Array));
+    }
+    return out;
+  }
+
   async rowsOf(market: string, keys: readonly number[]): Promise<RowTable> {
     const wanted = new Set(keys);
     const out: RowTable = new Map();
@@ -194,6 +203,16 @@ export class MemoryPages implements MarketPages {
       }
     }
     return out;
+  }
+
+  async volumeShardsOf(
+    market: string,
+    wanted: ReadonlyArray<{ day: number; shard: number }>,
+  ): Promise<Array<{ day: number; shard: number; page: VolumePage }>> {
+    return wanted.flatMap(({ day, shard }) => {
+      const item = this.t.get(P.volume(market, day), pad(shard));
+      return item ? [{ day, shard, page: decodeVolume(item.d as Uint8Array) }] : [];
+    });
   }
 
   async volumeShards(market: string, day: number): Promise<Map<number, VolumeShard>> {

@@ -1,0 +1,265 @@
+/**
+ * The API function's caches of the pages single-item and candle reads read (issue 15 point 6: cost). A warm
+ * instance answers many requests in turn; a page that cannot have changed since it was read is answered from
+ * memory. Only the API's live item and candle routes use them (`ReadSources.cache`); merge, seal, snapshot,
+ * compaction and retention always read fresh.
+ *
+ * Row shards, d1 candle shards and volume shards are keyed by (store, market, merge `seq`, page, shard). A
+ * request validates with one strongly consistent META read (1 RCU). Every page write comes from a merge, which
+ * records `pending` in META first, writes its pages, and commits the next `seq` (clearing `pending`) last
+ * (merge-book.ts): so while META shows seq S and no pending merge, the pages are those of S. A merge under way
+ * (`pending` set) bypasses the caches. A miss is read strongly consistent before it is cached under S (an
+ * eventually consistent read just after a commit could return the previous content and keep it a whole merge
+ * interval). Writers that do not bump `seq`:
+ *  - retention deletes d1 and volume pages of days before today − 90: no read window reaches them (windows
+ *    start at today − min(90, historyDays));
+ *  - retention rewrites row shards without the rows older than 30 days (conditioned on an unchanged seq): a
+ *    cached row shard is used only until its oldest row could be pruned (`until`), then read again.
+ * Whether it pays: a hit costs the META read (1 RCU) and saves the row shard (1–1.5 RCU eventually
+ * consistent), the recent days' d1 shards (3–5) and volume shards (2); a miss costs 1 + twice those (strong
+ * reads). With a merge every ~5 minutes per market and ~12 reads a second per instance, nearly every read hits.
+ * Hour (h1) shards: an hour no book can reach any more (it ended more than the 24 h a book may lag plus the
+ * merge grace ago, the rule compaction's `finalDay` uses for days) never changes again, so its shards are kept
+ * without a seq; the last ~25 hours are kept per seq like the day shards. Which hours have candles still comes
+ * from the scan log on every read, as a fresh read does. Minute pages are not cached (rare, and every merge
+ * rewrites the window's newest ones).
+ *
+ * Item histories (each item's days of its history shard) are keyed by the compaction mark they were read
+ * under (item-read.ts reuses the mark 10 minutes, then reads it again), no META needed: compaction writes the shards before it moves the mark and
+ * never changes a day at or before the mark; it and retention only drop days before today − 90, which no
+ * window reads. Read strongly consistent on a miss (a lagging read could miss the days the mark names).
+ *
+ * Memory: 192 MB of page shards (row 32, d1 48, volume 48, h1 64) and 64 MB of item histories, 256 MB of the
+ * API function's 1024 MB. Sizes are estimated per decoded entry (a Map slot and its object). The working set
+ * of one seq for 6 markets of 20000 keys: row shards ~24 MB, the 2–3 days after the mark ~40 MB of d1 and
+ * ~30 MB of volume shards. A 20000-key market's history shard holds ~40 items' 90 days (~1 MB decoded), so
+ * history is kept per item (~25 KB): ~2500 items, where whole shards would thrash an LRU of 32 MB.
+ */
+
+import type { Clock } from '../clock';
+import { DAY_MS, HOUR_MS } from '../clock';
+import type { Candle, CandlePage, CandleRes } from '../domain/candles';
+import type { Row, RowTable } from '../domain/merge';
+import { ROW_RETENTION_MS } from '../domain/retention';
+import type { Volume, VolumePage } from '../domain/volume-estimate';
+import type { HistoryPage, MarketPort } from '../ports/market';
+import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf } from '../store/shard-layout';
+import { ReadCache } from './read-cache';
+import { type ReadSources, readSources } from './sources';
+
+const MB = 1 << 20;
+/** Estimated bytes of one decoded entry in memory (Map slot, object, fields). */
+const ROW_BYTES = 200;
+const CANDLE_BYTES = 160;
+const VOLUME_BYTES = 120;
+
+type CachedRows = { rows: RowTable; until: number };
+
+const rowCache = new ReadCache<CachedRows>('row shards', 32 * MB, (e) => 64 + e.rows.size * ROW_BYTES);
+const dayCache = new ReadCache<CandlePage>('d1 shards', 48 * MB, (p) => 64 + p.size * CANDLE_BYTES);
+const volumeCache = new ReadCache<VolumePage>('volume shards', 48 * MB, (p) => 64 + p.size * VOLUME_BYTES);
+const hourCache = new ReadCache<CandlePage>('h1 shards', 64 * MB, (p) => 64 + p.size * CANDLE_BYTES);
+/** A book may be read 24 h before its upload (spec Limits) and its merge may take this long (as compaction's finalDay). */
+const LATE_BOOK_MS = DAY_MS;
+const MERGE_GRACE_MS = 10 * 60_000;
+const historyCache = new ReadCache<ItemHistory>('history', 64 * MB, (days) => 64 + days.length * (CANDLE_BYTES + VOLUME_BYTES));
+
+/**
+ * The read sources of one live item or candle request of the API function: the market's seq read strongly
+ * consistent (1 RCU), so later reads may be answered from the caches; a merge under way reads fresh.
+ */
+export async function cachedReadSources(svc: { market: MarketPort; clock: Clock }, market: string): Promise<ReadSources> {
+  const src = readSources(svc);
+  const meta = await svc.market.latest.meta(market);
+  if (meta.pending) return src;
+  return { ...src, cache: { seq: meta.seq, latest: svc.market.latest } };
+}
+
+const unique = (xs: readonly number[]): number[] => [...new Set(xs)];
+
+/** The rows of `keys`: whole row shards from the cache, else read. */
+export async function rowsOf(src: ReadSources, market: string, keys: readonly number[]): Promise<RowTable> {
+  const c = src.cache;
+  if (!c) return src.store.rowsOf(market, keys);
+  const now = src.clock.now();
+  const shards = new Map<number, RowTable>();
+  const missing: number[] = [];
+  const keyOf = (s: number) => `${src.scope}|${market}|${c.seq}|rows|${s}`;
+  for (const s of unique(keys.map((k) => shardOf(k, ROW_SHARDS)))) {
+    const hit = rowCache.get(keyOf(s));
+    if (hit && now <= hit.until) shards.set(s, hit.rows);
+    else missing.push(s);
+  }
+  if (missing.length > 0) {
+    const read = await c.latest.rowShards(market, missing);
+    for (const s of missing) {
+      const rows = read.get(s) ?? new Map<number, Row>();
+      rowCache.set(keyOf(s), { rows, until: prunableAfter(rows) });
+      shards.set(s, rows);
+    }
+  }
+  const out: RowTable = new Map();
+  for (const k of keys) {
+    const row = shards.get(shardOf(k, ROW_SHARDS))?.get(k);
+    if (row) out.set(k, { ...row });
+  }
+  return out;
+}
+
+/** Retention prunes a row once `now - row.at` exceeds ROW_RETENTION_MS: until then the shard cannot lose a row. */
+function prunableAfter(rows: RowTable): number {
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const r of rows.values()) oldest = Math.min(oldest, r.at);
+  return oldest + ROW_RETENTION_MS;
+}
+
+/** Day candles and (with `withVolume`) volume of `keys` over `days`: day → key → value. */
+export async function dayPagesOf(
+  src: ReadSources,
+  market: string,
+  days: readonly number[],
+  keys: readonly number[],
+  withVolume: boolean,
+): Promise<{ candles: Map<number, Map<number, Candle>>; volume: Map<number, VolumePage> }> {
+  const c = src.cache;
+  if (!c) {
+    const [candles, volume] = await Promise.all([
+      src.store.candlesOf(market, 'd1', days, keys),
+      withVolume ? src.store.volumeOf(market, days, keys) : Promise.resolve(new Map<number, VolumePage>()),
+    ]);
+    return { candles, volume };
+  }
+  const wanted = days.flatMap((day) => unique(keys.map((k) => shardOf(k, PAGE_SHARDS))).map((shard) => ({ day, shard })));
+  const base = `${src.scope}|${market}|${c.seq}`;
+  const [candleShards, volumeShards] = await Promise.all([
+    shardsOf(
+      dayCache,
+      wanted,
+      (w) => `${base}|d1|${w.day}|${w.shard}`,
+      async (miss) =>
+        (
+          await c.latest.candleShards(
+            market,
+            'd1',
+            miss.map((w) => ({ period: w.day, shard: w.shard })),
+          )
+        ).map((r) => ({ day: r.period, shard: r.shard, page: r.page })),
+    ),
+    withVolume
+      ? shardsOf(
+          volumeCache,
+          wanted,
+          (w) => `${base}|volume|${w.day}|${w.shard}`,
+          (miss) => c.latest.volumeShardsOf(market, miss),
+        )
+      : Promise.resolve(new Map<string, VolumePage>()),
+  ]);
+  return { candles: projectShards(candleShards, days, keys), volume: projectShards(volumeShards, days, keys) };
+}
+
+/** The entries of `keys` in whole shards (`period|shard` → page): period → key → value (periods without any left out). */
+function projectShards<V>(shards: Map<string, Map<number, V>>, periods: readonly number[], keys: readonly number[]): Map<number, Map<number, V>> {
+  const out = new Map<number, Map<number, V>>();
+  for (const p of periods) {
+    const into = new Map<number, V>();
+    for (const k of keys) {
+      const v = shards.get(`${p}|${shardOf(k, PAGE_SHARDS)}`)?.get(k);
+      if (v) into.set(k, v);
+    }
+    if (into.size > 0) out.set(p, into);
+  }
+  return out;
+}
+
+/** Shards `wanted` from `cache`, the misses read by `read` (a shard not stored is cached empty): `day|shard` → page. */
+async function shardsOf<V>(
+  cache: ReadCache<Map<number, V>>,
+  wanted: ReadonlyArray<{ day: number; shard: number }>,
+  keyOf: (w: { day: number; shard: number }) => string,
+  read: (miss: Array<{ day: number; shard: number }>) => Promise<Array<{ day: number; shard: number; page: Map<number, V> }>>,
+): Promise<Map<string, Map<number, V>>> {
+  const out = new Map<string, Map<number, V>>();
+  const miss: Array<{ day: number; shard: number }> = [];
+  for (const w of wanted) {
+    const hit = cache.get(keyOf(w));
+    if (hit) out.set(`${w.day}|${w.shard}`, hit);
+    else miss.push(w);
+  }
+  if (miss.length === 0) return out;
+  const found = new Map((await read(miss)).map((r) => [`${r.day}|${r.shard}`, r.page]));
+  for (const w of miss) {
+    const page = found.get(`${w.day}|${w.shard}`) ?? new Map<number, V>();
+    cache.set(keyOf(w), page);
+    out.set(`${w.day}|${w.shard}`, page);
+  }
+  return out;
+}
+
+/** One item's days of a history shard (a history shard holds ~40 items' 90 days: kept per item, not whole). */
+type ItemHistory = Array<[day: number, candle: Candle | undefined, volume: Volume | undefined]>;
+
+/**
+ * The history of `keys` (one shard's), read under compaction mark `mark`: each key's days from the cache when
+ * read under the same mark, else the shard read strongly consistent and each key's days kept.
+ */
+export async function historyOf(src: ReadSources, market: string, keys: readonly number[], mark: number | null): Promise<HistoryPage> {
+  const c = src.cache;
+  if (!c || mark === null) return src.store.historyOf(market, keys);
+  const keyOf = (k: number) => `${src.scope}|${market}|${mark}|history|${k}`;
+  const hits = keys.map((k) => historyCache.get(keyOf(k)));
+  if (hits.every((h) => h !== undefined)) {
+    const page: HistoryPage = new Map();
+    keys.forEach((k, i) => {
+      for (const [day, candle, volume] of hits[i] as ItemHistory) {
+        let d = page.get(day);
+        if (!d) {
+          d = { candles: new Map(), volume: new Map() };
+          page.set(day, d);
+        }
+        if (candle) d.candles.set(k, candle);
+        if (volume) d.volume.set(k, volume);
+      }
+    });
+    return page;
+  }
+  const page = await c.latest.historyOf(market, keys);
+  for (const k of keys) {
+    const days: ItemHistory = [];
+    for (const [day, d] of page) {
+      const candle = d.candles.get(k);
+      const volume = d.volume.get(k);
+      if (candle || volume) days.push([day, candle, volume]);
+    }
+    historyCache.set(keyOf(k), days);
+  }
+  return page;
+}
+
+/** Candles of `keys` over `periods` of `res`: period → key → candle; h1 shards from the cache (m1, or no cache: read). */
+export async function candlePagesOf(
+  src: ReadSources,
+  market: string,
+  res: CandleRes,
+  periods: readonly number[],
+  keys: readonly number[],
+): Promise<Map<number, Map<number, Candle>>> {
+  const c = src.cache;
+  if (!c || res !== 'h1') return src.store.candlesOf(market, res, periods, keys);
+  // Hours at or before this one are final: no merge can write them again.
+  const finalHour = Math.floor((src.clock.now() - LATE_BOOK_MS - MERGE_GRACE_MS) / HOUR_MS) - 1;
+  const wanted = periods.flatMap((hour) => unique(keys.map((k) => shardOf(k, PAGE_SHARDS))).map((shard) => ({ day: hour, shard })));
+  const shards = await shardsOf(
+    hourCache,
+    wanted,
+    (w) => `${src.scope}|${market}|${w.day <= finalHour ? 'final' : c.seq}|h1|${w.day}|${w.shard}`,
+    async (miss) =>
+      (
+        await c.latest.candleShards(
+          market,
+          'h1',
+          miss.map((w) => ({ period: w.day, shard: w.shard })),
+        )
+      ).map((r) => ({ day: r.period, shard: r.shard, page: r.page })),
+  );
+  return projectShards(shards, periods, keys);
+}
