@@ -6,15 +6,14 @@
 import { secondsToNextHour } from '../clock';
 import { parseItemKey } from '../domain/item-key';
 import { NotFoundError } from '../errors';
-import { snapshotLatestPath } from '../files/paths';
 import type { Route, RoutesOf } from '../http/handler';
 import { storedJson } from '../http/respond';
 import type { HttpResult } from '../http/types';
-import { getObject } from '../items/bucket';
 import { liveHeaders } from '../market/answer-cache';
 import { fitAnswer } from '../market/answer-files';
 import { bookSummary, itemBookEntries, readBookFile } from '../market/book-read';
 import { bookRange } from '../market/query-rules';
+import { latestSnapshotFile } from '../market/snapshot-read';
 import { readSources } from '../market/sources';
 import { BooksQuery } from './market-books.schemas';
 import { parseAs } from './zod-parse';
@@ -69,10 +68,10 @@ export const getBookFile: Route = {
 export const getSnapshot: Route = {
   access: { kind: 'public', keyExempt: true },
   async handle({ req, svc }) {
-    const pointer = await getObject(svc, snapshotLatestPath(req.params.market));
-    const path = pointer ? (JSON.parse(pointer.data.toString('utf8')) as { path?: unknown }).path : undefined;
-    const file = typeof path === 'string' ? await getObject(svc, path) : null;
-    if (!file) throw new NotFoundError('not_found', 'no hourly snapshot has been written yet');
+    // The pointer and the immutable hourly file it names, kept by a warm instance (snapshot-read.ts).
+    const latest = await latestSnapshotFile(svc, req.params.market);
+    if (!latest) throw new NotFoundError('not_found', 'no hourly snapshot has been written yet');
+    const { path, file } = latest;
     const gzip = file.contentEncoding === 'gzip' || (file.data[0] === 0x1f && file.data[1] === 0x8b);
     // The pointer is rewritten shortly after the hour: two minutes of slack keep edges from caching the old one.
     const ae = req.headers['accept-encoding'];

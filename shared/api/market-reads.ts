@@ -9,7 +9,7 @@ import { hasFeature, type Principal } from '../auth/principal';
 import { dayOf, hourOf } from '../clock';
 import { parseItemKey } from '../domain/item-key';
 import { MARKETS } from '../domain/market';
-import { rowsChangedSince, toAuctionRow } from '../domain/merge';
+import { toAuctionRow } from '../domain/merge';
 import type { HourlySnapshot } from '../files/documents';
 import { snapshotPath } from '../files/paths';
 import type { QueryFeatures, Route, RouteContext, RoutesOf } from '../http/handler';
@@ -25,6 +25,7 @@ import { cachedReadSources, rowsOf } from '../market/page-cache';
 import { candleWindow, historyFrom, intradayFrom } from '../market/query-rules';
 import { readSources } from '../market/sources';
 import { hourlySummary, liveSummary, type MarketSummary, type SnapshotSource } from '../market/summary-read';
+import { rowsSince, tableRows } from '../market/table-read';
 import { cutOf, dayPoints, firstWindowDay, restrictionOf } from '../market/view-rules';
 import type { Services } from '../services';
 import { BatchCandlesQuery, HistoryQuery, IntradayQuery, ItemCandlesQuery, TableQuery } from './market-reads.schemas';
@@ -97,11 +98,11 @@ export const getTable: Route = {
   access: { kind: 'public', feature: 'prices.live' },
   async handle({ req, svc }) {
     const since = parseAs(TableQuery, req.query, 'bad_query').since ?? 0;
-    const src = readSources(svc);
     const market = req.params.market;
     const now = svc.clock.now();
-    const [meta, rows] = await Promise.all([src.store.meta(market), src.store.rows(market)]);
-    return live({ market, rows: rowsChangedSince(rows, since), seq: meta.seq, now, live: true });
+    // META, then the rows of its version (kept by a warm instance: table-read.ts).
+    const { seq, rows } = await tableRows(svc.market, market);
+    return live({ market, rows: rowsSince(rows, since), seq, now, live: true });
   },
 };
 

@@ -41,6 +41,8 @@ export interface MarketMeta {
   pending?: PendingMerge | null;
   /** The newest merged upload ids (a whole FIFO batch), so a batch delivered again merges none of them twice. */
   recentUploads?: string[];
+  /** Bumped by each retention rewrite of row shards (rows change without a merge): caches of rows key on it. */
+  rowsRev?: number;
 }
 
 /** The state of a market no merge has touched yet (what every adapter answers before the first commit). */

@@ -59,7 +59,8 @@ export class RetentionStore implements RetentionPort {
 
   /**
    * Rewrites the row shards holding `deletedKeys` from `rows`, in one transaction that holds only while the
-   * market's seq is still `seq` and no merge is under way: a merge in between wins, and the next run retries.
+   * market's seq is still `seq` and no merge is under way (bumping META's `rowsRev`): a merge in between wins,
+   * and the next run retries.
    */
   async rewriteRowsIfUnchanged(market: string, rows: RowTable, deletedKeys: readonly number[], seq: number): Promise<boolean> {
     const split = splitShards(rows, ROW_SHARDS);
@@ -71,12 +72,14 @@ export class RetentionStore implements RetentionPort {
         new TransactWriteCommand({
           TransactItems: [
             {
-              ConditionCheck: {
+              // The check also bumps `rowsRev`: the rows change without a merge, and caches of rows key on it.
+              Update: {
                 TableName: this.table,
                 Key: marketMetaKey(market),
+                UpdateExpression: 'ADD #rev :one',
                 ConditionExpression: '#seq = :seq AND (attribute_not_exists(#pending) OR #pending = :null)',
-                ExpressionAttributeNames: { '#seq': 'seq', '#pending': 'pending' },
-                ExpressionAttributeValues: { ':seq': seq, ':null': null },
+                ExpressionAttributeNames: { '#seq': 'seq', '#pending': 'pending', '#rev': 'rowsRev' },
+                ExpressionAttributeValues: { ':seq': seq, ':null': null, ':one': 1 },
               },
             },
             ...puts,

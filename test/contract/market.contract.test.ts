@@ -320,6 +320,8 @@ describe.each(variants)('market port (%s)', (_name, make) => {
         1,
       ),
     ).toBe(true);
+    // The rows changed without a merge: META's `rowsRev` says so (caches of rows key on it, table-read.ts).
+    expect((await port.latest.meta(M)).rowsRev).toBe(1);
     expect(await port.latest.rows(M)).toEqual(
       new Map([
         [B, row(2)],

@@ -347,6 +347,7 @@ function memoryRetention(pages: MemoryPages, meta: Map<string, MarketMeta>): Ret
       const m = meta.get(market);
       if (!m || m.seq !== seq || (m.pending !== undefined && m.pending !== null)) return false;
       pages.rewriteRows(market, rows, deletedKeys);
+      meta.set(market, { ...m, rowsRev: (m.rowsRev ?? 0) + 1 });
       return true;
     },
   };
