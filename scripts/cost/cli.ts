@@ -68,11 +68,8 @@ export function readFigures(paths: readonly string[]): Figure[] {
 
 async function measure(days: number): Promise<Figure[]> {
   console.log(`measuring the cost figures on the local runtime (events, then ${days} simulated days; about ${Math.round(days)} minutes)…`);
-  const { benchCostUnits } = await import('../../test/bench/cost-units');
-  const { benchReads } = await import('../../test/bench/reads');
-  const figures: Figure[] = await benchCostUnits(days);
-  figures.push({ name: 'read.item_read_units', value: (await benchReads()).itemReadUnits });
-  return figures;
+  const { benchCostUnits, itemReadFigures } = await import('../../test/bench/cost-units');
+  return [...(await benchCostUnits(days)), ...(await itemReadFigures())];
 }
 
 export function printReport(report: CostReport, prices: Prices): void {

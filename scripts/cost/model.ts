@@ -77,7 +77,7 @@ export const HALVE: Readonly<Record<string, string>> = {
     'merge only the shards a book changes and skip pages whose encoded bytes did not change (a steady market rewrites few prices), or merge every other book of a market (150 a day)',
   'DynamoDB reads: merges': 'keep the merge function warm with its pages cached between books (read only META and changed shards)',
   'DynamoDB reads: API reads':
-    "keep each market's history shards in the API function per compaction mark (they change once a day: about 3 of a single-item answer's units) and its recent day and row shards per merge seq (validated by the META read), so a warm function reads an item's shards once per merge instead of once per read",
+    "the warm functions' caches already serve all but the first read of a shard per merge; what is left is the META read each answer makes and the misses of a market's first reads after each merge: serve hourly views from the published files (CloudFront) instead of the table, or validate the caches with one META read per instance per second instead of one per answer",
   'DynamoDB units: hourly jobs': 'run the snapshot and seal jobs on changed markets only',
   'DynamoDB units: sockets': 'reconnect less often (keep the 2-hour connection to its limit)',
   'DynamoDB storage': 'keep day history 30 days in the table and older days only in S3 files',

@@ -288,6 +288,15 @@ export async function benchStorage(days = 30): Promise<EventFigure[]> {
   }
 }
 
+/** The reads bench's single-item read units, from a fresh instance and from a warm one (the cost model's item route). */
+export async function itemReadFigures(): Promise<EventFigure[]> {
+  const r = await benchReads();
+  return [
+    { name: 'read.item_read_units', value: Math.round(r.itemReadUnits * 10) / 10, unit: 'RCU' },
+    { name: 'read.item_read_units_warm', value: Math.round(r.itemReadUnitsWarm * 10) / 10, unit: 'RCU' },
+  ];
+}
+
 /** Every `cost.*` figure: events on a 20000-key market, then the 30-day storage run. */
 export async function benchCostUnits(days = 30): Promise<EventFigure[]> {
   return [...(await benchEvents()), ...(await benchStorage(days))];
@@ -298,13 +307,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const days = Number(arg('--days') ?? 30);
   const only = process.argv.includes('--events') ? 'events' : process.argv.includes('--storage') ? 'storage' : 'all';
   const figures = only === 'events' ? await benchEvents() : only === 'storage' ? await benchStorage(days) : await benchCostUnits(days);
-  if (process.argv.includes('--reads')) {
-    const r = await benchReads();
-    figures.push(
-      { name: 'read.item_read_units', value: Math.round(r.itemReadUnits * 10) / 10, unit: 'RCU' },
-      { name: 'read.item_read_units_warm', value: Math.round(r.itemReadUnitsWarm * 10) / 10, unit: 'RCU' },
-    );
-  }
+  if (process.argv.includes('--reads')) figures.push(...(await itemReadFigures()));
   for (const f of figures) console.log(`${f.name.padEnd(40)} ${String(f.value).padStart(12)} ${f.unit}`);
   const out = arg('--json');
   if (out)
