@@ -140,7 +140,9 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
     const perPeriod = (scenario.apiReadsPerDay * share) / scenario.markets / periodsPerDay;
     const warm = byName.has(`cost.read.${route}.warm.rcu`);
     const miss = cache && warm ? cacheMissRate(perPeriod, scenario.apiInstances, cache.entriesPerMarket) : 1;
-    return { route, count: scenario.apiReadsPerDay * share * days, miss };
+    const perDay = (scenario.apiReadsPerDay * share) / scenario.markets;
+    const historyMiss = cache?.history && warm ? cacheMissRate(perDay, scenario.apiInstances, cache.history.entriesPerMarket) : undefined;
+    return { route, count: scenario.apiReadsPerDay * share * days, miss, historyMiss };
   });
   /** A read figure (`cost.read.<route>.<what>`) as priced: warm + (fresh − warm) × miss rate. */
   const readFig = (route: string, what: string, fresh = `cost.read.${route}.${what}`, warm = `cost.read.${route}.warm.${what}`): number => {
@@ -148,6 +150,19 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
     if (!r || r.miss >= 1) return fig(fresh);
     const w = fig(warm);
     return w + (fig(fresh) - w) * r.miss;
+  };
+  /**
+   * A single-item answer's read units as priced (the reads bench's figures, 90 days of history): warm, plus the
+   * history shard's part (new − warm) at the history cache's miss rate, plus the page shards' part
+   * (fresh − new) at the route's. Without a history cache both parts go at the route's miss rate.
+   */
+  const itemRcu = (): number => {
+    const r = reads.find((x) => x.route === 'item');
+    const fresh = 'read.item_read_units';
+    if (!r || r.miss >= 1) return fig(fresh);
+    if (r.historyMiss === undefined) return readFig('item', 'rcu', fresh, 'read.item_read_units_warm');
+    const [f, n, w] = [fig(fresh), fig('read.item_read_units_new'), fig('read.item_read_units_warm')];
+    return w + (n - w) * r.historyMiss + (f - n) * r.miss;
   };
   const socketsPerMarket = scenario.socketsAllDay / scenario.markets;
   const measuredSockets = fig('cost.merge.sockets');
@@ -179,13 +194,13 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
   let readWcu = 0;
   for (const r of reads) {
     // The single-item answer's units come from the reads bench (90 days of history), the rest from the cost bench.
-    readRcu += r.count * (r.route === 'item' ? readFig('item', 'rcu', 'read.item_read_units', 'read.item_read_units_warm') : readFig(r.route, 'rcu'));
+    readRcu += r.count * (r.route === 'item' ? itemRcu() : readFig(r.route, 'rcu'));
     readWcu += r.count * readFig(r.route, 'wcu');
   }
   add(
     'DynamoDB reads: API reads',
     readRcu * rru + readWcu * wru,
-    `${M(readRcu)} read units, ${M(readWcu)} write units (${reads.map((r) => `${r.route} ${M(r.count)}${r.miss < 1 ? ` ${Math.round(r.miss * 100)}% missing the cache` : ''}`).join(', ')})`,
+    `${M(readRcu)} read units, ${M(readWcu)} write units (${reads.map((r) => `${r.route} ${M(r.count)}${r.miss < 1 ? ` ${Math.round(r.miss * 100)}% missing the cache` : ''}${r.historyMiss === undefined ? '' : `, its history shards ${Math.round(r.historyMiss * 100)}%`}`).join(', ')})`,
   );
   const hourRcu = hours * fig('cost.hour.rcu');
   const hourWcu = hours * fig('cost.hour.wcu');

@@ -29,9 +29,11 @@ export interface Scenario {
   /**
    * Per read route: over how many cache entries a market's reads of that route spread (the key shards the
    * answer reads) and what empties them (`merge`: the market's next merge; `hour`: the next hour). A route not
-   * named here is priced at its fresh-instance figures.
+   * named here is priced at its fresh-instance figures. `history`: the single-item route's history shards, a
+   * cache of their own that only the daily compaction mark empties; the part of an answer's units they are
+   * (`read.item_read_units_new` − warm) is priced at their miss rate, the rest at the route's.
    */
-  readCaches: Record<string, { entriesPerMarket: number; validFor: 'merge' | 'hour' }>;
+  readCaches: Record<string, { entriesPerMarket: number; validFor: 'merge' | 'hour'; history?: { entriesPerMarket: number } }>;
   daysPerMonth: number;
 }
 
@@ -48,9 +50,10 @@ export const SCENARIO: Scenario = {
   sqsPollersPerQueue: 5,
   apiInstances: 6,
   // Item and candle answers read the key's row, day page and volume shards (16 key shards each, PAGE_SHARDS and
-  // ROW_SHARDS) and its history shard (512, valid a day): priced as if all of it were emptied by each merge.
+  // ROW_SHARDS), emptied by each merge; item answers also read the key's history shard (512, HISTORY_SHARDS),
+  // kept until the next compaction mark (a day). Reads spread evenly over keys (no popular items).
   readCaches: {
-    item: { entriesPerMarket: 16, validFor: 'merge' },
+    item: { entriesPerMarket: 16, validFor: 'merge', history: { entriesPerMarket: 512 } },
     item_candles: { entriesPerMarket: 16, validFor: 'merge' },
     market: { entriesPerMarket: 1, validFor: 'merge' },
     snapshot: { entriesPerMarket: 1, validFor: 'hour' },

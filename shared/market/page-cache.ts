@@ -24,16 +24,18 @@
  * from the scan log on every read, as a fresh read does. Minute pages are not cached (rare, and every merge
  * rewrites the window's newest ones).
  *
- * Item histories (each item's days of its history shard) are keyed by the compaction mark they were read
- * under (item-read.ts reuses the mark 10 minutes, then reads it again), no META needed: compaction writes the shards before it moves the mark and
+ * History shards are kept as their stored bytes (a 20000-key market's shard, ~40 items' 90 days, is ~25 KB
+ * encoded and ~1 MB decoded), keyed by the compaction mark they were read under (item-read.ts reuses the mark
+ * 10 minutes, then reads it again), no META needed: compaction writes the shards before it moves the mark and
  * never changes a day at or before the mark; it and retention only drop days before today − 90, which no
- * window reads. Read strongly consistent on a miss (a lagging read could miss the days the mark names).
+ * window reads. Read strongly consistent on a miss (a lagging read could miss the days the mark names). An
+ * item's days, decoded from its shard (~4 ms), are kept per item on top, for items read again.
  *
- * Memory: 192 MB of page shards (row 32, d1 48, volume 48, h1 64) and 64 MB of item histories, 256 MB of the
- * API function's 1024 MB. Sizes are estimated per decoded entry (a Map slot and its object). The working set
- * of one seq for 6 markets of 20000 keys: row shards ~24 MB, the 2–3 days after the mark ~40 MB of d1 and
- * ~30 MB of volume shards. A 20000-key market's history shard holds ~40 items' 90 days (~1 MB decoded), so
- * history is kept per item (~25 KB): ~2500 items, where whole shards would thrash an LRU of 32 MB.
+ * Memory: 192 MB of page shards (row 32, d1 48, volume 48, h1 64), 96 MB of history shards' bytes and 32 MB of
+ * item histories, 320 MB of the API function's 1024 MB. Sizes are estimated per decoded entry (a Map slot and
+ * its object), and by bytes for history shards. The working set of one seq for 6 markets of 20000 keys: row
+ * shards ~24 MB, the 2–3 days after the mark ~40 MB of d1 and ~30 MB of volume shards; every history shard of
+ * the 6 markets ~75 MB of bytes (512 a market), so a warm instance reads each about once a day.
  */
 
 import type { Clock } from '../clock';
@@ -43,6 +45,7 @@ import type { Row, RowTable } from '../domain/merge';
 import { ROW_RETENTION_MS } from '../domain/retention';
 import type { Volume, VolumePage } from '../domain/volume-estimate';
 import type { HistoryPage, MarketPort } from '../ports/market';
+import { decodeHistoryParts } from '../store/history-parts';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf } from '../store/shard-layout';
 import { ReadCache } from './read-cache';
 import { type ReadSources, readSources } from './sources';
@@ -62,7 +65,8 @@ const hourCache = new ReadCache<CandlePage>('h1 shards', 64 * MB, (p) => 64 + p.
 /** A book may be read 24 h before its upload (spec Limits) and its merge may take this long (as compaction's finalDay). */
 const LATE_BOOK_MS = DAY_MS;
 const MERGE_GRACE_MS = 10 * 60_000;
-const historyCache = new ReadCache<ItemHistory>('history', 64 * MB, (days) => 64 + days.length * (CANDLE_BYTES + VOLUME_BYTES));
+const historyCache = new ReadCache<ItemHistory>('item histories', 32 * MB, (days) => 64 + days.length * (CANDLE_BYTES + VOLUME_BYTES));
+const historyShardCache = new ReadCache<Uint8Array[]>('history shards', 96 * MB, (parts) => 64 + parts.reduce((n, d) => n + d.length, 0));
 
 /**
  * The read sources of one live item or candle request of the API function: the market's seq read strongly
@@ -199,12 +203,13 @@ async function shardsOf<V>(
 type ItemHistory = Array<[day: number, candle: Candle | undefined, volume: Volume | undefined]>;
 
 /**
- * The history of `keys` (one shard's), read under compaction mark `mark`: each key's days from the cache when
- * read under the same mark, else the shard read strongly consistent and each key's days kept.
+ * The history of `keys` (one shard's), read under compaction mark `mark`: each key's days from the item cache
+ * when read under the same mark; else the shard's stored bytes, from the shard cache or read strongly
+ * consistent, decoded, and each key's days kept.
  */
 export async function historyOf(src: ReadSources, market: string, keys: readonly number[], mark: number | null): Promise<HistoryPage> {
   const c = src.cache;
-  if (!c || mark === null) return src.store.historyOf(market, keys);
+  if (!c || mark === null || keys.length === 0) return src.store.historyOf(market, keys);
   const keyOf = (k: number) => `${src.scope}|${market}|${mark}|history|${k}`;
   const hits = keys.map((k) => historyCache.get(keyOf(k)));
   if (hits.every((h) => h !== undefined)) {
@@ -222,7 +227,15 @@ export async function historyOf(src: ReadSources, market: string, keys: readonly
     });
     return page;
   }
-  const page = await c.latest.historyOf(market, keys);
+  const shard = shardOf(keys[0], HISTORY_SHARDS);
+  const shardKey = `${src.scope}|${market}|${mark}|history-shard|${shard}`;
+  let stored = historyShardCache.get(shardKey);
+  if (!stored) {
+    // Own copies: the SDK's buffers may be views of a larger one the cache would keep alive uncounted.
+    stored = (await c.latest.historyShardBytes(market, shard)).map((d) => new Uint8Array(d));
+    historyShardCache.set(shardKey, stored);
+  }
+  const page: HistoryPage = stored.length === 0 ? new Map() : decodeHistoryParts(stored);
   for (const k of keys) {
     const days: ItemHistory = [];
     for (const [day, d] of page) {

@@ -181,6 +181,12 @@ export interface MarketPages {
   writeVolumeShards(market: string, day: number, shards: ReadonlyMap<number, VolumeShard>): Promise<void>;
   /** The compacted history page holding `key`, or all of `keys` (keys of one shard); entries of other keys may be left out. */
   historyOf(market: string, key: number | readonly number[]): Promise<HistoryPage>;
+  /**
+   * A whole history shard as stored: its encoded page, or every part of a split one (`decodeHistoryParts` reads
+   * them); none when never written. What the API's read caches keep (a shard's bytes are ~30 times smaller than
+   * its decoded page).
+   */
+  historyShardBytes(market: string, shard: number): Promise<Uint8Array[]>;
   /** Every history shard: shard → page. */
   histories(market: string): Promise<Map<number, HistoryPage>>;
   /** Writes whole history shards. */

@@ -40,6 +40,12 @@ export class HistoryItems {
 
   /** The shard's page, or only the parts holding `keys` when given. */
   async read(market: string, shard: number, keys?: readonly number[]): Promise<HistoryPage> {
+    const stored = await this.bytes(market, shard, keys);
+    return stored.length === 0 ? new Map() : decodeHistoryParts(stored);
+  }
+
+  /** The shard's stored bytes (its page, or the parts holding `keys`, every part without them); none when never written. */
+  async bytes(market: string, shard: number, keys?: readonly number[]): Promise<Uint8Array[]> {
     for (let attempt = 0; ; attempt++) {
       const strong = this.consistent || attempt >= READ_TRIES - 1;
       const out = await this.ddb.send(
@@ -47,13 +53,13 @@ export class HistoryItems {
       );
       this.meter.add(out.ConsumedCapacity, 'read');
       const head = out.Item as Item | undefined;
-      if (!head) return new Map();
-      if (!head.parts) return decodeHistoryParts([head.d as Uint8Array]);
+      if (!head) return [];
+      if (!head.parts) return [head.d as Uint8Array];
       const wanted =
         keys === undefined ? head.parts.map((_, i) => i) : [...new Set(keys.flatMap((k) => partsHolding(head.parts ?? [], k)))].sort((a, b) => a - b);
       const parts = await this.parts(market, shard, head.gen as string, wanted, strong);
       const found = wanted.map((i) => parts.get(i)?.d);
-      if (found.every((d) => d !== undefined)) return decodeHistoryParts(found as Uint8Array[]);
+      if (found.every((d) => d !== undefined)) return found as Uint8Array[];
       if (attempt >= READ_TRIES - 1) throw new Error(`history shard ${shard} of ${market}: a part its head names is missing`);
       await backoff(attempt);
     }

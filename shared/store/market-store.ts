@@ -311,6 +311,10 @@ export class MarketStore implements MarketPages {
     return this.history.read(market, shardOf(keys[0], HISTORY_SHARDS), keys);
   }
 
+  async historyShardBytes(market: string, shard: number): Promise<Uint8Array[]> {
+    return this.history.bytes(market, shard);
+  }
+
   /** Every history shard (for compaction and whole-market history reads). */
   async histories(market: string): Promise<Map<number, HistoryPage>> {
     return this.history.readAll(market);

@@ -10,7 +10,7 @@
  * - `storage`: the bytes in the table and both buckets after 30 days on the manual clock with retention
  *   running, at reduced scale (one market of 2000 keys, 6 books a day), which the model scales up.
  * Run alone with `npx tsx test/bench/cost-units.ts [--events | --storage] [--days N] [--reads] [--json PATH]`; the bench runner
- * calls `benchCostUnits()`. `--reads` adds the reads bench's `read.item_read_units` and `read.item_read_units_warm`
+ * calls `benchCostUnits()`. `--reads` adds the reads bench's `read.item_read_units`, `read.item_read_units_warm` and `read.item_read_units_new`
  * (the model prices single-item reads with them), so `--events --reads` (about 10 minutes) and `--storage` (about 20) are every figure of
  * `npm run cost`, in two files it merges: the cost figures without the rest of the bench.
  */
@@ -288,12 +288,13 @@ export async function benchStorage(days = 30): Promise<EventFigure[]> {
   }
 }
 
-/** The reads bench's single-item read units, from a fresh instance and from a warm one (the cost model's item route). */
+/** The reads bench's single-item read units from a fresh instance, a warm one, and a warm one reading an item of an unread history shard (the cost model's item route). */
 export async function itemReadFigures(): Promise<EventFigure[]> {
   const r = await benchReads();
   return [
     { name: 'read.item_read_units', value: Math.round(r.itemReadUnits * 10) / 10, unit: 'RCU' },
     { name: 'read.item_read_units_warm', value: Math.round(r.itemReadUnitsWarm * 10) / 10, unit: 'RCU' },
+    { name: 'read.item_read_units_new', value: Math.round(r.itemReadUnitsNewItem * 10) / 10, unit: 'RCU' },
   ];
 }
 

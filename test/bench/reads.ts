@@ -22,6 +22,7 @@ import { clearReadCaches } from '../../shared/market/read-cache';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';
+import { HISTORY_SHARDS, shardOf } from '../../shared/store/shard-layout';
 import { buildPages, emptyPages, writePages } from '../support/market-fill';
 import { services } from '../support/operator';
 
@@ -32,6 +33,11 @@ export interface ReadFigures {
   itemReadUnits: number;
   /** The same answers again from a warm instance (the read caches hold what the first pass read, market unchanged). */
   itemReadUnitsWarm: number;
+  /** A warm instance's answer for an item it has not read before, of a history shard it has not read (page shards cached). */
+  itemReadUnitsNewItem: number;
+  /** The same for items of history shards it has read (page and history shards cached, the item's history decoded from its shard). */
+  itemReadUnitsNeighbour: number;
+  itemP50MsNeighbour: number;
   itemP50MsWarm: number;
   /** p50 ms of that answer through the local runtime (HTTP, admission, reads). */
   itemP50Ms: number;
@@ -167,6 +173,18 @@ export async function benchReads(): Promise<ReadFigures> {
     for (const key of sample(40, 1)) await get(`/api/v1/ah/${MARKET}/${key}`, token);
     const warm = [];
     for (const key of sample(40, 1)) warm.push(await get(`/api/v1/ah/${MARKET}/${key}`, token));
+    // Items not read before by the same warm instance: their page shards are cached (40 keys touched nearly
+    // every one of the 16 key shards). Those of history shards no read touched read their history shard; those
+    // of touched history shards decode it from the cache.
+    const seen = new Set(sample(40, 1));
+    const seenHistory = new Set([...seen].map((k) => shardOf(k, HISTORY_SHARDS)));
+    const unseen = sample(400, 3).filter((k) => !seen.has(k));
+    const newItems = [];
+    for (const key of unseen.filter((k) => !seenHistory.has(shardOf(k, HISTORY_SHARDS))).slice(0, 40))
+      newItems.push(await get(`/api/v1/ah/${MARKET}/${key}`, token));
+    const neighbours = [];
+    for (const key of keys.filter((k) => !seen.has(k) && seenHistory.has(shardOf(k, HISTORY_SHARDS))).slice(0, 40))
+      neighbours.push(await get(`/api/v1/ah/${MARKET}/${key}`, token));
     // Anonymous answers: each key asked once, so each is the first of its hour (computed, then stored).
     const hourly = [];
     for (const key of sample(40, 5)) hourly.push(await get(`/api/v1/ah/${MARKET}/${key}`));
@@ -187,6 +205,9 @@ export async function benchReads(): Promise<ReadFigures> {
       itemP50Ms: median(live.map((r) => r.ms)),
       itemReadUnitsWarm: mean(warm),
       itemP50MsWarm: median(warm.map((r) => r.ms)),
+      itemReadUnitsNewItem: mean(newItems),
+      itemReadUnitsNeighbour: mean(neighbours),
+      itemP50MsNeighbour: median(neighbours.map((r) => r.ms)),
       itemReadUnitsHourly: mean(hourly),
       itemP50MsHourly: median(hourly.map((r) => r.ms)),
       itemPageReadUnits: mean(pages),
@@ -210,6 +231,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`market reads (${KEYS} keys, ${f.days} days of history; ${((performance.now() - t0) / 1000).toFixed(0)} s with the fill)`);
   console.log(`  single item, live:   ${f.itemReadUnits.toFixed(1)} RCU (target <= 30), p50 ${f.itemP50Ms.toFixed(1)} ms (target <= 50), fresh instance`);
   console.log(`  single item, warm:   ${f.itemReadUnitsWarm.toFixed(1)} RCU, p50 ${f.itemP50MsWarm.toFixed(1)} ms (the same answers again, read caches warm)`);
+  console.log(`  single item, new:    ${f.itemReadUnitsNewItem.toFixed(1)} RCU (items not read before by a warm instance, their history shard read)`);
+  console.log(
+    `  single item, nearby: ${f.itemReadUnitsNeighbour.toFixed(1)} RCU, p50 ${f.itemP50MsNeighbour.toFixed(1)} ms (items not read before, their history shard cached)`,
+  );
   console.log(`  single item, hourly: ${f.itemReadUnitsHourly.toFixed(1)} RCU, p50 ${f.itemP50MsHourly.toFixed(1)} ms (first answer of the hour)`);
   console.log(`  item page:           ${f.itemPageReadUnits.toFixed(1)} RCU, p50 ${f.itemPageP50Ms.toFixed(1)} ms (anonymous)`);
   console.log(

@@ -31,6 +31,7 @@ const FIGURES = [
   'merge.end_to_end_ms',
   'read.item_read_units',
   'read.item_read_units_warm',
+  'read.item_read_units_new',
   'read.item_p50_ms',
   'read.item_page_read_units',
   'read.history_ms',
@@ -116,6 +117,7 @@ async function main(): Promise<number> {
     [
       'read.item_read_units',
       'read.item_read_units_warm',
+      'read.item_read_units_new',
       'read.item_p50_ms',
       'read.item_page_read_units',
       'read.history_ms',
@@ -139,6 +141,13 @@ async function main(): Promise<number> {
         unit: 'RCU',
         target: 'report',
         note: `the same answers again from a warm instance (read caches), p50 ${round(r.itemP50MsWarm)} ms`,
+      });
+      add({
+        name: 'read.item_read_units_new',
+        value: round(r.itemReadUnitsNewItem),
+        unit: 'RCU',
+        target: 'report',
+        note: `items a warm instance has not read, of history shards it has not read; of history shards it has read: ${round(r.itemReadUnitsNeighbour)} RCU, p50 ${round(r.itemP50MsNeighbour)} ms`,
       });
       add({ name: 'read.item_p50_ms', value: round(r.itemP50Ms), unit: 'ms', target: '<= 50', max: 50, note: 'through the local runtime' });
       add({

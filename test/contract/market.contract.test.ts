@@ -8,6 +8,7 @@ import type { Row, RowTable } from '../../shared/domain/merge';
 import type { VolumePage } from '../../shared/domain/volume-estimate';
 import type { MarketPort, MergeRecord } from '../../shared/ports/market';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
+import { decodeHistoryParts } from '../../shared/store/history-parts';
 import { candlePk, shardSk } from '../../shared/store/keys';
 import { type MemoryPages, memoryMarket } from '../../shared/store/memory/market';
 import { type CandleParts, compactHistory, encodeCandleShards } from '../../shared/store/page-codec';
@@ -220,6 +221,9 @@ describe.each(variants)('market port (%s)', (_name, make) => {
     expect((await port.latest.historyOf(M, A)).get(day)?.candles.get(A)).toEqual(candle(day * DAY_MS, 50));
     expect((await port.latest.historyOf(M, [B])).get(day)?.candles.get(B)).toEqual(candle(day * DAY_MS, 60));
     expect([...(await port.latest.histories(M)).keys()].sort((x, y) => x - y)).toEqual([A % 512, B % 512]);
+    // A shard's stored bytes decode to the page the whole-shard read gives; a shard never written has none.
+    expect(decodeHistoryParts(await port.latest.historyShardBytes(M, A % 512))).toEqual((await port.latest.histories(M)).get(A % 512));
+    expect(await port.latest.historyShardBytes(M, (A % 512) + 1 === B % 512 ? (A % 512) + 2 : (A % 512) + 1)).toEqual([]);
     expect(await port.latest.historyMark(M)).toBeNull();
     await port.pages.putHistoryMark(M, day, T0);
     expect(await port.latest.historyMark(M)).toBe(day);

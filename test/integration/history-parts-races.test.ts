@@ -4,6 +4,7 @@ import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } fro
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureTable } from '../../lib/local/storage';
 import type { HistoryPage } from '../../shared/ports/market';
+import { decodeHistoryParts } from '../../shared/store/history-parts';
 import { historyPk, shardSk } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';
 import { encodeHistory } from '../../shared/store/page-codec';
@@ -110,5 +111,16 @@ describe('split history shards under interleavings', () => {
     await store.writeHistories(M, new Map([[SHARD, first]]));
     expect((await partItems(M)).length).toBeGreaterThan(0);
     expect(closeOf(await store.historyOf(M, KEYS[5]), KEYS[5])).toBe(closeOf(first, KEYS[5]));
+  }, 120_000);
+
+  it('answers a split shard’s stored bytes whole: every part, decoding to the page the whole-shard read gives', async () => {
+    const M = 'forever.pvp.horde.eu';
+    const store = new MarketStore(ddb, table);
+    expect(await store.historyShardBytes(M, SHARD)).toEqual([]);
+    await store.writeHistories(M, new Map([[SHARD, first]]));
+    const stored = await store.historyShardBytes(M, SHARD);
+    expect(stored.length).toBe((await partItems(M)).length);
+    expect(stored.length).toBeGreaterThan(1);
+    expect(decodeHistoryParts(stored)).toEqual((await store.histories(M)).get(SHARD));
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 /**
  * The API function's read caches through the local runtime (issue 15 point 6: cost), on DynamoDB Local: a warm
- * instance answers a second item of the same shards for fewer read units and a repeated item for the META read
- * alone; a merge's new price shows at once (the seq read validates every cached page); after compaction moves
+ * instance answers a second item of the same shards for fewer read units, an item of a history shard it read
+ * and a repeated item for the META read alone; a merge's new price shows at once (the seq read validates every cached page); after compaction moves
  * the mark, the warm answer equals a fresh instance's (`clearReadCaches()`). Read units are counted from
  * `ConsumedCapacity` as test/bench/reads.ts counts them.
  */
@@ -20,6 +20,8 @@ const A = 16;
 const B = 32;
 /** Another row and page shard. */
 const C = 17;
+/** A's row, page and history shard (key mod 512), another item. */
+const D = A + 512;
 
 describe('item reads from a warm instance', () => {
   let local: Local;
@@ -38,6 +40,7 @@ describe('item reads from a warm instance', () => {
           [A, 100 + d, 2],
           [B, 200 + d, 3],
           [C, 300 + d, 4],
+          [D, 400 + d, 5],
         ]);
       }
     const svc = services();
@@ -74,6 +77,18 @@ describe('item reads from a warm instance', () => {
     expect(again.body).toEqual(a.body);
     clearReadCaches();
     expect((await read(B)).body).toEqual(b.body);
+  });
+
+  it('answers an item not read before, of a history shard read before, for the META read, as a fresh instance would', async () => {
+    clearReadCaches();
+    await read(C);
+    await read(A); // A's row, page and history shards are now cached; D's history is in A's history shard
+    const d = await read(D);
+    expect(d.units).toBeLessThanOrEqual(1);
+    clearReadCaches();
+    const fresh = await read(D);
+    expect(fresh.units).toBeGreaterThan(2);
+    expect(d.body).toEqual(fresh.body);
   });
 
   it('answers repeated day candles of an item for the META read, as a fresh instance would', async () => {

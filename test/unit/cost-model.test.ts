@@ -181,6 +181,41 @@ describe('cost model', () => {
     ).toThrow('"read.item_read_units_warm"');
   });
 
+  it('prices an item’s history shards at their own miss rate (a day, their own entries) and the page shards at the route’s', () => {
+    const warm: Figure[] = [
+      ...figures,
+      { name: 'read.item_read_units_warm', value: 1 },
+      { name: 'read.item_read_units_new', value: 3 },
+      { name: 'cost.read.item.warm.rcu', value: 1 },
+      { name: 'cost.read.item.warm.wcu', value: 0 },
+      { name: 'cost.read.item.warm.s3_put', value: 0 },
+      { name: 'cost.read.item.warm.s3_get', value: 0 },
+      { name: 'cost.read.item.warm.ms.api', value: 2 },
+      { name: 'cost.read.item.warm.calls.api', value: 1 },
+      { name: 'cost.read.item.warm.bytes', value: 600_000 },
+    ];
+    const twoTier: Scenario = { ...scenario, readCaches: { item: { entriesPerMarket: 5, validFor: 'merge', history: { entriesPerMarket: 4 } } } };
+    // Pages: 10 reads a merge as above. History: the day's 100 reads, 2 instances, 4 entries: 50 reads each
+    // touch all 4 (4 × (1 − 0.75^50) ≈ 4), so 8 misses in 100.
+    const pages = cacheMissRate(10, 2, 5);
+    const history = cacheMissRate(100, 2, 4);
+    expect(history).toBeCloseTo(0.08, 5);
+    // Fresh 4 = warm 1 + history 2 (new 3 − warm 1) + pages 1 (fresh 4 − new 3): 1 + 2 × 0.08 + 1 × 0.67232.
+    const report = costModel(warm, twoTier, prices, topology);
+    const units = 1 + 2 * history + 1 * pages;
+    expect(report.lines.find((l) => l.name === 'DynamoDB reads: API reads')?.usd_month).toBe(Math.round(100 * units * 0.5 * 100) / 100);
+    expect(report.lines.find((l) => l.name === 'DynamoDB reads: API reads')?.detail).toContain('its history shards 8%');
+    // The history part needs the bench's figure of an item whose history shard was not read.
+    expect(() =>
+      costModel(
+        warm.filter((f) => f.name !== 'read.item_read_units_new'),
+        twoTier,
+        prices,
+        topology,
+      ),
+    ).toThrow('"read.item_read_units_new"');
+  });
+
   it('fails naming a function the manifest does not have', () => {
     expect(() => costModel([...figures, { name: 'cost.merge.ms.ghost', value: 1 }], scenario, prices, topology)).toThrow(/"ghost"/);
   });

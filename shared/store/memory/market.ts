@@ -234,6 +234,11 @@ export class MemoryPages implements MarketPages {
     return item ? decodeHistory(item.d as Uint8Array) : new Map();
   }
 
+  async historyShardBytes(market: string, shard: number): Promise<Uint8Array[]> {
+    const item = this.t.get(P.history(market), pad(shard));
+    return item ? [item.d as Uint8Array] : [];
+  }
+
   async histories(market: string): Promise<Map<number, HistoryPage>> {
     return new Map(this.t.query(P.history(market)).map((item) => [Number(item.sk), decodeHistory(item.d as Uint8Array)]));
   }
