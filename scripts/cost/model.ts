@@ -83,7 +83,8 @@ export const HALVE: Readonly<Record<string, string>> = {
   'DynamoDB storage': 'keep day history 30 days in the table and older days only in S3 files',
   'Lambda requests':
     'the API reads are nearly all of it (one invocation each, now that the stream filter keeps rate counters from invoking the fan-out): fewer, larger reads (the batch candles route takes 50 items a request)',
-  'API Gateway HTTP requests': 'answer item reads from CloudFront with a short TTL (the answers carry ETags), halving what reaches API Gateway',
+  'API Gateway HTTP requests':
+    "it is the scenario's own request count at HTTP APIs' $1.00 a million (API Gateway's cheapest); only fewer requests halve it: callers reading many items use the batch candles route (50 items a request) or the hourly files on CloudFront ($0.01 per 10000) instead of one request an item, and signed-in answers are per caller, so a CDN cannot share them",
   'WebSocket messages': 'send one `ah` per market per minute (batched) instead of one per merge',
   'WebSocket connection minutes': 'close idle sockets after 10 minutes without a subscription',
   'S3 PUT/LIST requests': 'write one change file per merge only when a socket or client reads it (or batch change files per minute)',
