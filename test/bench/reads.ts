@@ -25,6 +25,7 @@ import { ScanLog } from '../../shared/store/scan-log';
 import { HISTORY_SHARDS, shardOf } from '../../shared/store/shard-layout';
 import { buildPages, emptyPages, writePages } from '../support/market-fill';
 import { services } from '../support/operator';
+import { countReadUnits } from '../support/read-units';
 
 export interface ReadFigures {
   /** Days of history the market was filled with. */
@@ -64,7 +65,6 @@ export interface ReadFigures {
 const MARKET = 'forever.rp.horde.us';
 const KEYS = 20_000;
 const NOW = Date.UTC(2026, 10, 2, 10, 30, 0);
-const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand']);
 
 /** Days of history the market holds: spec Retention keeps 90, so the single-item answer reads a full shard. */
 export const HISTORY_DAYS = 90;
@@ -130,25 +130,14 @@ export async function benchReads(): Promise<ReadFigures> {
   try {
     const keys = await fill(rt as unknown as { clock: ManualClock }, HISTORY_DAYS);
     const svc = services();
-    let readUnits = 0;
-    svc.ddb.middlewareStack.add(
-      (next, context) => async (args) => {
-        const counted = READS.has(context.commandName ?? '');
-        if (counted) (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
-        const out = await next(args);
-        const cc = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-        if (counted && cc) for (const c of Array.isArray(cc) ? cc : [cc]) readUnits += (c as { CapacityUnits?: number }).CapacityUnits ?? 0;
-        return out;
-      },
-      { step: 'initialize', name: 'benchReadCapacity' },
-    );
+    const reads = countReadUnits(svc.ddb, 'benchReadCapacity');
     const post = async (path: string, body: unknown) =>
       (await (await fetch(`${rt.base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
     const user = await post('/_local/users', { plan: 'premium' });
     const { token } = await post('/_local/sessions', { userId: user.id, expiresIn: 86_400 });
     // The figures are for a client that does not ask for gzip (the answer as built); gzip is measured beside them.
     const get = async (path: string, auth?: string, encoding = 'identity'): Promise<{ ms: number; units: number; bytes: number }> => {
-      readUnits = 0;
+      reads.take();
       const t0 = performance.now();
       const res = await fetch(`${rt.base}${path}`, {
         headers: auth
@@ -158,7 +147,7 @@ export async function benchReads(): Promise<ReadFigures> {
       const text = await res.text();
       const ms = performance.now() - t0;
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${text.slice(0, 200)}`);
-      return { ms, units: readUnits, bytes: text.length };
+      return { ms, units: reads.take(), bytes: text.length };
     };
     const sample = (n: number, salt: number) => Array.from({ length: n }, (_, i) => keys[(i * 7919 + salt) % keys.length]);
 

@@ -12,8 +12,8 @@ import { clearReadCaches } from '../../shared/market/read-cache';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
 import { DAY, MARKET, MINUTE, tierTokens, uploadAt, uploaderKey } from '../support/market-books';
 import { services } from '../support/operator';
+import { countReadUnits } from '../support/read-units';
 
-const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand']);
 const D0 = Math.floor(DEFAULT_START / DAY) * DAY;
 /** Same row shard and page shard (key mod 16), different history shards (key mod 512). */
 const A = 16;
@@ -27,7 +27,7 @@ describe('item reads from a warm instance', () => {
   let local: Local;
   let premium: string;
   let uploader: string;
-  let units = 0;
+  let reads: { take(): number };
 
   beforeAll(async () => {
     local = await startLocal();
@@ -45,25 +45,15 @@ describe('item reads from a warm instance', () => {
       }
     const svc = services();
     await compactHistories(svc, MARKET, finalDay(await local.now()));
-    svc.ddb.middlewareStack.add(
-      (next, context) => async (args) => {
-        const counted = READS.has(context.commandName ?? '');
-        if (counted) (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
-        const out = await next(args);
-        const cc = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-        if (counted && cc) for (const c of Array.isArray(cc) ? cc : [cc]) units += (c as { CapacityUnits?: number }).CapacityUnits ?? 0;
-        return out;
-      },
-      { step: 'initialize', name: 'cacheTestReadCapacity' },
-    );
+    reads = countReadUnits(svc.ddb, 'cacheTestReadCapacity');
   }, 120_000);
   afterAll(() => local?.close());
 
   const read = async (key: number): Promise<{ units: number; body: Record<string, unknown> }> => {
-    units = 0;
+    reads.take();
     const res = await local.api('GET', `/api/v1/ah/${MARKET}/${key}`, { token: premium });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return { units, body: res.body };
+    return { units: reads.take(), body: res.body };
   };
 
   it('answers a second item of the same shards for fewer read units, and a repeated one for the META read', async () => {
@@ -93,10 +83,10 @@ describe('item reads from a warm instance', () => {
 
   it('answers repeated day candles of an item for the META read, as a fresh instance would', async () => {
     const candles = async () => {
-      units = 0;
+      reads.take();
       const res = await local.api('GET', `/api/v1/ah/${MARKET}/${A}/candles?res=d1`, { token: premium });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return { units, body: res.body as Record<string, unknown> };
+      return { units: reads.take(), body: res.body as Record<string, unknown> };
     };
     clearReadCaches();
     const cold = await candles();

@@ -85,6 +85,18 @@ const figures: Figure[] = Object.entries({
   'unrelated.new_figure': 99,
 }).map(([name, value]) => ({ name, value }));
 
+/** The same figures with a warm instance's single-item read: 1 read unit, 2 ms. */
+const warmFigures: Figure[] = [
+  ...figures,
+  { name: 'read.item_read_units_warm', value: 1 },
+  { name: 'cost.read.item.warm.rcu', value: 1 },
+  { name: 'cost.read.item.warm.wcu', value: 0 },
+  { name: 'cost.read.item.warm.s3_put', value: 0 },
+  { name: 'cost.read.item.warm.s3_get', value: 0 },
+  { name: 'cost.read.item.warm.ms.api', value: 2 },
+  { name: 'cost.read.item.warm.calls.api', value: 1 },
+  { name: 'cost.read.item.warm.bytes', value: 600_000 },
+];
 describe('cost model', () => {
   it('bills a hand-checked small month to the cent', () => {
     const report = costModel(figures, scenario, prices, topology);
@@ -150,17 +162,7 @@ describe('cost model', () => {
   });
 
   it('prices a cached route as warm + (fresh − warm) × its miss rate, and a route without warm figures fresh', () => {
-    const warm: Figure[] = [
-      ...figures,
-      { name: 'read.item_read_units_warm', value: 1 },
-      { name: 'cost.read.item.warm.rcu', value: 1 },
-      { name: 'cost.read.item.warm.wcu', value: 0 },
-      { name: 'cost.read.item.warm.s3_put', value: 0 },
-      { name: 'cost.read.item.warm.s3_get', value: 0 },
-      { name: 'cost.read.item.warm.ms.api', value: 2 },
-      { name: 'cost.read.item.warm.calls.api', value: 1 },
-      { name: 'cost.read.item.warm.bytes', value: 600_000 },
-    ];
+    const warm = warmFigures;
     // 100 reads a day over 10 merges: 10 reads a period, 2 instances, 5 entries: 5 × (1 − 0.8^5) = 3.36 touched each.
     const miss = cacheMissRate(10, 2, 5);
     expect(miss).toBeCloseTo(0.67232, 5);
@@ -182,18 +184,7 @@ describe('cost model', () => {
   });
 
   it('prices an item’s history shards at their own miss rate (a day, their own entries) and the page shards at the route’s', () => {
-    const warm: Figure[] = [
-      ...figures,
-      { name: 'read.item_read_units_warm', value: 1 },
-      { name: 'read.item_read_units_new', value: 3 },
-      { name: 'cost.read.item.warm.rcu', value: 1 },
-      { name: 'cost.read.item.warm.wcu', value: 0 },
-      { name: 'cost.read.item.warm.s3_put', value: 0 },
-      { name: 'cost.read.item.warm.s3_get', value: 0 },
-      { name: 'cost.read.item.warm.ms.api', value: 2 },
-      { name: 'cost.read.item.warm.calls.api', value: 1 },
-      { name: 'cost.read.item.warm.bytes', value: 600_000 },
-    ];
+    const warm: Figure[] = [...warmFigures, { name: 'read.item_read_units_new', value: 3 }];
     const twoTier: Scenario = { ...scenario, readCaches: { item: { entriesPerMarket: 5, validFor: 'merge', history: { entriesPerMarket: 4 } } } };
     // Pages: 10 reads a merge as above. History: the day's 100 reads, 2 instances, 4 entries: 50 reads each
     // touch all 4 (4 × (1 − 0.75^50) ≈ 4), so 8 misses in 100.
