@@ -95,13 +95,16 @@ describe('npm start -- --demo', () => {
   });
 
   it('answers anonymous readers with a price from the hourly view at once', async () => {
+    const before = new Date().getUTCHours();
     const res = await fetch(`${printed.base}/api/v1/ah/${printed.market}/${printed.item}`);
+    const after = new Date().getUTCHours();
     expect(res.status).toBe(200);
     const body = (await res.json()) as { row: [number, number | null, number, number]; days: unknown[]; live: boolean };
     expect(body.live).toBe(false);
     expect(body.row[1]).toBeGreaterThan(0);
-    // The week replayed: day points of the 7 days before today and today.
-    expect(body.days.length).toBeGreaterThanOrEqual(8);
+    // The week replayed: day points of the 7 days before today, and today's unless the view's cut is midnight
+    // (in the day's first hour the hourly view holds nothing of today yet).
+    expect(body.days.length).toBeGreaterThanOrEqual(before === 0 || after === 0 ? 7 : 8);
     expect((await fetch(`${printed.base}/api/v1/ah/${printed.market}/snapshot`)).status).toBe(200);
   });
 
