@@ -130,21 +130,20 @@ export async function buildHourlySnapshot(svc: Pick<Services, 'clock' | 'market'
   const earlier = range(today - 7, today - 1);
   const [table, pages, scan] = await Promise.all([
     tableAsOf(src, market, at),
-    Promise.all(earlier.map((d) => src.store.candlePage(market, 'd1', d))),
+    // Closes and quantities only (the pages' heads): no Candle object per key and day.
+    Promise.all(earlier.map((d) => src.store.candleCloses(market, 'd1', d))),
     newestScanBefore(src, market, at),
   ]);
   const days = new Map<number, DayClose[]>();
-  const add = (day: number, page: ReadonlyMap<number, Candle>) => {
-    for (const [key, c] of page) {
-      const list = days.get(key) ?? [];
-      list.push([day, c.close, c.quantity]);
-      days.set(key, list);
-    }
+  const add = (key: number, point: DayClose) => {
+    const list = days.get(key);
+    if (list) list.push(point);
+    else days.set(key, [point]);
   };
   earlier.forEach((d, i) => {
-    add(d, pages[i]);
+    for (const run of pages[i]) for (let k = 0; k < run.keys.length; k++) add(run.keys[k], [d, run.close[k], run.quantity[k]]);
   });
-  add(today, table.daySoFar);
+  for (const [key, c] of table.daySoFar) add(key, [today, c.close, c.quantity]);
   let newestRow: number | null = null;
   for (const r of table.rows.values()) if (newestRow === null || r[3] > newestRow) newestRow = r[3];
   return hourlySnapshotDoc({ market, hour, scan: scan ?? newestRow, rows: [...table.rows.values()], days, now: svc.clock.now() });
