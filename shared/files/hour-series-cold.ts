@@ -7,7 +7,7 @@
  * `foldHours(emptySeries(), pages, keepFrom, retainFrom)` answers, point for point
  * (test/unit/files-snapshot-cold-read.test.ts checks the bytes, with and without keys missing from pages).
  */
-import type { CandleCloses } from '../store/page-codec';
+import type { CandleCloses } from '../store/page-closes';
 import type { ColumnHourCloses } from './hour-closes';
 import { emptySeries, foldHours, type HourSeries } from './hour-series';
 

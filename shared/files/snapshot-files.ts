@@ -12,7 +12,7 @@ import { currentItemFiles, itemFileOf } from '../items/read';
 import { buildHourlySnapshot } from '../market/hourly-view';
 import type { MarketPages } from '../ports/market';
 import type { Services } from '../services';
-import type { CandleCloses } from '../store/page-codec';
+import type { CandleCloses } from '../store/page-closes';
 import { ALL_PAGE_SHARDS, PAGE_SHARDS } from '../store/shard-layout';
 import { latestPointerDoc } from './documents';
 import { fileSize, putJsonFile } from './file-store';

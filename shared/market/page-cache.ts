@@ -44,7 +44,7 @@ import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { Row, RowTable } from '../domain/merge';
 import { ROW_RETENTION_MS } from '../domain/retention';
 import type { Volume, VolumePage } from '../domain/volume-estimate';
-import type { HistoryPage, MarketPort } from '../ports/market';
+import type { HistoryPage, MarketPages, MarketPort } from '../ports/market';
 import { decodeHistoryParts } from '../store/history-parts';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf } from '../store/shard-layout';
 import { ReadCache } from './read-cache';
@@ -117,6 +117,18 @@ function prunableAfter(rows: RowTable): number {
   return oldest + ROW_RETENTION_MS;
 }
 
+/** The read of cache misses of `res` candle shards (periods as `day`, as the caches key them). */
+const readCandleShards =
+  (latest: MarketPages, market: string, res: CandleRes) =>
+  async (miss: ReadonlyArray<{ day: number; shard: number }>): Promise<Array<{ day: number; shard: number; page: CandlePage }>> =>
+    (
+      await latest.candleShards(
+        market,
+        res,
+        miss.map((w) => ({ period: w.day, shard: w.shard })),
+      )
+    ).map((r) => ({ day: r.period, shard: r.shard, page: r.page }));
+
 /** Day candles and (with `withVolume`) volume of `keys` over `days`: day → key → value. */
 export async function dayPagesOf(
   src: ReadSources,
@@ -136,19 +148,7 @@ export async function dayPagesOf(
   const wanted = days.flatMap((day) => unique(keys.map((k) => shardOf(k, PAGE_SHARDS))).map((shard) => ({ day, shard })));
   const base = `${src.scope}|${market}|${c.seq}`;
   const [candleShards, volumeShards] = await Promise.all([
-    shardsOf(
-      dayCache,
-      wanted,
-      (w) => `${base}|d1|${w.day}|${w.shard}`,
-      async (miss) =>
-        (
-          await c.latest.candleShards(
-            market,
-            'd1',
-            miss.map((w) => ({ period: w.day, shard: w.shard })),
-          )
-        ).map((r) => ({ day: r.period, shard: r.shard, page: r.page })),
-    ),
+    shardsOf(dayCache, wanted, (w) => `${base}|d1|${w.day}|${w.shard}`, readCandleShards(c.latest, market, 'd1')),
     withVolume
       ? shardsOf(
           volumeCache,
@@ -265,14 +265,7 @@ export async function candlePagesOf(
     hourCache,
     wanted,
     (w) => `${src.scope}|${market}|${w.day <= finalHour ? 'final' : c.seq}|h1|${w.day}|${w.shard}`,
-    async (miss) =>
-      (
-        await c.latest.candleShards(
-          market,
-          'h1',
-          miss.map((w) => ({ period: w.day, shard: w.shard })),
-        )
-      ).map((r) => ({ day: r.period, shard: r.shard, page: r.page })),
+    readCandleShards(c.latest, market, 'h1'),
   );
   return projectShards(shards, periods, keys);
 }

@@ -11,7 +11,7 @@ import type { RowTable } from '../domain/merge';
 import type { VolumePage } from '../domain/volume-estimate';
 import type { CapScope, CapStore } from '../files/caps';
 import type { FilesState, SealRes } from '../files/files-state';
-import type { CandleCloses } from '../store/page-codec';
+import type { CandleCloses } from '../store/page-closes';
 
 /** The current order book of a market (spec Order books rule 2). */
 export interface CurrentBook {

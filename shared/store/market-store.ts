@@ -17,18 +17,8 @@ import { METRIC } from '../telemetry/metric-names';
 import { backoff, batchPut } from './batch-write';
 import { HistoryItems } from './history-items';
 import { candlePk, daySoFarPk, historyMarkKey, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
-import {
-  type CandleCloses,
-  decodeCandleParts,
-  decodeCandlePartsCloses,
-  decodeCandles,
-  decodeRows,
-  decodeVolume,
-  encodeCandleParts,
-  encodeCandles,
-  encodeRowShards,
-  encodeVolume,
-} from './page-codec';
+import { type CandleCloses, decodeCandlePartsCloses } from './page-closes';
+import { decodeCandleParts, decodeCandles, decodeRows, decodeVolume, encodeCandleParts, encodeCandles, encodeRowShards, encodeVolume } from './page-codec';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
 
 /** Sums `ConsumedCapacity` of every call, for the cost benchmark. */

@@ -1,12 +1,12 @@
-import { deflateRawSync, inflateRawSync, constants as zlibConstants } from 'node:zlib';
 import { DAY_MS } from '../clock';
 import type { Candle, CandlePage } from '../domain/candles';
 import type { Row, RowTable } from '../domain/merge';
 import type { Volume, VolumePage } from '../domain/volume-estimate';
 import type { HistoryDay, HistoryPage } from '../ports/market';
+import { readHead } from './page-closes';
 import {
   pick,
-  Reader,
+  type Reader,
   readDictColumn,
   readKeys,
   readRle,
@@ -19,6 +19,7 @@ import {
   writeRle,
   writeSortedInts,
 } from './page-columns';
+import { Kind, open, seal } from './page-frame';
 import { checkShards } from './shard-layout';
 
 /**
@@ -28,22 +29,15 @@ import { checkShards } from './shard-layout';
  * are run-length coded (one merge gives most keys the same `at`), candle extremes as non-negative offsets from
  * the close behind a flag. The payload is raw-deflated when that makes it smaller.
  *
- * Layout: byte 0 = VERSION << 4 | kind, byte 1 = flags (bit 0: deflated), then the payload:
- * shard bits, residue, count, key deltas, then the kind's columns. A history page is a list of day sections
+ * Layout: the frame (page-frame.ts: version and kind, deflate flag), then the payload: shard bits, residue,
+ * count, key deltas, then the kind's columns. A history page is a list of day sections
  * (the union of the day's candle and volume keys once, a presence column, then both column sets).
  *
  * A stored candle page shard (`encodeCandleParts`) is two parts, each framed and deflated on its own: the head
  * (`c`: start, keys, closes, quantities) and the rest (`d`: count, then the other columns), so the recent
  * series' fold reads only the head. Shards stored before that hold the whole page under `d` alone; every
- * reader takes both (`decodeCandleParts`, `decodeCandlePartsCloses`).
+ * reader takes both (`decodeCandleParts` here, `decodeCandlePartsCloses` in page-closes.ts).
  */
-
-const VERSION = 1;
-const Kind = { Rows: 1, Candles: 2, Volume: 3, History: 4, CandleHead: 5, CandleRest: 6 } as const;
-type Kind = (typeof Kind)[keyof typeof Kind];
-const DEFLATED = 1;
-/** Payloads smaller than this are left raw: deflate's framing would eat the gain. */
-const DEFLATE_FROM = 64;
 
 /** Encodes a rows shard: key, price or null, quantity, at, changedAt, reader. `shards` is the shard count used. */
 export function encodeRows(rows: ReadonlyMap<number, Row>, shards = 1): Uint8Array {
@@ -139,118 +133,6 @@ export function decodeCandleParts(item: CandleParts, into: CandlePage = new Map(
   r.end();
   for (let i = 0; i < keys.length; i++) into.set(keys[i], list[i]);
   return { start, page: into };
-}
-
-/**
- * The closes and quantities of a stored candle page shard of either layout: the head alone when it has one.
- * `like`, another page of the same shard decoded before: when this head lists the same keys (byte for byte,
- * as a market's hour pages mostly do), its keys array is shared rather than decoded again.
- */
-export function decodeCandlePartsCloses(item: { c?: Uint8Array; d?: Uint8Array }, like?: CandleCloses): CandleCloses {
-  if (item.c !== undefined) return readHeadLike(payload(item.c, Kind.CandleHead), like);
-  if (item.d === undefined) throw new RangeError('not a candle page');
-  return decodeCandleCloses(item.d);
-}
-
-/** The encoded key section behind a keys array a head gave (to recognise the same keys in the next head). */
-const keyBytesOf = new WeakMap<Float64Array, Uint8Array>();
-
-function readHeadLike(buf: Uint8Array, like: CandleCloses | undefined): CandleCloses {
-  const r = new Reader(buf);
-  r.uvar();
-  const shards = 2 ** r.u8();
-  const residue = r.uvar();
-  const n = r.uvar();
-  const from = r.offset;
-  const known = like && like.shards === shards && like.residue === residue && like.keys.length === n ? keyBytesOf.get(like.keys) : undefined;
-  // n varints equal byte for byte are the same n keys (a varint ends where its bytes say), so they are skipped.
-  if (known && from + known.length <= buf.length && Buffer.from(buf.buffer, buf.byteOffset + from, known.length).equals(known)) {
-    const rest = new Reader(buf.subarray(from + known.length));
-    if (n > rest.remaining()) throw new RangeError('corrupt page: candle count');
-    const out = { shards, residue, keys: (like as CandleCloses).keys, close: readUvars(rest, n), quantity: readUvars(rest, n) };
-    rest.end();
-    return out;
-  }
-  const head = new Reader(buf);
-  const out = readCloses(head);
-  head.end();
-  keyBytesOf.set(out.keys, buf.slice(from, from + keySectionLength(buf, from, n)));
-  return out;
-}
-
-/** Bytes taken by `n` varints from `at`. */
-function keySectionLength(buf: Uint8Array, at: number, n: number): number {
-  let i = at;
-  for (let k = 0; k < n && i < buf.length; i++) if (buf[i] < 0x80) k++;
-  return i - at;
-}
-
-/** The close and quantity columns of a candle page, keys ascending (all keys of one shard, `key % shards = residue`). */
-export interface CandleCloses {
-  /** The page's key shard count and the residue of its keys (`key % shards`). */
-  shards: number;
-  residue: number;
-  keys: Float64Array;
-  close: Float64Array;
-  quantity: Float64Array;
-}
-
-/**
- * Decodes only a candle page's keys, closes and quantities (the first columns; the rest is not read): the
- * recent-series fold reads hundreds of whole-market hour pages and needs nothing else, so it skips building
- * a Candle object per key and hour. Same values as `decodeCandles` gives for those fields.
- *
- * Those columns are often about half of a page, so a deflated page is first inflated only in part (inflating
- * a prefix of a deflate stream gives a prefix of its bytes): the share the columns took of the last page
- * inflated whole, plus a margin, since pages read one after another are alike. When they do not fit in that
- * part, reading them runs out of bytes (a RangeError) and the page is inflated whole; when they fill most of
- * a page (candles without extremes), no part is tried. Either way the values are the whole page's.
- */
-export function decodeCandleCloses(buf: Uint8Array): CandleCloses {
-  if (buf.length < 2 || buf[0] !== ((VERSION << 4) | Kind.Candles) || !(buf[1] & DEFLATED)) return readCloses(open(buf, Kind.Candles));
-  const body = buf.subarray(2);
-  if (closesShare < PART_UP_TO) {
-    try {
-      return readCloses(new Reader(inflateRawSync(body.subarray(0, Math.ceil(body.length * closesShare)), { finishFlush: zlibConstants.Z_SYNC_FLUSH })));
-    } catch (err) {
-      if (!(err instanceof RangeError)) throw err;
-    }
-  }
-  const whole = inflateRawSync(body);
-  const r = new Reader(whole);
-  const out = readCloses(r);
-  closesShare = r.offset / whole.length + CLOSES_MARGIN;
-  return out;
-}
-
-/** The part of a deflated candle page inflated first (a share of its deflated bytes), learnt from the last whole page. */
-let closesShare = 0.6;
-const CLOSES_MARGIN = 0.08;
-/** Above this share a part saves too little to be worth a second inflation when it falls short. */
-const PART_UP_TO = 0.85;
-
-function readCloses(r: Reader): CandleCloses {
-  const { keys, close, quantity, shards, residue } = readHead(r);
-  return { shards, residue, keys, close, quantity };
-}
-
-/** A candle page's first columns: start, keys (with the shard count and residue), closes and quantities. */
-function readHead(r: Reader): CandleCloses & { start: number } {
-  const start = r.uvar();
-  // readKeys, keeping the shard count and residue it reads.
-  const shards = 2 ** r.u8();
-  const residue = r.uvar();
-  const n = r.uvar();
-  if (n > r.remaining()) throw new RangeError('corrupt page: key count');
-  const keys = new Float64Array(n);
-  for (let i = 0, compact = 0; i < n; i++) {
-    compact += r.uvar();
-    keys[i] = compact * shards + residue;
-  }
-  if (keys.length > r.remaining()) throw new RangeError('corrupt page: candle count');
-  const close = readUvars(r, keys.length);
-  const quantity = readUvars(r, keys.length);
-  return { start, shards, residue, keys, close, quantity };
 }
 
 /** Encodes one day's volume estimates. */
@@ -522,29 +404,4 @@ function readVolumeColumns(r: Reader, n: number): Volume[] {
   const out = new Array<Volume>(n);
   for (let i = 0; i < n; i++) out[i] = [listed[i], sold[i], expired[i]];
   return out;
-}
-
-// ── framing ─────────────────────────────────────────────────────────────────────────────
-
-function seal(kind: Kind, w: Writer): Uint8Array {
-  const payload = w.bytes();
-  const packed = payload.length >= DEFLATE_FROM ? deflateRawSync(payload) : undefined;
-  const useDeflate = packed !== undefined && packed.length < payload.length;
-  const body = useDeflate ? packed : payload;
-  const out = new Uint8Array(2 + body.length);
-  out[0] = (VERSION << 4) | kind;
-  out[1] = useDeflate ? DEFLATED : 0;
-  out.set(body, 2);
-  return out;
-}
-
-function open(buf: Uint8Array, kind: Kind): Reader {
-  return new Reader(payload(buf, kind));
-}
-
-/** A page's payload, inflated when it was deflated. */
-function payload(buf: Uint8Array, kind: Kind): Uint8Array {
-  if (buf.length < 2 || buf[0] !== ((VERSION << 4) | kind)) throw new RangeError('not a page of the expected kind or version');
-  const body = buf.subarray(2);
-  return buf[1] & DEFLATED ? new Uint8Array(inflateRawSync(body)) : body;
 }

@@ -12,14 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../shared/clock';
 import type { Candle, CandlePage } from '../../shared/domain/candles';
 import { itemKey, petKey } from '../../shared/domain/item-key';
-import {
-  decodeCandleCloses,
-  decodeCandleParts,
-  decodeCandlePartsCloses,
-  decodeCandles,
-  encodeCandleParts,
-  encodeCandleShards,
-} from '../../shared/store/page-codec';
+import { decodeCandleCloses, decodeCandlePartsCloses } from '../../shared/store/page-closes';
+import { decodeCandleParts, decodeCandles, encodeCandleParts, encodeCandleShards } from '../../shared/store/page-codec';
 import { shardOf } from '../../shared/store/shard-layout';
 
 const START = 490_000 * HOUR_MS;

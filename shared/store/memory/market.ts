@@ -36,11 +36,10 @@ import {
 } from '../../ports/market';
 import { BOOK_LOG_KEEP_MS } from '../book-log';
 import { MERGE_RECORD_TTL_MS } from '../merge-log';
+import { type CandleCloses, decodeCandlePartsCloses } from '../page-closes';
 import {
-  type CandleCloses,
   type CandleParts,
   decodeCandleParts,
-  decodeCandlePartsCloses,
   decodeCandles,
   decodeHistory,
   decodeRows,
