@@ -13,8 +13,8 @@
  * interval). Writers that do not bump `seq`:
  *  - retention deletes d1 and volume pages of days before today − 90: no read window reaches them (windows
  *    start at today − min(90, historyDays));
- *  - retention rewrites row shards without the rows older than 30 days (conditioned on an unchanged seq): a
- *    cached row shard is used only until its oldest row could be pruned (`until`), then read again.
+ *  - retention rewrites row shards without the rows older than 30 days (conditioned on an unchanged seq) and
+ *    bumps META's `rowsRev` in the same transaction: row shards are keyed by it too (as the table route's).
  * Whether it pays: a hit costs the META read (1 RCU) and saves the row shard (1–1.5 RCU eventually
  * consistent), the recent days' d1 shards (3–5) and volume shards (2); a miss costs 1 + twice those (strong
  * reads). With a merge every ~5 minutes per market and ~12 reads a second per instance, nearly every read hits.
@@ -42,7 +42,6 @@ import type { Clock } from '../clock';
 import { DAY_MS, HOUR_MS } from '../clock';
 import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { Row, RowTable } from '../domain/merge';
-import { ROW_RETENTION_MS } from '../domain/retention';
 import type { Volume, VolumePage } from '../domain/volume-estimate';
 import type { HistoryPage, MarketPages, MarketPort } from '../ports/market';
 import { decodeHistoryParts } from '../store/history-parts';
@@ -56,9 +55,7 @@ const ROW_BYTES = 200;
 const CANDLE_BYTES = 160;
 const VOLUME_BYTES = 120;
 
-type CachedRows = { rows: RowTable; until: number };
-
-const rowCache = new ReadCache<CachedRows>('row shards', 32 * MB, (e) => 64 + e.rows.size * ROW_BYTES);
+const rowCache = new ReadCache<RowTable>('row shards', 32 * MB, (rows) => 64 + rows.size * ROW_BYTES);
 const dayCache = new ReadCache<CandlePage>('d1 shards', 48 * MB, (p) => 64 + p.size * CANDLE_BYTES);
 const volumeCache = new ReadCache<VolumePage>('volume shards', 48 * MB, (p) => 64 + p.size * VOLUME_BYTES);
 const hourCache = new ReadCache<CandlePage>('h1 shards', 64 * MB, (p) => 64 + p.size * CANDLE_BYTES);
@@ -76,7 +73,7 @@ export async function cachedReadSources(svc: { market: MarketPort; clock: Clock 
   const src = readSources(svc);
   const meta = await svc.market.latest.meta(market);
   if (meta.pending) return src;
-  return { ...src, cache: { seq: meta.seq, latest: svc.market.latest } };
+  return { ...src, cache: { seq: meta.seq, rowsRev: meta.rowsRev ?? 0, latest: svc.market.latest } };
 }
 
 const unique = (xs: readonly number[]): number[] => [...new Set(xs)];
@@ -85,20 +82,19 @@ const unique = (xs: readonly number[]): number[] => [...new Set(xs)];
 export async function rowsOf(src: ReadSources, market: string, keys: readonly number[]): Promise<RowTable> {
   const c = src.cache;
   if (!c) return src.store.rowsOf(market, keys);
-  const now = src.clock.now();
   const shards = new Map<number, RowTable>();
   const missing: number[] = [];
-  const keyOf = (s: number) => `${src.scope}|${market}|${c.seq}|rows|${s}`;
+  const keyOf = (s: number) => `${src.scope}|${market}|${c.seq}|${c.rowsRev}|rows|${s}`;
   for (const s of unique(keys.map((k) => shardOf(k, ROW_SHARDS)))) {
     const hit = rowCache.get(keyOf(s));
-    if (hit && now <= hit.until) shards.set(s, hit.rows);
+    if (hit) shards.set(s, hit);
     else missing.push(s);
   }
   if (missing.length > 0) {
     const read = await c.latest.rowShards(market, missing);
     for (const s of missing) {
       const rows = read.get(s) ?? new Map<number, Row>();
-      rowCache.set(keyOf(s), { rows, until: prunableAfter(rows) });
+      rowCache.set(keyOf(s), rows);
       shards.set(s, rows);
     }
   }
@@ -108,13 +104,6 @@ export async function rowsOf(src: ReadSources, market: string, keys: readonly nu
     if (row) out.set(k, { ...row });
   }
   return out;
-}
-
-/** Retention prunes a row once `now - row.at` exceeds ROW_RETENTION_MS: until then the shard cannot lose a row. */
-function prunableAfter(rows: RowTable): number {
-  let oldest = Number.POSITIVE_INFINITY;
-  for (const r of rows.values()) oldest = Math.min(oldest, r.at);
-  return oldest + ROW_RETENTION_MS;
 }
 
 /** The read of cache misses of `res` candle shards (periods as `day`, as the caches key them). */

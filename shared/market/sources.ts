@@ -6,11 +6,13 @@ import type { Clock } from '../clock';
 import type { BookLogPort, MarketPages, MarketPort, MergeLogPort, ScanLogPort } from '../ports/market';
 
 /**
- * The API function's read caches for one request (page-cache.ts): the market's merge `seq` read strongly
- * consistent at the request's start, and the strongly consistent store that fills a miss. Absent: read fresh.
+ * The API function's read caches for one request (page-cache.ts): the market's merge `seq` and `rowsRev` read
+ * strongly consistent at the request's start, and the strongly consistent store that fills a miss. Absent: read fresh.
  */
 export interface PageCacheUse {
   seq: number;
+  /** META's `rowsRev`: bumped by retention, the one writer of rows besides merges (0 before any). */
+  rowsRev: number;
   latest: MarketPages;
 }
 
