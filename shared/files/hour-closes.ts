@@ -22,6 +22,8 @@ export class ColumnHourCloses implements HourCloses {
   ) {
     let size = 0;
     for (const run of runs) {
+      // A shard page without keys (written empty, residue 0) holds nothing to look up.
+      if (run.keys.length === 0) continue;
       let byResidue = this.shards.get(run.shards);
       if (!byResidue) {
         byResidue = new Map();

@@ -7,7 +7,7 @@
  * `foldHours(emptySeries(), pages, keepFrom, retainFrom)` answers, point for point
  * (test/unit/files-snapshot-cold-read.test.ts checks the bytes, with and without keys missing from pages).
  */
-import type { CandleCloses } from '../store/page-closes';
+import type { CandleCloses, ShardBlock } from '../store/page-closes';
 import type { ColumnHourCloses } from './hour-closes';
 import { emptySeries, foldHours, type HourSeries } from './hour-series';
 
@@ -26,14 +26,18 @@ export interface ShardPoints {
 
 /**
  * One key shard whose pages all hold the same keys (the common case: a market's items change slowly): every
- * key has one point from each of `close.length` columns (column j: the page of hour `hours[j]`). Kept as the
- * pages' columns, so the join writes each point once, straight into the series.
+ * key has one point from each kept hour. Kept as the shard's key-major block (ShardBlock), so the join copies
+ * each key's points in one run, straight into the series.
  */
 export interface UniformShard {
   keys: Float64Array;
+  /** The kept hours, ascending. */
   hours: Int32Array;
-  close: readonly Float64Array[];
-  quantity: readonly Float64Array[];
+  /** Key i's points are `close[i * stride + from]` … (`hours.length` of them), likewise `quantity`. */
+  close: Float64Array;
+  quantity: Float64Array;
+  stride: number;
+  from: number;
 }
 
 type Folded = ShardPoints | UniformShard;
@@ -65,7 +69,7 @@ function union(a: Float64Array, b: Float64Array): Float64Array {
 /** One key shard's points over the pages (ascending hour), under foldHours' keep rule. */
 function foldShard(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFrom: number, retainFrom: number): Folded | null {
   const nRuns = runs.length;
-  if (runs.every(([, run]) => sameKeys(run.keys, runs[0][1].keys))) return uniformShard(runs, keepFrom, retainFrom);
+  if (runs.every(([, run]) => sameKeys(run.keys, runs[0][1].keys))) return blockShard(blockOf(runs), keepFrom, retainFrom);
   // The runs' columns in flat arrays: the loop below visits every key of every run (millions of steps).
   const hours = new Int32Array(nRuns);
   const runKeys: Float64Array[] = new Array(nRuns);
@@ -144,24 +148,31 @@ function sameKeys(a: Float64Array, b: Float64Array): boolean {
 }
 
 /**
- * foldShard's keep rule when every page holds every key: each key gets the same pages' points, the newest
- * page before keepFrom (when retained) and every page from keepFrom on (hours ascend).
+ * foldShard's keep rule when every page holds every key: each key gets the same hours' points, the newest
+ * hour before keepFrom (when retained) and every hour from keepFrom on. Hours ascend, so that is a suffix.
  */
-function uniformShard(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFrom: number, retainFrom: number): UniformShard | null {
-  let carry = -1;
-  const kept: number[] = [];
-  runs.forEach(([h], r) => {
-    if (h < keepFrom) carry = r;
-    else kept.push(r);
+export function blockShard(block: ShardBlock, keepFrom: number, retainFrom: number): UniformShard | null {
+  const periods = block.periods;
+  let from = 0;
+  while (from < periods.length && periods[from] < keepFrom) from++;
+  if (from > 0 && periods[from - 1] >= retainFrom) from--;
+  if (from === periods.length || block.keys.length === 0) return null;
+  return { keys: block.keys, hours: periods.subarray(from), close: block.close, quantity: block.quantity, stride: periods.length, from };
+}
+
+/** Runs that all list the same keys (ascending by hour) as one key-major block. */
+function blockOf(runs: ReadonlyArray<readonly [number, CandleCloses]>): ShardBlock {
+  const cols = runs.length;
+  const { shards, residue, keys } = runs[0][1];
+  const close = new Float64Array(keys.length * cols);
+  const quantity = new Float64Array(keys.length * cols);
+  runs.forEach(([, run], j) => {
+    for (let i = 0; i < keys.length; i++) {
+      close[i * cols + j] = run.close[i];
+      quantity[i * cols + j] = run.quantity[i];
+    }
   });
-  if (carry >= 0 && runs[carry][0] >= retainFrom) kept.unshift(carry);
-  if (kept.length === 0) return null;
-  return {
-    keys: runs[0][1].keys,
-    hours: Int32Array.from(kept, (r) => runs[r][0]),
-    close: kept.map((r) => runs[r][1].close),
-    quantity: kept.map((r) => runs[r][1].quantity),
-  };
+  return { shards, residue, keys, periods: Int32Array.from(runs, ([h]) => h), close, quantity };
 }
 
 /**
@@ -173,15 +184,16 @@ export function foldShardRuns(runs: ReadonlyArray<readonly [number, CandleCloses
   return kept.length === 0 ? null : foldShard(kept, keepFrom, retainFrom);
 }
 
-/** A uniform shard's points into the series, key i's from `pos[i]` on (the columns' next values stay in the cache from key to key). */
+/** A uniform shard's points into the series, key i's from `pos[i]` on (each key's run copied as it lies in the block). */
 function copyUniform(s: UniformShard, pos: Uint32Array, hour: Int32Array, close: Float64Array, quantity: Float64Array): void {
   const cols = s.hours.length;
   for (let i = 0; i < pos.length; i++) {
     const p = pos[i];
+    const from = i * s.stride + s.from;
     hour.set(s.hours, p);
     for (let j = 0; j < cols; j++) {
-      close[p + j] = s.close[j][i];
-      quantity[p + j] = s.quantity[j][i];
+      close[p + j] = s.close[from + j];
+      quantity[p + j] = s.quantity[from + j];
     }
   }
 }

@@ -18,7 +18,7 @@ import { latestPointerDoc } from './documents';
 import { fileSize, putJsonFile } from './file-store';
 import { readHourCloses } from './hour-closes';
 import { decodeSeries, emptySeries, encodeSeries, foldDays, foldHours, type HourSeries } from './hour-series';
-import { foldHoursCold, foldShardRuns, joinShards } from './hour-series-cold';
+import { blockShard, foldHoursCold, foldShardRuns, joinShards } from './hour-series-cold';
 import { recentLatestPath, recentPath, snapshotLatestPath, snapshotPath } from './paths';
 import { buildRecentFile } from './recent-build';
 import type { ItemClass } from './recent-changes';
@@ -67,12 +67,15 @@ async function coldHours(store: MarketPages, market: string, hours: readonly num
   const keepFrom = hour - SERIES_HOURS;
   const retainFrom = hour - RETAINED_HOURS;
   const shards = await inParallel(ALL_PAGE_SHARDS, async (shard) => {
-    const pages = await store.candleClosesOfShard(market, 'h1', hours, shard);
+    const read = await store.candleClosesOfShard(market, 'h1', hours, shard);
+    // A page without keys says nothing of its layout (an empty shard is written with residue 0).
+    const inLayout = (run: CandleCloses) => run.keys.length === 0 || (run.shards === PAGE_SHARDS && run.residue === shard);
+    if ('block' in read) return inLayout(read.block) ? blockShard(read.block, keepFrom, retainFrom) : undefined;
     const runs: Array<readonly [number, CandleCloses]> = [];
     for (const h of hours) {
-      const run = pages.get(h);
+      const run = read.runs.get(h);
       if (!run) continue;
-      if (run.shards !== PAGE_SHARDS || run.residue !== shard) return undefined;
+      if (!inLayout(run)) return undefined;
       runs.push([h, run]);
     }
     return foldShardRuns(runs, keepFrom, retainFrom);
@@ -117,11 +120,13 @@ export async function seriesFor(
           hour - SERIES_HOURS,
           hour - RETAINED_HOURS,
         );
+  // foldDays keeps sold volume of the 7 days before D only: older days' volume pages are not read.
+  const soldFrom = day - 7;
   const [folded, dayPages] = await Promise.all([
     foldedHours(),
     inParallel(days, async (d) => {
       // Closes only: no Candle object per key and day.
-      const [candles, volume] = await Promise.all([store.candleCloses(market, 'd1', d), store.volumePage(market, d)]);
+      const [candles, volume] = await Promise.all([store.candleCloses(market, 'd1', d), d >= soldFrom ? store.volumePage(market, d) : new Map()]);
       const closes = new Map<number, number>();
       for (const run of candles) for (let i = 0; i < run.keys.length; i++) closes.set(run.keys[i], run.close[i]);
       const sold = new Map<number, number>();
@@ -129,7 +134,7 @@ export async function seriesFor(
       return [d, closes, sold] as const;
     }),
   ]);
-  series = foldDays(folded, dayPages, day - 7);
+  series = foldDays(folded, dayPages, soldFrom);
   return { series, moved: hours.length > 0 || days.length > 0 };
 }
 
@@ -180,8 +185,10 @@ export async function writeSnapshotFiles(
         }),
       );
     if (folded && classOf) {
-      if (folded.moved) writes.push(putWorkObject(svc, seriesKey(market), encodeSeries(folded.series)));
+      // The recent file first: the series' upload (tens of MB) moves only while the event loop is free, so it
+      // starts once nothing synchronous is left, instead of stalling behind the recent file's build.
       writes.push(putJsonFile(svc, recent, buildRecentFile({ market, hour, rows: snapshot.rows, series: folded.series, classOf })));
+      if (folded.moved) writes.push(putWorkObject(svc, seriesKey(market), encodeSeries(folded.series)));
     }
     await Promise.all(writes);
   }

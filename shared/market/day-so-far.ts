@@ -10,7 +10,7 @@ import type { CandlePage } from '../domain/candles';
 import type { DayFold, MergeRecord } from '../ports/market';
 import { ALL_PAGE_SHARDS, PAGE_SHARDS, shardOf } from '../store/shard-layout';
 import type { ReadSources } from './sources';
-import { foldPage } from './view-rules';
+import { foldPageInto } from './view-rules';
 
 /** Every page shard: whole-market reads. */
 export const ALL_SHARDS = ALL_PAGE_SHARDS;
@@ -55,8 +55,9 @@ async function buildFolds(src: ReadSources, market: string, hour: number, shards
   }
   const out = new Map<number, CandlePage>();
   for (const s of shards) {
-    let page: CandlePage = previous.get(s) ?? new Map();
-    for (const [, hourPage] of (byShard.get(s) ?? []).sort((a, b) => a[0] - b[0])) page = foldPage(page, hourPage);
+    // A copy: the previous fold may be a cached page other readers hold.
+    const page: CandlePage = new Map(previous.get(s));
+    for (const [, hourPage] of (byShard.get(s) ?? []).sort((a, b) => a[0] - b[0])) foldPageInto(page, hourPage);
     out.set(s, page);
   }
   // A reader without write access (the pages function) does not try: in AWS the write is an AccessDenied.

@@ -71,14 +71,16 @@ export function lastBetween(sorted: readonly number[], after: number, before: nu
   return lo > 0 && sorted[lo - 1] > after ? sorted[lo - 1] : undefined;
 }
 
-/** Folds one more period's page into a running page (periods in order): the day so far grows hour by hour. */
-export function foldPage(into: CandlePage, next: CandlePage): CandlePage {
-  const out: CandlePage = new Map(into);
+/**
+ * Folds one more period's page into a running page the caller owns (periods in order): the day so far grows
+ * hour by hour. The page's Map changes in place (a copy per hour cost a whole market's entries each time);
+ * its candles are replaced, never changed, so candles it shares with a cached fold stay as they were.
+ */
+export function foldPageInto(into: CandlePage, next: CandlePage): void {
   for (const [key, c] of next) {
-    const had = out.get(key);
-    out.set(key, had ? (foldCandles([had, c]) as Candle) : { ...c });
+    const had = into.get(key);
+    into.set(key, had ? (foldCandles([had, c]) as Candle) : { ...c });
   }
-  return out;
 }
 
 /** Day points `[day, low, last, quantity]` of day candles, oldest first, keeping days `from..to`. */

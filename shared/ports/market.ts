@@ -11,7 +11,7 @@ import type { RowTable } from '../domain/merge';
 import type { VolumePage } from '../domain/volume-estimate';
 import type { CapScope, CapStore } from '../files/caps';
 import type { FilesState, SealRes } from '../files/files-state';
-import type { CandleCloses } from '../store/page-closes';
+import type { CandleCloses, ShardCloses } from '../store/page-closes';
 
 /** The current order book of a market (spec Order books rule 2). */
 export interface CurrentBook {
@@ -157,8 +157,11 @@ export interface MarketPages {
   candlePage(market: string, res: CandleRes, period: number): Promise<CandlePage>;
   /** One whole period's closes and quantities as each shard's columns (keys ascending per shard). */
   candleCloses(market: string, res: CandleRes, period: number): Promise<CandleCloses[]>;
-  /** One key shard's closes and quantities over several periods: period → columns (periods without the shard left out). */
-  candleClosesOfShard(market: string, res: CandleRes, periods: readonly number[], shard: number): Promise<Map<number, CandleCloses>>;
+  /**
+   * One key shard's closes and quantities over several periods (periods without the shard left out): one
+   * key-major block when they all list the same keys, else period → columns.
+   */
+  candleClosesOfShard(market: string, res: CandleRes, periods: readonly number[], shard: number): Promise<ShardCloses>;
   /** Candles of `keys` over several periods: period → key → candle (periods without any left out). */
   candlesOf(market: string, res: CandleRes, periods: readonly number[], keys: readonly number[]): Promise<Map<number, Map<number, Candle>>>;
   /** Single page shards of periods (those stored): what folding an hour by shard reads. */

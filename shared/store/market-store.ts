@@ -17,7 +17,7 @@ import { METRIC } from '../telemetry/metric-names';
 import { backoff, batchPut } from './batch-write';
 import { HistoryItems } from './history-items';
 import { candlePk, daySoFarPk, historyMarkKey, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
-import { type CandleCloses, decodeCandlePartsCloses } from './page-closes';
+import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type ShardCloses } from './page-closes';
 import { decodeCandleParts, decodeCandles, decodeRows, decodeVolume, encodeCandleParts, encodeCandles, encodeRowShards, encodeVolume } from './page-codec';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
 
@@ -189,23 +189,16 @@ export class MarketStore implements MarketPages {
   }
 
   /**
-   * One key shard's closes and quantities over several periods (period → that shard's columns; periods
-   * without it left out): the cold recent series reads a whole market shard by shard, folding each shard as
-   * it arrives instead of holding every period's whole page at once. Only the shards' heads are read.
+   * One key shard's closes and quantities over several periods (periods without it left out; one block when
+   * they list the same keys): the cold recent series reads a whole market shard by shard, folding each shard
+   * as it arrives instead of holding every period's whole page at once. Only the shards' heads are read.
    */
-  async candleClosesOfShard(market: string, res: CandleRes, periods: readonly number[], shard: number): Promise<Map<number, CandleCloses>> {
+  async candleClosesOfShard(market: string, res: CandleRes, periods: readonly number[], shard: number): Promise<ShardCloses> {
     const heads = await this.batchGet(
       periods.map((p) => ({ pk: candlePk(market, res, p), sk: shardSk(shard) })),
       HEAD_ONLY,
     );
-    const out = new Map<number, CandleCloses>();
-    let like: CandleCloses | undefined;
-    for (const item of await this.wholeWhereHeadless(heads)) {
-      // One shard's pages mostly list the same keys: each head shares the keys of the one before when they match.
-      like = decodeCandlePartsCloses(item, like);
-      out.set(Number(item.pk.slice(item.pk.lastIndexOf('#') + 1)), like);
-    }
-    return out;
+    return decodeShardCloses((await this.wholeWhereHeadless(heads)).map((item) => [Number(item.pk.slice(item.pk.lastIndexOf('#') + 1)), item] as const));
   }
 
   /** Head-only reads, with the whole page read again for shards stored before the split (no head). */

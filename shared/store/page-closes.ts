@@ -19,6 +19,86 @@ export function decodeCandlePartsCloses(item: { c?: Uint8Array; d?: Uint8Array }
   return decodeCandleCloses(item.d);
 }
 
+/**
+ * One key shard's close and quantity columns over several periods, key-major: key i's value of `periods[j]`
+ * at `i * periods.length + j`. That is the recent series' own layout (each key's points together), so the cold
+ * fold copies a key's points in one run instead of gathering them from a column per period.
+ */
+export interface ShardBlock {
+  shards: number;
+  residue: number;
+  keys: Float64Array;
+  /** The periods read, ascending; every one of them lists exactly `keys`. */
+  periods: Int32Array;
+  close: Float64Array;
+  quantity: Float64Array;
+}
+
+/** One key shard over several periods: one block when every period lists the same keys, else each period's columns. */
+export type ShardCloses = { block: ShardBlock } | { runs: Map<number, CandleCloses> };
+
+/**
+ * The closes of one key shard's stored pages over several periods (`[period, item]`, any order). A market's
+ * hour pages mostly list the same keys, byte for byte: then each head's columns are decoded straight into one
+ * key-major block (no column arrays per period: the cold series reads thousands of heads). Otherwise, or for
+ * pages stored before the split (no head), each period's columns, as `decodeCandlePartsCloses` gives them.
+ */
+export function decodeShardCloses(items: ReadonlyArray<readonly [period: number, item: { c?: Uint8Array; d?: Uint8Array }]>): ShardCloses {
+  const sorted = [...items].sort((a, b) => a[0] - b[0]);
+  const block = sorted.length > 0 ? readBlock(sorted) : undefined;
+  if (block) return { block };
+  const runs = new Map<number, CandleCloses>();
+  let like: CandleCloses | undefined;
+  for (const [period, item] of sorted) {
+    like = decodeCandlePartsCloses(item, like);
+    runs.set(period, like);
+  }
+  return { runs };
+}
+
+/** The heads of `items` (periods ascending) as one block; undefined as soon as one has no head or other keys. */
+function readBlock(items: ReadonlyArray<readonly [number, { c?: Uint8Array }]>): ShardBlock | undefined {
+  const cols = items.length;
+  let block: ShardBlock | undefined;
+  let keyBytes: Buffer | undefined;
+  for (let j = 0; j < cols; j++) {
+    const c = items[j][1].c;
+    if (c === undefined) return undefined;
+    const buf = payload(c, Kind.CandleHead);
+    const r = new Reader(buf);
+    r.uvar();
+    const shards = 2 ** r.u8();
+    const residue = r.uvar();
+    const n = r.uvar();
+    const from = r.offset;
+    if (block === undefined || keyBytes === undefined) {
+      if (n > r.remaining()) throw new RangeError('corrupt page: key count');
+      const keys = readKeyDeltas(r, n, shards, residue);
+      if (n > r.remaining()) throw new RangeError('corrupt page: candle count');
+      keyBytes = Buffer.from(buf.buffer, buf.byteOffset + from, r.offset - from);
+      block = { shards, residue, keys, periods: Int32Array.from(items, ([p]) => p), close: new Float64Array(n * cols), quantity: new Float64Array(n * cols) };
+    } else {
+      const same = shards === block.shards && residue === block.residue && n === block.keys.length;
+      if (!same || from + keyBytes.length > buf.length || !keyBytes.equals(Buffer.from(buf.buffer, buf.byteOffset + from, keyBytes.length))) return undefined;
+      r.skip(keyBytes.length);
+    }
+    r.uvarsInto(block.close, n, j, cols);
+    r.uvarsInto(block.quantity, n, j, cols);
+    r.end();
+  }
+  return block;
+}
+
+/** `n` ascending keys of shard `residue` of `shards`, written as deltas of `(key - residue) / shards`. */
+function readKeyDeltas(r: Reader, n: number, shards: number, residue: number): Float64Array {
+  const keys = new Float64Array(n);
+  for (let i = 0, compact = 0; i < n; i++) {
+    compact += r.uvar();
+    keys[i] = compact * shards + residue;
+  }
+  return keys;
+}
+
 /** The encoded key section behind a keys array a head gave (to recognise the same keys in the next head). */
 const keyBytesOf = new WeakMap<Float64Array, Uint8Array>();
 
@@ -109,11 +189,7 @@ export function readHead(r: Reader): CandleCloses & { start: number } {
   const residue = r.uvar();
   const n = r.uvar();
   if (n > r.remaining()) throw new RangeError('corrupt page: key count');
-  const keys = new Float64Array(n);
-  for (let i = 0, compact = 0; i < n; i++) {
-    compact += r.uvar();
-    keys[i] = compact * shards + residue;
-  }
+  const keys = readKeyDeltas(r, n, shards, residue);
   if (keys.length > r.remaining()) throw new RangeError('corrupt page: candle count');
   const close = readUvars(r, keys.length);
   const quantity = readUvars(r, keys.length);

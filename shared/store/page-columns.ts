@@ -130,7 +130,7 @@ const uvarLength = (v: number): number => (v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0
 
 export function readUvars(r: Reader, n: number): Float64Array {
   const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) out[i] = r.uvar();
+  r.uvarsInto(out, n);
   return out;
 }
 
@@ -234,6 +234,40 @@ export class Reader {
       mul *= 128;
     } while (b >= 0x80);
     return v;
+  }
+
+  /**
+   * `n` varints, each as `uvar` reads it, into `out[at]`, `out[at + stride]`, …: a column decoded straight into
+   * its place in a larger block (the cold series reads millions, so the loop keeps the cursor in a local).
+   */
+  uvarsInto(out: Float64Array, n: number, at = 0, stride = 1): void {
+    const buf = this.buf;
+    const len = buf.length;
+    let pos = this.pos;
+    for (let i = 0, o = at; i < n; i++, o += stride) {
+      if (pos >= len) throw new RangeError('corrupt page: truncated');
+      let b = buf[pos++];
+      if (b < 0x80) {
+        out[o] = b;
+        continue;
+      }
+      let v = b & 0x7f;
+      let mul = 128;
+      do {
+        if (pos >= len || mul >= 2 ** 56) throw new RangeError('corrupt page: varint');
+        b = buf[pos++];
+        v += (b & 0x7f) * mul;
+        mul *= 128;
+      } while (b >= 0x80);
+      out[o] = v;
+    }
+    this.pos = pos;
+  }
+
+  /** Moves past `n` bytes the caller has read in place. */
+  skip(n: number): void {
+    if (n > this.remaining()) throw new RangeError('corrupt page: truncated');
+    this.pos += n;
   }
 
   /** `prev` plus a zigzag varint written by `Writer.delta`. */

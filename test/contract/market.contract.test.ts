@@ -10,6 +10,7 @@ import type { MarketPort, MergeRecord } from '../../shared/ports/market';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { decodeHistoryParts } from '../../shared/store/history-parts';
 import { candlePk, shardSk } from '../../shared/store/keys';
+import type { CandleCloses, ShardCloses } from '../../shared/store/page-closes';
 import { type MemoryPages, memoryMarket } from '../../shared/store/memory/market';
 import { type CandleParts, compactHistory, encodeCandleShards } from '../../shared/store/page-codec';
 import { ROW_SHARDS, shardOf } from '../../shared/store/shard-layout';
@@ -37,6 +38,28 @@ const candle = (start: number, price: number, quantity = 1): Candle => ({
 });
 // Keys 1 and 17 share a shard of 16; 2 is in another.
 const [A, B, C] = [1, 2, 17];
+
+/** A shard read of either form as period → [key, close, quantity] (periods and keys ascending). */
+function shardPoints(read: ShardCloses): Map<number, number[][]> {
+  const out = new Map<number, number[][]>();
+  if ('block' in read) {
+    const { keys, periods, close, quantity } = read.block;
+    periods.forEach((p, j) => {
+      out.set(
+        p,
+        Array.from(keys, (k, i) => [k, close[i * periods.length + j], quantity[i * periods.length + j]]),
+      );
+    });
+  } else
+    for (const p of [...read.runs.keys()].sort((x, y) => x - y)) {
+      const run = read.runs.get(p) as CandleCloses;
+      out.set(
+        p,
+        Array.from(run.keys, (k, i) => [k, run.close[i], run.quantity[i]]),
+      );
+    }
+  return out;
+}
 
 describe.each(variants)('market port (%s)', (_name, make) => {
   it('commits meta only at the expected seq, sets only the fields given, and marks a pending merge only before its seq', async () => {
@@ -148,11 +171,35 @@ describe.each(variants)('market port (%s)', (_name, make) => {
     ]);
     const closes = await port.latest.candleCloses(M, 'h1', HOUR);
     expect(closes.flatMap((c) => [...c.keys]).sort((x, y) => x - y)).toEqual([A, B, C]);
-    // One key shard over several hours (the cold snapshot's read): only the hours that hold it.
+    // One key shard over several hours (the cold snapshot's read): only the hours that hold it, each hour's
+    // columns when the hours list other keys, one key-major block when they list the same.
     const byShard = await port.pages.candleClosesOfShard(M, 'h1', [HOUR, HOUR + 1, HOUR + 2], 1);
-    expect([...byShard.keys()].sort((x, y) => x - y)).toEqual([HOUR, HOUR + 1]);
-    expect([...(byShard.get(HOUR)?.keys ?? [])].sort((x, y) => x - y)).toEqual([A, C]);
-    expect([...(byShard.get(HOUR + 1)?.keys ?? [])]).toEqual([A]);
+    expect('runs' in byShard).toBe(true);
+    expect(shardPoints(byShard)).toEqual(
+      new Map([
+        [
+          HOUR,
+          [
+            [A, 100, 2],
+            [C, 300, 5],
+          ],
+        ],
+        [HOUR + 1, [[A, 110, 1]]],
+      ]),
+    );
+    await port.pages.writeCandlePage(M, 'h1', HOUR + 2, start + 2 * HOUR_MS, new Map([[A, candle(start + 2 * HOUR_MS, 120, 4)]]), [A]);
+    const block = await port.pages.candleClosesOfShard(M, 'h1', [HOUR + 2, HOUR + 1, HOUR + 3], 1);
+    expect('block' in block && { keys: [...block.block.keys], periods: [...block.block.periods], close: [...block.block.close] }).toEqual({
+      keys: [A],
+      periods: [HOUR + 1, HOUR + 2],
+      close: [110, 120],
+    });
+    expect(shardPoints(block)).toEqual(
+      new Map([
+        [HOUR + 1, [[A, 110, 1]]],
+        [HOUR + 2, [[A, 120, 4]]],
+      ]),
+    );
   });
 
   it('keeps volume shards with their book marks, and reads a day whole or by keys', async () => {
@@ -442,9 +489,48 @@ describe.each(plantable)('market port (%s): candle page shards stored before the
       [C, 300, 5],
     ]);
     const byShard = await port.pages.candleClosesOfShard(M, 'h1', [HOUR, HOUR + 1], 1);
-    expect([...byShard.keys()].sort((x, y) => x - y)).toEqual([HOUR, HOUR + 1]);
-    expect(Array.from(byShard.get(HOUR)?.close ?? [])).toEqual([100, 300]);
-    expect(Array.from(byShard.get(HOUR + 1)?.close ?? [])).toEqual([110]);
+    expect(shardPoints(byShard)).toEqual(
+      new Map([
+        [
+          HOUR,
+          [
+            [A, 100, 2],
+            [C, 300, 5],
+          ],
+        ],
+        [HOUR + 1, [[A, 110, 1]]],
+      ]),
+    );
+    // Hours of the same keys, one stored before the split (no head): each hour's columns, the same values.
+    await port.pages.writeCandlePage(
+      M,
+      'h1',
+      HOUR + 1,
+      start + HOUR_MS,
+      new Map([
+        [A, candle(start + HOUR_MS, 110)],
+        [C, candle(start + HOUR_MS, 310, 3)],
+      ]),
+      [A],
+    );
+    expect(shardPoints(await port.pages.candleClosesOfShard(M, 'h1', [HOUR, HOUR + 1], 1))).toEqual(
+      new Map([
+        [
+          HOUR,
+          [
+            [A, 100, 2],
+            [C, 300, 5],
+          ],
+        ],
+        [
+          HOUR + 1,
+          [
+            [A, 110, 1],
+            [C, 310, 3],
+          ],
+        ],
+      ]),
+    );
     // Rewriting the old shard stores it in the new layout, with the same candles.
     await port.pages.writeCandlePage(M, 'h1', HOUR, start, whole, [A]);
     expect(await port.latest.candlePage(M, 'h1', HOUR)).toEqual(whole);

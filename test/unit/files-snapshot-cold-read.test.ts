@@ -10,13 +10,13 @@ import { describe, expect, it } from 'vitest';
 import type { Candle, CandlePage } from '../../shared/domain/candles';
 import { RETAINED_HOURS } from '../../shared/domain/retention';
 import { emptySeries, encodeSeries, foldHours, type HourCloses } from '../../shared/files/hour-series';
-import { foldShardRuns, joinShards } from '../../shared/files/hour-series-cold';
+import { blockShard, foldShardRuns, joinShards } from '../../shared/files/hour-series-cold';
 import { SERIES_HOURS, seriesFor } from '../../shared/files/snapshot-files';
 import type { MarketPages } from '../../shared/ports/market';
 import type { Services } from '../../shared/services';
 import { base64Decoder } from '../../shared/store/clients/base64';
-import { type CandleCloses, decodeCandleCloses } from '../../shared/store/page-closes';
-import { decodeCandles, encodeCandleShards } from '../../shared/store/page-codec';
+import { type CandleCloses, decodeCandleCloses, decodeCandlePartsCloses, decodeShardCloses } from '../../shared/store/page-closes';
+import { decodeCandles, encodeCandleParts, encodeCandleShards } from '../../shared/store/page-codec';
 
 const HOUR = 3_600_000;
 
@@ -92,11 +92,11 @@ describe('a candle page read for its closes', () => {
   });
 });
 
-/** An hour page of `keys` as its 16 shard pages' columns, a key left out where `present` says so. */
-function hourShards(hour: number, keys: readonly number[], seed: number, present: (k: number) => boolean): CandleCloses[] {
+/** An hour page of `keys` as its 16 stored shard pages (shard → head and rest), a key left out where `present` says so. */
+function hourParts(hour: number, keys: readonly number[], seed: number, present: (k: number) => boolean): Map<number, Required<StoredShard>> {
   const page: CandlePage = new Map();
   for (const k of keys) if (present(k)) page.set(k, candle(1 + ((k * 7919 + seed * 104_729) % 9_000_000), 1 + ((k + seed) % 200), (k + seed) % 4, hour * HOUR));
-  return [...encodeCandleShards(page, hour * HOUR, 16).values()].map(decodeCandleCloses);
+  return encodeCandleParts(page, hour * HOUR, 16);
 }
 
 const asMap = (runs: readonly CandleCloses[]): HourCloses => {
@@ -106,7 +106,8 @@ const asMap = (runs: readonly CandleCloses[]): HourCloses => {
 };
 
 describe('hour pages folded key shard by key shard', () => {
-  it('give the bytes foldHours gives from an empty series (property)', () => {
+  it('give the bytes foldHours gives from an empty series, read as columns per hour or as key-major blocks (property)', () => {
+    let blocks = 0;
     fc.assert(
       fc.property(
         fc.uniqueArray(
@@ -127,7 +128,8 @@ describe('hour pages folded key shard by key shard', () => {
           const first = 480_000;
           const list = Array.from({ length: hours }, (_, i) => first + i);
           const present = (k: number, h: number) => missing === 'none' || (missing === 'half' && k % 16 < 8) || (k + h + seed) % gap !== 0;
-          const pages = list.map((h) => [h, hourShards(h, keys, seed + h, (k) => present(k, h))] as const);
+          const parts = list.map((h) => [h, hourParts(h, keys, seed + h, (k) => present(k, h))] as const);
+          const pages = parts.map(([h, shards]) => [h, [...shards.values()].map((item) => decodeCandlePartsCloses(item))] as const);
           const expected = encodeSeries(
             foldHours(
               emptySeries(),
@@ -146,65 +148,93 @@ describe('hour pages folded key shard by key shard', () => {
           );
           const got = joinShards(folded, hours > 0 ? first + hours - 1 : null);
           expect(Buffer.from(encodeSeries(got)).equals(Buffer.from(expected))).toBe(true);
+          // The same shards read as the store answers them: one key-major block where every hour lists the same keys.
+          const read = Array.from({ length: 16 }, (_, s) => {
+            const closes = decodeShardCloses(parts.flatMap(([h, shards]) => (shards.has(s) ? [[h, shards.get(s) as StoredShard] as const] : [])));
+            if ('block' in closes) {
+              blocks++;
+              return blockShard(closes.block, first + keepAt, first + retainAt);
+            }
+            return foldShardRuns([...closes.runs], first + keepAt, first + retainAt);
+          });
+          const fromBlocks = joinShards(read, hours > 0 ? first + hours - 1 : null);
+          expect(Buffer.from(encodeSeries(fromBlocks)).equals(Buffer.from(expected))).toBe(true);
         },
       ),
       { numRuns: 200 },
     );
+    // Most generated markets have shards whose hours all list the same keys.
+    expect(blocks).toBeGreaterThan(200);
   });
 });
 
+/** A stored hour page shard: whole (the layout before the split) or as its head and rest. */
+type StoredShard = { c?: Uint8Array; d: Uint8Array };
+
 /** A store holding only hour pages (`shards` key shards each), as much of MarketPages as a cold seriesFor reads. */
-function hourStore(pages: ReadonlyMap<number, Uint8Array[]>, reads: string[]): MarketPages {
+function hourStore(pages: ReadonlyMap<number, StoredShard[]>, reads: string[]): MarketPages {
   const none = async () => new Map();
   return {
     candleCloses: async (_m: string, res: string, period: number) => {
       reads.push(`page ${res}`);
-      return res === 'h1' ? (pages.get(period) ?? []).map(decodeCandleCloses) : [];
+      return res === 'h1' ? (pages.get(period) ?? []).map((item) => decodeCandlePartsCloses(item)) : [];
     },
     candleClosesOfShard: async (_m: string, _res: string, periods: readonly number[], shard: number) => {
       reads.push('shard');
-      const out = new Map<number, CandleCloses>();
+      const items: Array<readonly [number, StoredShard]> = [];
       for (const p of periods) {
-        const run = (pages.get(p) ?? []).map(decodeCandleCloses).find((r) => r.residue === shard % r.shards);
-        if (run) out.set(p, run);
+        const item = (pages.get(p) ?? []).find((i) => {
+          const run = decodeCandlePartsCloses(i);
+          return run.residue === shard % run.shards;
+        });
+        if (item) items.push([p, item]);
       }
-      return out;
+      return decodeShardCloses(items);
     },
     volumePage: none,
   } as unknown as MarketPages;
 }
 
 describe('a cold series read by seriesFor', () => {
-  it('is the series foldHours gives, read shard by shard, or page by page when the pages are of another shard layout', async () => {
+  it('is the series foldHours gives, read shard by shard (whole pages, heads, one block per shard), or page by page when the pages are of another shard layout', async () => {
     const hour = 490_000;
     const first = hour - 40;
     const keys = [...Array.from({ length: 300 }, (_, i) => 3 + i * 5), 2 ** 31 * 4 + 82_800];
-    const make = (shards: number) => {
-      const pages = new Map<number, Uint8Array[]>();
+    const make = (shards: number, layout: 'whole' | 'split', gaps: boolean) => {
+      const pages = new Map<number, StoredShard[]>();
       for (let h = first; h < hour; h++) {
         const page: CandlePage = new Map();
-        for (const k of keys) if ((k + h) % 6 !== 0) page.set(k, candle(100 + ((k * 31 + h * 17) % 90_000), 1 + ((k + h) % 9), (k + h) % 3, h * HOUR));
-        pages.set(h, [...encodeCandleShards(page, h * HOUR, shards).values()]);
+        for (const k of keys)
+          if (!gaps || (k + h) % 6 !== 0) page.set(k, candle(100 + ((k * 31 + h * 17) % 90_000), 1 + ((k + h) % 9), (k + h) % 3, h * HOUR));
+        pages.set(
+          h,
+          layout === 'whole' ? [...encodeCandleShards(page, h * HOUR, shards).values()].map((d) => ({ d })) : [...encodeCandleParts(page, h * HOUR, shards).values()],
+        );
       }
       return pages;
     };
     const svc = { work: { get: async () => null }, log: () => undefined } as unknown as Services;
-    const reference = (pages: ReadonlyMap<number, Uint8Array[]>) => {
-      const maps = [...pages].map(([h, bufs]) => [h, asMap(bufs.map(decodeCandleCloses))] as const);
+    const reference = (pages: ReadonlyMap<number, StoredShard[]>) => {
+      const maps = [...pages].map(([h, items]) => [h, asMap(items.map((i) => decodeCandlePartsCloses(i)))] as const);
       return encodeSeries({ ...foldHours(emptySeries(), maps, hour - SERIES_HOURS, hour - RETAINED_HOURS), dayThrough: null });
     };
     const hoursOnly = (s: Awaited<ReturnType<typeof seriesFor>>['series']) => encodeSeries({ ...s, dayThrough: null, days: new Map(), sold: new Map() });
-    for (const [shards, expectReads] of [
-      [16, ['shard']],
-      [8, ['shard', 'page h1']],
+    for (const [shards, layout, gaps, expectReads] of [
+      [16, 'whole', true, ['shard']],
+      [16, 'split', true, ['shard']],
+      [16, 'split', false, ['shard']],
+      [16, 'whole', false, ['shard']],
+      [8, 'whole', true, ['shard', 'page h1']],
+      [8, 'split', false, ['shard', 'page h1']],
     ] as const) {
-      const pages = make(shards);
+      const pages = make(shards, layout, gaps);
       const reads: string[] = [];
       const { series, moved } = await seriesFor(svc, hourStore(pages, reads), 'eu', hour, first * HOUR);
       expect(moved).toBe(true);
       expect(series.hourThrough).toBe(hour - 1);
-      expect(Buffer.from(hoursOnly(series)).equals(Buffer.from(reference(pages))), `${shards} shards`).toBe(true);
-      expect([...new Set(reads.filter((r) => r !== 'page d1'))]).toEqual(expectReads);
+      const label = `${shards} shards, ${layout}, ${gaps ? 'keys missing from some hours' : 'every key every hour'}`;
+      expect(Buffer.from(hoursOnly(series)).equals(Buffer.from(reference(pages))), label).toBe(true);
+      expect([...new Set(reads.filter((r) => r !== 'page d1'))], label).toEqual(expectReads);
     }
   });
 });

@@ -7,7 +7,7 @@ import { type AuctionRow, mergeScan, type RowTable, toAuctionRow } from '../../s
 import { FEATURES, ROLE_FEATURES, ROLE_LIMITS } from '../../shared/domain/roles';
 import { acceptsGzip } from '../../shared/http/respond';
 import { activity } from '../../shared/market/summary-read';
-import { cutOf, foldPage, HOURLY_VIEW_MS, lastBetween, readingBefore, restrictionOf, rowAsOf } from '../../shared/market/view-rules';
+import { cutOf, foldPageInto, HOURLY_VIEW_MS, lastBetween, readingBefore, restrictionOf, rowAsOf } from '../../shared/market/view-rules';
 
 const D = 20_000;
 const T0 = D * DAY_MS;
@@ -75,7 +75,7 @@ describe('lastBetween', () => {
   });
 });
 
-describe('foldPage', () => {
+describe('foldPageInto', () => {
   it('grows a day so far hour by hour exactly like folding every hour at once', () => {
     const hourCandle = fc.record({
       low: fc.integer({ min: 1, max: 50 }),
@@ -85,13 +85,18 @@ describe('foldPage', () => {
     });
     fc.assert(
       fc.property(fc.array(fc.option(hourCandle, { nil: undefined }), { minLength: 1, maxLength: 23 }), (hours) => {
-        let running: CandlePage = new Map();
+        const running: CandlePage = new Map();
         const all: Candle[] = [];
+        const seen: Candle[] = [];
         hours.forEach((h, i) => {
           if (!h) return;
           const c: Candle = { open: h.low + h.span, high: h.low + h.span, low: h.low, close: h.low, quantity: h.q, openAt: H(i, h.m), lastAt: H(i, h.m + 1) };
-          running = foldPage(running, new Map([[7, c]]));
+          const before = running.get(7);
+          if (before) seen.push({ ...before });
+          foldPageInto(running, new Map([[7, c]]));
           all.push(c);
+          // A candle the page held before is replaced, never changed (cached folds share them).
+          if (before) expect(before).toEqual(seen[seen.length - 1]);
         });
         expect(running.get(7)).toEqual(foldCandles(all));
       }),
@@ -144,8 +149,8 @@ describe('the hourly view against a replay of the scans read before the cut', ()
         }
         const expected = [...replay].map(([k, r]) => toAuctionRow(k, r)).filter((r) => cut - r[3] <= HOURLY_VIEW_MS);
 
-        let soFar: CandlePage = new Map();
-        for (let h = dayOf(cut) * 24; h < hourOf(cut); h++) soFar = foldPage(soFar, hours.get(h) ?? new Map());
+        const soFar: CandlePage = new Map();
+        for (let h = dayOf(cut) * 24; h < hourOf(cut); h++) foldPageInto(soFar, hours.get(h) ?? new Map());
         const gone = scans.filter((s) => s.complete && s.items.length > 0 && s.at < cut).map((s) => s.at);
         const actual: AuctionRow[] = [];
         for (const [key, row] of rows) {

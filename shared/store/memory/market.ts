@@ -36,7 +36,7 @@ import {
 } from '../../ports/market';
 import { BOOK_LOG_KEEP_MS } from '../book-log';
 import { MERGE_RECORD_TTL_MS } from '../merge-log';
-import { type CandleCloses, decodeCandlePartsCloses } from '../page-closes';
+import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type ShardCloses } from '../page-closes';
 import {
   type CandleParts,
   decodeCandleParts,
@@ -133,16 +133,13 @@ export class MemoryPages implements MarketPages {
     return this.t.query(P.candles(market, res, period)).map((item) => decodeCandlePartsCloses(item as unknown as CandleParts));
   }
 
-  async candleClosesOfShard(market: string, res: CandleRes, periods: readonly number[], shard: number): Promise<Map<number, CandleCloses>> {
-    const out = new Map<number, CandleCloses>();
-    let like: CandleCloses | undefined;
+  async candleClosesOfShard(market: string, res: CandleRes, periods: readonly number[], shard: number): Promise<ShardCloses> {
+    const items: Array<readonly [number, CandleParts]> = [];
     for (const period of periods) {
       const item = this.t.get(P.candles(market, res, period), pad(shard));
-      if (!item) continue;
-      like = decodeCandlePartsCloses(item as unknown as CandleParts, like);
-      out.set(period, like);
+      if (item) items.push([period, item as unknown as CandleParts]);
     }
-    return out;
+    return decodeShardCloses(items);
   }
 
   async candlesOf(market: string, res: CandleRes, periods: readonly number[], keys: readonly number[]): Promise<Map<number, Map<number, Candle>>> {
