@@ -204,11 +204,12 @@ describe('a cold series read by seriesFor', () => {
       const pages = new Map<number, StoredShard[]>();
       for (let h = first; h < hour; h++) {
         const page: CandlePage = new Map();
-        for (const k of keys)
-          if (!gaps || (k + h) % 6 !== 0) page.set(k, candle(100 + ((k * 31 + h * 17) % 90_000), 1 + ((k + h) % 9), (k + h) % 3, h * HOUR));
+        for (const k of keys) if (!gaps || (k + h) % 6 !== 0) page.set(k, candle(100 + ((k * 31 + h * 17) % 90_000), 1 + ((k + h) % 9), (k + h) % 3, h * HOUR));
         pages.set(
           h,
-          layout === 'whole' ? [...encodeCandleShards(page, h * HOUR, shards).values()].map((d) => ({ d })) : [...encodeCandleParts(page, h * HOUR, shards).values()],
+          layout === 'whole'
+            ? [...encodeCandleShards(page, h * HOUR, shards).values()].map((d) => ({ d }))
+            : [...encodeCandleParts(page, h * HOUR, shards).values()],
         );
       }
       return pages;
