@@ -3,7 +3,8 @@
  * hour page at once (240+ whole-market pages). `foldHours` does that key by key, asking each of the pages for
  * the key (millions of lookups); here each key shard is walked once with a cursor per page, since every
  * shard page lists its keys ascending. A shard whose pages all hold the same keys (the usual case) is not
- * walked at all: its pages' columns are copied straight into the joined series. The result is the series
+ * walked at all: the store decodes it as one key-major block (page-closes.ts: ShardBlock), and each key's
+ * kept points are copied from it in one run into the joined series. The result is the series
  * `foldHours(emptySeries(), pages, keepFrom, retainFrom)` answers, point for point
  * (test/unit/files-snapshot-cold-read.test.ts checks the bytes, with and without keys missing from pages).
  */

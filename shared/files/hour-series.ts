@@ -1,13 +1,13 @@
 /**
  * What the recent-changes file reads, kept folded between runs. The file needs every item's finished hour
- * closes over 240 hours (the index window and its 72-hour carry), its newest 7 day closes and 7 days of
- * sold volume; reading 240 whole-market hour pages every hour costs seconds, so the snapshot job keeps them
- * in one compact series and folds in only the periods since its last run:
+ * closes over the 168-hour index window, the newest before it (the 72-hour carry, `ch7d`), its newest 7 day
+ * closes and 7 days of sold volume; reading every retained whole-market hour page every hour costs seconds,
+ * so the snapshot job keeps them in one compact series and folds in only the periods since its last run:
  *
- * - hour points `[hour, close, quantity]` per key for hours H-240 … H-1, plus each key's newest older point
- *   still inside hour-candle retention (it answers `ch7d` and the first spark windows exactly), in flat typed
- *   arrays (20000 keys × 240 hours are millions of points: one small array each would cost more than the
- *   file takes to build);
+ * - hour points `[hour, close, quantity]` per key for the hours the job keeps whole (snapshot-files.ts:
+ *   SERIES_HOURS, H-168 … H-1), plus each key's newest older point still inside hour-candle retention (it
+ *   answers `ch7d` and every carry before the window exactly), in flat typed arrays (20000 keys × 168 hours
+ *   are millions of points: one small array each would cost more than the file takes to build);
  * - `days`: each key's newest 7 day closes; `sold`: `[day, sold]` per key for the 7 days before the current one.
  *
  * Pure: folding and the binary form.

@@ -24,8 +24,14 @@ import { buildRecentFile } from './recent-build';
 import type { ItemClass } from './recent-changes';
 import { getWorkObject, putWorkObject, seriesKey } from './work-store';
 
-/** Hours the recent file reads before H: the 168-hour index window and its 72-hour carry. */
-export const SERIES_HOURS = 240;
+/**
+ * Hours of points the series keeps whole before H: the 168-hour index window. The recent file looks a key
+ * up at hours H-169 … H-1 only (ch7d's H-169 and the window), each time for its newest point at or before
+ * the hour; foldHours also keeps each key's newest point before H-168 (inside retention), which answers every
+ * lookup before the window (the 72-hour carry, ch7d) exactly. Points older than that answer none, so a
+ * longer window (240 hours before) only made the series 40 % bigger.
+ */
+export const SERIES_HOURS = 168;
 /** The newest periods are read again on every run: a late book can still change them. */
 const REFOLD_HOURS = 2;
 const REFOLD_DAYS = 1;

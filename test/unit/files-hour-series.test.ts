@@ -4,6 +4,7 @@ import type { AuctionRow } from '../../shared/files/documents';
 import { decodeSeries, emptySeries, encodeSeries, foldDays, foldHours, type HourSeries, keyIndex } from '../../shared/files/hour-series';
 import { buildRecentFile } from '../../shared/files/recent-build';
 import { type HourPoint, recentChangesDoc } from '../../shared/files/recent-changes';
+import { SERIES_HOURS } from '../../shared/files/snapshot-files';
 
 const H = 500_000;
 
@@ -57,16 +58,35 @@ function folded(pages: Pages, hours: number[]): HourSeries {
   for (const hour of hours) {
     const todo: Array<[number, Map<number, [number, number]>]> = [];
     for (let h = Math.max(done, hour - 336); h < hour; h++) todo.push([h, pages.get(h) ?? new Map()]);
-    s = decodeSeries(encodeSeries(foldHours(s, todo, hour - 240, hour - 336)));
+    s = decodeSeries(encodeSeries(foldHours(s, todo, hour - SERIES_HOURS, hour - 336)));
     done = hour;
   }
   return s;
 }
 
+/**
+ * Dense hour pages H-400 … H+30: most keys in most hours (every key-hour boundary of the window is met), key 5
+ * only before H-150 and key 6 only in a few old hours, so carries older than the window are needed too.
+ */
+const densePagesArb = fc
+  .record({ seed: fc.integer({ min: 0, max: 1000 }), gap: fc.integer({ min: 2, max: 40 }), cut: fc.integer({ min: 120, max: 260 }) })
+  .map(({ seed, gap, cut }) => {
+    const pages: Pages = new Map();
+    for (let h = H - 400; h <= H + 30; h++) {
+      const page = new Map<number, [number, number]>();
+      for (let key = 1; key <= 4; key++)
+        if ((h * 7 + key * 13 + seed) % gap !== 0) page.set(key, [1000 + ((h * 31 + key * 97 + seed) % 5000), 1 + ((h + key) % 9)]);
+      if (h < H - cut) page.set(5, [2000 + (h % 700), 2]);
+      if ((h + seed) % 97 === 0 && h < H - 100) page.set(6, [3000 + (h % 300), 1]);
+      pages.set(h, page);
+    }
+    return pages;
+  });
+
 describe('recent series: hour closes folded between runs', () => {
-  it('gives the recent-changes file exactly what all retained hour candles give it', () => {
+  it('gives the recent-changes file exactly what all retained hour candles give it (sparse and dense hours)', () => {
     fc.assert(
-      fc.property(pagesArb, fc.integer({ min: 1, max: 30 }), dayArb, (pages, steps, dayList) => {
+      fc.property(fc.oneof(pagesArb, densePagesArb), fc.integer({ min: 1, max: 30 }), dayArb, (pages, steps, dayList) => {
         const hours = Array.from({ length: steps }, (_, i) => H + i);
         const hour = hours[hours.length - 1];
         const day = Math.floor(hour / 24);
