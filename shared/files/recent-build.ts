@@ -73,14 +73,18 @@ function allPoints(s: HourSeries, i: number): HourPoint[] {
   return out;
 }
 
+/** Keys handled between two pauses of a build (see `buildRecentFile`). */
+const STEP = 2000;
+
 /** Basket candidates as `basketCandidates` finds them (at least 5 window candles, a positive weight); points attached later. */
-function candidates(input: RecentBuildInput): BasketItem[] {
+async function candidates(input: RecentBuildInput, pause: () => Promise<void>): Promise<BasketItem[]> {
   const { series: s, hour } = input;
   const first = hour - INDEX_HOURS;
   const day = dayOf(hour * HOUR_MS);
   const prices = new Map<number, number | null>(input.rows.map((r) => [r[0], r[1]]));
   const out: BasketItem[] = [];
   for (let i = 0; i < s.keys.length; i++) {
+    if (i % STEP === STEP - 1) await pause();
     // Points are ascending by hour and none is at or after `hour`: the window is a tail.
     const end = newestAtOrBefore(s, i, hour - 1) + 1;
     const begin = newestAtOrBefore(s, i, first - 1) + 1 || s.start[i];
@@ -114,20 +118,25 @@ function indexOf(s: HourSeries, basket: readonly BasketItem[], hour: number): Se
   );
 }
 
-/** The recent-changes file `{v: 1, market, at, items, index, categories}`. */
-export function buildRecentFile(input: RecentBuildInput): RecentChangesFile {
+/**
+ * The recent-changes file `{v: 1, market, at, items, index, categories}`. `pause` is awaited every few
+ * thousand keys: the snapshot job lets its event loop turn there, so the series upload it has started keeps
+ * moving while the file is built (a whole market takes a few hundred ms). The file does not depend on it.
+ */
+export async function buildRecentFile(input: RecentBuildInput, pause: () => Promise<void> = async () => {}): Promise<RecentChangesFile> {
   const { series: s, hour } = input;
   const hours = lookupHours(hour);
-  const items: RecentItem[] = [...input.rows]
-    .sort((a, b) => a[0] - b[0])
-    .map(([key, price, quantity]) => {
-      const i = keyIndex(s, key);
-      const points = i < 0 ? [] : lookupPoints(s, i, hours);
-      return [key, price, quantity, ...changesOf(price, points, hour), sparkOf(points, hour)];
-    });
-  const all = candidates(input);
+  const rows = [...input.rows].sort((a, b) => a[0] - b[0]);
+  const items: RecentItem[] = [];
+  for (const [key, price, quantity] of rows) {
+    if (items.length % STEP === STEP - 1) await pause();
+    const i = keyIndex(s, key);
+    const points = i < 0 ? [] : lookupPoints(s, i, hours);
+    items.push([key, price, quantity, ...changesOf(price, points, hour), sparkOf(points, hour)]);
+  }
+  const all = await candidates(input, pause);
   const categories = {} as Record<Category, Series>;
-  for (const c of CATEGORIES)
+  for (const c of CATEGORIES) {
     categories[c] = indexOf(
       s,
       heaviest(
@@ -136,5 +145,7 @@ export function buildRecentFile(input: RecentBuildInput): RecentChangesFile {
       ),
       hour,
     );
+    await pause();
+  }
   return { v: 1, market: input.market, at: hour * HOUR_MS, items, index: indexOf(s, heaviest(all, BASKET_SIZE), hour), categories };
 }

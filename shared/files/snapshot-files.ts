@@ -60,6 +60,9 @@ async function inParallel<T, R>(items: readonly T[], fn: (item: T) => Promise<R>
   return out;
 }
 
+/** One turn of the event loop (I/O callbacks run before it resolves). */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 const range = (first: number, last: number): number[] => (first > last ? [] : Array.from({ length: last - first + 1 }, (_, i) => first + i));
 
 /**
@@ -178,23 +181,29 @@ export async function writeSnapshotFiles(
   const [snapBytes, recentBytes] = await Promise.all([fileSize(svc, path), fileSize(svc, recent)]);
   let bytes = snapBytes ?? 0;
   if (snapBytes === null || recentBytes === null) {
+    const built = buildHourlySnapshot(svc, market, hour);
+    // The snapshot file is written as soon as it is built (its gzip runs on the thread pool while the series
+    // is still folding), not after the series.
+    const snapshotWritten =
+      snapBytes === null
+        ? built.then(async (snapshot) => {
+            bytes = await putJsonFile(svc, path, snapshot);
+          })
+        : Promise.resolve();
+    // Awaited below; handled here too, so a failure while the series is still read is not an unhandled rejection.
+    snapshotWritten.catch(() => undefined);
     const [snapshot, folded, classOf] = await Promise.all([
-      buildHourlySnapshot(svc, market, hour),
+      built,
       recentBytes === null ? seriesFor(svc, store, market, hour, meta.firstMergeAt) : null,
       recentBytes === null ? itemClasses(svc) : null,
     ]);
-    const writes: Array<Promise<unknown>> = [];
-    if (snapBytes === null)
-      writes.push(
-        putJsonFile(svc, path, snapshot).then((n) => {
-          bytes = n;
-        }),
-      );
+    const writes: Array<Promise<unknown>> = [snapshotWritten];
     if (folded && classOf) {
-      // The recent file first: the series' upload (tens of MB) moves only while the event loop is free, so it
-      // starts once nothing synchronous is left, instead of stalling behind the recent file's build.
-      writes.push(putJsonFile(svc, recent, buildRecentFile({ market, hour, rows: snapshot.rows, series: folded.series, classOf })));
+      // The series' upload (megabytes) moves only while the event loop turns: it starts first, and the recent
+      // file is built in steps that let the loop turn between them.
       if (folded.moved) writes.push(putWorkObject(svc, seriesKey(market), encodeSeries(folded.series)));
+      const file = buildRecentFile({ market, hour, rows: snapshot.rows, series: folded.series, classOf }, turn);
+      writes.push(file.then((doc) => putJsonFile(svc, recent, doc)));
     }
     await Promise.all(writes);
   }

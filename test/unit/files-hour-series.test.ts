@@ -84,9 +84,9 @@ const densePagesArb = fc
   });
 
 describe('recent series: hour closes folded between runs', () => {
-  it('gives the recent-changes file exactly what all retained hour candles give it (sparse and dense hours)', () => {
-    fc.assert(
-      fc.property(fc.oneof(pagesArb, densePagesArb), fc.integer({ min: 1, max: 30 }), dayArb, (pages, steps, dayList) => {
+  it('gives the recent-changes file exactly what all retained hour candles give it (sparse and dense hours)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(pagesArb, densePagesArb), fc.integer({ min: 1, max: 30 }), dayArb, async (pages, steps, dayList) => {
         const hours = Array.from({ length: steps }, (_, i) => H + i);
         const hour = hours[hours.length - 1];
         const day = Math.floor(hour / 24);
@@ -98,7 +98,9 @@ describe('recent series: hour closes folded between runs', () => {
         const rows: AuctionRow[] = [1, 2, 3, 4, 5, 6].map((k) => [k, k === 6 ? null : 1000 * k, k, hour * 3_600_000 - 1]);
         const volume = new Map([...s.sold].map(([k, list]) => [k, list.map(([d, n]) => [d, 0, n, 0] as [number, number, number, number])]));
         const input = { market: 'm', hour, rows, classOf: (id: number) => ({ c: 7, sc: [9, 7, 5][id % 3] }) };
-        expect(buildRecentFile({ ...input, series: s })).toEqual(recentChangesDoc({ ...input, dayCloses: s.days, volume, hours: allPoints(pages, hour) }));
+        expect(await buildRecentFile({ ...input, series: s })).toEqual(
+          recentChangesDoc({ ...input, dayCloses: s.days, volume, hours: allPoints(pages, hour) }),
+        );
       }),
       { numRuns: 60 },
     );

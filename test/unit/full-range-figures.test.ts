@@ -165,17 +165,17 @@ describe('recent-changes figures over the full price range', () => {
     expect(change(0, MAX_SAFE)).toBe(-1);
   });
 
-  it('answers changes and sparks from the stored hour series as the spec model does from the candles', () => {
+  it('answers changes and sparks from the stored hour series as the spec model does from the candles', async () => {
     const H = 480_000;
     const closeArb = fc.oneof(buyoutArb, fc.constantFrom(1, MAX_SAFE, MAX_SAFE - 1));
     const pointArb = fc.tuple(fc.integer({ min: H - 240, max: H - 1 }), closeArb, quantityArb);
-    fc.assert(
-      fc.property(fc.uniqueArray(pointArb, { selector: (p) => p[0], maxLength: 40 }), fc.option(priceArb, { nil: null }), (points, price) => {
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(pointArb, { selector: (p) => p[0], maxLength: 40 }), fc.option(priceArb, { nil: null }), async (points, price) => {
         const key = 2 ** 53 - 1;
         const pages = points.map(([h, c, q]) => [h, new Map([[key, [c, q]]])] as [number, HourCloses]);
         const series = decodeSeries(encodeSeries(foldHours(emptySeries(), pages, H - 240, H - 336)));
         const rows: AuctionRow[] = [[key, price, 0, H * 3_600_000 - 1]];
-        const file = buildRecentFile({ market: 'm', hour: H, rows, series, classOf: () => undefined });
+        const file = await buildRecentFile({ market: 'm', hour: H, rows, series, classOf: () => undefined });
         const asc = [...points].sort((a, b) => a[0] - b[0]);
         const closeAtOrBefore = (hour: number) => asc.filter((p) => p[0] <= hour).at(-1)?.[1];
         const [, , , ch1h, ch24h, ch7d, spark] = file.items[0];
