@@ -3,7 +3,9 @@
  * its inflated bytes are the closes the whole page gives (also when they do not fit in that part); (2) hour
  * pages folded key shard by key shard, each shard on its own, give the series `foldHours` gives from an
  * empty series, and `seriesFor` reads a cold series that way (or, for pages of another shard layout, page by
- * page) to the same series; (3) the DynamoDB clients' base64 decoder decodes base64 as `atob` does.
+ * page) to the same series, a shard page written empty included; (3) one key shard's heads over several
+ * hours decode to one key-major block when they list the same keys, else to each hour's columns, with the
+ * same values; (4) the DynamoDB clients' base64 decoder decodes base64 as `atob` does.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -171,22 +173,19 @@ describe('hour pages folded key shard by key shard', () => {
 /** A stored hour page shard: whole (the layout before the split) or as its head and rest. */
 type StoredShard = { c?: Uint8Array; d: Uint8Array };
 
-/** A store holding only hour pages (`shards` key shards each), as much of MarketPages as a cold seriesFor reads. */
-function hourStore(pages: ReadonlyMap<number, StoredShard[]>, reads: string[]): MarketPages {
+/** A store holding only hour pages (hour → stored shard id → item), as much of MarketPages as a cold seriesFor reads. */
+function hourStore(pages: ReadonlyMap<number, ReadonlyMap<number, StoredShard>>, reads: string[]): MarketPages {
   const none = async () => new Map();
   return {
     candleCloses: async (_m: string, res: string, period: number) => {
       reads.push(`page ${res}`);
-      return res === 'h1' ? (pages.get(period) ?? []).map((item) => decodeCandlePartsCloses(item)) : [];
+      return res === 'h1' ? [...(pages.get(period)?.values() ?? [])].map((item) => decodeCandlePartsCloses(item)) : [];
     },
     candleClosesOfShard: async (_m: string, _res: string, periods: readonly number[], shard: number) => {
       reads.push('shard');
       const items: Array<readonly [number, StoredShard]> = [];
       for (const p of periods) {
-        const item = (pages.get(p) ?? []).find((i) => {
-          const run = decodeCandlePartsCloses(i);
-          return run.residue === shard % run.shards;
-        });
+        const item = pages.get(p)?.get(shard);
         if (item) items.push([p, item]);
       }
       return decodeShardCloses(items);
@@ -201,42 +200,106 @@ describe('a cold series read by seriesFor', () => {
     const first = hour - 40;
     const keys = [...Array.from({ length: 300 }, (_, i) => 3 + i * 5), 2 ** 31 * 4 + 82_800];
     const make = (shards: number, layout: 'whole' | 'split', gaps: boolean) => {
-      const pages = new Map<number, StoredShard[]>();
+      const pages = new Map<number, Map<number, StoredShard>>();
       for (let h = first; h < hour; h++) {
         const page: CandlePage = new Map();
         for (const k of keys) if (!gaps || (k + h) % 6 !== 0) page.set(k, candle(100 + ((k * 31 + h * 17) % 90_000), 1 + ((k + h) % 9), (k + h) % 3, h * HOUR));
         pages.set(
           h,
           layout === 'whole'
-            ? [...encodeCandleShards(page, h * HOUR, shards).values()].map((d) => ({ d }))
-            : [...encodeCandleParts(page, h * HOUR, shards).values()],
+            ? new Map([...encodeCandleShards(page, h * HOUR, shards)].map(([shard, d]) => [shard, { d }]))
+            : encodeCandleParts(page, h * HOUR, shards),
         );
       }
       return pages;
     };
     const svc = { work: { get: async () => null }, log: () => undefined } as unknown as Services;
-    const reference = (pages: ReadonlyMap<number, StoredShard[]>) => {
-      const maps = [...pages].map(([h, items]) => [h, asMap(items.map((i) => decodeCandlePartsCloses(i)))] as const);
+    const reference = (pages: ReadonlyMap<number, ReadonlyMap<number, StoredShard>>) => {
+      const maps = [...pages].map(([h, items]) => [h, asMap([...items.values()].map((i) => decodeCandlePartsCloses(i)))] as const);
       return encodeSeries({ ...foldHours(emptySeries(), maps, hour - SERIES_HOURS, hour - RETAINED_HOURS), dayThrough: null });
     };
     const hoursOnly = (s: Awaited<ReturnType<typeof seriesFor>>['series']) => encodeSeries({ ...s, dayThrough: null, days: new Map(), sold: new Map() });
-    for (const [shards, layout, gaps, expectReads] of [
-      [16, 'whole', true, ['shard']],
-      [16, 'split', true, ['shard']],
-      [16, 'split', false, ['shard']],
-      [16, 'whole', false, ['shard']],
-      [8, 'whole', true, ['shard', 'page h1']],
-      [8, 'split', false, ['shard', 'page h1']],
+    // An hour whose shard 5 page was written empty (its keys gone): stored with residue 0, it is no other layout.
+    const emptied = (pages: Map<number, Map<number, StoredShard>>) => {
+      pages.get(first + 7)?.set(5, encodeCandleParts(new Map(), (first + 7) * HOUR, 16, [5]).get(5) as StoredShard);
+      return pages;
+    };
+    for (const [shards, layout, gaps, expectReads, change] of [
+      [16, 'whole', true, ['shard'], null],
+      [16, 'split', true, ['shard'], null],
+      [16, 'split', false, ['shard'], null],
+      [16, 'whole', false, ['shard'], null],
+      [16, 'split', false, ['shard'], emptied],
+      [8, 'whole', true, ['shard', 'page h1'], null],
+      [8, 'split', false, ['shard', 'page h1'], null],
     ] as const) {
-      const pages = make(shards, layout, gaps);
+      const pages = change ? change(make(shards, layout, gaps)) : make(shards, layout, gaps);
       const reads: string[] = [];
       const { series, moved } = await seriesFor(svc, hourStore(pages, reads), 'eu', hour, first * HOUR);
       expect(moved).toBe(true);
       expect(series.hourThrough).toBe(hour - 1);
-      const label = `${shards} shards, ${layout}, ${gaps ? 'keys missing from some hours' : 'every key every hour'}`;
+      const label = `${shards} shards, ${layout}, ${gaps ? 'keys missing from some hours' : 'every key every hour'}${change ? ', an emptied shard page' : ''}`;
       expect(Buffer.from(hoursOnly(series)).equals(Buffer.from(reference(pages))), label).toBe(true);
       expect([...new Set(reads.filter((r) => r !== 'page d1'))], label).toEqual(expectReads);
     }
+  });
+});
+
+describe('one key shard read over several hours', () => {
+  const page = (h: number, keys: readonly number[]): CandlePage =>
+    new Map(keys.map((k) => [k, candle(500 + ((k * 7919 + h * 31) % 100_000), 1 + ((k + h) % 7), (k + h) % 3, h * HOUR)] as const));
+  const keys = Array.from({ length: 400 }, (_, i) => 16 * i + 5);
+  const parts = (h: number, list = keys) => encodeCandleParts(page(h, list), h * HOUR, 16).get(5) as Required<StoredShard>;
+  const points = (read: ReturnType<typeof decodeShardCloses>) => {
+    const out: Array<[number, number, number, number]> = [];
+    if ('block' in read) {
+      const { keys: ks, periods, close, quantity } = read.block;
+      for (let i = 0; i < ks.length; i++) periods.forEach((p, j) => out.push([p, ks[i], close[i * periods.length + j], quantity[i * periods.length + j]]));
+    } else for (const [p, run] of read.runs) run.keys.forEach((k, i) => out.push([p, k, run.close[i], run.quantity[i]]));
+    return out.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  };
+  const expected = (hours: readonly number[], list = (_h: number) => keys) =>
+    hours
+      .flatMap((h) => list(h).map((k) => [h, k, page(h, list(h)).get(k)?.close, page(h, list(h)).get(k)?.quantity]))
+      .sort((a, b) => (a[0] as number) - (b[0] as number) || (a[1] as number) - (b[1] as number));
+
+  it('is one key-major block when every hour lists the same keys, in any order given, with the values of each hour', () => {
+    const read = decodeShardCloses([12, 10, 11].map((h) => [h, parts(h)] as const));
+    expect('block' in read && [...read.block.periods]).toEqual([10, 11, 12]);
+    expect(points(read)).toEqual(expected([10, 11, 12]));
+  });
+
+  it("is each hour's columns when the keys differ or a page has no head, with the same values", () => {
+    const fewer = (h: number) => (h === 11 ? keys.slice(1) : keys);
+    const differ = decodeShardCloses([10, 11, 12].map((h) => [h, parts(h, fewer(h))] as const));
+    expect('runs' in differ).toBe(true);
+    expect(points(differ)).toEqual(expected([10, 11, 12], fewer));
+    const whole = encodeCandleShards(page(11, keys), 11 * HOUR, 16).get(5) as Uint8Array;
+    const headless = decodeShardCloses([
+      [10, parts(10)],
+      [11, { d: whole }],
+      [12, parts(12)],
+    ]);
+    expect('runs' in headless).toBe(true);
+    expect(points(headless)).toEqual(expected([10, 11, 12]));
+  });
+
+  it('refuses a cut head or a head of another kind', () => {
+    const cut = { ...parts(11), c: parts(11).c.subarray(0, 60) };
+    expect(() =>
+      decodeShardCloses([
+        [10, parts(10)],
+        [11, cut],
+      ]),
+    ).toThrow();
+    const other = Uint8Array.from(parts(11).c);
+    other[0] = (1 << 4) | 2;
+    expect(() =>
+      decodeShardCloses([
+        [10, parts(10)],
+        [11, { ...parts(11), c: other }],
+      ]),
+    ).toThrow(RangeError);
   });
 });
 
