@@ -78,7 +78,7 @@ describe('a history shard past the item limit', () => {
       await store.writeVolumeShards(M, d, new Map([[shardOf(KEYS[0], PAGE_SHARDS), { page: day.volume, bookAt: null }]]));
     }
     expect(await store.commitMeta({ market: M, seq: 1, firstMergeAt: (FIRST + 1) * DAY_MS, newestScanAt: LAST * DAY_MS }, 0)).toBe(true);
-  }, 120_000);
+  });
 
   it('compacts the market: the shard is written as parts, each item under the limit', async () => {
     const result = await compactHistories(svc, M, TODAY);

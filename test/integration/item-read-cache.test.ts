@@ -46,7 +46,7 @@ describe('item reads from a warm instance', () => {
     const svc = services();
     await compactHistories(svc, MARKET, finalDay(await local.now()));
     reads = countReadUnits(svc.ddb, 'cacheTestReadCapacity');
-  }, 120_000);
+  });
   afterAll(() => local?.close());
 
   const read = async (key: number): Promise<{ units: number; body: Record<string, unknown> }> => {
