@@ -465,12 +465,16 @@ export class Runtime {
   }
 
   private startBackground(): void {
-    // The stream is always polled (the live `hello` rides on it); schedules run by themselves only on the system clock.
-    const poll = setInterval(() => {
-      if (!this.poller.busy && !this.settling) this.poller.pollOnce().catch(() => undefined);
-      this.queues.poke();
-    }, 50);
-    this.background.push(poll);
+    // The stream is always polled (the live `hello` rides on it), four times a second as Lambda's event source
+    // mapping polls a shard: every poll costs DynamoDB Local a DescribeStream and a GetRecords per shard
+    // (~8 ms of its CPU; at the 50 ms this used, an idle runtime kept a sixth of a core busy). Queues deliver
+    // as soon as a message is due (SQS long polling); schedules run by themselves only on the system clock.
+    this.background.push(
+      setInterval(() => {
+        if (!this.poller.busy && !this.settling) this.poller.pollOnce().catch(() => undefined);
+      }, STREAM_POLL_MS),
+      setInterval(() => this.queues.poke(), 50),
+    );
     if (!(this.clock instanceof ManualClock)) {
       // A replaying clock (the demo's back-fill) runs schedules only when its driver ticks.
       const driven = () => this.clock instanceof ReplayClock && this.clock.replaying;
@@ -605,6 +609,9 @@ function listen(server: Server, port: number, host: string): Promise<number> {
     });
   });
 }
+
+/** How often the stream is polled in the background (Lambda polls a DynamoDB stream shard four times a second). */
+const STREAM_POLL_MS = 250;
 
 /** The runtime started last in this process: tests and benches that reach the service's state directly (test/support/operator.ts). */
 let latest: Runtime | null = null;
