@@ -254,8 +254,9 @@ describe('one key shard read over several hours', () => {
     const out: Array<[number, number, number, number]> = [];
     if ('block' in read) {
       const { keys: ks, periods, close, quantity } = read.block;
-      for (let i = 0; i < ks.length; i++) periods.forEach((p, j) => out.push([p, ks[i], close[i * periods.length + j], quantity[i * periods.length + j]]));
-    } else for (const [p, run] of read.runs) run.keys.forEach((k, i) => out.push([p, k, run.close[i], run.quantity[i]]));
+      for (let i = 0; i < ks.length; i++)
+        for (let j = 0; j < periods.length; j++) out.push([periods[j], ks[i], close[i * periods.length + j], quantity[i * periods.length + j]]);
+    } else for (const [p, run] of read.runs) for (let i = 0; i < run.keys.length; i++) out.push([p, run.keys[i], run.close[i], run.quantity[i]]);
     return out.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   };
   const expected = (hours: readonly number[], list = (_h: number) => keys) =>
