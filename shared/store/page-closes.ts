@@ -66,11 +66,7 @@ function readBlock(items: ReadonlyArray<readonly [number, { c?: Uint8Array }]>):
     if (c === undefined) return undefined;
     const buf = payload(c, Kind.CandleHead);
     const r = new Reader(buf);
-    r.uvar();
-    const shards = 2 ** r.u8();
-    const residue = r.uvar();
-    const n = r.uvar();
-    const from = r.offset;
+    const { shards, residue, n, from } = headPrefix(r);
     if (block === undefined || keyBytes === undefined) {
       if (n > r.remaining()) throw new RangeError('corrupt page: key count');
       const keys = readKeyDeltas(r, n, shards, residue);
@@ -102,13 +98,17 @@ function readKeyDeltas(r: Reader, n: number, shards: number, residue: number): F
 /** The encoded key section behind a keys array a head gave (to recognise the same keys in the next head). */
 const keyBytesOf = new WeakMap<Float64Array, Uint8Array>();
 
-function readHeadLike(buf: Uint8Array, like: CandleCloses | undefined): CandleCloses {
-  const r = new Reader(buf);
-  r.uvar();
+/** A head's start, shard count, residue and key count, read; `from`: where its key section begins. */
+function headPrefix(r: Reader): { start: number; shards: number; residue: number; n: number; from: number } {
+  const start = r.uvar();
   const shards = 2 ** r.u8();
   const residue = r.uvar();
   const n = r.uvar();
-  const from = r.offset;
+  return { start, shards, residue, n, from: r.offset };
+}
+
+function readHeadLike(buf: Uint8Array, like: CandleCloses | undefined): CandleCloses {
+  const { shards, residue, n, from } = headPrefix(new Reader(buf));
   const known = like && like.shards === shards && like.residue === residue && like.keys.length === n ? keyBytesOf.get(like.keys) : undefined;
   // n varints equal byte for byte are the same n keys (a varint ends where its bytes say), so they are skipped.
   if (known && from + known.length <= buf.length && Buffer.from(buf.buffer, buf.byteOffset + from, known.length).equals(known)) {
@@ -183,11 +183,8 @@ function readCloses(r: Reader): CandleCloses {
 
 /** A candle page's first columns: start, keys (with the shard count and residue), closes and quantities. */
 export function readHead(r: Reader): CandleCloses & { start: number } {
-  const start = r.uvar();
   // readKeys, keeping the shard count and residue it reads.
-  const shards = 2 ** r.u8();
-  const residue = r.uvar();
-  const n = r.uvar();
+  const { start, shards, residue, n } = headPrefix(r);
   if (n > r.remaining()) throw new RangeError('corrupt page: key count');
   const keys = readKeyDeltas(r, n, shards, residue);
   if (keys.length > r.remaining()) throw new RangeError('corrupt page: candle count');
