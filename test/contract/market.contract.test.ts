@@ -39,6 +39,18 @@ const candle = (start: number, price: number, quantity = 1): Candle => ({
 // Keys 1 and 17 share a shard of 16; 2 is in another.
 const [A, B, C] = [1, 2, 17];
 
+/** Shard 1's points both candle tests write: A and C in HOUR, A alone in HOUR + 1. */
+const SHARD_1_POINTS = new Map([
+  [
+    HOUR,
+    [
+      [A, 100, 2],
+      [C, 300, 5],
+    ],
+  ],
+  [HOUR + 1, [[A, 110, 1]]],
+]);
+
 /** A shard read of either form as period → [key, close, quantity] (periods and keys ascending). */
 function shardPoints(read: ShardCloses): Map<number, number[][]> {
   const out = new Map<number, number[][]>();
@@ -175,18 +187,7 @@ describe.each(variants)('market port (%s)', (_name, make) => {
     // columns when the hours list other keys, one key-major block when they list the same.
     const byShard = await port.pages.candleClosesOfShard(M, 'h1', [HOUR, HOUR + 1, HOUR + 2], 1);
     expect('runs' in byShard).toBe(true);
-    expect(shardPoints(byShard)).toEqual(
-      new Map([
-        [
-          HOUR,
-          [
-            [A, 100, 2],
-            [C, 300, 5],
-          ],
-        ],
-        [HOUR + 1, [[A, 110, 1]]],
-      ]),
-    );
+    expect(shardPoints(byShard)).toEqual(SHARD_1_POINTS);
     await port.pages.writeCandlePage(M, 'h1', HOUR + 2, start + 2 * HOUR_MS, new Map([[A, candle(start + 2 * HOUR_MS, 120, 4)]]), [A]);
     const block = await port.pages.candleClosesOfShard(M, 'h1', [HOUR + 2, HOUR + 1, HOUR + 3], 1);
     expect('block' in block && { keys: [...block.block.keys], periods: [...block.block.periods], close: [...block.block.close] }).toEqual({
@@ -489,18 +490,7 @@ describe.each(plantable)('market port (%s): candle page shards stored before the
       [C, 300, 5],
     ]);
     const byShard = await port.pages.candleClosesOfShard(M, 'h1', [HOUR, HOUR + 1], 1);
-    expect(shardPoints(byShard)).toEqual(
-      new Map([
-        [
-          HOUR,
-          [
-            [A, 100, 2],
-            [C, 300, 5],
-          ],
-        ],
-        [HOUR + 1, [[A, 110, 1]]],
-      ]),
-    );
+    expect(shardPoints(byShard)).toEqual(SHARD_1_POINTS);
     // Hours of the same keys, one stored before the split (no head): each hour's columns, the same values.
     await port.pages.writeCandlePage(
       M,

@@ -94,7 +94,8 @@ function valueTest(op: string, wanted: string[]): (value: string) => boolean {
     case 'Bool':
       return (v) => wanted.some((w) => w.toLowerCase() === v.toLowerCase());
     default:
-      throw new Error(`IAM condition operator ${op} is not implemented by the local policy check (lib/local/iam/policy.ts)`);
+      // Refused, not guessed: a policy using another operator would otherwise be judged wrongly here.
+      throw new Error(`IAM condition operator ${op} is refused by the local policy check, which evaluates the String and Bool operators only (lib/local/iam/policy.ts)`);
   }
 }
 
