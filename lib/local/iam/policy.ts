@@ -95,7 +95,9 @@ function valueTest(op: string, wanted: string[]): (value: string) => boolean {
       return (v) => wanted.some((w) => w.toLowerCase() === v.toLowerCase());
     default:
       // Refused, not guessed: a policy using another operator would otherwise be judged wrongly here.
-      throw new Error(`IAM condition operator ${op} is refused by the local policy check, which evaluates the String and Bool operators only (lib/local/iam/policy.ts)`);
+      throw new Error(
+        `IAM condition operator ${op} is refused by the local policy check, which evaluates the String and Bool operators only (lib/local/iam/policy.ts)`,
+      );
   }
 }
 
