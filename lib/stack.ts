@@ -98,6 +98,7 @@ export class MarketDataStack extends Stack {
     new CfnOutput(this, 'ConnectionsEndpoint', { value: liveApi.connectionsEndpoint });
     new CfnOutput(this, 'IdentitySecretArn', { value: secrets.secrets.identity.secretArn });
     new CfnOutput(this, 'VapidSecretArn', { value: secrets.secrets.vapid.secretArn });
+    new CfnOutput(this, 'VapidPublicSecretArn', { value: secrets.secrets.vapidPublic.secretArn });
     new CfnOutput(this, 'OriginSecretArn', { value: secrets.secrets.origin.secretArn });
     if (httpApi.originTarget && liveApi.originTarget) {
       // DNS: CNAME each origin host to its target (CloudFront reaches the APIs only through them).
