@@ -166,7 +166,13 @@ export function parseConfig(source: Record<string, string | undefined> = process
     vapid,
     vapidPublicKey: e.VAPID_PUBLIC_KEY,
     queueUrls: JSON.parse(e.QUEUE_URLS) as Record<string, string>,
-    secretArns: { idp: e.IDP_SECRET_ARN, vapid: e.VAPID_SECRET_ARN, vapidPublic: e.VAPID_PUBLIC_ARN, origin: e.ORIGIN_SECRET_ARN, uploader: e.UPLOADER_SECRET_ARN },
+    secretArns: {
+      idp: e.IDP_SECRET_ARN,
+      vapid: e.VAPID_SECRET_ARN,
+      vapidPublic: e.VAPID_PUBLIC_ARN,
+      origin: e.ORIGIN_SECRET_ARN,
+      uploader: e.UPLOADER_SECRET_ARN,
+    },
     originVerify: originSecretValues(e.ORIGIN_VERIFY),
     uploaderKey: e.UPLOADER_KEY,
     push: {

@@ -145,7 +145,12 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     secrets: ['identity', 'origin', 'uploader'],
   }),
   // Reads snapshots: the home page lists each market's most listed items from the newest hourly snapshot.
-  fn('pages', 512, 15, { table: 'read', tableKeys: keys(CALLERS, MARKET, 'view', CATALOGUE), bucket: { 'items/': R, 'icons/': R, 'snap/': R }, secrets: ['origin'] }),
+  fn('pages', 512, 15, {
+    table: 'read',
+    tableKeys: keys(CALLERS, MARKET, 'view', CATALOGUE),
+    bucket: { 'items/': R, 'icons/': R, 'snap/': R },
+    secrets: ['origin'],
+  }),
   fn('ws-connect', 512, 10, { table: 'write', tableKeys: keys(CALLERS, SOCKETS), secrets: ['identity', 'origin'] }),
   fn('ws-message', 512, 10, { table: 'write', tableKeys: keys(CALLERS, SOCKETS), connections: true, secrets: ['identity'] }),
   fn('ws-disconnect', 256, 10, { table: 'write', tableKeys: SOCKETS }),
@@ -171,7 +176,12 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   fn('push', 512, 60, { table: 'write', tableKeys: ['user', 'pushEndpoint'], queues: ['push'], secrets: ['vapid'] }),
   fn('seal', 2048, 120, { table: 'write', tableKeys: MARKET, marketPages: true, bucket: { 'candles/': W, 'volume/': W } }),
   // The folded recent-changes series (internal state) lives in the private work bucket.
-  fn('snapshot', 3008, 300, { table: 'write', tableKeys: keys(MARKET, 'view', CATALOGUE), bucket: { 'snap/': RW, 'recent/': RW, 'items/': R }, workBucket: 'write' }),
+  fn('snapshot', 3008, 300, {
+    table: 'write',
+    tableKeys: keys(MARKET, 'view', CATALOGUE),
+    bucket: { 'snap/': RW, 'recent/': RW, 'items/': R },
+    workBucket: 'write',
+  }),
   // Lists and deletes exactly the prefixes retention ages, and quarantined bodies past their time. It reads
   // live/ (HEAD: the write time of files whose path names none) only where LastModified is not the service
   // clock, i.e. in the local runtime; the grant stays so the local runtime can hold it to the manifest.

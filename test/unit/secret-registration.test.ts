@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Deployment, functionEnvironment, type SecretName } from '../../lib/environment';
 import { CONFIG_VARIABLES_BY_SOURCE } from '../../shared/config';
 import { acceptedOriginValues } from '../../shared/http/edge';
 import { awsPlatform } from '../../shared/platform/aws';
 import type { SecretsPort } from '../../shared/ports/secrets';
 import { FUNCTIONS, type FunctionSpec } from '../../shared/topology';
-import { type Deployment, functionEnvironment, type SecretName } from '../../lib/environment';
 
 /** A value no redaction pattern knows the shape of: only a registration can keep it out of a line. */
 const plain = (): string => randomBytes(18).toString('hex');
