@@ -81,6 +81,7 @@ describe('least privilege inside the table: each function touches only its key f
   it('leaves API key verdicts, device tokens and hourly answers out of the socket and push functions', () => {
     for (const name of ['ws-disconnect', 'push', 'fanout'] as const) {
       const keys = (tableAllows('dev', name)[0].Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] ?? []) as string[];
+      expect(keys.length, `${name}: an allow-list of key families`).toBeGreaterThan(0);
       for (const forbidden of ['APIKEY#*', 'DEVTOK#*', 'VIEW#*']) expect(keys, name).not.toContain(forbidden);
     }
   });
