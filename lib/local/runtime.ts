@@ -15,6 +15,7 @@ import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
 import { jsonLog, type Log } from '../../shared/log';
 import type { ClientName, Platform } from '../../shared/platform/platform';
+import { keepSecretsOutOfLogs } from '../../shared/platform/secret-env';
 import type { QueuePort } from '../../shared/ports/queues';
 import type { SecretsPort } from '../../shared/ports/secrets';
 import { connectionsClient } from '../../shared/store/clients/connections';
@@ -276,7 +277,13 @@ export class Runtime {
       secrets,
     );
     const localOnly = { DYNAMODB_ENDPOINT: ddbEndpoint, S3_ENDPOINT: s3Endpoint, PUSH_LOOPBACK: 'allow', AWS_REGION: LOCAL_REGION };
-    const configOf = (spec: FunctionSpec) => parseConfig({ ...functionEnvironment(spec, deployment), ...localOnly });
+    // Each configuration's secrets are kept out of the logs by the AWS platform's own registration
+    // (shared/platform/secret-env.ts), so the local runtime redacts exactly what a function in AWS does.
+    const configOf = (spec: FunctionSpec) => {
+      const config = parseConfig({ ...functionEnvironment(spec, deployment), ...localOnly });
+      keepSecretsOutOfLogs(config);
+      return config;
+    };
     // Calls outside any invocation (the control API's publishing) are the operator's: every access.
     const operator: FunctionSpec = {
       ...functionSpec('api'),
