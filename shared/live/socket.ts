@@ -5,7 +5,8 @@
  * (the account's open sockets at its cap: upgrade-limits.ts), in that order, and stores the socket (its INSERT
  * makes the fan-out send `hello`);
  * `$default` answers `{t: "auth", token}` renewals; `$disconnect` forgets the socket; the sweep (every
- * minute) closes sockets whose credential expired (4401) or that lost `live` (4403).
+ * minute) closes sockets whose credential expired (4401) or that lost `live` (4403), and an account's newest
+ * sockets past its cap (1008).
  */
 import { LiveQuery } from '../api/environment.schemas';
 import { parseAs } from '../api/zod-parse';
@@ -21,13 +22,14 @@ import { SOCKET_MESSAGES_PER_MINUTE } from '../domain/flood-limits';
 import { MARKETS } from '../domain/market';
 import type { Claims } from '../domain/roles';
 import { DomainError, ForbiddenError, forbidden, UnauthenticatedError } from '../errors';
+import type { LiveConnection } from '../ports/connections';
 import type { Services } from '../services';
 import { credentialUntil, mayRenew, type SocketKind, sameFeatures } from './credentials';
 import type { AuthRequestMessage } from './message-types';
 import { authMessage, errorMessage, rolesMessage } from './messages';
 import { accountClaimsCache, type SocketOutcome, sweepSocket } from './roles-watch';
 import { CLOSE_FORBIDDEN, CLOSE_POLICY, closeConnection, send } from './sender';
-import { meteredUpgradeCaller, requireSocketRoom } from './upgrade-limits';
+import { closeOverCap, meteredUpgradeCaller, requireSocketRoom } from './upgrade-limits';
 
 /** What `$connect` sees of the upgrade request. */
 export interface ConnectRequest extends AuthRequest {
@@ -188,9 +190,10 @@ const MAX_CONNECTION_MS = 2 * 3_600_000 + 10 * 60_000;
 /** The live sweep: every socket of every market checked at the service clock's now. */
 export async function sweepSockets(
   svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'identity' | 'log'>,
-): Promise<Record<SocketOutcome, number>> {
+): Promise<Record<SocketOutcome | 'closedOverCap', number>> {
   const now = svc.clock.now();
   const counts: Record<SocketOutcome, number> = { kept: 0, roles: 0, closed4401: 0, closed4403: 0, gone: 0 };
+  const open: LiveConnection[] = [];
   const claimsOf = accountClaimsCache(svc, now);
   // The local gateway keeps sockets open as long as the client does.
   const aws = svc.config.endpoints.dynamodb === undefined;
@@ -202,11 +205,13 @@ export async function sweepSockets(
           counts.gone++;
           continue;
         }
-        counts[await sweepSocket(svc, c, now, claimsOf)]++;
+        const outcome = await sweepSocket(svc, c, now, claimsOf);
+        counts[outcome]++;
+        if (outcome === 'kept' || outcome === 'roles') open.push(c);
       } catch (err) {
         svc.log('warn', 'live sweep: a socket could not be checked', { error: err instanceof Error ? err.message : String(err) });
       }
     }
   }
-  return counts;
+  return { ...counts, closedOverCap: await closeOverCap(svc, open, now) };
 }

@@ -10,14 +10,19 @@
  *   of them is refused before any socket work (README Interpretations: a deviation from "401 first").
  * - An account has at most `limits.liveSockets` sockets open at once, across markets and credentials: one past
  *   it is 429 before the upgrade. Checked last, as the spec's other state limits are, with a count of the
- *   account's stored socket entries (ConnectionsPort.countOfUser: why a count and not a counter).
+ *   account's stored socket entries (ConnectionsPort.countOfUser: why a count and not a counter). Upgrades
+ *   of one account that run at the same moment can each see room; the minute sweep closes an account's newest
+ *   sockets past its cap (1008), so such an excess lasts less than a minute.
  */
 import type { AuthRequest } from '../auth/authenticate';
 import { anonymousPrincipal, authenticate } from '../auth/authenticate';
 import { countCall, requireSignedIn, requireUnderLimit } from '../auth/gate';
 import type { Principal } from '../auth/principal';
 import { LimitError, UnauthenticatedError } from '../errors';
+import type { LiveConnection } from '../ports/connections';
 import type { Services } from '../services';
+import { socketEntitlements } from './credentials';
+import { CLOSE_POLICY, closeConnection } from './sender';
 
 type UpgradeServices = Pick<Services, 'config' | 'clock' | 'identity' | 'log'>;
 
@@ -48,4 +53,32 @@ export async function requireSocketRoom(svc: Pick<Services, 'connections'>, p: P
   const cap = p.limits.liveSockets;
   if ((await svc.connections.countOfUser(p.userId)) >= cap)
     throw new LimitError('rate_limited', `at most ${cap} live sockets open at once per account; close one first`, { limit: cap }, 60);
+}
+
+/**
+ * The sweep's half of the cap: of each account's open sockets (`open`, those the sweep kept), the newest past
+ * its cap are closed with 1008 and forgotten, the oldest kept. The cap is the largest any of the account's
+ * sockets is entitled to now. Answers how many were closed; reads nothing the sweep has not read.
+ */
+export async function closeOverCap(svc: Pick<Services, 'connections' | 'sockets' | 'log'>, open: LiveConnection[], now: number): Promise<number> {
+  const byAccount = new Map<string, LiveConnection[]>();
+  for (const c of open) {
+    const mine = byAccount.get(c.userId);
+    if (mine) mine.push(c);
+    else byAccount.set(c.userId, [c]);
+  }
+  let closed = 0;
+  for (const mine of byAccount.values()) {
+    const cap = Math.max(...mine.map((c) => socketEntitlements(c.claims, c.scopes, now).limits.liveSockets));
+    if (mine.length <= cap) continue;
+    for (const c of mine.sort((a, b) => a.connectedAt - b.connectedAt).slice(cap)) {
+      try {
+        await closeConnection(svc, c, CLOSE_POLICY);
+        closed++;
+      } catch (err) {
+        svc.log('warn', 'live sweep: a socket past its account’s cap could not be closed', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+  return closed;
 }

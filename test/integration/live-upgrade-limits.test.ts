@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { MARKETS } from '../../shared/domain/market';
 import { pairDevice } from '../support/devices';
+import { LiveClient } from '../support/live-client';
 import { type Local, startLocal } from '../support/local';
 import { MARKET } from '../support/market-books';
 
@@ -152,5 +153,46 @@ describe('live upgrade limits', () => {
     expect((await local.api('GET', '/api/v1/me', { token: premium.token })).body.limits).toMatchObject({ liveSockets: PREMIUM_SOCKETS });
     for (let i = 0; i < PREMIUM_SOCKETS; i++) expect((await upgrade({ token: premium.token, market: MARKETS[i % MARKETS.length] })).status).toBe(101);
     expect(await upgrade({ token: premium.token })).toMatchObject({ ...rateLimited, body: { error: 'rate_limited', limit: PREMIUM_SOCKETS } });
+  });
+
+  it('closes an account’s newest sockets past its cap at the minute sweep (1008), keeping the oldest: a cap that dropped, or upgrades that raced', async () => {
+    await nextMinute();
+    const u = await local.user({ plan: 'premium' });
+    const device = await pairDevice(local, u.id);
+    const clients: LiveClient[] = [];
+    for (let i = 0; i < PREMIUM_SOCKETS; i++) {
+      const c = new LiveClient({ base: local.base, market: MARKETS[i % MARKETS.length], token: device.token });
+      await c.connect();
+      clients.push(c);
+      await local.advance(1000);
+    }
+    // The plan ends: the account's cap is the free one from the sweep that sees it (device claims refresh in 10 minutes).
+    const res = await fetch(`${local.base}/_local/users/${u.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ plan: 'free' }),
+    });
+    expect(res.status).toBe(200);
+    await local.advance(10 * MINUTE);
+    await local.tick();
+    for (const c of clients.slice(FREE_SOCKETS)) expect(await c.waitForClose()).toMatchObject({ code: 1008 });
+    await local.settle();
+    for (const c of clients.slice(0, FREE_SOCKETS)) expect(c.closed).toBeNull();
+    expect(await upgrade({ token: device.token })).toMatchObject({ ...rateLimited, body: { error: 'rate_limited', limit: FREE_SOCKETS } });
+    for (const c of clients) c.close();
+  });
+
+  it('leaves an account no more than its cap once the minute sweep ran, however many of its upgrades raced', async () => {
+    await nextMinute();
+    const free = await session();
+    const burst = await Promise.all(Array.from({ length: FREE_SOCKETS + 10 }, (_, i) => upgrade({ token: free.token, market: MARKETS[i % MARKETS.length] })));
+    const admitted = burst.flatMap((r) => ('ws' in r ? [r.ws] : []));
+    for (const r of burst) if (!('ws' in r)) expect(r).toMatchObject({ ...rateLimited, body: { error: 'rate_limited', limit: FREE_SOCKETS } });
+    expect(admitted.length).toBeGreaterThanOrEqual(FREE_SOCKETS);
+    await local.advance(MINUTE);
+    await local.tick();
+    await local.settle();
+    expect(admitted.filter((ws) => ws.readyState === WebSocket.OPEN)).toHaveLength(FREE_SOCKETS);
+    expect(await upgrade({ token: free.token })).toMatchObject({ ...rateLimited, body: { error: 'rate_limited', limit: FREE_SOCKETS } });
   });
 });
