@@ -120,6 +120,14 @@ describe('live upgrade limits', () => {
     expect(await upgrade({ ip })).toMatchObject({ status: 401 });
   });
 
+  it('meters anonymous upgrades from IPv6 by their /64, as every per-address limit is', async () => {
+    await nextMinute();
+    const attempts = await Promise.all(Array.from({ length: ANON_PER_MINUTE }, (_, i) => upgrade({ ip: `2001:db8:23:1::${(i + 1).toString(16)}` })));
+    for (const a of attempts) expect(a).toMatchObject({ status: 401 });
+    expect(await upgrade({ ip: '2001:db8:23:1:ffff:ffff:ffff:ffff' })).toMatchObject(rateLimited);
+    expect(await upgrade({ ip: '2001:db8:23:2::1' })).toMatchObject({ status: 401 });
+  });
+
   it('caps an account’s open sockets across markets and credentials at its plan’s number; one closed frees a place', async () => {
     await nextMinute();
     const free = await session();
