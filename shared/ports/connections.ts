@@ -85,7 +85,9 @@ export interface ConnectionsPort {
   ofUser(userId: string, market?: string): Promise<LiveConnection[]>;
   /**
    * How many sockets the account has stored, across markets (the open-socket cap). Counted from the account's
-   * socket entries themselves, which every removal deletes, so the count cannot drift from the records.
+   * socket entries themselves, which every removal deletes, so the count cannot drift from the records; a
+   * socket whose `$disconnect` was missed keeps its place only until a post to it answers 410 (the fan-out
+   * forgets it) or, in AWS, the sweep's rule for records older than API Gateway's 2-hour connection limit.
    */
   countOfUser(userId: string): Promise<number>;
 }
