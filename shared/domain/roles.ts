@@ -33,13 +33,19 @@ export interface Limits {
   alerts: number;
   historyDays: number;
   boards: number;
+  /**
+   * Live sockets an account may have open at once, across markets and credentials (issue 23 point 3): one
+   * per market for each of three clients is 18, so 20 leaves room for a reload whose old socket is not gone
+   * yet; premium accounts run more screens. Anonymous callers get no socket at all (401).
+   */
+  liveSockets: number;
 }
 
 export const ROLE_LIMITS: Record<Role, Limits> = {
-  anon: { apiPerMinute: 60, watchlist: 0, alerts: 0, historyDays: 7, boards: 20 },
-  free: { apiPerMinute: 120, watchlist: 50, alerts: 10, historyDays: 7, boards: 20 },
-  contributor: { apiPerMinute: 300, watchlist: 100, alerts: 50, historyDays: 90, boards: 20 },
-  premium: { apiPerMinute: 600, watchlist: 200, alerts: 200, historyDays: 90, boards: 20 },
+  anon: { apiPerMinute: 60, watchlist: 0, alerts: 0, historyDays: 7, boards: 20, liveSockets: 0 },
+  free: { apiPerMinute: 120, watchlist: 50, alerts: 10, historyDays: 7, boards: 20, liveSockets: 20 },
+  contributor: { apiPerMinute: 300, watchlist: 100, alerts: 50, historyDays: 90, boards: 20, liveSockets: 20 },
+  premium: { apiPerMinute: 600, watchlist: 200, alerts: 200, historyDays: 90, boards: 20, liveSockets: 40 },
 };
 
 /** What an identity claims, from a session token or the identity provider's user record. */
