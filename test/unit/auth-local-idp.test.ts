@@ -8,6 +8,7 @@ import { getUser, mergePublicMetadata, verifyApiKey } from '../../shared/auth/id
 import { isAllowedOrigin } from '../../shared/auth/origins';
 import { remoteKeys, verifySessionToken } from '../../shared/auth/session';
 import { ManualClock } from '../../shared/clock';
+import { FEATURES } from '../../shared/domain/roles';
 import type { Services } from '../../shared/services';
 
 const START = Date.UTC(2026, 10, 2, 0, 0, 1);
@@ -100,6 +101,18 @@ describe('local identity provider', () => {
     expect(await verifyApiKey(t.svc, 'ak_unknown')).toEqual({ ok: false });
     expect((await t.post(`/_local/api-keys/${encodeURIComponent(key)}`, undefined, 'DELETE')).status).toBe(200);
     expect(await verifyApiKey(t.svc, key)).toEqual({ ok: false });
+  });
+
+  it('answers an empty scope list for a key made with scopes: [], and every feature name for a key made without scopes (issue 23, point 9)', async () => {
+    const u = (await t.post('/_local/users', { plan: 'premium' })).body;
+    const none = await t.post('/_local/api-keys', { userId: u.id, scopes: [] });
+    expect(none.body).toMatchObject({ scopes: [], features: [] });
+    // An empty list names no feature: the service must not read it as "all of them".
+    expect(await verifyApiKey(t.svc, none.body.key)).toEqual({ ok: true, subject: u.id, scopes: [] });
+    const all = await t.post('/_local/api-keys', { userId: u.id });
+    expect(await verifyApiKey(t.svc, all.body.key)).toEqual({ ok: true, subject: u.id, scopes: [...FEATURES] });
+    expect(all.body).toMatchObject({ scopes: [...FEATURES], outOfScope: [] });
+    expect(all.body.features).toContain('candles.minute');
   });
 
   it('reads users and deep-merges public metadata', async () => {
