@@ -73,8 +73,11 @@ export function entitlementsOf(claims: Claims | null, now: number): Entitlements
   return { roles, features: FEATURES.filter((f) => features.has(f)), limits };
 }
 
-/** Limits that count something only a feature lets the caller make: without the feature the limit is 0. */
-const LIMIT_FEATURE = { watchlist: 'watchlist', alerts: 'alerts', boards: 'boards' } as const satisfies Partial<Record<keyof Limits, Feature>>;
+/**
+ * Role limits that count something only a feature lets the caller make: without the feature the limit is 0 (as
+ * anonymous callers have it). `boards` is not one: the spec gives every role the same 20.
+ */
+const LIMIT_FEATURE = { watchlist: 'watchlist', alerts: 'alerts' } as const satisfies Partial<Record<keyof Limits, Feature>>;
 /** What contributor adds over free (spec: "`depth`, `books` and `historyDays` of 90 belong to contributor and premium"). */
 const LONG_HISTORY_FEATURES = CONTRIBUTOR.filter((f) => !FREE.includes(f));
 
@@ -83,7 +86,7 @@ const LONG_HISTORY_FEATURES = CONTRIBUTOR.filter((f) => !FREE.includes(f));
  * to the key's scopes, and the limits with them, so no answer offers a key more than its features allow.
  * `scopes` null: not a scoped credential (sessions, devices), the entitlements as they are; an empty list
  * names no feature, so such a key has none. The narrowed limits:
- * - `watchlist`, `alerts`, `boards`: 0 without the feature that writes them;
+ * - `watchlist`, `alerts`: 0 without the feature that writes them;
  * - `historyDays`: the free role's (7) unless the key keeps every one of its user's features that contributor
  *   adds over free (`prices.live`, `depth`, `books`), the features the longer history belongs with;
  * - `apiPerMinute` stays the user's: a quota of the key's own requests, not a capability.

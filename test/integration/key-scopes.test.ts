@@ -53,7 +53,7 @@ describe('API key scopes', () => {
     const full = await local.apiKey(contributor.id, ['api.read', 'prices.live', 'depth', 'books', 'candles.daily', 'candles.hourly', 'live']);
     const [n, f] = [(await me(narrow)).body, (await me(full)).body];
     expect(n.features).toEqual(['prices.live', 'candles.daily', 'books', 'api.read']);
-    expect(n.limits).toMatchObject({ historyDays: 7, watchlist: 0, alerts: 0, boards: 0 });
+    expect(n.limits).toMatchObject({ historyDays: 7, watchlist: 0, alerts: 0 });
     expect(f.limits.historyDays).toBe(90);
 
     // The files answer hands out the capped hour copies (`h1` caps) only with historyDays above 7.

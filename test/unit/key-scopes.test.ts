@@ -17,7 +17,7 @@ describe('API key scopes', () => {
   it('give a key with an empty scope list no feature and nothing to make', () => {
     const none = key(PREMIUM, []);
     expect(none.features).toEqual([]);
-    expect(none.limits).toMatchObject({ watchlist: 0, alerts: 0, boards: 0, historyDays: 7 });
+    expect(none.limits).toMatchObject({ watchlist: 0, alerts: 0, historyDays: 7 });
   });
 
   it('keep every entitlement of a credential that has no scopes (sessions, devices)', () => {
@@ -41,10 +41,10 @@ describe('API key scopes', () => {
     expect(key({}, ['api.read', 'prices.live', 'depth', 'books']).limits.historyDays).toBe(7);
   });
 
-  it('leave watchlist, alerts and boards limits only with their features', () => {
+  it("leave the role's watchlist and alerts limits only with their features; boards are 20 for every role", () => {
     const user = entitlementsOf(PREMIUM, NOW).limits;
-    expect(key(PREMIUM, ['api.read', 'alerts']).limits).toMatchObject({ alerts: user.alerts, watchlist: 0, boards: 0 });
-    expect(key(PREMIUM, ['watchlist', 'boards']).limits).toMatchObject({ alerts: 0, watchlist: user.watchlist, boards: user.boards });
+    expect(key(PREMIUM, ['api.read', 'alerts']).limits).toMatchObject({ alerts: user.alerts, watchlist: 0, boards: 20 });
+    expect(key(PREMIUM, ['watchlist']).limits).toMatchObject({ alerts: 0, watchlist: user.watchlist, boards: 20 });
   });
 
   it("keep the user's request rate and roles: a quota and who the user is, not capabilities", () => {
