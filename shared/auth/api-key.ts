@@ -20,8 +20,8 @@ const lookups = new SingleFlight<KeyVerdict>();
 
 export interface VerifiedKey {
   userId: string;
-  /** The key's scopes (features); null: all of the user's features. */
-  scopes: string[] | null;
+  /** The key's scopes: the only features of its user it has (empty: none). */
+  scopes: string[];
   /** When the cached verdict lapses and the key is asked about again. */
   until: number;
 }
@@ -52,7 +52,8 @@ export async function resolveApiKey(
     memo.set(memoKey, verdict, verdict.until);
   }
   if (!verdict.ok) throw new UnauthenticatedError('the API key is not valid');
-  return { userId: verdict.userId, scopes: verdict.scopes, until: verdict.until };
+  // A verdict without scopes was cached before empty scopes meant none (they were stored as null): none.
+  return { userId: verdict.userId, scopes: verdict.scopes ?? [], until: verdict.until };
 }
 
 /** Counts a provider lookup of an address (atomically, so a concurrent flood cannot pass); 429 past the limit. */

@@ -78,3 +78,34 @@ export function entitlementsOf(claims: Claims | null, now: number): Entitlements
   const limits = { ...ROLE_LIMITS[top] };
   return { roles, features: FEATURES.filter((f) => features.has(f)), limits };
 }
+
+/**
+ * Role limits that count something only a feature lets the caller make: without the feature the limit is 0 (as
+ * anonymous callers have it). `boards` is not one: the spec gives every role the same 20.
+ */
+const LIMIT_FEATURE = { watchlist: 'watchlist', alerts: 'alerts' } as const satisfies Partial<Record<keyof Limits, Feature>>;
+/** What contributor adds over free (spec: "`depth`, `books` and `historyDays` of 90 belong to contributor and premium"). */
+const LONG_HISTORY_FEATURES = CONTRIBUTOR.filter((f) => !FREE.includes(f));
+
+/**
+ * An API key's entitlements (spec Authentication rule 5; DESIGN: `POST /_local/api-keys`): its user's, narrowed
+ * to the key's scopes, and the limits with them, so no answer offers a key more than its features allow.
+ * `scopes` null: not a scoped credential (sessions, devices), the entitlements as they are; an empty list
+ * names no feature, so such a key has none. The narrowed limits:
+ * - `watchlist`, `alerts`: 0 without the feature that writes them;
+ * - `historyDays`: the free role's (7) unless the key keeps every one of its user's features that contributor
+ *   adds over free (`prices.live`, `depth`, `books`), the features the longer history belongs with;
+ * - `apiPerMinute` stays the user's: a quota of the key's own requests, not a capability.
+ * Roles stay the user's (they say who the user is, not what the key may do).
+ */
+export function scopedEntitlements(ent: Entitlements, scopes: readonly string[] | null): Entitlements {
+  if (scopes === null) return ent;
+  const features = ent.features.filter((f) => scopes.includes(f));
+  const limits: Limits = { ...ent.limits };
+  for (const [limit, feature] of Object.entries(LIMIT_FEATURE) as Array<[keyof typeof LIMIT_FEATURE, Feature]>) {
+    if (!features.includes(feature)) limits[limit] = 0;
+  }
+  const keepsLongHistory = LONG_HISTORY_FEATURES.every((f) => !ent.features.includes(f) || features.includes(f));
+  if (!keepsLongHistory) limits.historyDays = Math.min(limits.historyDays, ROLE_LIMITS.free.historyDays);
+  return { roles: ent.roles, features, limits };
+}

@@ -7,7 +7,10 @@
 import type { ContributionRecord } from '../domain/contributor';
 import type { Pairing } from '../domain/pairing';
 
-/** A verification result: the key's user and scopes, or a refusal; valid until `until` (service clock). */
+/**
+ * A verification result: the key's user and scopes, or a refusal; valid until `until` (service clock). Scopes
+ * null only in verdicts cached before an empty list meant no feature: read as none.
+ */
 export type KeyVerdict = { ok: true; userId: string; scopes: string[] | null; until: number } | { ok: false; until: number };
 
 export interface DeviceRecord {

@@ -43,6 +43,9 @@ describe.each(variants)('identity port (%s)', (_name, make) => {
     expect(await port.getKeyVerdict('k1', T0)).toEqual({ ok: true, userId: 'user_1', scopes: ['api.read'], until: T0 + 300_000 });
     expect(await port.getKeyVerdict('k2', T0)).toEqual({ ok: false, until: T0 + 60_000 });
     expect(await port.getKeyVerdict('k3', T0)).toEqual({ ok: true, userId: 'user_2', scopes: null, until: T0 + 300_000 });
+    // An empty scope list (a key with no feature) is kept as such, never read back as "no scopes given".
+    await port.putKeyVerdict('k4', { ok: true, userId: 'user_3', scopes: [], until: T0 + 300_000 });
+    expect(await port.getKeyVerdict('k4', T0)).toEqual({ ok: true, userId: 'user_3', scopes: [], until: T0 + 300_000 });
     expect(await port.getKeyVerdict('k2', T0 + 60_000)).toBeNull();
     expect(await port.getKeyVerdict('nope', T0)).toBeNull();
   });
