@@ -3,6 +3,7 @@
  * manifest (shared/topology.ts). One HTTP server plays API Gateway (HTTP and WebSocket APIs, `@connections`),
  * CloudFront (file host at `/cdn/`, viewer address) and hosts the control API (`/_local/...`).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
@@ -414,9 +415,16 @@ export class Runtime {
    * grants and recording included) and one sandbox per function (lib/local/sandbox-environment.ts).
    */
   private async startSandboxes(bundles: Bundles, queues: QueuePort, deployment: Deployment, localOnly: Record<string, string>): Promise<void> {
-    this.sqsEndpoint = await startSqsEndpoint(queues, (name) => this.queues.names().includes(name), this.opts.host ?? '127.0.0.1');
+    // Each function's secret access key, made for this start: only its sandbox can sign as that function.
+    const secrets = new Map(FUNCTIONS.map((f) => [f.name, randomBytes(30).toString('base64url')] as const));
+    this.sqsEndpoint = await startSqsEndpoint(
+      queues,
+      (name) => this.queues.names().includes(name),
+      this.opts.host ?? '127.0.0.1',
+      (fn) => secrets.get(fn),
+    );
     const sqs = this.sqsEndpoint.url;
-    const environments = sandboxEnvironments(bundles, deployment, localOnly, sqs);
+    const environments = sandboxEnvironments(bundles, deployment, localOnly, sqs, (fn) => secrets.get(fn)!);
     const onCall = this.recorder ? sandboxCallRecorder(this.recorder) : undefined;
     const buckets = { filesPrefix: this.opts.filesPrefix ?? '', work: this.workBucketName };
     const checkBucket = (fn: FunctionName, command: string, input: Record<string, unknown>) => {
