@@ -460,7 +460,6 @@ export class Runtime {
   private keep(starting: Promise<Engine>): Promise<string> {
     const endpoint = starting.then((e) => {
       this.engines.push(e);
-      if (e.exposed) this.log('warn', e.exposed);
       return e.endpoint;
     });
     this.starting.push(endpoint.catch(() => undefined));

@@ -1,6 +1,10 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDynamoDbLocal } from '../../lib/local/engines';
 import { type Runtime, startRuntime } from '../../lib/local/runtime';
 import { type Local, startLocal } from '../support/local';
 
@@ -285,5 +289,68 @@ describe('the control API refuses what a page of another site sends', () => {
       const res = await raw(own, 'POST', '/_local/users', { 'content-type': 'application/json; charset=utf-8', origin, 'sec-fetch-site': 'same-origin' }, '{}');
       expect(res.status).toBe(200);
     }
+  });
+});
+
+/**
+ * Issue 23, point 8: DynamoDB Local binds loopback in every case, or does not start. It has no option for
+ * it; the runtime's launcher (lib/local/java/) binds it, and Java must compile that launcher. Without
+ * `javac` (a JRE), Java compiles it from source when it has the `jdk.compiler` module; without either, the
+ * start fails with one line that says why and what to install, rather than listen on every interface.
+ */
+describe('DynamoDB Local listens on loopback whatever Java has, or does not start', () => {
+  const java = spawnSync('sh', ['-c', 'command -v java'], { encoding: 'utf8' }).stdout.trim();
+  const made: string[] = [];
+  const dir = (prefix: string) => {
+    const d = mkdtempSync(join(tmpdir(), prefix));
+    made.push(d);
+    return d;
+  };
+  afterAll(() => {
+    for (const d of made) rmSync(d, { recursive: true, force: true });
+  });
+
+  /** Starts DynamoDB Local with only `bin` on PATH (no `javac` there) and a launcher cache of its own. */
+  const startWith = async (bin: string) => {
+    const path = process.env.PATH;
+    process.env.PATH = bin;
+    try {
+      return await startDynamoDbLocal(null, undefined, dir('ddb-launcher-'));
+    } finally {
+      process.env.PATH = path;
+    }
+  };
+
+  it('without javac, listens on loopback only (Java compiles the launcher from its source)', async () => {
+    const bin = dir('jre-');
+    symlinkSync(java, join(bin, 'java'));
+    const engine = await startWith(bin);
+    try {
+      const port = Number(new URL(engine.endpoint).port);
+      const mine = listeners().filter((l) => l.port === port);
+      expect(mine.length).toBeGreaterThan(0);
+      expect(mine.filter((l) => !isLoopback(l.address))).toEqual([]);
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it('with no Java compiler at all, refuses to start, saying why and what to install', async () => {
+    // A Java runtime without the jdk.compiler module (a jlinked or minimal JRE) and no javac.
+    const bin = dir('jre-minimal-');
+    const grep = spawnSync('sh', ['-c', 'command -v grep'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(
+      join(bin, 'java'),
+      [
+        '#!/bin/sh',
+        `if [ "$1" = "--list-modules" ]; then "${java}" --list-modules | "${grep}" -v '^jdk.compiler@'; exit 0; fi`,
+        'case "$*" in *LoopbackDynamoDbLocal.java*) echo "error: unable to find javac compiler" >&2; exit 1;; esac',
+        `exec "${java}" "$@"`,
+        '',
+      ].join('\n'),
+    );
+    chmodSync(join(bin, 'java'), 0o755);
+    const start = startWith(bin);
+    await expect(start).rejects.toThrow(/every interface.*javac.*JDK 17\+/);
   });
 });
