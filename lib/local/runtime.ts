@@ -132,6 +132,8 @@ export class Runtime {
   sandboxes: Sandboxes | null = null;
   private built: Bundles | null = null;
   private sqsEndpoint: SqsEndpoint | null = null;
+  /** `--bundles`: each function's secret access key for this start (lib/local/sqs-endpoint.ts checks it). */
+  private readonly sandboxSecrets = new Map<FunctionName, string>();
   /** The handlers' AWS calls as IAM sees them (only with the `recordCalls` option). */
   recorder: CallRecorder | null = null;
   identity!: LocalIdentity;
@@ -416,7 +418,8 @@ export class Runtime {
    */
   private async startSandboxes(bundles: Bundles, queues: QueuePort, deployment: Deployment, localOnly: Record<string, string>): Promise<void> {
     // Each function's secret access key, made for this start: only its sandbox can sign as that function.
-    const secrets = new Map(FUNCTIONS.map((f) => [f.name, randomBytes(30).toString('base64url')] as const));
+    const secrets = this.sandboxSecrets;
+    for (const f of FUNCTIONS) secrets.set(f.name, randomBytes(30).toString('base64url'));
     this.sqsEndpoint = await startSqsEndpoint(
       queues,
       (name) => this.queues.names().includes(name),
@@ -442,6 +445,15 @@ export class Runtime {
       checkBucket,
     });
     this.lambdas.sandboxes = this.sandboxes;
+  }
+
+  /**
+   * `--bundles`: the credentials function `fn`'s sandbox signs its SQS calls with (a test plays the function
+   * with them); undefined before the sandboxes start or without bundles.
+   */
+  sandboxCredentials(fn: FunctionName): { accessKeyId: string; secretAccessKey: string } | undefined {
+    const secret = this.sandboxSecrets.get(fn);
+    return secret === undefined ? undefined : { accessKeyId: fn, secretAccessKey: secret };
   }
 
   /** The local platform function `name`'s composition root is built on (its own configuration; tests read it). */
