@@ -5,8 +5,9 @@ import { type Local, startLocal } from '../support/local';
 import { bookOf, HOUR, MINUTE } from '../support/market-books';
 
 /** The EMF lines (metrics) and the log lines among the lines heard. */
-const emf = (lines: string[]) => lines.filter((l) => l.includes('"_aws"')).map((l) => JSON.parse(l) as Record<string, any>);
-const logs = (lines: string[]) => lines.filter((l) => !l.includes('"_aws"')).map((l) => JSON.parse(l) as Record<string, any>);
+type Emf = Record<string, unknown> & { _aws: { CloudWatchMetrics: Array<{ Dimensions: string[][] }> } };
+const emf = (lines: string[]) => lines.filter((l) => l.includes('"_aws"')).map((l) => JSON.parse(l) as Emf);
+const logs = (lines: string[]) => lines.filter((l) => !l.includes('"_aws"')).map((l) => JSON.parse(l) as Record<string, unknown>);
 /** The merge function's count of `name` over the lines, as its alarm sums it: dimension `service` only. */
 const counted = (lines: string[], name: string) =>
   emf(lines)
