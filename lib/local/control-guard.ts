@@ -9,7 +9,8 @@
  * browser names where a request comes from: `Origin` on every cross-origin POST, PATCH and DELETE (no-cors
  * included) and `Sec-Fetch-Site` on every request, neither of which a page can set or remove.
  *
- * Scripts (Node's fetch, curl, the tests) send neither header, so they pass as before; a body-less POST
+ * Scripts (Node's fetch, curl, the tests) send neither header, so they pass as before, whatever content
+ * type they declare (the local contract's callers may post JSON as `text/plain`); a body-less POST
  * (`/_local/settle`, `/_local/tick`) needs no content type.
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -37,9 +38,26 @@ export function crossSiteRefusal(headers: IncomingHttpHeaders, ownOrigins: reado
   return null;
 }
 
-/** Refuses a body that is not declared JSON: only `application/json` (any parameters) or no body at all. */
+/**
+ * Whether a request bears a browser's marks: `Origin` (every cross-origin POST, PATCH and DELETE), a
+ * `Sec-Fetch-*` header (every request of a current browser), or a browser's `User-Agent` (all begin with
+ * `Mozilla/`, older ones that send neither header included). Scripts (Node's fetch, curl, the outside tests)
+ * bear none.
+ */
+function fromBrowser(headers: IncomingHttpHeaders): boolean {
+  if (headers.origin !== undefined) return true;
+  if (Object.keys(headers).some((name) => name.startsWith('sec-fetch-'))) return true;
+  return String(headers['user-agent'] ?? '').startsWith('Mozilla/');
+}
+
+/**
+ * Refuses a browser's body that is not declared JSON: only `application/json` (any parameters) or no body at
+ * all. A script's body is taken whatever it declares (Node's fetch sends a string as `text/plain`, curl's
+ * `-d` as a form): a script can set any header it likes, so the type proves nothing there, while a page can
+ * send a non-JSON type without a preflight, which is what this refusal is for.
+ */
 export function contentTypeRefusal(headers: IncomingHttpHeaders, bodyBytes: number): Refusal | null {
-  if (bodyBytes === 0) return null;
+  if (bodyBytes === 0 || !fromBrowser(headers)) return null;
   const type = headers['content-type'];
   if (type === undefined) return null;
   const media = type.split(';')[0].trim().toLowerCase();

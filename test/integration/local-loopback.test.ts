@@ -264,20 +264,34 @@ describe('the control API refuses what a page of another site sends', () => {
     expect(await now()).toBe(before);
   });
 
-  it('refuses a body that is not declared JSON (text/plain, a form) with 415, and does nothing', async () => {
+  it("refuses a browser's body that is not declared JSON (text/plain, a form) with 415, and does nothing", async () => {
     const before = { now: await now(), faults: await faults() };
-    for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-      for (const [method, path, body] of [
-        ['POST', '/_local/clock', '{"advance": 3600000}'],
-        ['POST', '/_local/faults', '{"table": "down"}'],
-        ['POST', '/_local/users', '{"plan": "premium"}'],
-        ['POST', '/_local/settle', '{}'],
-      ] as const) {
-        const res = await raw(own, method, path, { 'content-type': type }, body);
-        expect({ type, path, status: res.status, error: res.body.error }).toEqual({ type, path, status: 415, error: 'unsupported_media_type' });
+    // A browser's marks: its own origin's page, a current browser's fetch metadata, or an old browser's agent alone.
+    const marks = [{ origin: own }, { 'sec-fetch-mode': 'no-cors' }, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:60.0) Gecko/20100101 Firefox/60.0' }];
+    for (const mark of marks) {
+      for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+        for (const [method, path, body] of [
+          ['POST', '/_local/clock', '{"advance": 3600000}'],
+          ['POST', '/_local/faults', '{"table": "down"}'],
+          ['POST', '/_local/users', '{"plan": "premium"}'],
+          ['POST', '/_local/settle', '{}'],
+        ] as const) {
+          const res = await raw(own, method, path, { ...mark, 'content-type': type }, body);
+          expect({ mark, type, path, status: res.status, error: res.body.error }).toEqual({ mark, type, path, status: 415, error: 'unsupported_media_type' });
+        }
       }
     }
     expect({ now: await now(), faults: await faults() }).toEqual(before);
+  });
+
+  it("takes a script's JSON whatever type it declares (Node's fetch sends a string as text/plain, curl -d as a form)", async () => {
+    const before = await now();
+    expect((await raw(own, 'POST', '/_local/clock', { 'content-type': 'text/plain;charset=UTF-8' }, '{"advance": 1000}')).body).toEqual({ now: before + 1000 });
+    expect(
+      (await raw(own, 'POST', '/_local/clock', { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'curl/8.0' }, '{"advance": 1000}')).body,
+    ).toEqual({
+      now: before + 2000,
+    });
   });
 
   it('still takes what scripts send: no body and no content type, JSON bodies, its own origin', async () => {
