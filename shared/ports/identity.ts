@@ -1,7 +1,8 @@
 /**
  * The identity port: what the service keeps about callers. API key verdicts (by the key's hash), an account's
  * contribution records, device pairings, devices and device tokens (hashes only), missed pairing confirms, the
- * account profile (cached provider claims, the contributor window) and per-caller request counters.
+ * account profile (cached provider claims, the contributor window) and per-caller request counters (plain
+ * counts and reservations below a bound).
  */
 
 import type { ContributionRecord } from '../domain/contributor';
@@ -100,4 +101,10 @@ export interface IdentityPort {
   releaseClaimSlot(userId: string, taken: number, previous: number | null): Promise<void>;
   /** Counts `n` (default 1) requests of a caller in the current minute, atomically; answers the minute's count so far. */
   countRequest(callerId: string, now: number, n?: number): Promise<number>;
+  /**
+   * Adds `n` to a counter's window (the minute holding `now`, or the `windowMs` window) in one atomic step,
+   * only while its count is below `below`; answers the new count, or null when it was already at or past
+   * `below` (nothing added). Rate meters reserve places with it before spending them.
+   */
+  reserveCount(callerId: string, now: number, n: number, below: number, windowMs?: number): Promise<number | null>;
 }

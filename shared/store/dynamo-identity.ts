@@ -16,7 +16,7 @@ import {
 } from './identity-devices';
 import { returnPairingPlace, takePairingPlace } from './identity-pair-misses';
 import { getProfile, putClaims, raiseWindow, releaseClaimSlot, takeClaimSlot } from './identity-profile';
-import { countRequest } from './identity-rate';
+import { countRequest, reserveCount } from './identity-rate';
 import { bindAll, type Table } from './table';
 
 export const dynamoIdentity = (t: Table): IdentityPort =>
@@ -44,4 +44,5 @@ export const dynamoIdentity = (t: Table): IdentityPort =>
     takeClaimSlot,
     releaseClaimSlot,
     countRequest,
+    reserveCount,
   });
