@@ -51,8 +51,13 @@ export interface Profile {
 export interface IdentityPort {
   /** The cached verdict of a key, or null when none is cached or it has expired. */
   getKeyVerdict(keyHash: string, now: number): Promise<KeyVerdict | null>;
-  /** Caches a verdict until its `until`. */
+  /**
+   * Caches a verdict until its `until`. An accepted key is also remembered as verified before for
+   * `KEY_SEEN_MS` (domain/flood-limits.ts) after that, until a refusal of it replaces the record.
+   */
   putKeyVerdict(keyHash: string, v: KeyVerdict): Promise<void>;
+  /** Whether the provider accepted the key within the last `KEY_SEEN_MS` (its verdict may have lapsed). */
+  wasKeyVerified(keyHash: string, now: number): Promise<boolean>;
   /** Stores a record received at `received`; the same `id` at the same time overwrites rather than doubles. */
   putContribution(userId: string, rec: ContributionRecord, received: number, id?: string): Promise<void>;
   /** Records received at or after `from`, newest first, at most `max`. */

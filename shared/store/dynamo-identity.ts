@@ -1,6 +1,6 @@
 /** The DynamoDB adapter of the identity port: key verdicts, contributions, devices and pairings, pairing misses, profiles and rate counters over one table. */
 import type { IdentityPort } from '../ports/identity';
-import { getKeyVerdict, putKeyVerdict } from './identity-api-keys';
+import { getKeyVerdict, putKeyVerdict, wasKeyVerified } from './identity-api-keys';
 import { countCredited, putContribution, queryContributions } from './identity-contributions';
 import {
   bindPairing,
@@ -23,6 +23,7 @@ export const dynamoIdentity = (t: Table): IdentityPort =>
   bindAll(t, {
     getKeyVerdict,
     putKeyVerdict,
+    wasKeyVerified,
     putContribution,
     queryContributions,
     countCredited,

@@ -47,6 +47,22 @@ describe.each(variants)('identity port (%s)', (_name, make) => {
     expect(await port.getKeyVerdict('nope', T0)).toBeNull();
   });
 
+  it('remembers keys the provider accepted for 30 days after their verdict lapses, until a refusal replaces them', async () => {
+    const port = await make();
+    await port.putKeyVerdict('k1', { ok: true, userId: 'user_1', scopes: null, until: T0 + 300_000 });
+    await port.putKeyVerdict('k2', { ok: false, until: T0 + 60_000 });
+    expect(await port.wasKeyVerified('k1', T0)).toBe(true);
+    // The verdict lapsed (asked again) but the key is still one verified before.
+    expect(await port.getKeyVerdict('k1', T0 + 300_000)).toBeNull();
+    expect(await port.wasKeyVerified('k1', T0 + 300_000 + 29 * DAY_MS)).toBe(true);
+    expect(await port.wasKeyVerified('k1', T0 + 300_000 + 30 * DAY_MS)).toBe(false);
+    expect(await port.wasKeyVerified('k2', T0)).toBe(false);
+    expect(await port.wasKeyVerified('never', T0)).toBe(false);
+    // Revoked: the refusal replaces the record.
+    await port.putKeyVerdict('k1', { ok: false, until: T0 + 400_000 });
+    expect(await port.wasKeyVerified('k1', T0 + 300_000)).toBe(false);
+  });
+
   it('lists contributions newest first from a time, at most `max`, and counts the credited ones', async () => {
     const port = await make();
     await port.putContribution('user_1', rec(1, true), T0 - 2 * DAY_MS, 'a');
