@@ -36,7 +36,7 @@ export async function admit(
   let count = 0;
   if (req.path.startsWith(API_PREFIX)) {
     const now = svc.clock.now();
-    // Counted in the function, the shared counter written in batches (rate-meter.ts states the tolerance).
+    // Counted in the function from places reserved in batches in the shared counter (rate-meter.ts states the tolerance).
     count = await rateMeter(svc.identity).count(principal.callerId, now, principal.limits.apiPerMinute);
     metered?.({ limit: principal.limits.apiPerMinute, count, now });
   }

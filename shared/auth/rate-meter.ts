@@ -36,8 +36,9 @@ interface Window {
   /** The position of the next place this container holds, and how many it still holds. */
   next: number;
   left: number;
-  /** A reservation failed or reached the limit: refuse what the places held do not cover. */
+  /** A reservation failed or reached `fullAt` (the limit then): refuse what the places held do not cover. */
   full: boolean;
+  fullAt: number;
   /** The reservation on its way, which requests arriving meanwhile wait for. */
   reserving: Promise<void> | null;
 }
@@ -62,9 +63,11 @@ export class RateMeter {
     const id = `${callerId}#${minute}`;
     let w = this.windows.get(id);
     if (!w) {
-      w = { known: 0, next: 0, left: 0, full: false, reserving: null };
+      w = { known: 0, next: 0, left: 0, full: false, fullAt: limit, reserving: null };
       this.windows.set(id, w);
     }
+    // A caller whose limit changed within the minute (a new plan) may reserve again against the new one.
+    if (w.full && w.fullAt !== limit) w.full = false;
     for (;;) {
       if (w.left > 0) {
         w.left--;
@@ -85,13 +88,17 @@ export class RateMeter {
     const total = await this.store.reserveCount(callerId, now, n, limit);
     if (total === null) {
       w.full = true;
+      w.fullAt = limit;
       return;
     }
     w.known = Math.max(w.known, total);
     // The places are total - n + 1 .. total; the first is at most the limit (the counter was below it).
     w.next = total - n + 1;
     w.left = Math.min(n, limit - w.next + 1);
-    if (total >= limit) w.full = true;
+    if (total >= limit) {
+      w.full = true;
+      w.fullAt = limit;
+    }
   }
 }
 

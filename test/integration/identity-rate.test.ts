@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateMeter } from '../../shared/auth/rate-meter';
+import { batchFor, RateMeter } from '../../shared/auth/rate-meter';
 import { type Local, startLocal } from '../support/local';
 import { services } from '../support/operator';
 
@@ -44,8 +44,6 @@ describe('rate limits', () => {
     return (await local.api('GET', `/api/v1/devices/pair/${p.pairId}`, { headers: { 'x-forwarded-for': ip } })).body.token as string;
   };
 
-  /** A tenth of the limit: the most places a container reserves at once (rate-meter.ts). */
-  const batchOf = (limit: number) => Math.max(1, Math.min(20, Math.floor(limit / 10)));
   /** An anonymous, a free and a premium caller, made when asked: limit, request headers, the caller id counted. */
   const callers: Array<() => Promise<[number, Record<string, string>, string]>> = [
     async () => {
@@ -151,7 +149,7 @@ describe('rate limits', () => {
       const [statuses] = await Promise.all([
         burst(limit, '/api/v1/me', headers),
         ...others.map(async (m) => {
-          for (let i = 0; i < batchOf(limit) + 2; i++) if ((await m.count(callerId, now, limit)) <= limit) elsewhere++;
+          for (let i = 0; i < batchFor(limit) + 2; i++) if ((await m.count(callerId, now, limit)) <= limit) elsewhere++;
         }),
       ]);
       const admitted = count(statuses, 200) + elsewhere;
@@ -164,7 +162,7 @@ describe('rate limits', () => {
 
   it('writes the shared counter in batches, not once a request: 100 requests of a minute cost at most 6 counter writes', async () => {
     // Issue 15 point 6: the counter write was one write unit per API read. The function counts a caller's
-    // requests and writes them 20 at a time (a tenth of the premium limit, rate-meter.ts), exact near the limit.
+    // requests and reserves places 20 at a time (a tenth of the premium limit, rate-meter.ts), exact near the limit.
     const u = await local.user({ plan: 'premium' });
     const headers = { authorization: `Bearer ${await local.session(u.id)}` };
     await nextMinute();

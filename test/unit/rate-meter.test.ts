@@ -217,6 +217,13 @@ describe('rate meter', () => {
     expect(writes()).toBe(before);
   });
 
+  it('lets a caller whose limit rose within the minute (a new plan) go on to the new limit', async () => {
+    const { meter } = counted();
+    for (let i = 0; i < 120; i++) expect(await meter.count('user_1', T0 + i, 120)).toBeLessThanOrEqual(120);
+    expect(await meter.count('user_1', T0 + 200, 120)).toBeGreaterThan(120);
+    expect(await meter.count('user_1', T0 + 300, 600)).toBe(121);
+  });
+
   it('fails the requests a failed reservation was for, and reserves again for the next', async () => {
     const store = new MemoryIdentity();
     let down = true;
