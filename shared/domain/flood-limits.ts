@@ -1,7 +1,8 @@
 /**
  * Limits that keep floods from costing money before any work is done (issue 11): lookups of unknown API
- * keys per client address, messages per live socket, and missed pairing confirms per account. Each is far
- * above what an honest client does; the reasoning is beside each number. Pure.
+ * keys per client address and in the whole deployment (issue 23), messages per live socket, and missed
+ * pairing confirms per account. Each is far above what an honest client does; the reasoning is beside
+ * each number. Pure.
  */
 import { DAY_MS, MINUTE_MS } from '../clock';
 
