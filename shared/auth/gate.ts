@@ -36,6 +36,7 @@ export async function admit(
   let count = 0;
   if (req.path.startsWith(API_PREFIX)) {
     const now = svc.clock.now();
+    // Counted in the function from places reserved in batches in the shared counter (rate-meter.ts states the tolerance).
     count = await countCall(svc, principal, now);
     metered?.({ limit: principal.limits.apiPerMinute, count, now });
   }

@@ -267,7 +267,11 @@ describe('the control API refuses what a page of another site sends', () => {
   it("refuses a browser's body that is not declared JSON (text/plain, a form) with 415, and does nothing", async () => {
     const before = { now: await now(), faults: await faults() };
     // A browser's marks: its own origin's page, a current browser's fetch metadata, or an old browser's agent alone.
-    const marks = [{ origin: own }, { 'sec-fetch-mode': 'no-cors' }, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:60.0) Gecko/20100101 Firefox/60.0' }];
+    const marks: Record<string, string>[] = [
+      { origin: own },
+      { 'sec-fetch-mode': 'no-cors' },
+      { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:60.0) Gecko/20100101 Firefox/60.0' },
+    ];
     for (const mark of marks) {
       for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
         for (const [method, path, body] of [
