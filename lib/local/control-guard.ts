@@ -39,14 +39,15 @@ export function crossSiteRefusal(headers: IncomingHttpHeaders, ownOrigins: reado
 }
 
 /**
- * Whether a request bears a browser's marks: `Origin` (every cross-origin POST, PATCH and DELETE), a
- * `Sec-Fetch-*` header (every request of a current browser), or a browser's `User-Agent` (all begin with
+ * Whether a request bears a browser's marks: `Origin` (every cross-origin POST, PATCH and DELETE),
+ * `Sec-Fetch-Site` or `Sec-Fetch-Dest` (every request of a current browser), or a browser's `User-Agent` (all begin with
  * `Mozilla/`, older ones that send neither header included). Scripts (Node's fetch, curl, the outside tests)
  * bear none.
  */
 function fromBrowser(headers: IncomingHttpHeaders): boolean {
   if (headers.origin !== undefined) return true;
-  if (Object.keys(headers).some((name) => name.startsWith('sec-fetch-'))) return true;
+  // Not `Sec-Fetch-Mode`: Node's fetch sends that one too (`cors`), and only that one.
+  if (headers['sec-fetch-site'] !== undefined || headers['sec-fetch-dest'] !== undefined) return true;
   return String(headers['user-agent'] ?? '').startsWith('Mozilla/');
 }
 

@@ -269,7 +269,7 @@ describe('the control API refuses what a page of another site sends', () => {
     // A browser's marks: its own origin's page, a current browser's fetch metadata, or an old browser's agent alone.
     const marks: Record<string, string>[] = [
       { origin: own },
-      { 'sec-fetch-mode': 'no-cors' },
+      { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty' },
       { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:60.0) Gecko/20100101 Firefox/60.0' },
     ];
     for (const mark of marks) {
@@ -290,7 +290,8 @@ describe('the control API refuses what a page of another site sends', () => {
 
   it("takes a script's JSON whatever type it declares (Node's fetch sends a string as text/plain, curl -d as a form)", async () => {
     const before = await now();
-    expect((await raw(own, 'POST', '/_local/clock', { 'content-type': 'text/plain;charset=UTF-8' }, '{"advance": 1000}')).body).toEqual({ now: before + 1000 });
+    const byFetch = await fetch(`${own}/_local/clock`, { method: 'POST', body: '{"advance": 1000}' });
+    expect(await byFetch.json()).toEqual({ now: before + 1000 });
     expect(
       (await raw(own, 'POST', '/_local/clock', { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'curl/8.0' }, '{"advance": 1000}')).body,
     ).toEqual({
