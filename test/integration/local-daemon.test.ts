@@ -49,9 +49,23 @@ describe('npm start is no daemon', () => {
   });
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it('stops the service and its engines when npm start is killed (SIGTERM to npm), and refuses a second start on its data folder in one line', async () => {
+  it('stops the service and its engines when npm start is killed (SIGTERM to npm, as `kill <pid>` sends)', async () => {
+    const run = startProcess('npm', ['start'], { PORT: '0', DATA_DIR: fresh('data'), LOG: 'quiet' });
+    try {
+      const [, base] = await run.waitFor(READY, 180_000);
+      expect(run.seen().filter(isEngine)).toHaveLength(2);
+      // npm passes it to its script's shell, never to node.
+      run.child.kill('SIGTERM');
+      expect(await waitUntil(async () => !(await answers(base)), 30_000)).toBe(true);
+      await expectAllGone(run);
+    } finally {
+      reap(run);
+    }
+  }, 240_000);
+
+  it('refuses a second start on a data folder in use in one line, starting nothing, while the first serves on', async () => {
     const data = fresh('data');
-    const run = startProcess('npm', ['start'], { PORT: '0', DATA_DIR: data, LOG: 'quiet' });
+    const run = startEntryPoint([], { PORT: '0', DATA_DIR: data, LOG: 'quiet' });
     let second: EntryPoint | undefined;
     try {
       const [, base] = await run.waitFor(READY, 180_000);
@@ -59,16 +73,13 @@ describe('npm start is no daemon', () => {
       const outcome = await Promise.race([second.exited, second.waitFor(READY, 180_000).then(() => 'ready' as const)]);
       expect(outcome).toEqual({ code: 1, signal: null });
       expect(oneLine(second.stderr())).toEqual([
-        `error: the data folder ${data} is in use by another local runtime (pid ${run.seen().find((p) => /^\S*node --import tsx bin\/local\.ts/.test(p.cmd))?.pid}): stop it, or set DATA_DIR to another folder (DATA_DIR=:memory: or --memory keeps nothing)`,
+        `error: the data folder ${data} is in use by another local runtime (pid ${run.child.pid}): stop it, or set DATA_DIR to another folder (DATA_DIR=:memory: or --memory keeps nothing)`,
       ]);
       expect(second.seen().filter(isEngine)).toEqual([]);
-      // The first one serves on, undisturbed.
+      // The first one serves on, undisturbed, and gives the folder up when it stops.
       expect((await fetch(`${base}/_local/health`)).status).toBe(200);
-      expect(run.seen().filter(isEngine)).toHaveLength(2);
-
-      // What `kill <pid of npm start>` sends: npm passes it to its script's shell, never to node.
-      run.child.kill('SIGTERM');
-      expect(await waitUntil(async () => !(await answers(base)), 30_000)).toBe(true);
+      run.child.kill('SIGINT');
+      expect(await run.exited).toEqual({ code: 0, signal: null });
       await expectAllGone(run);
       expect(existsSync(join(data, LOCK_FILE))).toBe(false);
     } finally {
