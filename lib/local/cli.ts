@@ -4,9 +4,7 @@
  * npm itself (`npm start --demo`, without `--`) reaches us only as npm's `npm_config_demo=true`: it is
  * honoured as the flag (npm prints its own warning about an unknown config, and nothing else would).
  */
-
-/** What the service prints: short human lines (no metrics), the JSON lines as AWS writes them (EMF metrics included), or errors only. */
-export type LogMode = 'human' | 'json' | 'quiet';
+import type { LogMode } from './log-lines';
 
 export interface StartOptions {
   demo: boolean;

@@ -7,7 +7,9 @@
  * (shared/telemetry/sink.ts): this only drops and shortens.
  */
 import type { LineLevel } from '../../shared/telemetry/sink';
-import type { LogMode } from './cli';
+
+/** What the service prints: short human lines (no metrics), the JSON lines as AWS writes them (EMF metrics included), or errors only. */
+export type LogMode = 'human' | 'json' | 'quiet';
 
 /** Fields Powertools adds to every line: context a human line leaves out. */
 const STANDARD = new Set([

@@ -37,7 +37,6 @@ import {
 } from '../../shared/topology';
 import { type Deployment, functionEnvironment } from '../environment';
 import { type BundleBuildOptions, type Bundles, buildBundles } from './bundles';
-import type { LogMode } from './cli';
 import { handleControl } from './control';
 import { type DataLock, lockDataDir } from './data-lock';
 import { localDeployment, localSecrets } from './deployment';
@@ -52,7 +51,7 @@ import { recordQueueCalls, sandboxCallRecorder } from './iam/record';
 import { LocalIdentity } from './identity';
 import { currentFunction, LambdaHost } from './lambda';
 import { LiveGateway } from './live-gateway';
-import { printedLine } from './log-lines';
+import { type LogMode, printedLine } from './log-lines';
 import { MergeCrash, type MergeFaultState } from './merge-crash';
 import { type OperatorServices, operatorServices } from './operator';
 import { StartAborted } from './ports';

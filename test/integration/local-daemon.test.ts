@@ -102,7 +102,7 @@ describe('npm start is no daemon', () => {
     }
   }, 240_000);
 
-  it('leaves no engine behind when the runtime itself is killed outright, and the next start takes the stale lock over', async () => {
+  it('leaves no engine behind when the runtime itself is killed outright, and the next start takes the stale lock over (and stops on SIGHUP)', async () => {
     const data = fresh('data');
     const run = startEntryPoint([], { PORT: '0', DATA_DIR: data, LOG: 'quiet' });
     let again: EntryPoint | undefined;
@@ -120,7 +120,8 @@ describe('npm start is no daemon', () => {
       again = startEntryPoint([], { PORT: '0', DATA_DIR: data, LOG: 'quiet' });
       const [, base] = await again.waitFor(READY, 180_000);
       expect((await fetch(`${base}/_local/health`)).status).toBe(200);
-      again.child.kill('SIGINT');
+      // A closed terminal (SIGHUP) stops it as cleanly as Ctrl-C.
+      again.child.kill('SIGHUP');
       expect(await again.exited).toEqual({ code: 0, signal: null });
       expect(again.stderr()).toBe('');
       await expectAllGone(again);
