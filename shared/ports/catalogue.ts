@@ -45,8 +45,12 @@ export interface CataloguePort {
   recordCatalogueReports(account: string, reports: ReadonlyMap<number, CatalogueReport>, now: number): Promise<RecordOutcome>;
   /** The catalogue entry of a key, or null. */
   catalogueEntry(key: number): Promise<CatalogueEntry | null>;
-  /** Every key's leading name with its newest upload's fields: what a merge of the catalogue needs. */
-  catalogueLeaders(): Promise<CatalogueLeader[]>;
+  /**
+   * Every key's leading name with its newest upload's fields, ascending by key: what a merge of the catalogue
+   * needs. With `admit`, only the leaders it admits, dropped page by page as they are read, so a rebuild holds
+   * what it merges and never the whole catalogue (issue 23: the items job's memory stays bounded).
+   */
+  catalogueLeaders(admit?: (leader: CatalogueLeader) => boolean): Promise<CatalogueLeader[]>;
   /** The catalogue's current name revision (0 and null before the first change). */
   nameRevision(): Promise<NameRevision>;
   /** A build's record, or null for a build never published. */

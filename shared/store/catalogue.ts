@@ -209,8 +209,8 @@ export async function catalogueEntry(t: Table, key: number): Promise<CatalogueEn
   return res.Item ? toEntry(res.Item).entry : null;
 }
 
-/** Every key's leading name with its newest upload's fields: what a merge of the catalogue needs. */
-export async function catalogueLeaders(t: Table): Promise<CatalogueLeader[]> {
+/** Every key's leading name with its newest upload's fields (only those `admit` admits, page by page). */
+export async function catalogueLeaders(t: Table, admit?: (leader: CatalogueLeader) => boolean): Promise<CatalogueLeader[]> {
   const shards = Array.from({ length: CATALOGUE_SHARDS }, (_, s) => s);
   const perShard = await Promise.all(
     shards.map(async (s) => {
@@ -229,7 +229,7 @@ export async function catalogueLeaders(t: Table): Promise<CatalogueLeader[]> {
         );
         for (const item of res.Items ?? []) {
           const lead = leaderOf(toEntry(item).entry);
-          if (lead) out.push(lead);
+          if (lead && (!admit || admit(lead))) out.push(lead);
         }
         start = res.LastEvaluatedKey;
       } while (start);

@@ -39,10 +39,10 @@ export class MemoryCatalogue implements CataloguePort {
     return e ? copy(e) : null;
   }
 
-  async catalogueLeaders(): Promise<CatalogueLeader[]> {
+  async catalogueLeaders(admit?: (leader: CatalogueLeader) => boolean): Promise<CatalogueLeader[]> {
     return [...this.entries.values()]
       .map(leaderOf)
-      .filter((l): l is CatalogueLeader => l !== null)
+      .filter((l): l is CatalogueLeader => l !== null && (!admit || admit(l)))
       .sort((a, b) => a.key - b.key);
   }
 
