@@ -72,10 +72,7 @@ async function pointCurrentAt(svc: Pick<Services, 'catalogue' | 'files'>, curren
  * The local control API's `POST /_local/items` (DESIGN): validates a generated item file, publishes it as its
  * build (generated files, then merged files) and makes that build current.
  */
-export async function publishGeneratedItems(
-  svc: MergeServices,
-  value: unknown,
-): Promise<{ build: string; hash: string | null }> {
+export async function publishGeneratedItems(svc: MergeServices, value: unknown): Promise<{ build: string; hash: string | null }> {
   const file = parseGeneratedItemFile(value);
   const now = svc.clock.now();
   const paths = itemFilePaths(file.build);

@@ -25,7 +25,10 @@ const refOf = (rec: BuildRecord): ItemFilesRef => ({ build: rec.build, hash: rec
  * Spec GET /api/v1/items?build: the named build (400 `bad_build` when malformed or never published) or the
  * current one (404 `not_found` before anything is published), its merged files rebuilt on request when due.
  */
-export async function resolveItemFiles(svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log' | 'market'>, build: string | undefined): Promise<ItemFilesRef> {
+export async function resolveItemFiles(
+  svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log' | 'market'>,
+  build: string | undefined,
+): Promise<ItemFilesRef> {
   if (build !== undefined && !isBuildName(build)) throw new ValidationError('bad_build', 'unknown build');
   const name = build ?? (await svc.catalogue.getCurrent())?.build;
   if (name === undefined) throw new NotFoundError('not_found', 'no item data is published');

@@ -16,7 +16,11 @@ type Raw = Record<string, unknown>;
 const TRANSACTION_KEYS = 50;
 const MAX_ATTEMPTS = 8;
 
-async function queryAll(t: Table, input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName' | 'ExclusiveStartKey'>, limit = Infinity): Promise<Raw[]> {
+async function queryAll(
+  t: Table,
+  input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName' | 'ExclusiveStartKey'>,
+  limit = Infinity,
+): Promise<Raw[]> {
   const out: Raw[] = [];
   let start: Raw | undefined;
   do {
@@ -51,7 +55,14 @@ interface HeldReport extends StoredReport {
   key: number;
 }
 
-const toReport = (i: Raw): HeldReport => ({ key: Number(i.sk), n: str(i.n) ?? '', q: num(i.q) ?? 0, fi: num(i.fi) ?? 0, fl: num(i.fl) ?? 0, at: num(i.at) ?? 0 });
+const toReport = (i: Raw): HeldReport => ({
+  key: Number(i.sk),
+  n: str(i.n) ?? '',
+  q: num(i.q) ?? 0,
+  fi: num(i.fi) ?? 0,
+  fl: num(i.fl) ?? 0,
+  at: num(i.at) ?? 0,
+});
 
 /**
  * Withdraws one chunk of an account's reports older than `before`: each key's entry loses the report and the

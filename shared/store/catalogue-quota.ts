@@ -27,7 +27,10 @@ export async function noteCatalogueUpload(t: Table, account: string, fresh: numb
           Key,
           UpdateExpression,
           ConditionExpression,
-          ExpressionAttributeNames: { '#day': 'day', '#last': 'last', '#added': 'added' },
+          // Only the names an expression uses: DynamoDB refuses unused ones.
+          ExpressionAttributeNames: Object.fromEntries(
+            ['day', 'last', 'added'].filter((n) => `${UpdateExpression} ${ConditionExpression}`.includes(`#${n}`)).map((n) => [`#${n}`, n]),
+          ),
           ExpressionAttributeValues: values,
         }),
       )
@@ -46,7 +49,14 @@ export async function noteCatalogueUpload(t: Table, account: string, fresh: numb
   // Two tries: a racing upload may start the day between our two conditional writes.
   for (let attempt = 0; attempt < 2; attempt++) {
     // The same day: the count grows while it stays within the quota.
-    if (await update('SET #last = :now ADD #added :n', '#day = :day AND #added <= :room', { ':now': now, ':n': fresh, ':day': day, ':room': newKeysPerDay - fresh }))
+    if (
+      await update('SET #last = :now ADD #added :n', '#day = :day AND #added <= :room', {
+        ':now': now,
+        ':n': fresh,
+        ':day': day,
+        ':room': newKeysPerDay - fresh,
+      })
+    )
       return true;
     // A first upload, or the first of a new day: the count starts again.
     if (await update('SET #last = :now, #day = :day, #added = :n', 'attribute_not_exists(#day) OR #day <> :day', { ':now': now, ':n': fresh, ':day': day }))

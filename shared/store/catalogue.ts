@@ -18,8 +18,8 @@ import {
 } from '../domain/item-catalogue';
 import type { CatalogueLeader } from '../domain/items';
 import type { NameRevision, RecordOutcome } from '../ports/catalogue';
-import { isConditionFailure, num, str } from './identity-items';
 import { noteCatalogueUpload } from './catalogue-quota';
+import { isConditionFailure, num, str } from './identity-items';
 import { CATALOGUE_META_KEY, CATALOGUE_SHARDS, catalogueEntryKey, catalogueReportKey, catalogueShardPk } from './keys';
 import type { Table } from './table';
 
@@ -110,12 +110,7 @@ async function readReports(t: Table, keys: number[], account: string): Promise<M
     t,
     keys.map((k) => catalogueReportKey(k, account)),
   );
-  return new Map(
-    items.map((i) => [
-      Number(i.sk),
-      { n: str(i.n) ?? '', q: num(i.q) ?? 0, fi: num(i.fi) ?? 0, fl: num(i.fl) ?? 0, at: num(i.at) ?? 0 },
-    ]),
-  );
+  return new Map(items.map((i) => [Number(i.sk), { n: str(i.n) ?? '', q: num(i.q) ?? 0, fi: num(i.fi) ?? 0, fl: num(i.fl) ?? 0, at: num(i.at) ?? 0 }]));
 }
 
 /** The conditional put of an entry: it must not have changed since `version` was read (absent: not exist). */
