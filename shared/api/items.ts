@@ -1,13 +1,13 @@
 /** Item data routes (spec api.md: Item data): merged item data, search index, one key, unknown keys. */
 import { parseItemKey } from '../domain/item-key';
-import { itemOfKey, unknownKeys } from '../domain/items';
+import { unknownKeys } from '../domain/items';
+import { itemFilePaths } from '../files/paths';
 import type { Route, RoutesOf } from '../http/handler';
 import { acceptsGzip, json, storedJson } from '../http/respond';
 import type { ApiRequest, HttpResult } from '../http/types';
-import { itemFilePaths } from '../files/paths';
 import type { StoredObject } from '../items/bucket';
 import { keysWithRows } from '../items/market-keys';
-import { currentItemFiles, type ItemFilesRef, itemFileObject, itemFileOf, resolveItemFiles } from '../items/read';
+import { currentItemFiles, type ItemFilesRef, itemFileObject, itemFileOf, itemOfKeyIn, resolveItemFiles } from '../items/read';
 import { resultBytes, SPILL_FROM } from '../market/answer-files';
 import type { Services } from '../services';
 import { BuildQuery } from './items.schemas';
@@ -32,10 +32,14 @@ function fileAnswer(svc: Pick<Services, 'config'>, req: ApiRequest, obj: StoredO
   const asGzip = gzipped && acceptsGzip(req.headers['accept-encoding']);
   const tooBig = !asGzip && (gzipped ? gunzippedSize(obj.data) : obj.data.length) > SPILL_FROM;
   const answer = tooBig ? null : storedJson(obj.data, gzipped, req.headers['accept-encoding'], headers);
-  // Measured only when it may matter (a body under half the limit cannot pass it, however it is escaped).
+  // Measured only when it may matter: under half the limit, as shared/market/answer-files.ts measures.
   if (answer && (String(answer.body ?? '').length < SPILL_FROM / 2 || resultBytes(answer) <= SPILL_FROM)) return answer;
   const location = `${svc.config.cdnBase}${itemFilePaths(ref.build, ref.hash)[file]}`;
-  return { statusCode: 303, headers: { ...headers, 'content-type': 'application/json; charset=utf-8', vary: 'Accept-Encoding', location }, body: JSON.stringify({ url: location }) };
+  return {
+    statusCode: 303,
+    headers: { ...headers, 'content-type': 'application/json; charset=utf-8', vary: 'Accept-Encoding', location },
+    body: JSON.stringify({ url: location }),
+  };
 }
 
 /** GET /api/v1/items?build: merged item data of the current or the named build; `X-Service-Build` names it. */
@@ -62,8 +66,7 @@ export const getItem: Route = {
   async handle({ req, svc }) {
     const key = parseItemKey(req.params.key);
     const ref = await resolveItemFiles(svc, undefined);
-    const file = await itemFileOf(svc, ref);
-    const { item, variant } = itemOfKey(file, key);
+    const { item, variant } = await itemOfKeyIn(svc, ref, key);
     const body = variant ? { build: ref.build, key, item, variant, now: svc.clock.now() } : { build: ref.build, key, item, now: svc.clock.now() };
     return json(200, body, { 'cache-control': ITEMS_CACHE, 'x-service-build': ref.build });
   },
