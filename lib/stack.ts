@@ -1,6 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../shared/topology';
+import { accessIn, FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../shared/topology';
 import { AccessLogsBucket } from './constructs/access-logs-bucket';
 import { ServiceAlarms } from './constructs/alarms';
 import { DataTable } from './constructs/data-table';
@@ -58,7 +58,8 @@ export class MarketDataStack extends Stack {
 
     const functions = new ServiceFunctions(this, 'Functions', {
       stage,
-      specs: FUNCTIONS,
+      // Production leaves out what only its 404 routes would use (POST /admin/snapshot's writes).
+      specs: FUNCTIONS.map((spec) => accessIn(spec, stage.env)),
       deployment: {
         stage: stage.stage,
         publicBase: `${site.origin}/`,
@@ -98,6 +99,7 @@ export class MarketDataStack extends Stack {
     new CfnOutput(this, 'ConnectionsEndpoint', { value: liveApi.connectionsEndpoint });
     new CfnOutput(this, 'IdentitySecretArn', { value: secrets.secrets.identity.secretArn });
     new CfnOutput(this, 'VapidSecretArn', { value: secrets.secrets.vapid.secretArn });
+    new CfnOutput(this, 'VapidPublicSecretArn', { value: secrets.secrets.vapidPublic.secretArn });
     new CfnOutput(this, 'OriginSecretArn', { value: secrets.secrets.origin.secretArn });
     if (httpApi.originTarget && liveApi.originTarget) {
       // DNS: CNAME each origin host to its target (CloudFront reaches the APIs only through them).

@@ -1,5 +1,5 @@
 // First-use set-up for `npm start`, `npm test` and `npm run bench`: installs dependencies when they are
-// missing and stops with a clear message when Java (needed by DynamoDB Local) is not installed.
+// missing and stops with a clear message when Java (needed by DynamoDB Local) or its compiler is not installed.
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,6 +17,16 @@ if (java.error || java.status !== 0) {
   // One line, as every failed start says what to do (README: the local runtime).
   console.error(
     'Java 17+ is required for DynamoDB Local and was not found on PATH: install it, e.g. `sudo apt-get install -y openjdk-17-jre-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS).',
+  );
+  process.exit(1);
+}
+// DynamoDB Local is kept to loopback by a launcher Java compiles (lib/local/engines.ts): it needs javac or the
+// jdk.compiler module, else the runtime refuses to start it rather than let it listen on every interface.
+const javac = spawnSync('javac', ['-version'], { encoding: 'utf8' });
+const compiler = !javac.error && javac.status === 0 ? true : /^jdk\.compiler@/m.test(spawnSync('java', ['--list-modules'], { encoding: 'utf8' }).stdout ?? '');
+if (!compiler) {
+  console.error(
+    'A Java compiler (javac, or the jdk.compiler module) is required to keep DynamoDB Local to 127.0.0.1 and was not found: install a JDK 17+, e.g. `sudo apt-get install -y openjdk-17-jdk-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS).',
   );
   process.exit(1);
 }

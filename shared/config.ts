@@ -26,6 +26,8 @@ const ConfigSchema = z.object({
   /** In AWS: Secrets Manager ARNs read once per cold start (identity secret key; VAPID pair as JSON `{publicKey, privateKey}`). */
   IDP_SECRET_ARN: z.optional(z.string()),
   VAPID_SECRET_ARN: z.optional(z.string()),
+  /** In AWS: the VAPID public key alone, as JSON `{publicKey}` (functions that tell browsers the key and send nothing). */
+  VAPID_PUBLIC_ARN: z.optional(z.string()),
   /** In AWS: the origin-verify secret `{current, previous?}` (read and refreshed by shared/http/edge.ts). */
   ORIGIN_SECRET_ARN: z.optional(z.string()),
   /** Locally: the origin-verify secret itself, as the same JSON. */
@@ -74,8 +76,20 @@ export const CONFIG_VARIABLES_BY_SOURCE = {
     'QUEUE_URLS',
   ],
   workBucket: ['WORK_BUCKET_NAME'],
-  secretArns: { identity: 'IDP_SECRET_ARN', vapid: 'VAPID_SECRET_ARN', origin: 'ORIGIN_SECRET_ARN', uploader: 'UPLOADER_SECRET_ARN' },
-  secretValues: { identity: ['IDP_SECRET_KEY'], vapid: ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'], origin: ['ORIGIN_VERIFY'], uploader: ['UPLOADER_KEY'] },
+  secretArns: {
+    identity: 'IDP_SECRET_ARN',
+    vapid: 'VAPID_SECRET_ARN',
+    vapidPublic: 'VAPID_PUBLIC_ARN',
+    origin: 'ORIGIN_SECRET_ARN',
+    uploader: 'UPLOADER_SECRET_ARN',
+  },
+  secretValues: {
+    identity: ['IDP_SECRET_KEY'],
+    vapid: ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'],
+    vapidPublic: ['VAPID_PUBLIC_KEY'],
+    origin: ['ORIGIN_VERIFY'],
+    uploader: ['UPLOADER_KEY'],
+  },
   lambda: ['AWS_REGION'],
   local: ['DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'PUSH_LOOPBACK'],
 } as const satisfies {
@@ -104,9 +118,12 @@ export interface Config {
   clerkPublishableKey: string;
   idp: { issuer: string; jwksUrl: string; apiUrl: string; secretKey: string };
   connectionsEndpoint: string;
+  /** The VAPID key pair, for sending pushes (the push function's): null when push is off or the function holds only the public half. */
   vapid: { publicKey: string; privateKey: string; subject: string } | null;
+  /** The VAPID public key browsers subscribe with ('' when push is off): all the api function is given. */
+  vapidPublicKey: string;
   queueUrls: Record<string, string>;
-  secretArns: { idp?: string; vapid?: string; origin?: string; uploader?: string };
+  secretArns: { idp?: string; vapid?: string; vapidPublic?: string; origin?: string; uploader?: string };
   /** Origin-verify values accepted when no secret ARN is set (the local runtime's). */
   originVerify: string[];
   /** Key of the uploader hash (HMAC); empty only where uploads are never admitted. */
@@ -147,8 +164,15 @@ export function parseConfig(source: Record<string, string | undefined> = process
     idp: { issuer: e.IDP_ISSUER, jwksUrl: e.IDP_JWKS_URL, apiUrl: e.IDP_API_URL, secretKey: e.IDP_SECRET_KEY },
     connectionsEndpoint: e.CONNECTIONS_ENDPOINT,
     vapid,
+    vapidPublicKey: e.VAPID_PUBLIC_KEY,
     queueUrls: JSON.parse(e.QUEUE_URLS) as Record<string, string>,
-    secretArns: { idp: e.IDP_SECRET_ARN, vapid: e.VAPID_SECRET_ARN, origin: e.ORIGIN_SECRET_ARN, uploader: e.UPLOADER_SECRET_ARN },
+    secretArns: {
+      idp: e.IDP_SECRET_ARN,
+      vapid: e.VAPID_SECRET_ARN,
+      vapidPublic: e.VAPID_PUBLIC_ARN,
+      origin: e.ORIGIN_SECRET_ARN,
+      uploader: e.UPLOADER_SECRET_ARN,
+    },
     originVerify: originSecretValues(e.ORIGIN_VERIFY),
     uploaderKey: e.UPLOADER_KEY,
     push: {

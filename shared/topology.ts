@@ -6,6 +6,7 @@
 import { MARKETS, marketLabel } from './domain/market';
 import { RETENTION } from './files/paths';
 import { FANOUT_STREAM_FILTERS, type FilterPattern } from './live/stream-filter';
+import type { PkFamily } from './store/keys';
 
 export type FunctionName =
   | 'api'
@@ -53,6 +54,11 @@ export interface FunctionSpec {
   /** What the function may touch; the stack grants exactly this (least privilege), the local runtime enforces it. */
   access: {
     table: 'read' | 'write' | 'none';
+    /**
+     * The partition key families (shared/store/keys.ts) the function reads or writes: its role may touch no
+     * other item (`dynamodb:LeadingKeys`). Market pages stay writable only with `marketPages` too.
+     */
+    tableKeys?: readonly PkFamily[];
     /** Writes market pages (rows, candles, volume). Only the merge function does. */
     marketPages?: boolean;
     /** Nothing when absent. */
@@ -66,8 +72,16 @@ export interface FunctionSpec {
      */
     mergeFailures?: 'reject' | 'redrive';
     connections?: boolean;
-    /** `origin`: the origin-verify secret (functions behind CloudFront); `uploader`: the uploader-hash key. */
-    secrets?: Array<'identity' | 'vapid' | 'origin' | 'uploader'>;
+    /**
+     * `origin`: the origin-verify secret (functions behind CloudFront); `uploader`: the uploader-hash key;
+     * `vapid`: the VAPID key pair (the push sender); `vapidPublic`: its public half alone (what browsers are told).
+     */
+    secrets?: Array<'identity' | 'vapid' | 'vapidPublic' | 'origin' | 'uploader'>;
+    /**
+     * Rights that only routes answering 404 in production use (POST /admin/snapshot): the production stack
+     * leaves them out of the role (`accessIn`); dev, previews and the local runtime keep them.
+     */
+    notInProduction?: { bucket?: BucketAccess; workBucket?: true };
   };
 }
 
@@ -79,6 +93,22 @@ const fn = (name: FunctionName, memoryMb: number, timeoutSeconds: number, access
   ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),
   access,
 });
+
+/**
+ * Partition key families by the port that touches them (shared/store/keys.ts), read from each adapter and from
+ * the port methods each function's code calls. Authenticating a caller: profiles and devices (`USER#`),
+ * device tokens, cached API key verdicts and the request counters.
+ */
+const CALLERS: readonly PkFamily[] = ['user', 'deviceToken', 'apiKey', 'rate'];
+/** The live sockets' records: pointers, hub counters, hub members, and each account's sockets under `USER#`. */
+const SOCKETS: readonly PkFamily[] = ['conn', 'liveHubs', 'liveConn', 'user'];
+/** Market data, its files' state and its capabilities (the market port without the hourly view cache). */
+const MARKET: readonly PkFamily[] = ['market', 'files', 'cap'];
+/** Item builds and the catalogue (its entries, reports, reporting accounts and name revision). */
+const CATALOGUE: readonly PkFamily[] = ['items', 'catalogue', 'catalogueReport', 'catalogueAccount', 'catalogueMeta'];
+/** Alerts, fired alerts and push endpoints (the settings port; account documents are under `USER#`). */
+const SETTINGS: readonly PkFamily[] = ['user', 'alerts', 'alertFired', 'pushEndpoint'];
+const keys = (...groups: Array<readonly PkFamily[] | PkFamily>): PkFamily[] => [...new Set(groups.flat())];
 
 const R: readonly BucketRight[] = ['read'];
 const W: readonly BucketRight[] = ['write'];
@@ -96,37 +126,69 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   // Reads books (book route), snapshots (hourly reads), items and releases; writes item files when a build's
   // merged files are due and, through POST /admin/snapshot, what the snapshot job writes; writes answers too
   // big for a Lambda answer to answers/ (shared/market/answer-files.ts), the only function that may.
+  // Production leaves out the snapshot writes (POST /admin/snapshot is 404 there). It tells browsers the VAPID
+  // public key and never sends a push: the public half only.
   fn('api', 1024, 29, {
     table: 'write',
+    tableKeys: keys(CALLERS, 'pairing', 'pairCode', MARKET, 'view', 'upload', CATALOGUE, SETTINGS),
     bucket: { 'books/': R, 'releases/': R, 'items/': RW, 'snap/': RW, 'recent/': RW, 'answers/': W },
     workBucket: 'write',
-    secrets: ['identity', 'vapid', 'origin'],
+    notInProduction: { bucket: { 'snap/': W, 'recent/': W }, workBucket: true },
+    secrets: ['identity', 'vapidPublic', 'origin'],
   }),
   // Stores book bodies (books/, quarantine/) and deletes them again when the admission fails afterwards.
-  fn('upload', 1769, 29, { table: 'write', bucket: { 'books/': WD, 'quarantine/': WD }, queues: ['merge'], secrets: ['identity', 'origin', 'uploader'] }),
+  fn('upload', 1769, 29, {
+    table: 'write',
+    tableKeys: keys(CALLERS, MARKET, 'upload', CATALOGUE),
+    bucket: { 'books/': WD, 'quarantine/': WD },
+    queues: ['merge'],
+    secrets: ['identity', 'origin', 'uploader'],
+  }),
   // Reads snapshots: the home page lists each market's most listed items from the newest hourly snapshot.
-  fn('pages', 512, 15, { table: 'read', bucket: { 'items/': R, 'icons/': R, 'snap/': R }, secrets: ['origin'] }),
-  fn('ws-connect', 512, 10, { table: 'write', secrets: ['identity', 'origin'] }),
-  fn('ws-message', 512, 10, { table: 'write', connections: true, secrets: ['identity'] }),
-  fn('ws-disconnect', 256, 10, { table: 'write' }),
+  fn('pages', 512, 15, {
+    table: 'read',
+    tableKeys: keys(CALLERS, MARKET, 'view', CATALOGUE),
+    bucket: { 'items/': R, 'icons/': R, 'snap/': R },
+    secrets: ['origin'],
+  }),
+  fn('ws-connect', 512, 10, { table: 'write', tableKeys: keys(CALLERS, SOCKETS), secrets: ['identity', 'origin'] }),
+  fn('ws-message', 512, 10, { table: 'write', tableKeys: keys(CALLERS, SOCKETS), connections: true, secrets: ['identity'] }),
+  fn('ws-disconnect', 256, 10, { table: 'write', tableKeys: SOCKETS }),
   fn(
     'merge',
     3008,
     120,
-    { table: 'write', marketPages: true, bucket: { 'books/': R, 'live/': W }, queues: ['push'], mergeFailures: 'reject', secrets: ['identity'] },
+    {
+      table: 'write',
+      // Profiles (contributor claims), alerts it fires and the pushes it sends at once.
+      tableKeys: keys(MARKET, SETTINGS),
+      marketPages: true,
+      bucket: { 'books/': R, 'live/': W },
+      queues: ['push'],
+      mergeFailures: 'reject',
+      secrets: ['identity'],
+    },
     MERGE_CONCURRENCY,
   ),
-  fn('fanout', 1024, 60, { table: 'write', connections: true }, FANOUT_CONCURRENCY),
+  fn('fanout', 1024, 60, { table: 'write', tableKeys: keys(SOCKETS, MARKET), connections: true }, FANOUT_CONCURRENCY),
   // Re-queues itself: the flush that closes an account's 30 s grouping window.
-  fn('push', 512, 60, { table: 'write', queues: ['push'], secrets: ['vapid'] }),
-  fn('seal', 2048, 120, { table: 'write', marketPages: true, bucket: { 'candles/': W, 'volume/': W } }),
+  // Subscriptions and the push window (under `USER#`) and the endpoints' owners: nothing else.
+  fn('push', 512, 60, { table: 'write', tableKeys: ['user', 'pushEndpoint'], queues: ['push'], secrets: ['vapid'] }),
+  fn('seal', 2048, 120, { table: 'write', tableKeys: MARKET, marketPages: true, bucket: { 'candles/': W, 'volume/': W } }),
   // The folded recent-changes series (internal state) lives in the private work bucket.
-  fn('snapshot', 3008, 300, { table: 'write', bucket: { 'snap/': RW, 'recent/': RW, 'items/': R }, workBucket: 'write' }),
+  fn('snapshot', 3008, 300, {
+    table: 'write',
+    tableKeys: keys(MARKET, 'view', CATALOGUE),
+    bucket: { 'snap/': RW, 'recent/': RW, 'items/': R },
+    workBucket: 'write',
+  }),
   // Lists and deletes exactly the prefixes retention ages, and quarantined bodies past their time. It reads
   // live/ (HEAD: the write time of files whose path names none) only where LastModified is not the service
   // clock, i.e. in the local runtime; the grant stays so the local runtime can hold it to the manifest.
   fn('retention', 1024, 900, {
     table: 'write',
+    // The catalogue: the reports of accounts gone for their lifetime expire (shared/items/catalogue-expiry.ts).
+    tableKeys: keys(MARKET, 'upload', CATALOGUE),
     marketPages: true,
     bucket: {
       ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])),
@@ -136,11 +198,28 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       'answers/': ['list', 'delete'],
     },
   }),
-  fn('items', 1024, 300, { table: 'write', bucket: { 'items/': RW } }),
-  fn('live-sweep', 512, 60, { table: 'write', connections: true, secrets: ['identity'] }),
+  // Reads market rows: one account's name is merged only for a key with a row in some market (issue 23).
+  fn('items', 1024, 300, { table: 'write', tableKeys: keys(CATALOGUE, MARKET), bucket: { 'items/': RW } }),
+  fn('live-sweep', 512, 60, { table: 'write', tableKeys: keys(CALLERS, SOCKETS), connections: true, secrets: ['identity'] }),
   // Probes the table and books/ (what a merge reads) before it returns dead letters to their queues.
-  fn('redrive', 256, 60, { table: 'read', bucket: { 'books/': R }, queues: ['merge'], mergeFailures: 'redrive' }),
+  fn('redrive', 256, 60, { table: 'read', tableKeys: MARKET, bucket: { 'books/': R }, queues: ['merge'], mergeFailures: 'redrive' }),
 ];
+
+/**
+ * A function's access in a stage family: production leaves out the rights only its 404 routes would use
+ * (`notInProduction`); every other stage, and the local runtime, has the whole manifest entry.
+ */
+export function accessIn(spec: FunctionSpec, env: 'production' | 'dev' | 'preview'): FunctionSpec {
+  const drop = spec.access.notInProduction;
+  if (env !== 'production' || !drop) return spec;
+  const { notInProduction: _, ...access } = spec.access;
+  const bucket = Object.fromEntries(
+    Object.entries(access.bucket ?? {})
+      .map(([prefix, rights]) => [prefix, rights.filter((r) => !drop.bucket?.[prefix]?.includes(r))] as const)
+      .filter(([, rights]) => rights.length > 0),
+  );
+  return { ...spec, access: { ...access, bucket, ...(drop.workBucket ? { workBucket: undefined } : {}) } };
+}
 
 /** Whether `access` lets a function use `right` on the bucket key `key` (relative to the stage's prefix). */
 export function bucketAllows(access: BucketAccess | undefined, right: BucketRight, key: string): boolean {

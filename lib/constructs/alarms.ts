@@ -1,11 +1,13 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IMetric, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { METRIC, METRIC_NAMESPACE, type MetricName } from '../../shared/telemetry/metric-names';
+import type { FunctionName } from '../../shared/topology';
 import type { StageConfig } from '../stages';
 import type { ManifestQueue } from './queues';
 
@@ -16,6 +18,13 @@ const MERGE_AGE_LIMIT = Duration.minutes(15);
 const SERVER_ERROR_LIMIT = 5;
 
 const PERIOD = Duration.minutes(5);
+
+/** The merge function's EMF service dimension (shared/telemetry/function-telemetry.ts). */
+const MERGE_SERVICE: FunctionName = 'merge';
+
+/** A count the merge function emits without a market dimension, summed over five minutes. */
+const mergeCount = (metricName: MetricName): IMetric =>
+  new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: MERGE_SERVICE }, statistic: 'Sum', period: PERIOD });
 
 /** Props of {@link ServiceAlarms}. */
 export interface ServiceAlarmsProps {
@@ -29,7 +38,8 @@ export interface ServiceAlarmsProps {
 
 /**
  * Alarms on every dead-letter queue holding a message (merge dead letters are also redriven once storage
- * answers), on the rejected merges, on stuck merge queues (an outage shows here first) and on API 5xx.
+ * answers), on the rejected merges, on stuck merge queues (an outage shows here first), on API 5xx, and on
+ * the two contract-level risks the merge watches (shared/domain/book-watch.ts; README "Security model").
  */
 export class ServiceAlarms extends Construct {
   readonly topic: Topic;
@@ -68,6 +78,18 @@ export class ServiceAlarms extends Construct {
         threshold: MERGE_AGE_LIMIT.toSeconds(),
       });
     }
+    this.alarm('merge-blanked-market', {
+      description:
+        'One complete book marked more than half of a market\'s listed keys gone (log "merge: one complete book marked most of the market gone" names the market, at and uploader): check it, withhold the uploader\'s upload feature, restore the rows if it lied',
+      metric: mergeCount(METRIC.mergeBlankedMarket),
+      threshold: 0,
+    });
+    this.alarm('merge-snapshot-replay', {
+      description:
+        "A credited book's prices are the last hourly snapshot's (log \"merge: a credited book repeats the last hourly snapshot\" names the market, at and uploader): check it, withhold the uploader's upload feature if it is a replay",
+      metric: mergeCount(METRIC.mergeSnapshotReplay),
+      threshold: 0,
+    });
     this.alarm('http-5xx', {
       description: `More than ${SERVER_ERROR_LIMIT} server errors in five minutes`,
       metric: props.serverErrors,

@@ -1,3 +1,4 @@
+import { SecretValue } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -18,7 +19,8 @@ export interface ServiceSecretsProps {
 /**
  * The stage's secrets. Two come from third parties and start as placeholders an operator replaces after the
  * first deploy: the identity provider's secret key (a plain string) and the VAPID key pair (JSON
- * `{publicKey, privateKey}`). Two are the stage's own and generated here: the origin-verify value CloudFront
+ * `{publicKey, privateKey}`, for the push function), with the pair's public half on its own (JSON `{publicKey}`,
+ * for the api function, so the function that only tells browsers the key cannot read the private one). Two are the stage's own and generated here: the origin-verify value CloudFront
  * sends (`{current, previous?}`, rotated by the README's procedure) and the uploader-hash key.
  */
 export class ServiceSecrets extends Construct {
@@ -38,6 +40,13 @@ export class ServiceSecrets extends Construct {
         generateSecretString: { secretStringTemplate: JSON.stringify({ publicKey: '' }), generateStringKey: 'privateKey' },
         removalPolicy: stage.removalPolicy,
       }),
+      // The pair's public half alone (JSON `{publicKey}`), for the api function, which never signs a push.
+      // Not a secret, but kept beside the pair so an operator sets both the same way; empty keeps push off.
+      vapidPublic: new Secret(this, 'VapidPublic', {
+        description: `VAPID public key {publicKey} browsers subscribe with (${stage.stage}); the same key as the pair's`,
+        secretObjectValue: { publicKey: SecretValue.unsafePlainText('') },
+        removalPolicy: stage.removalPolicy,
+      }),
       origin: new Secret(this, 'Origin', {
         description: `Origin-verify header value {current, previous?} CloudFront adds to API requests (${stage.stage})`,
         generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'current', passwordLength: 48, excludePunctuation: true },
@@ -53,6 +62,7 @@ export class ServiceSecrets extends Construct {
     const reasons: Record<SecretName, string> = {
       identity: 'Issued by the identity provider’s dashboard, so Secrets Manager cannot rotate it; rotating it is a manual runbook step.',
       vapid: 'The VAPID pair is what browsers subscribed with: a new pair orphans every subscription, so it is rotated only by a deliberate runbook step.',
+      vapidPublic: 'The public half of the VAPID pair: it changes only with the pair, by the same deliberate runbook step.',
       origin:
         'CloudFront’s origin custom header is static distribution config, so the value rotates in two steps (secret {current, previous}, then the distribution) as the README’s Security model describes, not by a rotation Lambda.',
       uploader: 'The uploader-hash key must stay stable: a new key makes every stored uploader hash unrelated to new uploads (consensus, contributors7d).',

@@ -7,7 +7,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { MARKET_PK_PREFIX } from '../../shared/store/keys';
+import { leadingKeyPattern, MARKET_PK_PREFIX } from '../../shared/store/keys';
 import type { BucketRight, FunctionSpec } from '../../shared/topology';
 import type { StageConfig } from '../stages';
 import { BUNDLING } from './bundling';
@@ -15,6 +15,9 @@ import type { DataTable } from './data-table';
 
 /** The project root: handler entries in the manifest are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Reads that carry the items' partition keys (a transaction's reads are GetItem and ConditionCheckItem). */
+const KEYED_READS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 
 /** Writes that carry the items' partition keys, so `dynamodb:LeadingKeys` can restrict them. */
 const KEYED_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
@@ -78,16 +81,30 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
-   * Gives the function exactly the table access its spec asks for (its name comes with the environment). Writers without
-   * `marketPages` are denied writes to items whose partition key is a market page, so only the merge
-   * (and retention) code can change market data, whatever other code runs in their process.
+   * Gives the function exactly the table access its spec asks for (its name comes with the environment): the
+   * keyed reads (and writes) on items whose partition key is of a family its spec lists (`tableKeys`), so a
+   * compromised socket or push function cannot forge an API key verdict or plant an hourly answer. With
+   * `ForAllValues` a request without leading keys would pass vacuously, so the Null check demands them, and
+   * Scan (the one read without them) is granted to nobody: no handler scans. Writers without `marketPages`
+   * are denied writes to items whose partition key is a market page, so only the merge (and retention, seal)
+   * code can change market data, whatever other code runs in their process.
    */
   bindTable(table: DataTable): void {
-    const { table: access, marketPages } = this.spec.access;
-    if (access === 'read') table.grantReadData(this);
-    if (access !== 'write') return;
-    table.grantReadWriteData(this);
-    if (marketPages) return;
+    const { table: access, tableKeys = [], marketPages } = this.spec.access;
+    if (access === 'none') return;
+    if (tableKeys.length === 0) throw new Error(`${this.spec.name} has table access but lists no key families (shared/topology.ts tableKeys)`);
+    this.addToRolePolicy(
+      new PolicyStatement({
+        sid: 'TableItemsOfItsKeyFamilies',
+        actions: access === 'write' ? [...KEYED_READS, ...KEYED_WRITES] : KEYED_READS,
+        resources: [table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': tableKeys.map(leadingKeyPattern) },
+          Null: { 'dynamodb:LeadingKeys': 'false' },
+        },
+      }),
+    );
+    if (access !== 'write' || marketPages) return;
     this.addToRolePolicy(
       new PolicyStatement({
         sid: 'DenyMarketPageWrites',

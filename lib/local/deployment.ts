@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import webpush from 'web-push';
-import { keepOutOfLogs } from '../../shared/log';
 import type { Deployment, SecretName } from '../environment';
 
 export interface LocalSecrets {
@@ -28,7 +27,10 @@ function secret(dataDir: string | null, file: string, make: () => string): strin
   return value;
 }
 
-/** The stage's secrets, each kept out of every log line from here on. */
+/**
+ * The stage's secrets. Registered for log redaction where AWS registers them: from each function's
+ * configuration (shared/platform/secret-env.ts `keepSecretsOutOfLogs`, called by the runtime).
+ */
 export function localSecrets(dataDir: string | null): LocalSecrets {
   const identitySecret = secret(dataDir, 'identity-secret.txt', () => `sk_local_${randomBytes(24).toString('base64url')}`);
   const vapid = JSON.parse(secret(dataDir, 'vapid.json', () => JSON.stringify(webpush.generateVAPIDKeys()))) as { publicKey: string; privateKey: string };
@@ -36,13 +38,13 @@ export function localSecrets(dataDir: string | null): LocalSecrets {
   const originSecret = secret(dataDir, 'origin-verify.json', () => JSON.stringify({ current: randomBytes(32).toString('base64url') }));
   const originVerify = (JSON.parse(originSecret) as { current: string }).current;
   const uploaderKey = secret(dataDir, 'uploader-key.txt', () => randomBytes(32).toString('base64url'));
-  keepOutOfLogs(identitySecret, vapid.privateKey, originVerify, uploaderKey);
   return {
     identitySecret,
     originVerify,
     values: {
       identity: { IDP_SECRET_KEY: identitySecret },
       vapid: { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey },
+      vapidPublic: { VAPID_PUBLIC_KEY: vapid.publicKey },
       origin: { ORIGIN_VERIFY: originSecret },
       uploader: { UPLOADER_KEY: uploaderKey },
     },

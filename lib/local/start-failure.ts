@@ -1,6 +1,6 @@
 /**
  * A failed `npm start` in one line that says what to do. The known causes (port in use or privileged, a
- * data folder that cannot be written, Java missing, an engine that exits or never answers) get their
+ * data folder that cannot be written, Java or its compiler missing, an engine that exits or never answers) get their
  * remedy; anything else its first line.
  */
 import { resolve } from 'node:path';
@@ -27,7 +27,7 @@ export function startFailure(err: unknown, ctx: StartContext): string {
   if (code && ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'ENOSPC'].includes(code) && ctx.dataDir !== ':memory:') {
     return `the data folder ${resolve(ctx.dataDir)} cannot be written (${code}): set DATA_DIR to a writable folder, or DATA_DIR=:memory: to keep nothing`;
   }
-  if (message.includes('Java 17+')) return message;
+  if (message.includes('Java 17+') || message.includes('JDK 17+')) return message;
   if (/ exited: /.test(message))
     return `${message}: check \`java -version\` (17+) and that ${ctx.dataDir === ':memory:' ? 'the temporary folder' : resolve(ctx.dataDir)} is writable`;
   if (/ did not start within /.test(message)) return `${message}: the machine may be busy; start again, or check \`java -version\` (17+)`;

@@ -1,9 +1,12 @@
 /**
  * Schema of POST /api/v1/items/seen (spec api.md Item data, Catalogue upload rules): `{build?, items}`, at
  * most 5000 entries `[key, name (1..200 characters once trimmed), quality 0..10, iconFileID, flags 0..7]`;
- * a key given twice counts once (the last). Any broken rule is 400 `bad_request`.
+ * a key given twice counts once (the last). Any broken rule is 400 `bad_request`. Names are shown on public
+ * pages, so a name holding a control character, a line break or a bidirectional control (once trimmed) is
+ * refused too (domain/inert-text.ts says which characters, and why).
  */
 import { z } from 'zod';
+import { hasUnsafeText, UNSAFE_TEXT_MESSAGE } from '../domain/inert-text';
 import { CATALOGUE_MAX_ENTRIES, CATALOGUE_NAME_MAX, type CatalogueReport, type CatalogueUpload } from '../domain/item-catalogue';
 import { ItemKey, int } from './common.schemas';
 import type { DocsOf } from './route-doc';
@@ -16,7 +19,8 @@ export const CatalogueEntry = z
     z
       .string()
       .trim()
-      .refine((n) => n.length > 0 && codePoints(n) <= CATALOGUE_NAME_MAX, `name must be 1..${CATALOGUE_NAME_MAX} characters`),
+      .refine((n) => n.length > 0 && codePoints(n) <= CATALOGUE_NAME_MAX, `name must be 1..${CATALOGUE_NAME_MAX} characters`)
+      .refine((n) => !hasUnsafeText(n), `name ${UNSAFE_TEXT_MESSAGE}`),
     int(0, 10).describe('quality'),
     int().describe('icon file id (0: none)'),
     int(0, 7).describe('flags: bit 0 commodity, bit 1 equipment, bit 2 pet'),

@@ -1,6 +1,7 @@
 /**
  * Web Push routes (spec: "Web Push (signed in)"). Writes answer 503 `push_unconfigured` before any other
- * check of theirs when no VAPID key pair is configured (DESIGN: check order).
+ * check of theirs when no VAPID key is configured (DESIGN: check order). The api function holds only the
+ * public key (`vapidPublic`); the push function, which signs, holds the pair.
  */
 import { requireSignedIn } from '../auth/gate';
 import { UnavailableError } from '../errors';
@@ -13,14 +14,14 @@ import { jsonBody } from './settings';
 import { parseAs } from './zod-parse';
 
 const requirePush = (svc: Pick<Services, 'config'>): void => {
-  if (!svc.config.vapid) throw new UnavailableError('push_unconfigured', 'push is not set up on this deployment');
+  if (!svc.config.vapidPublicKey) throw new UnavailableError('push_unconfigured', 'push is not set up on this deployment');
 };
 
 /** GET /api/v1/push/key: the VAPID public key, or null when push is off. */
 export const getPushKey: Route = {
   access: { kind: 'signedIn' },
   async handle({ svc }) {
-    return ok({ publicKey: svc.config.vapid?.publicKey ?? null });
+    return ok({ publicKey: svc.config.vapidPublicKey || null });
   },
 };
 

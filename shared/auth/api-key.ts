@@ -1,14 +1,17 @@
 /**
  * API key verification (spec: Authentication rule 4): asked of the identity provider, the verdict cached
  * 5 minutes (a refusal 60 s) in DynamoDB and in memory. Organization keys are refused. Keys that would need
- * the provider are metered per client address first, so random keys cannot spend the provider's quota.
+ * the provider are metered per client address first (IPv6 per /48), then against the deployment's budget of
+ * verifications (idp-budget.ts), so random keys cannot spend the provider's quota.
  */
 import { MINUTE_MS } from '../clock';
-import { KEY_LOOKUPS_PER_MINUTE } from '../domain/flood-limits';
-import { LimitError, UnauthenticatedError } from '../errors';
+import { lookupAddressKey } from '../domain/address-key';
+import { KEY_LOOKUPS_PER_MINUTE, keyCheckBudget } from '../domain/flood-limits';
+import { LimitError, UnauthenticatedError, UnavailableError } from '../errors';
 import type { KeyVerdict } from '../ports/identity';
 import type { Services } from '../services';
 import { verifyApiKey } from './idp';
+import { keyCheckMeter } from './idp-budget';
 import { Memo, SingleFlight } from './memo';
 
 export const API_KEY_PREFIX = 'ak_';
@@ -20,15 +23,16 @@ const lookups = new SingleFlight<KeyVerdict>();
 
 export interface VerifiedKey {
   userId: string;
-  /** The key's scopes (features); null: all of the user's features. */
-  scopes: string[] | null;
+  /** The key's scopes: the only features of its user it has (empty: none). */
+  scopes: string[];
   /** When the cached verdict lapses and the key is asked about again. */
   until: number;
 }
 
 /**
  * The key's user and scopes; 401 for a refused or organization key, 503 when the provider cannot be asked,
- * 429 when the caller's address already had its share of provider lookups this minute (`ip`: its address).
+ * or when the deployment's budget of verifications is spent (keys verified before keep a share of it), 429
+ * when the caller's address already had its share of provider lookups this minute (`ip`: its address key).
  */
 export async function resolveApiKey(
   svc: Pick<Services, 'config' | 'identity' | 'log'>,
@@ -45,6 +49,7 @@ export async function resolveApiKey(
       const stored = await svc.identity.getKeyVerdict(keyHash, now);
       if (stored) return stored;
       await meterLookup(svc, ip, now);
+      await takeKeyCheck(svc, keyHash, now);
       const fresh = await ask(svc, key, now);
       await svc.identity.putKeyVerdict(keyHash, fresh);
       return fresh;
@@ -52,15 +57,32 @@ export async function resolveApiKey(
     memo.set(memoKey, verdict, verdict.until);
   }
   if (!verdict.ok) throw new UnauthenticatedError('the API key is not valid');
-  return { userId: verdict.userId, scopes: verdict.scopes, until: verdict.until };
+  // A verdict without scopes was cached before empty scopes meant none (they were stored as null): none.
+  return { userId: verdict.userId, scopes: verdict.scopes ?? [], until: verdict.until };
 }
 
-/** Counts a provider lookup of an address (atomically, so a concurrent flood cannot pass); 429 past the limit. */
+/**
+ * Counts a provider lookup of an address (atomically, so a concurrent flood cannot pass; IPv6 per /48);
+ * 429 past the limit.
+ */
 async function meterLookup(svc: Pick<Services, 'identity'>, ip: string, now: number): Promise<void> {
-  const n = await svc.identity.countRequest(`keylookup:${ip}`, now);
+  const n = await svc.identity.countRequest(`keylookup:${lookupAddressKey(ip)}`, now);
   if (n > KEY_LOOKUPS_PER_MINUTE) {
     throw new LimitError('rate_limited', `more than ${KEY_LOOKUPS_PER_MINUTE} unknown API keys a minute from this address`, {}, 60);
   }
+}
+
+/**
+ * Takes a place in the deployment's budget of verifications (idp-budget.ts): from the new keys' share, else,
+ * for a key the provider accepted before, from the share kept for those. None left: 503 `unavailable`, as
+ * for a provider that cannot be asked (spec: Authentication rule 4); nothing is cached, so it is asked again.
+ */
+async function takeKeyCheck(svc: Pick<Services, 'config' | 'identity'>, keyHash: string, now: number): Promise<void> {
+  const meter = keyCheckMeter(svc.identity);
+  const budget = keyCheckBudget(svc.config.env);
+  if (await meter.take(budget, false, now)) return;
+  if ((await svc.identity.wasKeyVerified(keyHash, now)) && (await meter.take(budget, true, now))) return;
+  throw new UnavailableError('unavailable', 'the identity provider cannot be asked about more keys just now');
 }
 
 async function ask(svc: Pick<Services, 'config' | 'log'>, key: string, now: number): Promise<KeyVerdict> {

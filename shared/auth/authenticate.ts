@@ -5,7 +5,7 @@
  */
 
 import { DEVICE_TOKEN_PREFIX, isDeviceTokenShape, LAST_SEEN_EVERY_MS, lastSeenDue } from '../domain/pairing';
-import { entitlementsOf } from '../domain/roles';
+import { entitlementsOf, scopedEntitlements } from '../domain/roles';
 import { type DomainError, UnauthenticatedError } from '../errors';
 import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
@@ -108,9 +108,8 @@ async function apiKeyPrincipal(token: string, svc: Pick<Services, 'config' | 'id
   const keyHash = hashSecret(token);
   const key = await resolveApiKey(svc, token, keyHash, now, ip);
   const account = await accountClaims(svc, key.userId, now);
-  const ent = entitlementsOf(account.claims, now);
-  // A scoped key has only those of its user's features.
-  const features = key.scopes ? ent.features.filter((f) => key.scopes?.includes(f)) : ent.features;
+  // A key has only those of its user's features its scopes name, and the limits that go with them.
+  const ent = scopedEntitlements(entitlementsOf(account.claims, now), key.scopes);
   return {
     kind: 'apiKey',
     userId: key.userId,
@@ -120,6 +119,5 @@ async function apiKeyPrincipal(token: string, svc: Pick<Services, 'config' | 'id
     validUntil: key.until,
     contributorUntil: account.claims.contributorUntil ?? null,
     ...ent,
-    features,
   };
 }

@@ -36,14 +36,12 @@ export async function admit(
   let count = 0;
   if (req.path.startsWith(API_PREFIX)) {
     const now = svc.clock.now();
-    // Counted in the function, the shared counter written in batches (rate-meter.ts states the tolerance).
-    count = await rateMeter(svc.identity).count(principal.callerId, now, principal.limits.apiPerMinute);
+    // Counted in the function from places reserved in batches in the shared counter (rate-meter.ts states the tolerance).
+    count = await countCall(svc, principal, now);
     metered?.({ limit: principal.limits.apiPerMinute, count, now });
   }
   if (access.kind !== 'public') requireSignedIn(principal);
-  if (count > principal.limits.apiPerMinute) {
-    throw new LimitError('rate_limited', `more than ${principal.limits.apiPerMinute} requests a minute`, {}, 60);
-  }
+  requireUnderLimit(principal, count);
   // A path that is not a route (404 / 405) writes nothing: it answers the same whatever the Origin.
   const writes = !read && !(access.kind === 'public' && access.writesNothing);
   if (principal.kind === 'session' && writes && !isAllowedOrigin(req.headers.origin, svc.config)) {
@@ -57,6 +55,18 @@ export async function admit(
     if (needed) requireFeature(principal, needed);
   }
   return principal;
+}
+
+/**
+ * Counts one request of the caller against its `apiPerMinute`; answers the count it is judged by. Counted in
+ * the function, the shared counter written in batches (rate-meter.ts states the tolerance).
+ */
+export const countCall = (svc: Pick<Services, 'identity'>, p: Principal, now: number): Promise<number> =>
+  rateMeter(svc.identity).count(p.callerId, now, p.limits.apiPerMinute);
+
+/** 429 `rate_limited` (Retry-After: 60) when the count is past the caller's `apiPerMinute`. */
+export function requireUnderLimit(p: Principal, count: number): void {
+  if (count > p.limits.apiPerMinute) throw new LimitError('rate_limited', `more than ${p.limits.apiPerMinute} requests a minute`, {}, 60);
 }
 
 /** The feature a query value names, if any (own keys only: `res=constructor` names nothing). */

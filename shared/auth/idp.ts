@@ -16,7 +16,8 @@ export interface IdpUser {
   partner: boolean;
 }
 
-export type KeyCheck = { ok: true; subject: string; scopes: string[] | null } | { ok: false };
+/** A verified key's subject and scopes (the features it may have; empty: none). */
+export type KeyCheck = { ok: true; subject: string; scopes: string[] } | { ok: false };
 
 const TIMEOUT_MS = 5000;
 
@@ -61,7 +62,8 @@ export async function verifyApiKey(svc: Pick<Services, 'config' | 'log'>, secret
   if (!res.ok) throw failed(svc, 'api_keys/verify', res);
   const key = await readJson(res);
   if (key.revoked === true || key.expired === true || typeof key.subject !== 'string') return { ok: false };
-  const scopes = Array.isArray(key.scopes) && key.scopes.length > 0 ? key.scopes.filter((s): s is string => typeof s === 'string') : null;
+  // A key has only the features its scopes name: an empty (or missing) list names none, never "all".
+  const scopes = strs(key.scopes);
   return { ok: true, subject: key.subject, scopes };
 }
 

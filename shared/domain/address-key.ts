@@ -73,6 +73,20 @@ export function addressKey(ip: string): string {
   return `${prefix.map((x) => x.toString(16)).join(':')}::/64`;
 }
 
+/**
+ * The key the meter of unknown API keys counts an address under (issue 23 point 4): an {@link addressKey}
+ * widened for IPv6 to its /48 (`2001:db8:0:1::/64` → `2001:db8::/48`), the block a single site is routinely
+ * given, so a flood from one allocation shares one limit; IPv4 and the invalid key stay as they are. Only
+ * that meter keys by /48: the per-address API limits keep the /64.
+ */
+export function lookupAddressKey(key: string): string {
+  if (!key.endsWith('::/64')) return key;
+  const head = key.slice(0, -'::/64'.length);
+  const prefix = (head === '' ? [] : head.split(':')).slice(0, 3);
+  while (prefix.length > 0 && Number.parseInt(prefix[prefix.length - 1], 16) === 0) prefix.pop();
+  return `${prefix.join(':')}::/48`;
+}
+
 /** The IP of an `address:port` pair as CloudFront writes `CloudFront-Viewer-Address` (IPv6 has no brackets there). */
 export function viewerAddressIp(value: string): string {
   const i = value.lastIndexOf(':');

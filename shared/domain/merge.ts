@@ -27,6 +27,8 @@ export interface RowMerge {
   changed: number[];
   /** How many of them were marked gone. */
   gone: number;
+  /** How many of those had a price (were listed) before: what the merge took off the market. */
+  delisted: number;
 }
 
 /**
@@ -40,11 +42,13 @@ export function mergeScan(rows: RowTable, scan: Scan, reader: string, now: numbe
   const t = scan.at;
   const changed: number[] = [];
   let gone = 0;
+  let delisted = 0;
   if (scan.complete && scan.items.length > 0) {
     const listed = new Set<number>();
     for (const item of scan.items) listed.add(item[0]);
     for (const [key, row] of rows) {
       if (row.at < t && !listed.has(key)) {
+        if (row.price !== null) delisted++;
         setRow(row, null, 0, t, reader, now);
         changed.push(key);
         gone++;
@@ -59,7 +63,7 @@ export function mergeScan(rows: RowTable, scan: Scan, reader: string, now: numbe
     changed.push(key);
   }
   changed.sort(ascending);
-  return { changed, gone };
+  return { changed, gone, delisted };
 }
 
 /** Spec `?since`: the rows the server changed at or after `since`, ascending by key. */

@@ -33,13 +33,19 @@ export interface Limits {
   alerts: number;
   historyDays: number;
   boards: number;
+  /**
+   * Live sockets an account may have open at once, across markets and credentials (issue 23 point 3): one
+   * per market for each of three clients is 18, so 20 leaves room for a reload whose old socket is not gone
+   * yet; premium accounts run more screens. Anonymous callers get no socket at all (401).
+   */
+  liveSockets: number;
 }
 
 export const ROLE_LIMITS: Record<Role, Limits> = {
-  anon: { apiPerMinute: 60, watchlist: 0, alerts: 0, historyDays: 7, boards: 20 },
-  free: { apiPerMinute: 120, watchlist: 50, alerts: 10, historyDays: 7, boards: 20 },
-  contributor: { apiPerMinute: 300, watchlist: 100, alerts: 50, historyDays: 90, boards: 20 },
-  premium: { apiPerMinute: 600, watchlist: 200, alerts: 200, historyDays: 90, boards: 20 },
+  anon: { apiPerMinute: 60, watchlist: 0, alerts: 0, historyDays: 7, boards: 20, liveSockets: 0 },
+  free: { apiPerMinute: 120, watchlist: 50, alerts: 10, historyDays: 7, boards: 20, liveSockets: 20 },
+  contributor: { apiPerMinute: 300, watchlist: 100, alerts: 50, historyDays: 90, boards: 20, liveSockets: 20 },
+  premium: { apiPerMinute: 600, watchlist: 200, alerts: 200, historyDays: 90, boards: 20, liveSockets: 40 },
 };
 
 /** What an identity claims, from a session token or the identity provider's user record. */
@@ -71,4 +77,35 @@ export function entitlementsOf(claims: Claims | null, now: number): Entitlements
   for (const w of claims.withhold ?? []) if (isFeature(w)) features.delete(w);
   const limits = { ...ROLE_LIMITS[top] };
   return { roles, features: FEATURES.filter((f) => features.has(f)), limits };
+}
+
+/**
+ * Role limits that count something only a feature lets the caller make: without the feature the limit is 0 (as
+ * anonymous callers have it). `boards` is not one: the spec gives every role the same 20.
+ */
+const LIMIT_FEATURE = { watchlist: 'watchlist', alerts: 'alerts' } as const satisfies Partial<Record<keyof Limits, Feature>>;
+/** What contributor adds over free (spec: "`depth`, `books` and `historyDays` of 90 belong to contributor and premium"). */
+const LONG_HISTORY_FEATURES = CONTRIBUTOR.filter((f) => !FREE.includes(f));
+
+/**
+ * An API key's entitlements (spec Authentication rule 5; DESIGN: `POST /_local/api-keys`): its user's, narrowed
+ * to the key's scopes, and the limits with them, so no answer offers a key more than its features allow.
+ * `scopes` null: not a scoped credential (sessions, devices), the entitlements as they are; an empty list
+ * names no feature, so such a key has none. The narrowed limits:
+ * - `watchlist`, `alerts`: 0 without the feature that writes them;
+ * - `historyDays`: the free role's (7) unless the key keeps every one of its user's features that contributor
+ *   adds over free (`prices.live`, `depth`, `books`), the features the longer history belongs with;
+ * - `apiPerMinute` stays the user's: a quota of the key's own requests, not a capability.
+ * Roles stay the user's (they say who the user is, not what the key may do).
+ */
+export function scopedEntitlements(ent: Entitlements, scopes: readonly string[] | null): Entitlements {
+  if (scopes === null) return ent;
+  const features = ent.features.filter((f) => scopes.includes(f));
+  const limits: Limits = { ...ent.limits };
+  for (const [limit, feature] of Object.entries(LIMIT_FEATURE) as Array<[keyof typeof LIMIT_FEATURE, Feature]>) {
+    if (!features.includes(feature)) limits[limit] = 0;
+  }
+  const keepsLongHistory = LONG_HISTORY_FEATURES.every((f) => !ent.features.includes(f) || features.includes(f));
+  if (!keepsLongHistory) limits.historyDays = Math.min(limits.historyDays, ROLE_LIMITS.free.historyDays);
+  return { roles: ent.roles, features, limits };
 }

@@ -6,6 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ForbiddenError, UnavailableError } from '../errors';
+import { keepOutOfLogs } from '../log';
 import type { Services } from '../services';
 
 /** The header CloudFront adds to every origin request (a custom origin header; a viewer's own is overwritten). */
@@ -61,6 +62,8 @@ export async function acceptedOriginValues(
   if (cached?.arn === arn && now - cached.readAt < ORIGIN_SECRET_REFRESH_MS) return cached.values;
   try {
     const values = originSecretValues(await read(arn));
+    // A rotation's new value reaches the configuration's registration (secret-env.ts) only at the next cold start.
+    keepOutOfLogs(...values);
     cached = { arn, values, readAt: now };
     return values;
   } catch (err) {

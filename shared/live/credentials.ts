@@ -7,7 +7,7 @@
 
 import type { CallerKind, Principal } from '../auth/principal';
 import { MINUTE_MS } from '../clock';
-import { type Claims, type Entitlements, entitlementsOf } from '../domain/roles';
+import { type Claims, type Entitlements, entitlementsOf, scopedEntitlements } from '../domain/roles';
 
 /** A session socket outlives its token's `exp` by 10 minutes. */
 export const SESSION_GRACE_MS = 10 * MINUTE_MS;
@@ -26,10 +26,9 @@ export function credentialUntil(p: Pick<Principal, 'kind' | 'validUntil'>, now: 
 /** Whether a credential stopped being valid at `now` (close 4401). */
 export const credentialExpired = (validUntil: number | null, now: number): boolean => validUntil !== null && validUntil <= now;
 
-/** A socket's entitlements at `now` from its claims; an API key's features stay within its scopes. */
+/** A socket's entitlements at `now` from its claims; an API key's features and limits stay within its scopes. */
 export function socketEntitlements(claims: Claims, scopes: readonly string[] | null, now: number): Entitlements {
-  const ent = entitlementsOf(claims, now);
-  return scopes ? { ...ent, features: ent.features.filter((f) => scopes.includes(f)) } : ent;
+  return scopedEntitlements(entitlementsOf(claims, now), scopes);
 }
 
 /** Raises the claims' contributor window to a stored end (spec: "live sockets of the account hear the new window at once"). */

@@ -1,9 +1,12 @@
 /**
  * The live socket's lifecycle (spec api.md "Live socket", files-and-live "Authentication"):
- * `$connect` admits with 401 (anonymous or bad credential), 403 (`bad_origin` for a cookie upgrade from a
- * foreign page, then no `live`), 400 `bad_market` (missing or unknown market), in that order, and stores the socket (its INSERT makes the fan-out send `hello`);
+ * `$connect` admits with 401 (anonymous or bad credential), 429 (past the per-minute limit), 403 (`bad_origin`
+ * for a cookie upgrade from a foreign page, then no `live`), 400 `bad_market` (missing or unknown market), 429
+ * (the account's open sockets at its cap: upgrade-limits.ts), in that order, and stores the socket (its INSERT
+ * makes the fan-out send `hello`);
  * `$default` answers `{t: "auth", token}` renewals; `$disconnect` forgets the socket; the sweep (every
- * minute) closes sockets whose credential expired (4401) or that lost `live` (4403).
+ * minute) closes sockets whose credential expired (4401) or that lost `live` (4403), and an account's newest
+ * sockets past its cap (1008).
  */
 import { LiveQuery } from '../api/environment.schemas';
 import { parseAs } from '../api/zod-parse';
@@ -19,12 +22,14 @@ import { SOCKET_MESSAGES_PER_MINUTE } from '../domain/flood-limits';
 import { MARKETS } from '../domain/market';
 import type { Claims } from '../domain/roles';
 import { DomainError, ForbiddenError, forbidden, UnauthenticatedError } from '../errors';
+import type { LiveConnection } from '../ports/connections';
 import type { Services } from '../services';
 import { credentialUntil, mayRenew, type SocketKind, sameFeatures } from './credentials';
 import type { AuthRequestMessage } from './message-types';
 import { authMessage, errorMessage, rolesMessage } from './messages';
 import { accountClaimsCache, type SocketOutcome, sweepSocket } from './roles-watch';
 import { CLOSE_FORBIDDEN, CLOSE_POLICY, closeConnection, send } from './sender';
+import { closeOverCap, meteredUpgradeCaller, requireSocketRoom } from './upgrade-limits';
 
 /** What `$connect` sees of the upgrade request. */
 export interface ConnectRequest extends AuthRequest {
@@ -69,18 +74,19 @@ async function socketClaims(
 }
 
 /**
- * `$connect`: admits the upgrade or throws the refusal's domain error (401, then 403 `bad_origin`, 403
- * `forbidden`, 400 `bad_market`); an admitted socket is stored.
+ * `$connect`: admits the upgrade or throws the refusal's domain error (401, 429 past the per-minute limit, then
+ * 403 `bad_origin`, 403 `forbidden`, 400 `bad_market`, 429 past the account's open sockets); an admitted
+ * socket is stored.
  */
 export async function connectSocket(svc: Pick<Services, 'config' | 'clock' | 'connections' | 'identity' | 'log'>, req: ConnectRequest): Promise<void> {
-  const principal = await authenticate(req, svc, { queryToken: true });
-  if (principal.kind === 'anon' || !principal.userId) throw new UnauthenticatedError('sign in first');
+  const principal = await meteredUpgradeCaller(svc, req);
   // A browser sends the cookie with any site's upgrade: only the deployment's own pages may use it (rule 3).
   if (byCookie(req, principal) && !isAllowedOrigin(req.headers.origin, svc.config))
     throw new ForbiddenError('bad_origin', 'a session cookie upgrade needs an Origin of this deployment');
   if (!principal.features.includes('live')) throw forbidden('live');
   // The same `?market` schema as GET /api/v1/live answered without an upgrade (400 `bad_market`).
   const { market } = parseAs(LiveQuery, req.query, 'bad_market');
+  await requireSocketRoom(svc, principal);
   const now = svc.clock.now();
   const { claims, scopes } = await socketClaims(svc, principal, credentialOf(req), req.ip);
   await svc.connections.add({
@@ -184,9 +190,10 @@ const MAX_CONNECTION_MS = 2 * 3_600_000 + 10 * 60_000;
 /** The live sweep: every socket of every market checked at the service clock's now. */
 export async function sweepSockets(
   svc: Pick<Services, 'config' | 'clock' | 'connections' | 'sockets' | 'identity' | 'log'>,
-): Promise<Record<SocketOutcome, number>> {
+): Promise<Record<SocketOutcome | 'closedOverCap', number>> {
   const now = svc.clock.now();
   const counts: Record<SocketOutcome, number> = { kept: 0, roles: 0, closed4401: 0, closed4403: 0, gone: 0 };
+  const open: LiveConnection[] = [];
   const claimsOf = accountClaimsCache(svc, now);
   // The local gateway keeps sockets open as long as the client does.
   const aws = svc.config.endpoints.dynamodb === undefined;
@@ -198,11 +205,13 @@ export async function sweepSockets(
           counts.gone++;
           continue;
         }
-        counts[await sweepSocket(svc, c, now, claimsOf)]++;
+        const outcome = await sweepSocket(svc, c, now, claimsOf);
+        counts[outcome]++;
+        if (outcome === 'kept' || outcome === 'roles') open.push(c);
       } catch (err) {
         svc.log('warn', 'live sweep: a socket could not be checked', { error: err instanceof Error ? err.message : String(err) });
       }
     }
   }
-  return counts;
+  return { ...counts, closedOverCap: await closeOverCap(svc, open, now) };
 }

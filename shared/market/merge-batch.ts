@@ -5,6 +5,7 @@
  * set aside in the rejected queue with an alarm; a dependency's failure only delays it.
  */
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import { blanksMarket, replaysSnapshot } from '../domain/book-watch';
 import { MERGE_FAILURE_BUDGET, mergeRetryDelaySeconds, type RejectReason } from '../domain/merge-retry';
 import type { Services } from '../services';
 import { isDependencyFailure } from '../store/dependency-failure';
@@ -12,7 +13,7 @@ import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
 import { MERGE_REJECTED_QUEUE } from '../topology';
 import { type MergeMessage, parseMergeMessage } from '../upload/merge-message';
-import { mergeBook } from './merge-book';
+import { type MergeWatch, mergeBook } from './merge-book';
 
 /**
  * Merges the records in order. After a failure the rest of the batch is reported failed too, unmerged, so
@@ -37,6 +38,7 @@ export async function mergeBatch(
         // Wall time of the work, not the service clock (a manual clock locally).
         metric(METRIC.mergeDurationMs, Math.round(performance.now() - started), { market: msg.market });
         metric(METRIC.mergeRowsChanged, out.rowsChanged, { market: msg.market });
+        watchRisks(svc, msg, out.watch);
       }
     } catch (err) {
       if ((await afterFailure(svc, record, msg, err)) === 'set-aside') continue;
@@ -46,6 +48,23 @@ export async function mergeBatch(
     }
   }
   return { batchItemFailures: [] };
+}
+
+/**
+ * The two watched risks (shared/domain/book-watch.ts): counted without a market dimension, so one alarm per
+ * metric covers every market, and logged with the market, the book's time and the uploader's opaque hash,
+ * so the operator knows what to withhold, restore or redrive (README "Security model").
+ */
+function watchRisks(svc: Pick<Services, 'log'>, msg: MergeMessage, watch: MergeWatch): void {
+  const book = { market: msg.market, at: msg.at, uploader: msg.uploader };
+  if (blanksMarket(watch.listedBefore, watch.gone)) {
+    metric(METRIC.mergeBlankedMarket, 1);
+    svc.log('warn', 'merge: one complete book marked most of the market gone', { ...book, listedBefore: watch.listedBefore, gone: watch.gone });
+  }
+  if (watch.echo && replaysSnapshot(watch.echo)) {
+    metric(METRIC.mergeSnapshotReplay, 1);
+    svc.log('warn', 'merge: a credited book repeats the last hourly snapshot', { ...book, ...watch.echo });
+  }
 }
 
 const receiveCount = (r: SQSRecord): number => Number(r.attributes.ApproximateReceiveCount) || 1;

@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { dayOf } from '../clock';
 import { bookTransition } from '../domain/book-current';
+import { listedKeys, type SnapshotEcho, snapshotEcho } from '../domain/book-watch';
 import { applyScanToCandles, periodOf, periodStart, RESOLUTIONS } from '../domain/candles';
 import { deriveScan, type Scan } from '../domain/derived-scan';
 import { mergeScan, type RowTable } from '../domain/merge';
@@ -31,7 +32,17 @@ import { settled } from './settled';
 /** At least one SQS batch (10 messages): a batch received again after its merges committed skips them all. */
 const RECENT_UPLOADS = 10;
 
-export type MergeOutcome = { merged: true; seq: number; rowsChanged: number } | { merged: false; reason: 'already_merged' };
+/**
+ * What the merge saw of the two watched risks (shared/domain/book-watch.ts): the keys listed before it and
+ * those it marked gone; for a credited book, its items against the last hourly snapshot (null otherwise).
+ */
+export interface MergeWatch {
+  listedBefore: number;
+  gone: number;
+  echo: SnapshotEcho | null;
+}
+
+export type MergeOutcome = { merged: true; seq: number; rowsChanged: number; watch: MergeWatch } | { merged: false; reason: 'already_merged' };
 
 /** Merges one accepted book; throws when it must be received again (storage failure, lost seq race). */
 export async function mergeBook(
@@ -47,7 +58,10 @@ export async function mergeBook(
   const now = pending.now;
 
   const rows = await store.rows(msg.market);
-  const changed = mergeRows(rows, scan, msg.uploader, now, repeated);
+  // Judged on the rows as read, before the merge changes them in place.
+  const listedBefore = listedKeys(rows);
+  const echo = msg.credited ? snapshotEcho(scan, rows, now) : null;
+  const { changed, gone } = mergeRows(rows, scan, msg.uploader, now, repeated);
   const transition = bookTransition(meta.currentBook, book);
   const at = Math.max(meta.newestScanAt ?? scan.at, scan.at);
   // Pages and files are independent of each other; everything that announces them waits for both.
@@ -90,7 +104,7 @@ export async function mergeBook(
   await evaluateMergeAlerts(svc, { ...meta, ...merged }, scan, rows, pending, repeated);
   if (!(await store.commitMeta({ market: msg.market, ...merged }, meta.seq)))
     throw new Error(`merge ${msg.market}: seq ${pending.seq} was taken by another merge`);
-  return { merged: true, seq: pending.seq, rowsChanged: changed.length };
+  return { merged: true, seq: pending.seq, rowsChanged: changed.length, watch: { listedBefore: listedBefore + gone.earlier, gone: gone.total, echo } };
 }
 
 /**
@@ -113,17 +127,26 @@ async function begin(
 }
 
 /**
- * Spec Merge rules 1-2 on the table; returns the changed keys, ascending. A book's `at` is unique in its
- * market (duplicate rule), so on a repeat the rows an earlier attempt already marked gone at T are this
- * merge's own and belong in its change file, as in a merge that ran once.
+ * Spec Merge rules 1-2 on the table; returns the changed keys, ascending, and how many listed keys it marked
+ * gone. A book's `at` is unique in its market (duplicate rule), so on a repeat the rows an earlier attempt
+ * already marked gone at T are this merge's own and belong in its change file, as in a merge that ran once;
+ * they count as listed before that attempt and marked gone by it (`earlier`; one already gone before it is
+ * counted too: the table no longer tells).
  */
-function mergeRows(rows: RowTable, scan: Scan, reader: string, now: number, repeated: boolean): number[] {
-  const { changed } = mergeScan(rows, scan, reader, now);
-  if (!repeated || !scan.complete || scan.items.length === 0) return changed;
+function mergeRows(
+  rows: RowTable,
+  scan: Scan,
+  reader: string,
+  now: number,
+  repeated: boolean,
+): { changed: number[]; gone: { total: number; earlier: number } } {
+  const { changed, delisted } = mergeScan(rows, scan, reader, now);
+  if (!repeated || !scan.complete || scan.items.length === 0) return { changed, gone: { total: delisted, earlier: 0 } };
   const seen = new Set(changed);
   const extra: number[] = [];
   for (const [key, row] of rows) if (row.at === scan.at && row.price === null && !seen.has(key)) extra.push(key);
-  return extra.length === 0 ? changed : [...changed, ...extra].sort((a, b) => a - b);
+  const all = extra.length === 0 ? changed : [...changed, ...extra].sort((a, b) => a - b);
+  return { changed: all, gone: { total: delisted + extra.length, earlier: extra.length } };
 }
 
 /** Spec Merge rule 3 and Candles: the scan's minute, hour and day pages (day points are the day candles). */

@@ -93,6 +93,7 @@ export function agentsMd(publicBase: string): string {
     '## Credentials and limits',
     '',
     '- Send `Authorization: Bearer <API key>`; keys need `api.read` for reads (public snapshots, item data and icons aside) and `api.upload` for uploads.',
+    "- A key has only those of its user's features its scopes name (an empty scope list: none), and the limits that go with them (`historyDays` above 7 needs `prices.live`, `depth` and `books`); `GET /api/v1/me` lists both.",
     '- Respect `429 rate_limited` and its `Retry-After: 60`; stop retrying on 401 and 403.',
     '- Never guess file URLs: request only files an answer, a pointer or a live message named (a 404 is cached at the edge).',
     '',

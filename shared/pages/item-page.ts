@@ -3,13 +3,14 @@
  * `/item/<key>.md`, built from the item record and the anonymous hourly view of the market. Pure rendering.
  */
 import type { DayPoint } from '../domain/candles';
+import { inertText } from '../domain/inert-text';
 import { isItemKey, KEY_BASE } from '../domain/item-key';
 import type { ItemRecord, VariantRecord } from '../domain/items';
 import { DEFAULT_MARKET, MARKETS } from '../domain/market';
 import type { AuctionRow } from '../domain/merge';
 import { dailyChart, dailyTableHtml, type HourClose, hourlyChart, hourlyTableHtml, type PriceHistory, priceHistoryMarkdown } from './item-charts';
 import { copperHtml, formatCopper } from './money';
-import { escapeHtml, escapeMarkdown, htmlDocument, scriptJson } from './render';
+import { escapeHtml, escapeMarkdown, fencedJson, htmlDocument, scriptJson } from './render';
 
 export { formatCopper };
 
@@ -52,9 +53,12 @@ export function marketTitle(market: string): string {
 
 const utc = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
-/** The key's name: a suffix or pet key's own name, else its item's, else `Item <item id>`. */
+/**
+ * The key's name: a suffix or pet key's own name, else its item's, else `Item <item id>`. Inert (one line, no
+ * control or bidirectional character) whatever its source, since catalogue names come from uploaders.
+ */
 export function pageName(d: Pick<ItemPageData, 'key' | 'item' | 'variant'>): string {
-  return d.variant?.n ?? d.item?.n ?? `Item ${d.key % KEY_BASE}`;
+  return inertText(d.variant?.n ?? d.item?.n ?? `Item ${d.key % KEY_BASE}`);
 }
 
 /** One sentence on what the hourly view observed; says "No observed price is available" when it has no price. */
@@ -192,7 +196,6 @@ export function itemPageMarkdown(d: ItemPageData, urls: ItemPageUrls, hours: rea
     `- [llms.txt](${urls.publicBase}llms.txt)`,
   );
   for (const m of MARKETS.filter((x) => x !== d.market)) lines.push(`- [${marketTitle(m)}](${itemPageUrls(urls.publicBase, m, d.key).markdown})`);
-  // A backtick in a name must not close the fence; \u0060 is the same JSON.
-  lines.push('', '```json', JSON.stringify(d).replace(/`/g, '\\u0060'), '```', '');
+  lines.push('', '```json', fencedJson(d), '```', '');
   return lines.join('\n');
 }

@@ -2,6 +2,7 @@
  * Rendering public content pages (spec api.md Conventions): one HTML shell, Markdown answers, `Vary: Accept`
  * on both, and error pages whose Markdown links to discovery and docs.
  */
+import { inertText, UNSAFE_CHAR_CLASS } from '../domain/inert-text';
 import type { ErrorCode } from '../errors';
 import { ERROR_STATUS } from '../http/status';
 import type { HttpResult } from '../http/types';
@@ -17,12 +18,36 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
-/** JSON safe inside `<script>`: no `</script>`, `<!--` or line separators can end or confuse the element. */
-export const scriptJson = (value: unknown): string =>
-  JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const unicodeEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+const SCRIPT_ESCAPED = new RegExp(`[<>&]|${UNSAFE_CHAR_CLASS}`, 'g');
+const FENCE_ESCAPED = new RegExp(`\`|${UNSAFE_CHAR_CLASS}`, 'g');
 
-/** Markdown text with the characters that would start markup escaped. */
-export const escapeMarkdown = (s: string): string => s.replace(/([\\`*_[\]<>|#])/g, '\\$1');
+/**
+ * JSON safe inside `<script>`: no `</script>`, `<!--` or line separators can end or confuse the element, and
+ * no bidirectional control reorders what a reader of the source sees. The same JSON once parsed.
+ */
+export const scriptJson = (value: unknown): string => JSON.stringify(value).replace(SCRIPT_ESCAPED, unicodeEscape);
+
+/** JSON inside a Markdown code fence: a backtick cannot close the fence, nor a control show. The same JSON once parsed. */
+export const fencedJson = (value: unknown): string => JSON.stringify(value).replace(FENCE_ESCAPED, unicodeEscape);
+
+/**
+ * Text that reads as itself in Markdown wherever it stands (a heading, a list item, a link text, a table cell,
+ * the start of a line), whatever its source: one line with no controls (domain/inert-text.ts shows them as
+ * U+FFFD), every character with an inline meaning backslash-escaped (CommonMark allows it before any ASCII
+ * punctuation), a start that could open a block (`-`, `+`, `=`, `1.`, `1)`, indentation) escaped or dropped,
+ * an entity reference kept literal, and GFM's bare `www.`, `scheme://` and e-mail autolinks broken.
+ */
+export function escapeMarkdown(s: string): string {
+  return inertText(s)
+    .trimStart()
+    .replace(/[\\`*_[\]<>|#~@]/g, '\\$&')
+    .replace(/&(?=#?[a-z0-9]+;)/gi, '\\&')
+    .replace(/:(?=\/\/)/g, '\\:')
+    .replace(/\b(www)\./gi, '$1\\.')
+    .replace(/^[-+=]/, '\\$&')
+    .replace(/^(\d+)([.)])/, '$1\\$2');
+}
 
 export interface HtmlPage {
   title: string;

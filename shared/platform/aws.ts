@@ -4,9 +4,9 @@
  */
 import { systemClock } from '../clock';
 import { type Config, parseConfig } from '../config';
-import { jsonLog, keepOutOfLogs } from '../log';
+import { jsonLog } from '../log';
 import type { ClientName, Clients, Platform } from './platform';
-import { loadSecretEnv } from './secret-env';
+import { keepSecretsOutOfLogs, loadSecretEnv } from './secret-env';
 
 export type ClientFactories<K extends ClientName> = { readonly [P in K]: (config: Config) => Clients[P] };
 
@@ -15,7 +15,7 @@ export async function awsPlatform<K extends ClientName>(factories: ClientFactori
   // Secrets first: the configuration reads their values (the secrets client needs no configuration).
   const secrets = all.secrets?.(undefined as never);
   const config = parseConfig({ ...process.env, ...(await loadSecretEnv(process.env, secrets)) });
-  keepOutOfLogs(config.idp.secretKey, config.vapid?.privateKey);
+  keepSecretsOutOfLogs(config);
   const built = new Map<string, unknown>(secrets ? [['secrets', secrets]] : []);
   const getters = Object.fromEntries(
     Object.entries(all).map(([name, make]) => [

@@ -83,6 +83,13 @@ export interface ConnectionsPort {
   audiencesOf(market: string): Promise<SocketAudience[]>;
   /** Every socket of an account (optionally of one market). */
   ofUser(userId: string, market?: string): Promise<LiveConnection[]>;
+  /**
+   * How many sockets the account has stored, across markets (the open-socket cap). Counted from the account's
+   * socket entries themselves, which every removal deletes, so the count cannot drift from the records; a
+   * socket whose `$disconnect` was missed keeps its place only until a post to it answers 410 (the fan-out
+   * forgets it) or, in AWS, the sweep's rule for records older than API Gateway's 2-hour connection limit.
+   */
+  countOfUser(userId: string): Promise<number>;
 }
 
 /** A post's outcome: delivered, or the socket is gone. */

@@ -1,13 +1,17 @@
 /**
  * The identity port: what the service keeps about callers. API key verdicts (by the key's hash), an account's
  * contribution records, device pairings, devices and device tokens (hashes only), missed pairing confirms, the
- * account profile (cached provider claims, the contributor window) and per-caller request counters.
+ * account profile (cached provider claims, the contributor window) and per-caller request counters (plain
+ * counts and reservations below a bound).
  */
 
 import type { ContributionRecord } from '../domain/contributor';
 import type { Pairing } from '../domain/pairing';
 
-/** A verification result: the key's user and scopes, or a refusal; valid until `until` (service clock). */
+/**
+ * A verification result: the key's user and scopes, or a refusal; valid until `until` (service clock). Scopes
+ * null only in verdicts cached before an empty list meant no feature: read as none.
+ */
 export type KeyVerdict = { ok: true; userId: string; scopes: string[] | null; until: number } | { ok: false; until: number };
 
 export interface DeviceRecord {
@@ -50,8 +54,13 @@ export interface Profile {
 export interface IdentityPort {
   /** The cached verdict of a key, or null when none is cached or it has expired. */
   getKeyVerdict(keyHash: string, now: number): Promise<KeyVerdict | null>;
-  /** Caches a verdict until its `until`. */
+  /**
+   * Caches a verdict until its `until`. An accepted key is also remembered as verified before for
+   * `KEY_SEEN_MS` (domain/flood-limits.ts) after that, until a refusal of it replaces the record.
+   */
   putKeyVerdict(keyHash: string, v: KeyVerdict): Promise<void>;
+  /** Whether the provider accepted the key within the last `KEY_SEEN_MS` (its verdict may have lapsed). */
+  wasKeyVerified(keyHash: string, now: number): Promise<boolean>;
   /** Stores a record received at `received`; the same `id` at the same time overwrites rather than doubles. */
   putContribution(userId: string, rec: ContributionRecord, received: number, id?: string): Promise<void>;
   /** Records received at or after `from`, newest first, at most `max`. */
@@ -100,4 +109,10 @@ export interface IdentityPort {
   releaseClaimSlot(userId: string, taken: number, previous: number | null): Promise<void>;
   /** Counts `n` (default 1) requests of a caller in the current minute, atomically; answers the minute's count so far. */
   countRequest(callerId: string, now: number, n?: number): Promise<number>;
+  /**
+   * Adds `n` to a counter's window (the minute holding `now`, or the `windowMs` window) in one atomic step,
+   * only while its count is below `below`; answers the new count, or null when it was already at or past
+   * `below` (nothing added). Rate meters reserve places with it before spending them.
+   */
+  reserveCount(callerId: string, now: number, n: number, below: number, windowMs?: number): Promise<number | null>;
 }

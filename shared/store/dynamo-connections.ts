@@ -4,7 +4,7 @@
  * know only the id) and an entry under its account (role changes, alerts and device deletion find the account's
  * sockets). A hub's counter admits a socket with a conditional increment, so a hub never holds more than 2000.
  */
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Feature } from '../domain/roles';
 import {
   audienceKey,
@@ -257,5 +257,29 @@ export class DynamoConnections implements ConnectionsPort {
       }
     }
     return out;
+  }
+
+  /**
+   * A `COUNT` query of the account's socket entries (strongly consistent: a socket stored a moment ago counts).
+   * The entries are a few dozen bytes, so a full account's count reads one 4 KB unit and writes nothing.
+   */
+  async countOfUser(userId: string): Promise<number> {
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.t.ddb.send(
+        new QueryCommand({
+          TableName: this.t.name,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+          ExpressionAttributeValues: { ':pk': userPk(userId), ':p': LIVE_USER_SK_PREFIX },
+          Select: 'COUNT',
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      count += out.Count ?? 0;
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return count;
   }
 }

@@ -1,6 +1,6 @@
 /** The DynamoDB adapter of the identity port: key verdicts, contributions, devices and pairings, pairing misses, profiles and rate counters over one table. */
 import type { IdentityPort } from '../ports/identity';
-import { getKeyVerdict, putKeyVerdict } from './identity-api-keys';
+import { getKeyVerdict, putKeyVerdict, wasKeyVerified } from './identity-api-keys';
 import { countCredited, putContribution, queryContributions } from './identity-contributions';
 import {
   bindPairing,
@@ -16,13 +16,14 @@ import {
 } from './identity-devices';
 import { returnPairingPlace, takePairingPlace } from './identity-pair-misses';
 import { getProfile, putClaims, raiseWindow, releaseClaimSlot, takeClaimSlot } from './identity-profile';
-import { countRequest } from './identity-rate';
+import { countRequest, reserveCount } from './identity-rate';
 import { bindAll, type Table } from './table';
 
 export const dynamoIdentity = (t: Table): IdentityPort =>
   bindAll(t, {
     getKeyVerdict,
     putKeyVerdict,
+    wasKeyVerified,
     putContribution,
     queryContributions,
     countCredited,
@@ -44,4 +45,5 @@ export const dynamoIdentity = (t: Table): IdentityPort =>
     takeClaimSlot,
     releaseClaimSlot,
     countRequest,
+    reserveCount,
   });

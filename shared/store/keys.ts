@@ -3,6 +3,52 @@
  * Sections are owned by concern; `ttl` (seconds) is set on items that expire.
  */
 
+/**
+ * The partition key families: every pk this file builds is one of these strings or starts with one, and
+ * each function's IAM role may touch only the families its manifest entry lists (shared/topology.ts
+ * `tableKeys`, granted as `dynamodb:LeadingKeys` patterns: `<family>*`, or the exact pk for `ITEMS` and
+ * `CATALOGUE`). A family is never a prefix of another's pks (`PAIR#` vs `PAIRCODE#`, `LIVE#` vs `LIVEC#`).
+ */
+export const PK_FAMILIES = {
+  user: 'USER#',
+  deviceToken: 'DEVTOK#',
+  pairing: 'PAIR#',
+  pairCode: 'PAIRCODE#',
+  apiKey: 'APIKEY#',
+  rate: 'RATE#',
+  market: 'MKT#',
+  view: 'VIEW#',
+  upload: 'UPL#',
+  items: 'ITEMS',
+  catalogue: 'CAT#',
+  catalogueReport: 'CATREP#',
+  catalogueAccount: 'CATACC#',
+  catalogueMeta: 'CATALOGUE',
+  files: 'FILES#',
+  cap: 'CAP#',
+  liveHubs: 'LIVE#',
+  liveConn: 'LIVEC#',
+  conn: 'CONN#',
+  alerts: 'ALERTS#',
+  alertFired: 'ALERTFIRED#',
+  pushEndpoint: 'PUSHEP#',
+} as const;
+
+export type PkFamily = keyof typeof PK_FAMILIES;
+
+/** The `dynamodb:LeadingKeys` pattern of a family: every pk of it, and no other family's. */
+export const leadingKeyPattern = (family: PkFamily): string => {
+  const prefix: string = PK_FAMILIES[family];
+  return prefix.endsWith('#') ? `${prefix}*` : prefix;
+};
+
+/** The family of a partition key, or undefined for a pk no builder here makes. */
+export const familyOf = (pk: string): PkFamily | undefined =>
+  (Object.keys(PK_FAMILIES) as PkFamily[]).find((f) => {
+    const prefix: string = PK_FAMILIES[f];
+    return prefix.endsWith('#') ? pk.startsWith(prefix) : pk === prefix;
+  });
+
 // ── Identity and accounts ────────────────────────────────────────────────────────────────
 
 /** An account's items: its profile (claims cache + contributor window), devices and contribution records. */
@@ -33,7 +79,7 @@ export const rateSk = (minute: number): string => String(minute);
 // ── Market data (packed pages, seq, scan log, books) ─────────────────────────────────────
 // Every market item's pk starts `MKT#`: only the functions with `marketPages` access may write them.
 
-export const MARKET_PK_PREFIX = 'MKT#';
+export const MARKET_PK_PREFIX = PK_FAMILIES.market;
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 /** The market's state: seq, newest scan, current book, history compaction mark. */
 export const marketMetaKey = (market: string) => ({ pk: `MKT#${market}`, sk: 'META' });
@@ -63,7 +109,7 @@ export const mergeFailureKey = (market: string, uploadId: string) => ({ pk: `MKT
 // ── Read cache (hourly view) ─────────────────────────────────────────────────────────────
 // Not market pages (no `MKT#`): the API function, which may not write market pages, keeps them. All expire.
 
-export const VIEW_PK_PREFIX = 'VIEW#';
+export const VIEW_PK_PREFIX = PK_FAMILIES.view;
 /** A reused hourly answer (spec Freshness), by a hash of hour, path, query and caller restriction; `sk` orders its chunks. */
 export const viewAnswerPk = (hash: string): string => `${VIEW_PK_PREFIX}${hash}`;
 /** The hour's spilled file of one shared answer and encoding (`answers/v1/…`, expiring with the hour). */
@@ -110,7 +156,7 @@ export const catalogueReportKey = (key: number, accountHash: string) => ({
 });
 /** Accounts that report to the catalogue (their last upload and the day's count of new keys), in a few partitions. */
 export const CATALOGUE_ACCOUNT_SHARDS = 8;
-export const catalogueAccountsPk = (shard: number): string => `CATACC#${shard}`;
+export const catalogueAccountsPk = (shard: number): string => `${PK_FAMILIES.catalogueAccount}${shard}`;
 export const catalogueAccountKey = (accountHash: string) => ({
   pk: catalogueAccountsPk(Number.parseInt(accountHash.slice(0, 4), 16) % CATALOGUE_ACCOUNT_SHARDS),
   sk: accountHash,
@@ -126,7 +172,7 @@ export const CATALOGUE_META_KEY = { pk: 'CATALOGUE', sk: 'META' } as const;
  * newest snapshot hour. Its stream MODIFY is the fan-out's `sealed` notice.
  */
 export const filesStateKey = (market: string) => ({ pk: `FILES#${market}`, sk: 'STATE' });
-export const FILES_STATE_PK_PREFIX = 'FILES#';
+export const FILES_STATE_PK_PREFIX = PK_FAMILIES.files;
 /** Capabilities of a market, one item per scope (`<kind>#<seq | day | at>`). */
 export const capPk = (market: string): string => `CAP#${market}`;
 export const capSk = (kind: string, n: number): string => `${kind}#${pad(n, 15)}`;
@@ -134,7 +180,7 @@ export const capSk = (kind: string, n: number): string => `${kind}#${pad(n, 15)}
 export const liveHubsPk = (market: string): string => `LIVE#${market}`;
 export const liveHubSk = (hub: number): string => `HUB#${pad(hub, 4)}`;
 /** The sockets of one hub (at most 2000), `sk` = connection id. */
-export const LIVE_CONN_PK_PREFIX = 'LIVEC#';
+export const LIVE_CONN_PK_PREFIX = PK_FAMILIES.liveConn;
 export const liveConnPk = (market: string, hub: number): string => `${LIVE_CONN_PK_PREFIX}${market}#${pad(hub, 4)}`;
 /** Where a connection id lives (`$default` and `$disconnect` know only the id). */
 export const connPointerKey = (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'CONN' });
@@ -158,7 +204,7 @@ export const alertSk = (userId: string, alertId: string): string => `${userId}#$
  * A fired alert, written once per firing for the live fan-out (stream INSERT → `{t: "alert", alert}` to the
  * owner's sockets on that market); expires after a day.
  */
-export const ALERT_FIRED_PK_PREFIX = 'ALERTFIRED#';
+export const ALERT_FIRED_PK_PREFIX = PK_FAMILIES.alertFired;
 export const alertFiredPk = (market: string): string => `${ALERT_FIRED_PK_PREFIX}${market}`;
 export const alertFiredSk = (at: number, userId: string, alertId: string): string => `${String(at).padStart(15, '0')}#${userId}#${alertId}`;
 /** A push subscription under `userPk`, by the SHA-256 (hex) of its endpoint. */

@@ -9,6 +9,10 @@ export const METRIC = {
   mergeDurationMs: 'merge_duration_ms',
   /** merge: page rows the merge changed (market). */
   mergeRowsChanged: 'merge_rows_changed',
+  /** merge: complete books that marked more than half of the market's listed keys gone (no market dimension: alarmed). */
+  mergeBlankedMarket: 'merge_blanked_market',
+  /** merge: credited books whose prices are the last hourly snapshot's (no market dimension: alarmed). */
+  mergeSnapshotReplay: 'merge_snapshot_replay',
   /** any function: DynamoDB write capacity units the market pages consumed. */
   writeUnits: 'write_units',
   /** fanout: `@connections` posts made, and those that found the socket gone. */

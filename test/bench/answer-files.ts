@@ -14,7 +14,9 @@ const rt = await startRuntime({ port: 0, dataDir: ':memory:', clock: 'manual', c
 try {
   await fillBigMarket(rt.clock as ManualClock, MARKET, NOW);
   const post = async (path: string, body: unknown) =>
-    (await (await fetch(`${rt.base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
+    (await (
+      await fetch(`${rt.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    ).json()) as Record<string, string>;
   const user = await post('/_local/users', { plan: 'premium' });
   const { token } = await post('/_local/sessions', { userId: user.id, expiresIn: 86_400 });
   for (const encoding of ['identity', 'gzip', 'identity', 'gzip']) {

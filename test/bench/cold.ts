@@ -74,6 +74,7 @@ export function allowedSdk(spec: FunctionSpec): string[] {
 const BENCH_SECRETS: Record<SecretName, Record<string, string>> = {
   identity: { IDP_SECRET_KEY: 'sk_bench' },
   vapid: {},
+  vapidPublic: {},
   origin: { ORIGIN_VERIFY: '' },
   uploader: { UPLOADER_KEY: 'bench' },
 };

@@ -95,7 +95,9 @@ export async function benchMergeCost(): Promise<MergeCostFigures> {
       { step: 'initialize', name: 'benchCapacity' },
     );
     const post = async (path: string, body: unknown) =>
-      (await (await fetch(`${rt.base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
+      (await (
+        await fetch(`${rt.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      ).json()) as Record<string, string>;
     const user = await post('/_local/users', { plan: 'premium' });
     const { key } = await post('/_local/api-keys', { userId: user.id });
     const gen = new MarketGenerator({ keys: 20_000, entries: 60_000, seed: 7, start: start - 5 * MINUTE_MS, stepMs: 10 * MINUTE_MS });

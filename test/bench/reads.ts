@@ -132,7 +132,9 @@ export async function benchReads(): Promise<ReadFigures> {
     const svc = services();
     const reads = countReadUnits(svc.ddb, 'benchReadCapacity');
     const post = async (path: string, body: unknown) =>
-      (await (await fetch(`${rt.base}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, string>;
+      (await (
+        await fetch(`${rt.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      ).json()) as Record<string, string>;
     const user = await post('/_local/users', { plan: 'premium' });
     const { token } = await post('/_local/sessions', { userId: user.id, expiresIn: 86_400 });
     // The figures are for a client that does not ask for gzip (the answer as built); gzip is measured beside them.

@@ -103,6 +103,25 @@ describe.each(variants)('connections port (%s)', (_name, make) => {
     expect(await port.ofMarket('forever.rp.horde.us')).toEqual([]);
   });
 
+  it('counts an account’s stored sockets across markets and hubs; every way of forgetting one lowers the count', async () => {
+    const port = await make();
+    expect(await port.countOfUser('user_1')).toBe(0);
+    await port.add(socket('a'));
+    await port.add(socket('b'));
+    await port.add(socket('c'));
+    await port.add(socket('d', { market: N }));
+    await port.add(socket('e', { userId: 'user_2' }));
+    expect(await port.countOfUser('user_1')).toBe(4);
+    expect(await port.countOfUser('user_2')).toBe(1);
+    expect(await port.removeById('a')).toBe(true);
+    expect(await port.remove({ connectionId: 'c', market: M, hub: 1, userId: 'user_1' })).toBe(true);
+    expect(await port.countOfUser('user_1')).toBe(2);
+    // A second removal of the same socket does not count it twice.
+    expect(await port.removeById('a')).toBe(false);
+    expect(await port.countOfUser('user_1')).toBe(2);
+    expect(await port.countOfUser('nobody')).toBe(0);
+  });
+
   it('forgets a socket once: by reference or by id, pointer and account entry included', async () => {
     const port = await make();
     await port.add(socket('a'));

@@ -43,8 +43,27 @@ describe.each(variants)('identity port (%s)', (_name, make) => {
     expect(await port.getKeyVerdict('k1', T0)).toEqual({ ok: true, userId: 'user_1', scopes: ['api.read'], until: T0 + 300_000 });
     expect(await port.getKeyVerdict('k2', T0)).toEqual({ ok: false, until: T0 + 60_000 });
     expect(await port.getKeyVerdict('k3', T0)).toEqual({ ok: true, userId: 'user_2', scopes: null, until: T0 + 300_000 });
+    // An empty scope list (a key with no feature) is kept as such, never read back as "no scopes given".
+    await port.putKeyVerdict('k4', { ok: true, userId: 'user_3', scopes: [], until: T0 + 300_000 });
+    expect(await port.getKeyVerdict('k4', T0)).toEqual({ ok: true, userId: 'user_3', scopes: [], until: T0 + 300_000 });
     expect(await port.getKeyVerdict('k2', T0 + 60_000)).toBeNull();
     expect(await port.getKeyVerdict('nope', T0)).toBeNull();
+  });
+
+  it('remembers keys the provider accepted for 30 days after their verdict lapses, until a refusal replaces them', async () => {
+    const port = await make();
+    await port.putKeyVerdict('k1', { ok: true, userId: 'user_1', scopes: null, until: T0 + 300_000 });
+    await port.putKeyVerdict('k2', { ok: false, until: T0 + 60_000 });
+    expect(await port.wasKeyVerified('k1', T0)).toBe(true);
+    // The verdict lapsed (asked again) but the key is still one verified before.
+    expect(await port.getKeyVerdict('k1', T0 + 300_000)).toBeNull();
+    expect(await port.wasKeyVerified('k1', T0 + 300_000 + 29 * DAY_MS)).toBe(true);
+    expect(await port.wasKeyVerified('k1', T0 + 300_000 + 30 * DAY_MS)).toBe(false);
+    expect(await port.wasKeyVerified('k2', T0)).toBe(false);
+    expect(await port.wasKeyVerified('never', T0)).toBe(false);
+    // Revoked: the refusal replaces the record.
+    await port.putKeyVerdict('k1', { ok: false, until: T0 + 400_000 });
+    expect(await port.wasKeyVerified('k1', T0 + 300_000)).toBe(false);
   });
 
   it('lists contributions newest first from a time, at most `max`, and counts the credited ones', async () => {
@@ -162,5 +181,34 @@ describe.each(variants)('identity port (%s)', (_name, make) => {
     expect(await port.countRequest('ip:3', T0 + 1, 1)).toBe(21);
     expect(await port.countRequest('ip:3', T0 + 2, 19)).toBe(40);
     expect(await port.countRequest('ip:3', T0 + 60_000, 7)).toBe(7);
+  });
+
+  it('reserves places in a minute only while its count is below the bound, and adds nothing when refused', async () => {
+    const port = await make();
+    expect(await port.reserveCount('user:1', T0, 20, 60)).toBe(20);
+    expect(await port.reserveCount('user:1', T0 + 1, 20, 60)).toBe(40);
+    // Below the bound when asked: the whole batch is added, past it.
+    expect(await port.reserveCount('user:1', T0 + 2, 25, 60)).toBe(65);
+    expect(await port.reserveCount('user:1', T0 + 3, 1, 60)).toBeNull();
+    // The plain count shares the minute's counter: nothing was added by the refusal.
+    expect(await port.countRequest('user:1', T0 + 4)).toBe(66);
+    expect(await port.reserveCount('user:1', T0 + 60_000, 6, 60)).toBe(6);
+    expect(await port.reserveCount('user:2', T0, 1, 1)).toBe(1);
+    expect(await port.reserveCount('user:2', T0, 1, 1)).toBeNull();
+  });
+
+  it('grants exactly the places below the bound to concurrent reservations', async () => {
+    const port = await make();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => port.reserveCount('key:1', T0 + i, 1, 20)));
+    expect(answers.filter((a) => a !== null)).toHaveLength(20);
+    expect(new Set(answers.filter((a) => a !== null))).toEqual(new Set(Array.from({ length: 20 }, (_, i) => i + 1)));
+  });
+
+  it('keeps reservation windows of other lengths apart (the identity provider budget’s 10 s windows)', async () => {
+    const port = await make();
+    expect(await port.reserveCount('idp:verify', T0, 1, 2, 10_000)).toBe(1);
+    expect(await port.reserveCount('idp:verify', T0 + 9_999, 1, 2, 10_000)).toBe(2);
+    expect(await port.reserveCount('idp:verify', T0 + 5_000, 1, 2, 10_000)).toBeNull();
+    expect(await port.reserveCount('idp:verify', T0 + 10_000, 1, 2, 10_000)).toBe(1);
   });
 });

@@ -46,6 +46,14 @@ const EXPECTED: Record<FunctionName, Expected> = {
   redrive: { read: ['books/'], queues: ['merge'], rejects: true, redrives: true },
 };
 
+/**
+ * Production's differences: POST /admin/snapshot answers 404 there, so the api keeps no snapshot writes and no
+ * work bucket, only what its other routes use (issue 23 point 5).
+ */
+const IN_PRODUCTION: Partial<Record<FunctionName, Expected>> = {
+  api: { read: ['books/', 'releases/', 'items/', 'snap/', 'recent/'], write: ['items/', 'answers/'] },
+};
+
 const S3_ACTIONS: Record<string, keyof Expected> = { 's3:GetObject': 'read', 's3:PutObject': 'write', 's3:DeleteObject': 'delete' };
 const sorted = (list: string[] | undefined): string[] => [...new Set(list ?? [])].sort();
 
@@ -109,7 +117,8 @@ describe('least privilege: each function touches only the bucket prefixes and qu
     ['preview-abc', 'preview-abc/'],
   ] as const) {
     it(`grants each function exactly its prefixes of the files bucket (${stage})`, () => {
-      for (const [name, want] of Object.entries(EXPECTED) as Array<[FunctionName, Expected]>) {
+      for (const [name, everywhere] of Object.entries(EXPECTED) as Array<[FunctionName, Expected]>) {
+        const want = (stage === 'production' ? IN_PRODUCTION[name] : undefined) ?? everywhere;
         const got = bucketGrants(stage, name, stagePrefix);
         expect(sorted(got.read), `${name} read`).toEqual(sorted(want.read));
         expect(sorted(got.write), `${name} write`).toEqual(sorted(want.write));
@@ -129,6 +138,20 @@ describe('least privilege: each function touches only the bucket prefixes and qu
       ).toBe(false);
       expect(got.write.includes('books/'), name).toBe(name === 'upload');
       expect(got.delete.includes('books/'), name).toBe(name === 'upload' || name === 'retention');
+    }
+  });
+
+  it("keeps the admin snapshot's writes (snap/, recent/, the work bucket) out of production's api, and only there", () => {
+    for (const stage of ['dev', 'production', 'preview-abc']) {
+      const s = synth(stage);
+      const statements = statementsOf(s, 'api').filter((st) => st.Effect === 'Allow');
+      const onWork = statements.some((st) => JSON.stringify(st.Resource).includes('WorkBucket'));
+      const prefix = stage === 'preview-abc' ? 'preview-abc/' : '';
+      const writes = bucketGrants(stage, 'api', prefix).write;
+      const admin = stage !== 'production';
+      expect(onWork, `${stage}: work bucket`).toBe(admin);
+      expect('WORK_BUCKET_NAME' in environmentOf(s, 'api'), stage).toBe(admin);
+      expect(writes.includes('snap/') && writes.includes('recent/'), `${stage}: snapshot writes`).toBe(admin);
     }
   });
 

@@ -10,9 +10,11 @@ const MARKET_PAGE_WRITERS: FunctionName[] = ['merge', 'retention', 'seal'];
 /** Functions that post to, describe or close sockets (README "Security model"). */
 const CONNECTION_MANAGERS: FunctionName[] = ['fanout', 'live-sweep', 'ws-message'];
 /** Who reads each secret, from the code that reads it. */
-const SECRET_READERS: Record<'identity' | 'vapid' | 'origin' | 'uploader', FunctionName[]> = {
+const SECRET_READERS: Record<'identity' | 'vapid' | 'vapidPublic' | 'origin' | 'uploader', FunctionName[]> = {
   identity: ['api', 'live-sweep', 'merge', 'upload', 'ws-connect', 'ws-message'],
-  vapid: ['api', 'push'],
+  // Only the push function signs pushes; the api tells browsers the public key (issue 23 point 5).
+  vapid: ['push'],
+  vapidPublic: ['api'],
   origin: ['api', 'pages', 'upload', 'ws-connect'],
   uploader: ['upload'],
 };
@@ -89,8 +91,10 @@ describe('least privilege', () => {
 
   it('lets only listed functions read each secret', () => {
     const s = synth('dev');
-    for (const name of ['identity', 'vapid', 'origin', 'uploader'] as const) {
-      const [secretId] = ofType(s, 'AWS::SecretsManager::Secret').find(([id]) => id.toLowerCase().startsWith(`secrets${name}`)) as [string, unknown];
+    for (const name of ['identity', 'vapid', 'vapidPublic', 'origin', 'uploader'] as const) {
+      // `SecretsVapid<hash>` and `SecretsVapidPublic<hash>`: the construct id exactly, then CDK's 8-character hash.
+      const id = new RegExp(`^Secrets${name[0].toUpperCase()}${name.slice(1)}[0-9A-F]{8}$`);
+      const [secretId] = ofType(s, 'AWS::SecretsManager::Secret').find(([logical]) => id.test(logical)) as [string, unknown];
       for (const spec of FUNCTIONS) {
         const reads = statementsOf(s, spec.name).filter((st) => st.Effect === 'Allow' && actionsOf(st).includes('secretsmanager:GetSecretValue'));
         expect(

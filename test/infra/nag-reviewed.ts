@@ -119,6 +119,11 @@ export const REVIEWED_SUPPRESSIONS: ReviewedSuppression[] = [
   },
   {
     rule: 'AwsSolutions-SMG4',
+    resources: /^SecretsVapidPublic$/,
+    reason: 'The public half of the VAPID pair: it changes only with the pair, by the same deliberate runbook step.',
+  },
+  {
+    rule: 'AwsSolutions-SMG4',
     resources: /^SecretsUploader$/,
     reason: 'The uploader-hash key must stay stable: a new key makes every stored uploader hash unrelated to new uploads (consensus, contributors7d).',
   },

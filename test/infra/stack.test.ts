@@ -251,6 +251,26 @@ describe('stack built from the manifest', () => {
     expect(alarms.filter((m) => m === '5xx')).toHaveLength(1);
   });
 
+  // Issue 23, point 10: the two contract-level risks the merge watches page the operator.
+  it('alarms when a complete book blanks a market and when a credited book replays the hourly snapshot', () => {
+    const alarms = ofType(dev(), 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    for (const name of ['merge_blanked_market', 'merge_snapshot_replay']) {
+      const mine = alarms.filter((a) => a.MetricName === name);
+      expect(mine, name).toHaveLength(1);
+      expect(mine[0]).toMatchObject({
+        Namespace: 'MarketData',
+        Dimensions: [{ Name: 'service', Value: 'merge' }],
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
+      });
+      expect(mine[0].AlarmActions, name).toHaveLength(1);
+    }
+  });
+
   it('puts the live path behind CloudFront with a function that rewrites upgrades to the stage', () => {
     const s = dev();
     const [[, fn]] = ofType(s, 'AWS::CloudFront::Function');

@@ -7,6 +7,9 @@ import { MARKET } from '../support/market-books';
 const MINUTE = 60_000;
 /** The limits as the README writes them down (issue 11). */
 const KEY_LOOKUPS_PER_MINUTE = 20;
+/** The deployment's budget of key verifications on a development instance (issue 23 point 4): new keys' share, window. */
+const NEW_KEYS_PER_WINDOW = 25;
+const WINDOW = 10_000;
 const SOCKET_MESSAGES_PER_MINUTE = 20;
 
 /**
@@ -94,6 +97,57 @@ describe('floods meet limits before they cost anything', () => {
     expect((await me(randomKey(), freshIp())).status).toBe(401);
     expect((await me(await local.apiKey(u.id), freshIp())).status).toBe(200);
     expect(verifications()).toBe(asked + 2);
+  });
+
+  it('asks the provider about at most 25 never-seen keys per 10 s in the whole deployment, then answers 503 unavailable', async () => {
+    // Issue 23 point 4: 3 addresses, each within its own 20 a minute, together past the deployment's budget
+    // (domain/flood-limits.ts: 40 verifications per 10 s window on a development instance, 25 for new keys).
+    await nextMinute();
+    const before = verifications();
+    const answers = await Promise.all([freshIp(), freshIp(), freshIp()].flatMap((ip) => Array.from({ length: 20 }, () => me(randomKey(), ip))));
+    const statuses = answers.map((r) => r.status);
+    expect(verifications() - before).toBe(NEW_KEYS_PER_WINDOW);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(NEW_KEYS_PER_WINDOW);
+    expect(statuses.filter((s) => s === 503)).toHaveLength(60 - NEW_KEYS_PER_WINDOW);
+    expect(await answers.find((r) => r.status === 503)?.json()).toMatchObject({ error: 'unavailable' });
+    // The next window asks again.
+    await local.advance(WINDOW);
+    expect((await me(randomKey(), freshIp())).status).toBe(401);
+    expect(verifications() - before).toBe(NEW_KEYS_PER_WINDOW + 1);
+  });
+
+  it('keeps a share of the budget for keys verified before: a flood of never-seen keys cannot stop a real key being verified again', async () => {
+    await nextMinute();
+    const u = await local.user();
+    const [real, other] = [await local.apiKey(u.id), await local.apiKey(u.id)];
+    expect((await me(real, freshIp())).status).toBe(200);
+    expect((await me(other, freshIp())).status).toBe(200);
+    // Their verdicts lapse (5 minutes); the next window opens with a flood of never-seen keys.
+    await local.advance(5 * MINUTE + WINDOW);
+    const flood = await Promise.all([freshIp(), freshIp()].flatMap((ip) => Array.from({ length: 20 }, () => me(randomKey(), ip))));
+    expect(flood.filter((r) => r.status === 503)).toHaveLength(40 - NEW_KEYS_PER_WINDOW);
+    const asked = verifications();
+    // Keys verified before are asked about again from the reserved share; a never-seen one is not.
+    expect((await me(real, freshIp())).status).toBe(200);
+    expect((await me(other, freshIp())).status).toBe(200);
+    expect(verifications()).toBe(asked + 2);
+    const unseen = await me(await local.apiKey(u.id), freshIp());
+    expect(unseen.status).toBe(503);
+    expect(await unseen.json()).toMatchObject({ error: 'unavailable' });
+    expect(verifications()).toBe(asked + 2);
+  });
+
+  it('meters unknown keys per IPv6 /48: fresh /64s of one site share its 20 a minute', async () => {
+    await nextMinute();
+    const before = verifications();
+    // Each request from its own /64 of 2001:db8:77::/48, as one site can.
+    const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => me(randomKey(), `2001:db8:77:${(i + 1).toString(16)}::1`)));
+    const statuses = answers.map((r) => r.status);
+    expect(verifications() - before).toBe(KEY_LOOKUPS_PER_MINUTE);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(KEY_LOOKUPS_PER_MINUTE);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(24 - KEY_LOOKUPS_PER_MINUTE);
+    // Another /48 is not affected.
+    expect((await me(randomKey(), '2001:db8:78:1::1')).status).toBe(401);
   });
 
   it('meters the live upgrade and renewals by the same rule', async () => {

@@ -180,8 +180,8 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
   });
 
   it('holds each function to its queue grants at the SQS endpoint (the caller is the signing function)', async () => {
-    const client = (fn: string) =>
-      new SQSClient({ region: 'us-east-1', endpoint: local.runtime.sqsUrl, credentials: { accessKeyId: fn, secretAccessKey: 'local' } });
+    const client = (fn: FunctionName) =>
+      new SQSClient({ region: 'us-east-1', endpoint: local.runtime.sqsUrl, credentials: local.runtime.sandboxCredentials(fn)! });
     const url = (q: string) => `${local.runtime.sqsUrl}/000000000000/${q}`;
     const dlq = deadLetterQueueName(MERGE_QUEUES[0].name);
     expect((await client('redrive').send(new ReceiveMessageCommand({ QueueUrl: url(dlq), MaxNumberOfMessages: 10 }))).Messages ?? []).toEqual([]);
@@ -200,7 +200,11 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
       name: 'AccessDenied',
       message: expect.stringContaining('pages may not change the visibility'),
     });
-    await expect(client('nobody').send(new ReceiveMessageCommand({ QueueUrl: url(dlq) }))).rejects.toMatchObject({ name: 'InvalidClientTokenId' });
+    const as = (accessKeyId: string, secretAccessKey: string) =>
+      new SQSClient({ region: 'us-east-1', endpoint: local.runtime.sqsUrl, credentials: { accessKeyId, secretAccessKey } });
+    await expect(as('nobody', 'local').send(new ReceiveMessageCommand({ QueueUrl: url(dlq) }))).rejects.toMatchObject({ name: 'InvalidClientTokenId' });
+    // A function's access key signed with any secret but the one its sandbox was given is not that function.
+    await expect(as('redrive', 'local').send(new ReceiveMessageCommand({ QueueUrl: url(dlq) }))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
     await expect(client('redrive').send(new ReceiveMessageCommand({ QueueUrl: url('nope') }))).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
   });
 

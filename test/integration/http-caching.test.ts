@@ -97,7 +97,11 @@ describe('HTTP caching and rate limits', () => {
     });
 
     it('tags the item files and a stored book file, and answers their tags with 304', async () => {
-      const published = await fetch(`${local.base}/_local/items`, { method: 'POST', body: JSON.stringify(ITEM_FILE) });
+      const published = await fetch(`${local.base}/_local/items`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ITEM_FILE),
+      });
       expect(published.status).toBe(200);
       for (const path of ['/api/v1/items', '/api/v1/items/search-index']) {
         const res = await get(path, { 'accept-encoding': 'gzip' });

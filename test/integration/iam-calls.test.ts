@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { checkCalls, describeViolation } from '../../lib/local/iam/check';
 import { runAs } from '../../lib/local/lambda';
@@ -73,6 +73,29 @@ describe('IAM check of recorded calls', () => {
       `api may not dynamodb:PutItem on ${tableArn} {"dynamodb:LeadingKeys":["MKT#normal-alliance"]} (explicit deny DenyMarketPageWrites)`,
       `merge may not s3:PutObject on arn:aws:s3:::${runtime.bucketName}/books/iam.json (no statement allows it)`,
       'api may not sqs:SendMessage on arn:aws:sqs:us-east-1:000000000000:push (no statement allows it)',
+    ]);
+  });
+
+  it("denies a function's calls outside its key families (issue 23 point 5): forged verdicts, a planted hourly answer, a Scan", async () => {
+    const before = runtime.recorder!.calls.length;
+    const { ddb } = runtime.operator;
+    const table = runtime.tableName;
+    // What a compromised socket or push function would try.
+    await attempt('ws-disconnect', () => ddb.send(new PutCommand({ TableName: table, Item: { pk: 'APIKEY#forged', sk: 'VERIFY', userId: 'u' } })));
+    await attempt('ws-disconnect', () =>
+      ddb.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'DEVTOK#guess' } })),
+    );
+    await attempt('push', () => ddb.send(new PutCommand({ TableName: table, Item: { pk: 'VIEW#planted', sk: '0' } })));
+    await attempt('ws-disconnect', () => ddb.send(new ScanCommand({ TableName: table, Limit: 1 })));
+    // Their own families still pass.
+    await attempt('ws-disconnect', () => ddb.send(new PutCommand({ TableName: table, Item: { pk: 'CONN#iam', sk: 'CONN' } })));
+    await attempt('push', () => ddb.send(new PutCommand({ TableName: table, Item: { pk: 'PUSHEP#iam', sk: 'OWNER' } })));
+    const tableArn = `arn:aws:dynamodb:us-east-1:000000000000:table/${table}`;
+    expect(checkCalls(localTemplate(), runtime.recorder!.calls.slice(before)).map(describeViolation)).toEqual([
+      `ws-disconnect may not dynamodb:PutItem on ${tableArn} {"dynamodb:LeadingKeys":["APIKEY#forged"]} (no statement allows it)`,
+      `ws-disconnect may not dynamodb:Query on ${tableArn} {"dynamodb:LeadingKeys":["DEVTOK#guess"]} (no statement allows it)`,
+      `push may not dynamodb:PutItem on ${tableArn} {"dynamodb:LeadingKeys":["VIEW#planted"]} (no statement allows it)`,
+      `ws-disconnect may not dynamodb:Scan on ${tableArn} (no statement allows it)`,
     ]);
   });
 

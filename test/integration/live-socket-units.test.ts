@@ -4,6 +4,9 @@
  * connection id and its account entry (4 writes); `hello` marks it ready (1 write, the view reads are shared
  * by a stream batch); `$disconnect` deletes the three and gives the place back (4 writes) and reads nothing:
  * deleting the pointer answers where the socket lived. Everything is gone afterwards, and the place is free.
+ * Since issue 23 point 3 the upgrade also counts the account's open sockets (one strongly consistent COUNT
+ * query: 1 read; DynamoDB Local reports 0 when it finds none) and counts against the caller's minute (its
+ * counter is written on the caller's first request of the minute in a container, then once per batch).
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,6 +67,23 @@ describe('live socket units', () => {
     const gone = meter.take();
     expect(units('ws-disconnect', gone)).toEqual({ rcu: 0, wcu: 4 });
     expect(await services().connections.ofMarket(MARKET)).toEqual([]);
+  });
+
+  it('counts the upgrade and the account’s open sockets for 1 read, and its minute counter for 1 write on the minute’s first upgrade only', async () => {
+    const first = await open();
+    await local.runtime.drain();
+    // A fresh minute: the caller's first request of it writes its counter; later ones are written in batches.
+    const now = await local.now();
+    await local.setClock((Math.floor(now / 60_000) + 1) * 60_000);
+    meter.take();
+    const second = await open();
+    await local.runtime.drain();
+    expect(units('ws-connect', meter.take())).toEqual({ rcu: 1, wcu: 5 });
+    const third = await open();
+    await local.runtime.drain();
+    expect(units('ws-connect', meter.take())).toEqual({ rcu: 1, wcu: 4 });
+    await Promise.all([first, second, third].map(close));
+    await local.runtime.drain();
   });
 
   it('gives the hub place back once: a full hub of sockets fits again after they all left', async () => {

@@ -29,6 +29,8 @@ describe('local function environment', () => {
       expect(Object.keys(config.queueUrls).sort(), spec.name).toEqual(queuesOf(spec).sort());
       expect(config.idp.secretKey !== '', spec.name).toBe(secrets.includes('identity'));
       expect(config.vapid !== null, spec.name).toBe(secrets.includes('vapid'));
+      // The api tells browsers the public key and never signs: it holds the public half only (issue 23 point 5).
+      expect(config.vapidPublicKey !== '', spec.name).toBe(secrets.includes('vapid') || secrets.includes('vapidPublic'));
       expect(config.originVerify.length > 0, spec.name).toBe(secrets.includes('origin'));
       expect(config.uploaderKey !== '', spec.name).toBe(secrets.includes('uploader'));
       expect(config.tableName).toBe(local.runtime.tableName);
@@ -40,5 +42,11 @@ describe('local function environment', () => {
     const config = local.runtime.operator.config;
     expect(config.workBucketName).toBe(local.runtime.workBucketName);
     expect(config.vapid).not.toBeNull();
+  });
+
+  it('gives the api the VAPID public key and not the private one', async () => {
+    const config = await configOf('api');
+    expect(config.vapidPublicKey).toBe(local.runtime.operator.config.vapid?.publicKey);
+    expect(config.vapid).toBeNull();
   });
 });

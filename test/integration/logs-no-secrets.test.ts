@@ -184,6 +184,9 @@ describe('no secret in a log', () => {
     // The whole log of the run.
     keep(readFileSync(join(svc.dataDir, 'identity-secret.txt'), 'utf8'));
     keep((JSON.parse(readFileSync(join(svc.dataDir, 'vapid.json'), 'utf8')) as { privateKey: string }).privateKey);
+    // Registered for redaction by the AWS platform's own registration (issue 23 point 7), not a local-only list.
+    keep((JSON.parse(readFileSync(join(svc.dataDir, 'origin-verify.json'), 'utf8')) as { current: string }).current);
+    keep(readFileSync(join(svc.dataDir, 'uploader-key.txt'), 'utf8'));
     const log = svc.output();
     expect(log).toMatch(/"message":"merge"/);
     expect(log).toMatch(/merge failed.*book file missing/);

@@ -95,7 +95,9 @@ describe.skipIf(!CHROMIUM)('item page charts in headless Chromium', () => {
 
   beforeAll(async () => {
     local = await startLocal();
-    expect((await fetch(`${local.base}/_local/items`, { method: 'POST', body: JSON.stringify(FILE) })).status).toBe(200);
+    expect(
+      (await fetch(`${local.base}/_local/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(FILE) })).status,
+    ).toBe(200);
     const uploader = await uploaderKey(local);
     // Other items listed beside it, for the home page's most listed items.
     const others = (i: number): Array<[number, number, number]> => [

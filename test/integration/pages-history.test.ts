@@ -55,7 +55,9 @@ describe('item page price history and home page links', () => {
 
   beforeAll(async () => {
     local = await startLocal();
-    expect((await fetch(`${local.base}/_local/items`, { method: 'POST', body: JSON.stringify(FILE) })).status).toBe(200);
+    expect(
+      (await fetch(`${local.base}/_local/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(FILE) })).status,
+    ).toBe(200);
     const uploader = await uploaderKey(local);
     for (const [i, at] of READINGS.entries())
       await uploadAt(local, uploader, at, [

@@ -37,7 +37,7 @@ describe('pages', () => {
 
   beforeAll(async () => {
     local = await startLocal();
-    const res = await fetch(`${local.base}/_local/items`, { method: 'POST', body: JSON.stringify(FILE) });
+    const res = await fetch(`${local.base}/_local/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(FILE) });
     expect(res.status).toBe(200);
   });
   afterAll(() => local.close());

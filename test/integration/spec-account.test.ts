@@ -283,7 +283,13 @@ describe('spec: account, authentication and the control API', () => {
     });
 
     it('refuses organization keys and unknown keys with 401; 503 unavailable when the provider cannot be asked', async () => {
-      const org = (await (await fetch(`${local.base}/_local/api-keys`, { method: 'POST', body: JSON.stringify({ orgId: 'org_spec' }) })).json()) as {
+      const org = (await (
+        await fetch(`${local.base}/_local/api-keys`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ orgId: 'org_spec' }),
+        })
+      ).json()) as {
         key: string;
       };
       expect(org.key).toMatch(/^ak_/);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addressKey, INVALID_ADDRESS_KEY, viewerAddressIp } from '../../shared/domain/address-key';
+import { addressKey, INVALID_ADDRESS_KEY, lookupAddressKey, viewerAddressIp } from '../../shared/domain/address-key';
 
 const full = (groups: number[]): string => groups.map((g) => g.toString(16).padStart(4, '0')).join(':');
 /** Node's own canonical (compressed, lower-case) spelling of an IPv6 address, an oracle independent of ours. */
@@ -79,6 +79,35 @@ describe('address key (per-address limits)', () => {
         const otherNet = [...a.slice(0, 3), (a[3] + 1) % 0x10000, ...a.slice(4)];
         expect(addressKey(full(otherNet))).not.toBe(addressKey(full(a)));
         expect(addressKey(full(a))).toMatch(/^[0-9a-f:]+::\/64$/);
+      }),
+    );
+  });
+
+  it('keys the unknown-key meter by the /48 of an IPv6 address, IPv4 and garbage as before (issue 23 point 4)', () => {
+    const of = (ip: string) => lookupAddressKey(addressKey(ip));
+    expect(of('2001:db8:0:1::1')).toBe('2001:db8::/48');
+    expect(of('2001:db8:0:ffff::1')).toBe('2001:db8::/48');
+    expect(of('2001:db8:5:1::1')).toBe('2001:db8:5::/48');
+    expect(of('2001:db8:6:1::1')).toBe('2001:db8:6::/48');
+    expect(of('2001:0:0:1::1')).toBe('2001::/48');
+    expect(of('0:0:7:1::1')).toBe('0:0:7::/48');
+    expect(of('::1')).toBe('::/48');
+    expect(of('203.0.113.7')).toBe('203.0.113.7');
+    expect(of('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(of('garbage')).toBe(INVALID_ADDRESS_KEY);
+    // The per-address API limits keep the /64.
+    expect(addressKey('2001:db8:0:1::1')).toBe('2001:db8:0:1::/64');
+  });
+
+  it('gives every address of one /48 the same lookup key, and different /48s different ones (property, against Node’s parser)', () => {
+    fc.assert(
+      fc.property(groups, groups, (a, b) => {
+        if (a[5] === 0xffff && a.slice(0, 5).every((g) => g === 0)) return; // mapped IPv4, covered above
+        const of = (g: number[]) => lookupAddressKey(addressKey(full(g)));
+        expect(of(a)).toBe(`${canonical([...a.slice(0, 3), 0, 0, 0, 0, 0])}/48`);
+        const sameNet = [...a.slice(0, 3), ...b.slice(3)];
+        if (!(sameNet[5] === 0xffff && sameNet.slice(0, 5).every((g) => g === 0))) expect(of(sameNet)).toBe(of(a));
+        expect(of([...a.slice(0, 2), (a[2] + 1) % 0x10000, ...a.slice(3)])).not.toBe(of(a));
       }),
     );
   });

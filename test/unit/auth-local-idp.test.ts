@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { getUser, mergePublicMetadata, verifyApiKey } from '../../shared/auth/id
 import { isAllowedOrigin } from '../../shared/auth/origins';
 import { remoteKeys, verifySessionToken } from '../../shared/auth/session';
 import { ManualClock } from '../../shared/clock';
+import { FEATURES } from '../../shared/domain/roles';
 import type { Services } from '../../shared/services';
 
 const START = Date.UTC(2026, 10, 2, 0, 0, 1);
@@ -102,6 +103,18 @@ describe('local identity provider', () => {
     expect(await verifyApiKey(t.svc, key)).toEqual({ ok: false });
   });
 
+  it('answers an empty scope list for a key made with scopes: [], and every feature name for a key made without scopes (issue 23, point 9)', async () => {
+    const u = (await t.post('/_local/users', { plan: 'premium' })).body;
+    const none = await t.post('/_local/api-keys', { userId: u.id, scopes: [] });
+    expect(none.body).toMatchObject({ scopes: [], features: [] });
+    // An empty list names no feature: the service must not read it as "all of them".
+    expect(await verifyApiKey(t.svc, none.body.key)).toEqual({ ok: true, subject: u.id, scopes: [] });
+    const all = await t.post('/_local/api-keys', { userId: u.id });
+    expect(await verifyApiKey(t.svc, all.body.key)).toEqual({ ok: true, subject: u.id, scopes: [...FEATURES] });
+    expect(all.body).toMatchObject({ scopes: [...FEATURES], outOfScope: [] });
+    expect(all.body.features).toContain('candles.minute');
+  });
+
   it('reads users and deep-merges public metadata', async () => {
     const u = (await t.post('/_local/users', { email: 'm@example.test', grants: ['x'] })).body;
     await mergePublicMetadata(t.svc, u.id, { contributorUntil: START + 5 });
@@ -154,6 +167,31 @@ describe('local identity provider', () => {
       expect(jwks2).toEqual(jwks1);
       expect(await getUser(second.svc, u.id)).toMatchObject({ plan: 'premium' });
       await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the features of keys it kept before empty scopes meant none, and keeps an empty list empty from then on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idp-'));
+    try {
+      const first = await serve(dir);
+      const u = (await first.post('/_local/users', { plan: 'premium' })).body;
+      const old = (await first.post('/_local/api-keys', { userId: u.id })).body.key;
+      await first.close();
+      // A state file as an earlier runtime wrote it: a key made without scopes kept as [], no version.
+      const file = join(dir, 'identity.json');
+      const state = JSON.parse(readFileSync(file, 'utf8'));
+      delete state.keysVersion;
+      for (const k of Object.values(state.apiKeys) as Array<{ scopes: unknown }>) if (k.scopes === null) k.scopes = [];
+      writeFileSync(file, JSON.stringify(state));
+      const second = await serve(dir);
+      expect(await verifyApiKey(second.svc, old)).toEqual({ ok: true, subject: u.id, scopes: [...FEATURES] });
+      const fresh = (await second.post('/_local/api-keys', { userId: u.id, scopes: [] })).body.key;
+      await second.close();
+      const third = await serve(dir);
+      expect(await verifyApiKey(third.svc, fresh)).toEqual({ ok: true, subject: u.id, scopes: [] });
+      await third.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -82,6 +82,44 @@ describe('IAM policy evaluation', () => {
     ).toThrow(/IpAddress/);
   });
 
+  it('models ForAllValues and ForAnyValue on dynamodb:LeadingKeys as AWS does: vacuous over no keys, hence the Null guard', () => {
+    const families = (guarded: boolean): ResolvedStatement[] => [
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem'],
+        Resource: TABLE,
+        Condition: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CONN#*', 'LIVE#*', 'ITEMS'] },
+          ...(guarded ? { Null: { 'dynamodb:LeadingKeys': 'false' } } : {}),
+        },
+      },
+    ];
+    const effect = (st: ResolvedStatement[], action: string, keys?: string[]) =>
+      evaluate(st, { action, resource: TABLE, ...(keys ? { context: { 'dynamodb:LeadingKeys': keys } } : {}) }).effect;
+    for (const guarded of [false, true]) {
+      const st = families(guarded);
+      // Every request value must match one policy value: a batch with one key outside is refused whole.
+      expect(effect(st, 'dynamodb:PutItem', ['CONN#a'])).toBe('allow');
+      expect(effect(st, 'dynamodb:BatchWriteItem', ['CONN#a', 'LIVE#m', 'ITEMS'])).toBe('allow');
+      expect(effect(st, 'dynamodb:BatchWriteItem', ['CONN#a', 'APIKEY#x'])).toBe('implicit-deny');
+      // `LIVE#*` does not reach `LIVEC#`, and an exact pattern matches only itself.
+      expect(effect(st, 'dynamodb:PutItem', ['LIVEC#m#0001'])).toBe('implicit-deny');
+      expect(effect(st, 'dynamodb:GetItem', ['ITEMSX'])).toBe('implicit-deny');
+    }
+    // No leading keys at all (a Scan, an empty set): ForAllValues holds vacuously, so only the Null guard refuses it.
+    expect(effect(families(false), 'dynamodb:Scan')).toBe('allow');
+    expect(effect(families(false), 'dynamodb:Query', [])).toBe('allow');
+    expect(effect(families(true), 'dynamodb:Scan')).toBe('implicit-deny');
+    expect(effect(families(true), 'dynamodb:Query', [])).toBe('implicit-deny');
+    // ForAnyValue needs one matching value: over no keys it does not hold, so a Deny with it does not apply.
+    const deny: ResolvedStatement[] = [
+      { Effect: 'Allow', Action: 'dynamodb:*', Resource: TABLE },
+      { Effect: 'Deny', Action: 'dynamodb:PutItem', Resource: TABLE, Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['MKT#*'] } } },
+    ];
+    expect(effect(deny, 'dynamodb:PutItem')).toBe('allow');
+    expect(effect(deny, 'dynamodb:PutItem', ['USER#1', 'MKT#m'])).toBe('deny');
+  });
+
   it('reads * and ? as IAM does: across slashes and colons, one character', () => {
     expect(globMatch('arn:aws:execute-api:us-east-1:0:api/live/*/@connections/*', 'arn:aws:execute-api:us-east-1:0:api/live/POST/@connections/abc=')).toBe(
       true,

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NO_LOOPBACK_LAUNCHER } from '../../lib/local/engines';
 import { startFailure } from '../../lib/local/start-failure';
 
 const sysError = (code: string, syscall: string, message = `${syscall} ${code}`) => Object.assign(new Error(message), { code, syscall });
@@ -31,6 +32,13 @@ describe('start failures', () => {
       /^DynamoDB Local exited: Address already in use: check `java -version`/,
     );
     expect(startFailure(new Error('s3rver did not start within 20 s'), ctx)).toMatch(/^s3rver did not start within 20 s: the machine may be busy/);
+  });
+
+  // Issue 23, point 8: DynamoDB Local is not started on every interface; the one line says why and what to install.
+  it('passes the missing Java compiler through as is: why, and the JDK to install', () => {
+    expect(startFailure(new Error(NO_LOOPBACK_LAUNCHER), ctx)).toBe(NO_LOOPBACK_LAUNCHER);
+    expect(NO_LOOPBACK_LAUNCHER).not.toContain('\n');
+    expect(NO_LOOPBACK_LAUNCHER).toMatch(/every interface.*javac.*JDK 17\+.*openjdk-17-jdk-headless/);
   });
 
   it('reduces anything else to its first line', () => {

@@ -24,7 +24,7 @@ describe('mergeScan', () => {
       [2, 70, 1, T],
     ]);
     expect(rows.get(1)).toEqual({ price: 50, quantity: 3, at: T, reader: 'alice', changedAt: T + 5 });
-    expect(out).toEqual({ changed: [1, 2], gone: 0 });
+    expect(out).toEqual({ changed: [1, 2], gone: 0, delisted: 0 });
   });
 
   it('marks rows missing from a complete scan as gone', () => {
@@ -44,7 +44,7 @@ describe('mergeScan', () => {
       [2, 60, 4, T + 10],
     ]);
     expect(rows.get(1)?.reader).toBe('bob');
-    expect(out).toEqual({ changed: [1, 2], gone: 1 });
+    expect(out).toEqual({ changed: [1, 2], gone: 1, delisted: 1 });
   });
 
   it('does not mark rows gone from an incomplete scan', () => {
@@ -60,7 +60,7 @@ describe('mergeScan', () => {
   it('changes no rows for a complete scan with no items', () => {
     const rows: RowTable = new Map();
     mergeScan(rows, scan(T, [[1, 50, 3]]), 'a', T);
-    expect(mergeScan(rows, scan(T + 10, []), 'a', T + 20)).toEqual({ changed: [], gone: 0 });
+    expect(mergeScan(rows, scan(T + 10, []), 'a', T + 20)).toEqual({ changed: [], gone: 0, delisted: 0 });
     expect(table(rows)).toEqual([[1, 50, 3, T]]);
   });
 
@@ -124,6 +124,8 @@ describe('mergeScan', () => {
     const out = mergeScan(rows, scan(T + 2, [[2, 1, 1]]), 'a', T + 2);
     expect(rows.get(1)).toMatchObject({ price: null, quantity: 0, at: T + 2 });
     expect(out.changed).toEqual([1, 2]);
+    // Marked gone again, but it was not listed: nothing was taken off the market.
+    expect(out).toMatchObject({ gone: 1, delisted: 0 });
   });
 });
 
@@ -221,10 +223,14 @@ describe('mergeScan properties', () => {
         const rows: RowTable = new Map();
         const model: Record<string, ModelRow> = {};
         scans.forEach((s, i) => {
+          const listedBefore = new Set([...rows].filter(([, r]) => r.price !== null).map(([k]) => k));
           const out = mergeScan(rows, s, `acct${i % 3}`, i);
           const expectedChanged = modelMerge(model, s);
           expect(out.changed).toEqual([...expectedChanged].sort((a, b) => a - b));
-          expect(out.changed.filter((k) => rows.get(k)?.price === null && !s.items.some((it) => it[0] === k))).toHaveLength(out.gone);
+          const marked = out.changed.filter((k) => rows.get(k)?.price === null && !s.items.some((it) => it[0] === k));
+          expect(marked).toHaveLength(out.gone);
+          // Issue 23, point 10: `delisted` counts the gone marks of keys that had a price before this scan.
+          expect(marked.filter((k) => listedBefore.has(k))).toHaveLength(out.delisted);
           const expected = Object.entries(model)
             .map(([id, r]): AuctionRow => [Number(id), r.price, r.quantity, r.at])
             .sort((a, b) => a[0] - b[0]);

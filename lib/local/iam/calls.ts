@@ -92,6 +92,20 @@ const leadingKey = (item: Item | undefined): string[] => {
 const keys = (values: string[]): Record<string, string[]> | undefined => (values.length > 0 ? { 'dynamodb:LeadingKeys': values } : undefined);
 
 /**
+ * The partition key a Query names: its key condition's `pk = :value` (the attribute by name or through
+ * `ExpressionAttributeNames`), as DynamoDB gives it to IAM. None when the condition does not read that way.
+ */
+function queriedKey(input: Record<string, unknown>): string[] {
+  const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const values = (input.ExpressionAttributeValues ?? {}) as Record<string, Attr>;
+  for (const m of String(input.KeyConditionExpression ?? '').matchAll(/(#?[A-Za-z_][\w]*)\s*=\s*(:[\w]+)/g)) {
+    const attribute = m[1].startsWith('#') ? names[m[1]] : m[1];
+    if (attribute === PARTITION_KEY) return leadingKey({ [PARTITION_KEY]: values[m[2]] });
+  }
+  return [];
+}
+
+/**
  * The IAM requests of one DynamoDB call (input as sent on the wire: attribute values marshalled). A batch
  * is one request per table; a transaction is checked by AWS item by item, as the single-item actions.
  */
@@ -107,8 +121,10 @@ export function dynamodbRequests(command: string, input: Record<string, unknown>
     case 'PutItem':
       return [{ action: 'dynamodb:PutItem', resource: arn(input.TableName), context: keys(leadingKey(input.Item as Item)) }];
     case 'Query':
+      return [{ action: 'dynamodb:Query', resource: arn(input.TableName, input.IndexName), context: keys(queriedKey(input)) }];
     case 'Scan':
-      return [{ action: `dynamodb:${op}`, resource: arn(input.TableName, input.IndexName) }];
+      // A Scan names no partition key: IAM sees no dynamodb:LeadingKeys at all.
+      return [{ action: 'dynamodb:Scan', resource: arn(input.TableName, input.IndexName) }];
     case 'BatchGetItem':
       return Object.entries((input.RequestItems ?? {}) as Record<string, { Keys?: Item[] }>).map(([table, r]) => ({
         action: 'dynamodb:BatchGetItem',

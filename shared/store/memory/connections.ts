@@ -134,6 +134,10 @@ export class MemoryConnections implements ConnectionsPort {
     }
     return out;
   }
+
+  async countOfUser(userId: string): Promise<number> {
+    return this.users.get(userId)?.size ?? 0;
+  }
 }
 
 /** `@connections` in memory: a socket is open from `open` until it is closed or goes away; every post and close is kept. */

@@ -3,8 +3,9 @@
  * that expire are kept with their expiry and read as the adapter reads them (DynamoDB deletes lazily).
  */
 import { randomBytes } from 'node:crypto';
-import { DAY_MS, minuteOf } from '../../clock';
+import { DAY_MS, MINUTE_MS, minuteOf } from '../../clock';
 import { CONTRIBUTIONS_BACK_MS, type ContributionRecord } from '../../domain/contributor';
+import { KEY_SEEN_MS } from '../../domain/flood-limits';
 import type { Pairing } from '../../domain/pairing';
 import type { DeviceRecord, DeviceTokenRecord, IdentityPort, KeyVerdict, Profile, StoredClaims } from '../../ports/identity';
 
@@ -41,7 +42,12 @@ export class MemoryIdentity implements IdentityPort {
   }
 
   async putKeyVerdict(keyHash: string, v: KeyVerdict): Promise<void> {
-    this.verdicts.set(keyHash, { verdict: copy(v), ttl: ttlAt(v.until) });
+    this.verdicts.set(keyHash, { verdict: copy(v), ttl: ttlAt(v.ok ? v.until + KEY_SEEN_MS : v.until) });
+  }
+
+  async wasKeyVerified(keyHash: string, now: number): Promise<boolean> {
+    const v = this.verdicts.get(keyHash);
+    return v !== undefined && live(v.ttl, now) && v.verdict.ok;
   }
 
   async putContribution(userId: string, rec: ContributionRecord, received: number, id = randomBytes(6).toString('base64url')): Promise<void> {
@@ -209,5 +215,14 @@ export class MemoryIdentity implements IdentityPort {
     const total = (this.counters.get(key) ?? 0) + n;
     this.counters.set(key, total);
     return total;
+  }
+
+  async reserveCount(callerId: string, now: number, n: number, below: number, windowMs = MINUTE_MS): Promise<number | null> {
+    // Minute windows share the plain counters' items, as the adapter's keys do.
+    const key = `${callerId}#${Math.floor(now / windowMs)}`;
+    const count = this.counters.get(key) ?? 0;
+    if (count >= below) return null;
+    this.counters.set(key, count + n);
+    return count + n;
   }
 }
