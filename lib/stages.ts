@@ -207,7 +207,8 @@ export const stackName = (stage: Stage): string => `MarketData-${stage}`;
  * deploys (CloudFormation exports would lock dev's values while any preview imports them).
  */
 export const devParameters = {
-  filesBucketName: `/${stackName('dev')}/files-bucket-name`,
-  cdnBase: `/${stackName('dev')}/cdn-base`,
-  publicOrigin: `/${stackName('dev')}/public-origin`,
+  // The bucket's name carries `FilesBucket`, which the reviewed IAM5 suppression of its key prefixes names.
+  filesBucketName: `/${stackName('dev')}/FilesBucketName`,
+  cdnBase: `/${stackName('dev')}/CdnBase`,
+  publicOrigin: `/${stackName('dev')}/PublicOrigin`,
 } as const;
