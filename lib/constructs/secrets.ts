@@ -3,9 +3,9 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { CONFIG_VARIABLES_BY_SOURCE } from '../../shared/config';
+import { SECRET_PLACEHOLDER } from '../../shared/platform/secret-placeholder';
 import type { FunctionSpec } from '../../shared/topology';
 import type { StageConfig } from '../stages';
-import { SECRET_PLACEHOLDER } from './secret-placeholder';
 
 type SecretName = NonNullable<FunctionSpec['access']['secrets']>[number];
 

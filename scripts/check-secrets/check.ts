@@ -3,7 +3,7 @@
  * (lib/constructs/secrets.ts), never a silent random value, so a stage whose identity secret or VAPID pair
  * was not filled in is found by a check rather than by failing sign-ins. Pure: the CLI beside it reads the values.
  */
-import { SECRET_PLACEHOLDER } from '../../lib/constructs/secret-placeholder';
+import { SECRET_PLACEHOLDER } from '../../shared/platform/secret-placeholder';
 
 /** The stack outputs naming the secrets an operator fills in (lib/stack.ts), with what each must hold. */
 export const OPERATOR_SECRETS = {

@@ -4,11 +4,11 @@
  */
 import { App } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { SECRET_PLACEHOLDER } from '../../lib/constructs/secret-placeholder';
 import { httpRouteSourceArn, invokePermissions, LOCAL_HTTP_API_ID, mayInvoke } from '../../lib/local/iam/invoke-permissions';
 import type { TemplateJson } from '../../lib/local/iam/resolve';
 import { MarketDataStack } from '../../lib/stack';
 import { accountConcurrencyNeeded, devParameters, STAGES, type StageConfig, stageConfig } from '../../lib/stages';
+import { SECRET_PLACEHOLDER } from '../../shared/platform/secret-placeholder';
 import { FUNCTIONS, type FunctionName, PUSH_QUEUE, SCHEDULES } from '../../shared/topology';
 import { ALARM_EMAIL, type CfnResource, environmentOf, functionId, mentions, ofType, PREVIEW_IDENTITY, type Synthesized, synth } from './synth';
 

@@ -3,8 +3,9 @@
  * placeholder, and the check names each one an operator has not filled in yet, without printing values.
  */
 import { describe, expect, it } from 'vitest';
-import { SECRET_PLACEHOLDER } from '../../lib/constructs/secret-placeholder';
 import { secretProblems } from '../../scripts/check-secrets/check';
+import { loadSecretEnv } from '../../shared/platform/secret-env';
+import { placeholderVariables, SECRET_PLACEHOLDER } from '../../shared/platform/secret-placeholder';
 
 const PAIR = { publicKey: 'BPublicKeyOfThePair', privateKey: 'privateKeyOfThePair' };
 
@@ -43,5 +44,18 @@ describe('check-secrets', () => {
         VapidPublicSecretArn: '{"publicKey":"BPublicKeyOfThePair"}',
       }),
     ).toEqual([expect.stringMatching(/^IdentitySecretArn: holds JSON, not the key itself/)]);
+  });
+
+  it('names, at a cold start, the variables still holding the placeholder the stack created', async () => {
+    const stored: Record<string, string> = {
+      'arn:idp': SECRET_PLACEHOLDER,
+      'arn:vapid': JSON.stringify({ publicKey: '', privateKey: SECRET_PLACEHOLDER }),
+      'arn:uploader': 'a-real-key',
+    };
+    const secrets = { read: async (arn: string) => stored[arn] };
+    const env = { IDP_SECRET_ARN: 'arn:idp', VAPID_SECRET_ARN: 'arn:vapid', UPLOADER_SECRET_ARN: 'arn:uploader' };
+    // The VAPID pair without its public key leaves push off (503 push_unconfigured), so only the identity key is named.
+    expect(placeholderVariables(await loadSecretEnv(env, secrets))).toEqual(['IDP_SECRET_KEY']);
+    expect(placeholderVariables(await loadSecretEnv(env, { read: async (arn: string) => (arn === 'arn:idp' ? 'sk_live_x' : stored[arn]) }))).toEqual([]);
   });
 });
