@@ -104,8 +104,8 @@ const CALLERS: readonly PkFamily[] = ['user', 'deviceToken', 'apiKey', 'rate'];
 const SOCKETS: readonly PkFamily[] = ['conn', 'liveHubs', 'liveConn', 'user'];
 /** Market data, its files' state and its capabilities (the market port without the hourly view cache). */
 const MARKET: readonly PkFamily[] = ['market', 'files', 'cap'];
-/** Item builds and the catalogue. */
-const CATALOGUE: readonly PkFamily[] = ['items', 'catalogue', 'catalogueReport', 'catalogueMeta'];
+/** Item builds and the catalogue (its entries, reports, reporting accounts and name revision). */
+const CATALOGUE: readonly PkFamily[] = ['items', 'catalogue', 'catalogueReport', 'catalogueAccount', 'catalogueMeta'];
 /** Alerts, fired alerts and push endpoints (the settings port; account documents are under `USER#`). */
 const SETTINGS: readonly PkFamily[] = ['user', 'alerts', 'alertFired', 'pushEndpoint'];
 const keys = (...groups: Array<readonly PkFamily[] | PkFamily>): PkFamily[] => [...new Set(groups.flat())];
@@ -187,7 +187,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   // clock, i.e. in the local runtime; the grant stays so the local runtime can hold it to the manifest.
   fn('retention', 1024, 900, {
     table: 'write',
-    tableKeys: keys(MARKET, 'upload'),
+    // The catalogue: the reports of accounts gone for their lifetime expire (shared/items/catalogue-expiry.ts).
+    tableKeys: keys(MARKET, 'upload', CATALOGUE),
     marketPages: true,
     bucket: {
       ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])),
@@ -197,7 +198,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       'answers/': ['list', 'delete'],
     },
   }),
-  fn('items', 1024, 300, { table: 'write', tableKeys: CATALOGUE, bucket: { 'items/': RW } }),
+  // Reads market rows: one account's name is merged only for a key with a row in some market (issue 23).
+  fn('items', 1024, 300, { table: 'write', tableKeys: keys(CATALOGUE, MARKET), bucket: { 'items/': RW } }),
   fn('live-sweep', 512, 60, { table: 'write', tableKeys: keys(CALLERS, SOCKETS), connections: true, secrets: ['identity'] }),
   // Probes the table and books/ (what a merge reads) before it returns dead letters to their queues.
   fn('redrive', 256, 60, { table: 'read', tableKeys: MARKET, bucket: { 'books/': R }, queues: ['merge'], mergeFailures: 'redrive' }),
