@@ -355,6 +355,11 @@ export interface QueueSpec {
   /** How long a message may wait (SQS's default, 4 days, when absent). */
   retentionDays?: number;
   market?: string;
+  /**
+   * The most consumer invocations the queue's event source runs at once (SQS's `maximumConcurrency`, 2..1000);
+   * absent: as many as Lambda allows (a FIFO queue of one market runs one batch at a time anyway).
+   */
+  maxConcurrency?: number;
 }
 
 /** The SQS maximum: an accepted book waits this long for its merge, whatever the outage. */
@@ -386,7 +391,11 @@ export const deadLetterQueueName = (queue: string): string => `${queue}-dead-let
  */
 export const MERGE_REJECTED_QUEUE = { name: 'merge-rejected', fifo: true, retentionDays: MERGE_RETENTION_DAYS } as const;
 
-/** Web Push deliveries; a standard queue because grouping needs per-message delays. */
+/**
+ * Web Push deliveries; a standard queue because grouping needs per-message delays. A standard queue's
+ * consumer scales with its backlog, so a burst of alerts would take the account's (shared, unreserved)
+ * concurrency from the API: five deliveries at once at most, the backlog waits its turn.
+ */
 export const PUSH_QUEUE: QueueSpec = {
   name: 'push',
   fifo: false,
@@ -394,6 +403,7 @@ export const PUSH_QUEUE: QueueSpec = {
   batchSize: 10,
   maxReceives: 3,
   visibilityTimeoutSeconds: 360,
+  maxConcurrency: 5,
 };
 
 export const QUEUES: readonly QueueSpec[] = [...MERGE_QUEUES, PUSH_QUEUE];

@@ -46,6 +46,7 @@ import { bucketDenial, enforceQueueGrants } from './grants';
 import { HttpApi } from './http-api';
 import { sendJson } from './http-events';
 import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
+import { invokePermissions } from './iam/invoke-permissions';
 import { recordQueueCalls, sandboxCallRecorder } from './iam/record';
 import { LocalIdentity } from './identity';
 import { currentFunction, LambdaHost } from './lambda';
@@ -263,7 +264,15 @@ export class Runtime {
       this.opts.dynamodbEndpoint ?? this.keep(startDynamoDbLocal(dataDir ? join(dataDir, 'dynamodb') : null, signal)),
       this.opts.s3Endpoint ?? this.keep(startS3rver(dataDir ? join(dataDir, 's3') : null, signal)),
     ];
+    // The functions' resource policies, from the synthesized template, while the engines start.
+    const permitting = import('./template').then(({ localTemplate }) => {
+      const scope = { region: LOCAL_REGION, account: LOCAL_ACCOUNT };
+      this.httpApi.permissionScope = scope;
+      this.httpApi.permissions = invokePermissions(localTemplate(), scope);
+    });
+    permitting.catch(() => undefined);
     const [ddbEndpoint, s3Endpoint] = await Promise.all(engines);
+    await permitting;
     const secrets = localSecrets(dataDir);
     this.originVerify = secrets.originVerify;
     // Each function's environment comes from the builder the stack uses (lib/environment.ts), with the
