@@ -14,7 +14,9 @@ const stage = String(app.node.tryGetContext('stage') ?? 'dev');
 // A preview must bring its own identity instance: -c identity='{"issuer":…,"jwksUrl":…,"apiUrl":…,"publishableKey":…}'.
 const identityContext: unknown = app.node.tryGetContext('identity');
 const identity = typeof identityContext === 'string' ? (JSON.parse(identityContext) as IdentityInstance) : (identityContext as IdentityInstance | undefined);
-const config = stageConfig(stage, identity);
+// Where alarms go; production refuses to synthesize without one (lib/constructs/alarms.ts).
+const alarmEmail: unknown = app.node.tryGetContext('alarmEmail');
+const config = { ...stageConfig(stage, identity), ...(typeof alarmEmail === 'string' && alarmEmail !== '' ? { alarmEmail } : {}) };
 
 new MarketDataStack(app, stackName(config.stage), {
   config,

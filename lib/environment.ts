@@ -24,8 +24,10 @@ export interface Deployment {
   workBucketName: string;
   /** Share of invocations that log at debug (Powertools' sampled debug; shared/telemetry). */
   logSampleRate: number;
-  /** The URL of a queue by manifest name (merge queues, push, rejected merges, dead letters). */
+  /** The URL of a queue by manifest name (merge queues, push, rejected merges, dead letters), after `queueUrlBase`. */
   queueUrl: (name: string) => string;
+  /** What every queue URL starts with (the stack: `https://sqs.<region>.<suffix>/<account>/`); '' when `queueUrl` gives whole URLs. */
+  queueUrlBase?: string;
   /**
    * The variables that carry a secret the function may read: in AWS its ARN (read at cold start), locally
    * the value itself.
@@ -66,6 +68,7 @@ export function functionEnvironment(spec: FunctionSpec, d: Deployment): Record<s
     BUCKET_NAME: d.bucketName,
     FILES_PREFIX: d.filesPrefix,
     QUEUE_URLS: toJson(Object.fromEntries(queuesOf(spec).map((q) => [q, d.queueUrl(q)]))),
+    QUEUE_URL_BASE: d.queueUrlBase ?? '',
     NODE_OPTIONS: '--enable-source-maps',
     POWERTOOLS_SERVICE_NAME: spec.name,
     POWERTOOLS_METRICS_NAMESPACE: 'MarketData',

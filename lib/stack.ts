@@ -47,14 +47,16 @@ export class MarketDataStack extends Stack {
     const dev = stage.sharedFileHost ? new DevImports(this, 'Dev', { prefix: stage.sharedFileHost.prefix }) : undefined;
     const origins = [site.origin, ...(dev ? [dev.devOrigin] : []), ...stage.extraOrigins];
     let files: FileHost;
+    let ownFiles: FilesBucket | undefined;
     if (dev) {
       files = dev.files;
     } else {
-      const own = new FilesBucket(this, 'Files', { stage, corsOrigins: fileHostCorsOrigins(origins, stage.localPorts), logsBucket });
-      files = { bucket: own.bucket, prefix: '', cdnBase: own.cdnBase };
+      ownFiles = new FilesBucket(this, 'Files', { stage, corsOrigins: fileHostCorsOrigins(origins, stage.localPorts), logsBucket });
+      files = { bucket: ownFiles.bucket, prefix: '', cdnBase: ownFiles.cdnBase };
     }
     if (stage.stage === 'dev') new DevExports(this, 'DevExports', { files, publicOrigin: site.origin });
     const work = new WorkBucket(this, 'WorkBucket', { stage, logsBucket });
+    logsBucket.emptiedAfter(site, work, ...(ownFiles ? [ownFiles] : []));
 
     const functions = new ServiceFunctions(this, 'Functions', {
       stage,

@@ -4,6 +4,7 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { FUNCTIONS } from '../shared/topology';
 
 /** A deployment: production, the shared dev stage, or a short-lived preview derived from dev. */
 export type Stage = 'production' | 'dev' | `preview-${string}`;
@@ -69,8 +70,18 @@ export interface StageConfig {
   region?: string;
   /** `mailto:` or URL identifying the push sender (RFC 8292 `sub`). */
   vapidSubject: string;
-  /** Where alarm notifications go; no subscription when absent. */
+  /**
+   * Where alarm notifications go (an email subscription the address must confirm). Production refuses to
+   * synthesize without one (`-c alarmEmail=…`); elsewhere no one is subscribed when absent.
+   */
   alarmEmail?: string;
+  /**
+   * Whether the manifest's reserved concurrency (merge and fan-out, shared/topology.ts) is held for this
+   * stage. Lambda keeps at least 100 of an account's regional concurrency unreserved, so each stage that
+   * reserves needs its account's concurrency at 100 + {@link reservedConcurrencyOf}; previews share dev's
+   * account and reserve none (their merges are bounded by one FIFO group per market, fan-out by the stream's shards).
+   */
+  reserveConcurrency: boolean;
   removalPolicy: RemovalPolicy;
   pointInTimeRecovery: boolean;
   logRetention: RetentionDays;
@@ -106,6 +117,7 @@ export const STAGES: Record<'production' | 'dev', StageConfig> = {
     waf: true,
     region: 'us-east-1',
     vapidSubject: 'mailto:ops@example.com',
+    reserveConcurrency: true,
     removalPolicy: RemovalPolicy.RETAIN,
     pointInTimeRecovery: true,
     logRetention: RetentionDays.THREE_MONTHS,
@@ -120,6 +132,7 @@ export const STAGES: Record<'production' | 'dev', StageConfig> = {
     // A web ACL costs a fixed monthly fee per stage; dev relies on the service's own limits.
     waf: false,
     vapidSubject: 'mailto:ops@example.com',
+    reserveConcurrency: true,
     removalPolicy: RemovalPolicy.DESTROY,
     pointInTimeRecovery: false,
     logRetention: RetentionDays.TWO_WEEKS,
@@ -168,15 +181,34 @@ export function stageConfig(stage: string, previewIdentity?: IdentityInstance): 
     domains: undefined,
     sharedFileHost: { stage: 'dev', prefix: `${preview}/` },
     identity,
+    // Dev and every preview share one account: previews hold none of its concurrency for themselves.
+    reserveConcurrency: false,
   };
+}
+
+/** Lambda's floor of unreserved concurrency in every account and region. */
+export const UNRESERVED_CONCURRENCY_FLOOR = 100;
+
+/** The concurrency a stage reserves (merge + fan-out when it reserves, else none). */
+export function reservedConcurrencyOf(config: StageConfig): number {
+  return config.reserveConcurrency ? FUNCTIONS.reduce((sum, f) => sum + (f.reservedConcurrency ?? 0), 0) : 0;
+}
+
+/** The account concurrency (per region) the stages deployed together in it need: the floor plus their reservations. */
+export function accountConcurrencyNeeded(stages: readonly StageConfig[]): number {
+  return UNRESERVED_CONCURRENCY_FLOOR + stages.reduce((sum, s) => sum + reservedConcurrencyOf(s), 0);
 }
 
 /** The CloudFormation stack name of a stage (resources inside keep generated names). */
 export const stackName = (stage: Stage): string => `MarketData-${stage}`;
 
-/** Export names through which previews find the dev stage's file host and origin. */
-export const devExports = {
-  filesBucketName: `${stackName('dev')}-FilesBucketName`,
-  cdnBase: `${stackName('dev')}-CdnBase`,
-  publicOrigin: `${stackName('dev')}-PublicOrigin`,
+/**
+ * SSM parameters through which previews find the dev stage's file host and origin, read when a preview
+ * deploys (CloudFormation exports would lock dev's values while any preview imports them).
+ */
+export const devParameters = {
+  // The bucket's name carries `FilesBucket`, which the reviewed IAM5 suppression of its key prefixes names.
+  filesBucketName: `/${stackName('dev')}/FilesBucketName`,
+  cdnBase: `/${stackName('dev')}/CdnBase`,
+  publicOrigin: `/${stackName('dev')}/PublicOrigin`,
 } as const;

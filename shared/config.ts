@@ -41,8 +41,13 @@ const ConfigSchema = z.object({
   FILES_PREFIX: z._default(z.string(), ''),
   /** The private bucket of internal state (never served): only functions that keep such state get it. */
   WORK_BUCKET_NAME: z._default(z.string(), ''),
-  /** JSON object of queue name → queue URL (see shared/topology.ts QUEUES). */
+  /**
+   * JSON object of queue name → queue URL (see shared/topology.ts QUEUES), each URL after QUEUE_URL_BASE: the
+   * stack writes only queue names there and the shared `https://sqs.<region>.<suffix>/<account>/` once, so the
+   * redrive function's two URLs per market stay far inside Lambda's 4 KB of environment (issue 26 point 0).
+   */
   QUEUE_URLS: z._default(z.string(), '{}'),
+  QUEUE_URL_BASE: z._default(z.string(), ''),
   AWS_REGION: z._default(z.string(), 'us-east-1'),
   DYNAMODB_ENDPOINT: z.optional(z.string()),
   S3_ENDPOINT: z.optional(z.string()),
@@ -74,6 +79,7 @@ export const CONFIG_VARIABLES_BY_SOURCE = {
     'VAPID_SUBJECT',
     'FILES_PREFIX',
     'QUEUE_URLS',
+    'QUEUE_URL_BASE',
   ],
   workBucket: ['WORK_BUCKET_NAME'],
   secretArns: {
@@ -165,7 +171,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     connectionsEndpoint: e.CONNECTIONS_ENDPOINT,
     vapid,
     vapidPublicKey: e.VAPID_PUBLIC_KEY,
-    queueUrls: JSON.parse(e.QUEUE_URLS) as Record<string, string>,
+    queueUrls: Object.fromEntries(Object.entries(JSON.parse(e.QUEUE_URLS) as Record<string, string>).map(([name, url]) => [name, `${e.QUEUE_URL_BASE}${url}`])),
     secretArns: {
       idp: e.IDP_SECRET_ARN,
       vapid: e.VAPID_SECRET_ARN,

@@ -59,8 +59,8 @@ export interface FunctionServices {
   push: Pick<Services, Core | 'queues' | 'settings'>;
   seal: Pick<Services, Core | 'market' | 'files'>;
   snapshot: Pick<Services, Core | 'catalogue' | 'market' | 'files' | 'work'>;
-  retention: Pick<Services, Core | 'uploads' | 'market' | 'files'>;
-  items: Pick<Services, Core | 'catalogue' | 'files'>;
+  retention: Pick<Services, Core | 'uploads' | 'market' | 'catalogue' | 'files'>;
+  items: Pick<Services, Core | 'catalogue' | 'market' | 'files'>;
   'live-sweep': Pick<Services, Core | 'connections' | 'sockets' | 'identity'>;
   redrive: Pick<Services, Core | 'queues' | 'market' | 'files'>;
 }

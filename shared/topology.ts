@@ -104,8 +104,8 @@ const CALLERS: readonly PkFamily[] = ['user', 'deviceToken', 'apiKey', 'rate'];
 const SOCKETS: readonly PkFamily[] = ['conn', 'liveHubs', 'liveConn', 'user'];
 /** Market data, its files' state and its capabilities (the market port without the hourly view cache). */
 const MARKET: readonly PkFamily[] = ['market', 'files', 'cap'];
-/** Item builds and the catalogue. */
-const CATALOGUE: readonly PkFamily[] = ['items', 'catalogue', 'catalogueReport', 'catalogueMeta'];
+/** Item builds and the catalogue (its entries, reports, reporting accounts and name revision). */
+const CATALOGUE: readonly PkFamily[] = ['items', 'catalogue', 'catalogueReport', 'catalogueAccount', 'catalogueMeta'];
 /** Alerts, fired alerts and push endpoints (the settings port; account documents are under `USER#`). */
 const SETTINGS: readonly PkFamily[] = ['user', 'alerts', 'alertFired', 'pushEndpoint'];
 const keys = (...groups: Array<readonly PkFamily[] | PkFamily>): PkFamily[] => [...new Set(groups.flat())];
@@ -187,7 +187,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   // clock, i.e. in the local runtime; the grant stays so the local runtime can hold it to the manifest.
   fn('retention', 1024, 900, {
     table: 'write',
-    tableKeys: keys(MARKET, 'upload'),
+    // The catalogue: the reports of accounts gone for their lifetime expire (shared/items/catalogue-expiry.ts).
+    tableKeys: keys(MARKET, 'upload', CATALOGUE),
     marketPages: true,
     bucket: {
       ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])),
@@ -197,7 +198,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       'answers/': ['list', 'delete'],
     },
   }),
-  fn('items', 1024, 300, { table: 'write', tableKeys: CATALOGUE, bucket: { 'items/': RW } }),
+  // Reads market rows: one account's name is merged only for a key with a row in some market (issue 23).
+  fn('items', 1024, 300, { table: 'write', tableKeys: keys(CATALOGUE, MARKET), bucket: { 'items/': RW } }),
   fn('live-sweep', 512, 60, { table: 'write', tableKeys: keys(CALLERS, SOCKETS), connections: true, secrets: ['identity'] }),
   // Probes the table and books/ (what a merge reads) before it returns dead letters to their queues.
   fn('redrive', 256, 60, { table: 'read', tableKeys: MARKET, bucket: { 'books/': R }, queues: ['merge'], mergeFailures: 'redrive' }),
@@ -353,6 +355,11 @@ export interface QueueSpec {
   /** How long a message may wait (SQS's default, 4 days, when absent). */
   retentionDays?: number;
   market?: string;
+  /**
+   * The most consumer invocations the queue's event source runs at once (SQS's `maximumConcurrency`, 2..1000);
+   * absent: as many as Lambda allows (a FIFO queue of one market runs one batch at a time anyway).
+   */
+  maxConcurrency?: number;
 }
 
 /** The SQS maximum: an accepted book waits this long for its merge, whatever the outage. */
@@ -384,7 +391,11 @@ export const deadLetterQueueName = (queue: string): string => `${queue}-dead-let
  */
 export const MERGE_REJECTED_QUEUE = { name: 'merge-rejected', fifo: true, retentionDays: MERGE_RETENTION_DAYS } as const;
 
-/** Web Push deliveries; a standard queue because grouping needs per-message delays. */
+/**
+ * Web Push deliveries; a standard queue because grouping needs per-message delays. A standard queue's
+ * consumer scales with its backlog, so a burst of alerts would take the account's (shared, unreserved)
+ * concurrency from the API: five deliveries at once at most, the backlog waits its turn.
+ */
 export const PUSH_QUEUE: QueueSpec = {
   name: 'push',
   fifo: false,
@@ -392,6 +403,7 @@ export const PUSH_QUEUE: QueueSpec = {
   batchSize: 10,
   maxReceives: 3,
   visibilityTimeoutSeconds: 360,
+  maxConcurrency: 5,
 };
 
 export const QUEUES: readonly QueueSpec[] = [...MERGE_QUEUES, PUSH_QUEUE];

@@ -1,7 +1,7 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { CfnResource, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
-import type { Construct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
 import type { StageConfig } from '../stages';
 
 /** How long access logs are kept: long enough to investigate an incident, short enough to cost nothing. */
@@ -34,5 +34,17 @@ export class AccessLogsBucket extends Bucket {
         reason: 'This is the access-log bucket itself; logging it into itself would loop and another bucket would only move the question.',
       },
     ]);
+  }
+
+  /**
+   * Empties the bucket on `cdk destroy` only once `writers` (the distributions, the buckets logging here) are
+   * gone. Otherwise CloudFormation runs the emptying beside their deletion: the emptying's deny-writes
+   * statement leaves with the bucket policy, which is deleted next, while a distribution being disabled and
+   * deleted (minutes) still delivers logs through its ACL grant, and the bucket's deletion fails with
+   * `BucketNotEmpty` (issue 26 point 0). A no-op on a retained bucket (production).
+   */
+  emptiedAfter(...writers: IConstruct[]): void {
+    const emptying = this.node.findAll().filter((c) => c instanceof CfnResource && c.cfnResourceType === 'Custom::S3AutoDeleteObjects');
+    for (const e of emptying) e.node.addDependency(...writers);
   }
 }

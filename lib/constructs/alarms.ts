@@ -1,6 +1,7 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, type IMetric, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -26,6 +27,23 @@ const MERGE_SERVICE: FunctionName = 'merge';
 const mergeCount = (metricName: MetricName): IMetric =>
   new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: MERGE_SERVICE }, statistic: 'Sum', period: PERIOD });
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The stage's alarm address, checked: production's alarms must reach someone, so production without one
+ * (or with something that is not an address) refuses to synthesize.
+ */
+export function alarmEmailOf(stage: StageConfig): string | undefined {
+  const email = stage.alarmEmail;
+  if (email !== undefined && !EMAIL.test(email)) throw new Error(`stage ${stage.stage}: alarmEmail "${email}" is not an email address`);
+  if (email === undefined && stage.env === 'production') {
+    throw new Error(
+      `stage ${stage.stage} has no alarmEmail, so no alarm would reach anyone: deploy with -c alarmEmail=<address> and confirm the subscription email SNS sends`,
+    );
+  }
+  return email;
+}
+
 /** Props of {@link ServiceAlarms}. */
 export interface ServiceAlarmsProps {
   stage: StageConfig;
@@ -48,8 +66,21 @@ export class ServiceAlarms extends Construct {
   constructor(scope: Construct, id: string, props: ServiceAlarmsProps) {
     super(scope, id);
     const { stage } = props;
+    const email = alarmEmailOf(stage);
     this.topic = new Topic(this, 'Topic', { displayName: `Market data alarms (${stage.stage})`, enforceSSL: true });
-    if (stage.alarmEmail) this.topic.addSubscription(new EmailSubscription(stage.alarmEmail));
+    // `enforceSSL` gives the topic a policy of its own, which replaces SNS's default one (the account may
+    // publish): without this statement CloudWatch may not publish and no alarm would notify anyone.
+    const account = Stack.of(this).account;
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': account } },
+      }),
+    );
+    if (email) this.topic.addSubscription(new EmailSubscription(email));
     NagSuppressions.addResourceSuppressions(this.topic, [
       {
         id: 'AwsSolutions-SNS2',
@@ -97,6 +128,7 @@ export class ServiceAlarms extends Construct {
     });
   }
 
+  /** The alarm actions' topic policy allows CloudWatch of this account only (see the constructor). */
   private alarm(id: string, props: { description: string; metric: IMetric; threshold: number }): void {
     const alarm = new Alarm(this, id, {
       alarmDescription: props.description,

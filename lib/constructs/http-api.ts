@@ -13,6 +13,7 @@ import {
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -106,6 +107,13 @@ export class HttpApi extends Construct {
       });
     }
     new HttpRoute(this, 'Default', { httpApi: this.api, routeKey: HttpRouteKey.DEFAULT, integration: this.integrationOf(fallback) });
+    // The fallback's integration is shared with its routes, whose API-scoped permission (`<api>/*/*/*`) does
+    // not match a `$default` invocation (`<api>/<stage>/$default`): without this, every unmatched path or
+    // method (the spec's 404/405s, OPTIONS, /favicon.ico) would answer 500 on AWS.
+    fallback.addPermission('DefaultRouteInvoke', {
+      principal: new ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: Stack.of(this).formatArn({ service: 'execute-api', resource: this.api.apiId, resourceName: '*/$default' }),
+    });
     NagSuppressions.addResourceSuppressions(
       this,
       [

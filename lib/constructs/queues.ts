@@ -45,12 +45,17 @@ export class ManifestQueue extends Construct {
     });
   }
 
-  /** Delivers the queue to its consumer in manifest-sized batches; failed messages are retried one by one. */
+  /**
+   * Delivers the queue to its consumer in manifest-sized batches, at most the manifest's `maxConcurrency` at
+   * once; failed messages are retried one by one.
+   */
   feed(consumer: ServiceFunction): void {
     if (consumer.spec.timeoutSeconds > this.spec.visibilityTimeoutSeconds) {
       throw new Error(`queue ${this.spec.name}: visibility timeout is shorter than ${consumer.spec.name}'s timeout`);
     }
-    consumer.addEventSource(new SqsEventSource(this.queue, { batchSize: this.spec.batchSize, reportBatchItemFailures: true }));
+    consumer.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: this.spec.batchSize, reportBatchItemFailures: true, maxConcurrency: this.spec.maxConcurrency }),
+    );
   }
 }
 

@@ -3,6 +3,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { CONFIG_VARIABLES_BY_SOURCE } from '../../shared/config';
+import { SECRET_PLACEHOLDER } from '../../shared/platform/secret-placeholder';
 import type { FunctionSpec } from '../../shared/topology';
 import type { StageConfig } from '../stages';
 
@@ -17,8 +18,8 @@ export interface ServiceSecretsProps {
 }
 
 /**
- * The stage's secrets. Two come from third parties and start as placeholders an operator replaces after the
- * first deploy: the identity provider's secret key (a plain string) and the VAPID key pair (JSON
+ * The stage's secrets. Two come from third parties and start as a known placeholder (SECRET_PLACEHOLDER, never a
+ * random value) an operator replaces after the first deploy, checked by `npm run check-secrets`: the identity provider's secret key (a plain string) and the VAPID key pair (JSON
  * `{publicKey, privateKey}`, for the push function), with the pair's public half on its own (JSON `{publicKey}`,
  * for the api function, so the function that only tells browsers the key cannot read the private one). Two are the stage's own and generated here: the origin-verify value CloudFront
  * sends (`{current, previous?}`, rotated by the README's procedure) and the uploader-hash key.
@@ -30,14 +31,16 @@ export class ServiceSecrets extends Construct {
     super(scope, id);
     const { stage } = props;
     this.secrets = {
+      // A known placeholder, not a generated value: `npm run check-secrets` finds a stage not yet set up.
       identity: new Secret(this, 'Identity', {
         description: `Identity provider (Clerk) secret key of the ${stage.stage} instance`,
+        secretStringValue: SecretValue.unsafePlainText(SECRET_PLACEHOLDER),
         removalPolicy: stage.removalPolicy,
       }),
-      // An empty public key keeps push switched off until the real pair is stored.
+      // An empty public key keeps push switched off until the real pair is stored; the placeholder marks it.
       vapid: new Secret(this, 'Vapid', {
         description: `VAPID key pair {publicKey, privateKey} for Web Push (${stage.stage})`,
-        generateSecretString: { secretStringTemplate: JSON.stringify({ publicKey: '' }), generateStringKey: 'privateKey' },
+        secretObjectValue: { publicKey: SecretValue.unsafePlainText(''), privateKey: SecretValue.unsafePlainText(SECRET_PLACEHOLDER) },
         removalPolicy: stage.removalPolicy,
       }),
       // The pair's public half alone (JSON `{publicKey}`), for the api function, which never signs a push.

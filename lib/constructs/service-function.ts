@@ -58,7 +58,8 @@ export class ServiceFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: spec.memoryMb,
       timeout: Duration.seconds(spec.timeoutSeconds),
-      reservedConcurrentExecutions: spec.reservedConcurrency,
+      // Held only where the stage reserves (lib/stages.ts reserveConcurrency): previews share dev's account.
+      reservedConcurrentExecutions: stage.reserveConcurrency ? spec.reservedConcurrency : undefined,
       description: `${spec.name} (${stage.stage})`,
       role,
       logGroup,

@@ -1,4 +1,4 @@
-import { Stack } from 'aws-cdk-lib';
+import { Aws, Stack } from 'aws-cdk-lib';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
@@ -45,10 +45,12 @@ export class ServiceFunctions extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionsProps) {
     super(scope, id);
-    const queueUrls = new Map<string, string>([
-      ...[...props.mergeQueues, props.pushQueue].map((q): [string, string] => [q.spec.name, q.queue.queueUrl]),
-      ...props.mergeQueues.map((q): [string, string] => [deadLetterQueueName(q.spec.name), q.deadLetterQueue.queueUrl]),
-      [MERGE_REJECTED_QUEUE.name, props.mergeRejected.queueUrl],
+    // Queue names only, after one shared base: whole URLs for every market (twice for redrive) came near
+    // Lambda's 4 KB environment limit (issue 26 point 0).
+    const queueNames = new Map<string, string>([
+      ...[...props.mergeQueues, props.pushQueue].map((q): [string, string] => [q.spec.name, q.queue.queueName]),
+      ...props.mergeQueues.map((q): [string, string] => [deadLetterQueueName(q.spec.name), q.deadLetterQueue.queueName]),
+      [MERGE_REJECTED_QUEUE.name, props.mergeRejected.queueName],
     ]);
     const deployment: Deployment = {
       ...props.deployment,
@@ -56,7 +58,8 @@ export class ServiceFunctions extends Construct {
       bucketName: props.files.bucket.bucketName,
       filesPrefix: props.files.prefix,
       workBucketName: props.work.bucketName,
-      queueUrl: (name) => queueUrls.get(name) ?? `unknown queue ${name}`,
+      queueUrl: (name) => queueNames.get(name) ?? `unknown queue ${name}`,
+      queueUrlBase: `https://sqs.${Aws.REGION}.${Aws.URL_SUFFIX}/${Aws.ACCOUNT_ID}/`,
       secret: (name) => ({ [SECRET_ARN_VARIABLES[name]]: props.secrets.secrets[name].secretArn }),
       toJson: (value) => Stack.of(this).toJsonString(value),
     };

@@ -4,7 +4,7 @@
  * CloudFront (file host at `/cdn/`, viewer address) and hosts the control API (`/_local/...`).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -47,7 +47,9 @@ import { bucketDenial, enforceQueueGrants } from './grants';
 import { HttpApi } from './http-api';
 import { sendJson } from './http-events';
 import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
+import { invokePermissions } from './iam/invoke-permissions';
 import { recordQueueCalls, sandboxCallRecorder } from './iam/record';
+import type { TemplateJson } from './iam/resolve';
 import { LocalIdentity } from './identity';
 import { currentFunction, LambdaHost } from './lambda';
 import { LiveGateway } from './live-gateway';
@@ -101,6 +103,11 @@ export interface RuntimeOptions {
    * bundles"). `alsoExternal` (tests only): a bundling mistake, to show that it fails the start.
    */
   bundles?: boolean | BundleBuildOptions;
+  /**
+   * The dev template as JSON, already synthesized from these sources (a test run synthesizes it once in its
+   * global setup: loading aws-cdk-lib and synthesizing cost each runtime ~3 s). Default: synthesized here.
+   */
+  templateFile?: string;
 }
 
 export interface Faults {
@@ -275,7 +282,17 @@ export class Runtime {
       this.opts.dynamodbEndpoint ?? this.keep(startDynamoDbLocal(dataDir ? join(dataDir, 'dynamodb') : null, signal)),
       this.opts.s3Endpoint ?? this.keep(startS3rver(dataDir ? join(dataDir, 's3') : null, signal)),
     ];
+    // The functions' resource policies, from the synthesized template, while the engines start.
+    const file = this.opts.templateFile;
+    const template = file ? Promise.resolve(JSON.parse(readFileSync(file, 'utf8')) as TemplateJson) : import('./template').then((t) => t.localTemplate());
+    const permitting = template.then((t) => {
+      const scope = { region: LOCAL_REGION, account: LOCAL_ACCOUNT };
+      this.httpApi.permissionScope = scope;
+      this.httpApi.permissions = invokePermissions(t, scope);
+    });
+    permitting.catch(() => undefined);
     const [ddbEndpoint, s3Endpoint] = await Promise.all(engines);
+    await permitting;
     const secrets = localSecrets(dataDir);
     this.originVerify = secrets.originVerify;
     // Each function's environment comes from the builder the stack uses (lib/environment.ts), with the

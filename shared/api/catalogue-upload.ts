@@ -1,6 +1,6 @@
 /** POST /api/v1/items/seen (spec api.md: Item data, Catalogue upload rules): an app reports the items it saw. */
-import { CATALOGUE_MAX_BYTES } from '../domain/item-catalogue';
-import { ValidationError } from '../errors';
+import { CATALOGUE_MAX_BYTES, CATALOGUE_NEW_KEYS_PER_DAY } from '../domain/item-catalogue';
+import { LimitError, ValidationError } from '../errors';
 import { readBody } from '../http/body';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
@@ -9,7 +9,11 @@ import { requireUploader } from '../upload/uploader';
 import { CatalogueUploadBody } from './catalogue-upload.schemas';
 import { parseAs } from './zod-parse';
 
-/** POST /api/v1/items/seen `{build?, items}` → `{added, known}`; checks 401/403 (uploaders only), then 413 (4 MiB), then 400. */
+/**
+ * POST /api/v1/items/seen `{build?, items}` → `{added, known}`; checks 401/403 (uploaders only), then 413
+ * (4 MiB), then 400, then the account's daily quota of keys new to the catalogue (issue 23): an upload that
+ * would pass it records nothing and is 429 `rate_limited` with `Retry-After: 60`.
+ */
 export const postItemsSeen: Route<'upload'> = {
   access: { kind: 'signedIn' },
   async handle({ req, svc, principal }) {
@@ -22,8 +26,10 @@ export const postItemsSeen: Route<'upload'> = {
       throw new ValidationError('bad_request', 'the body is not JSON');
     }
     const upload = parseAs(CatalogueUploadBody, value, 'bad_request');
-    const { added, known } = await svc.catalogue.recordCatalogueReports(catalogueAccount(principal.userId), upload.items, svc.clock.now());
-    return ok({ added, known });
+    const account = catalogueAccount(principal.userId);
+    const outcome = await svc.catalogue.recordCatalogueReports(account, upload.items, svc.clock.now(), CATALOGUE_NEW_KEYS_PER_DAY);
+    if (outcome.overQuota) throw new LimitError('rate_limited', `more than ${CATALOGUE_NEW_KEYS_PER_DAY} keys new to the catalogue today`, {}, 60);
+    return ok({ added: outcome.added, known: outcome.known });
   },
 };
 

@@ -1,12 +1,15 @@
 /** Item data routes (spec api.md: Item data): merged item data, search index, one key, unknown keys. */
 import { parseItemKey } from '../domain/item-key';
-import { itemOfKey, unknownKeys } from '../domain/items';
+import { unknownKeys } from '../domain/items';
+import { itemFilePaths } from '../files/paths';
 import type { Route, RoutesOf } from '../http/handler';
-import { json, storedJson } from '../http/respond';
+import { acceptsGzip, json, storedJson } from '../http/respond';
 import type { ApiRequest, HttpResult } from '../http/types';
 import type { StoredObject } from '../items/bucket';
 import { keysWithRows } from '../items/market-keys';
-import { currentItemFiles, type ItemFilesRef, itemFileObject, itemFileOf, resolveItemFiles } from '../items/read';
+import { currentItemFiles, type ItemFilesRef, itemFileObject, itemFileOf, itemOfKeyIn, resolveItemFiles } from '../items/read';
+import { resultBytes, SPILL_FROM } from '../market/answer-files';
+import type { Services } from '../services';
 import { BuildQuery } from './items.schemas';
 import { parseAs } from './zod-parse';
 
@@ -14,16 +17,37 @@ import { parseAs } from './zod-parse';
 const ITEMS_CACHE = 'public, max-age=600';
 const PUBLIC = { kind: 'public', keyExempt: true } as const;
 
-/** A stored item file passed through: still gzip when the caller accepts it (a Lambda answer is at most 6 MB), else plain. */
-const fileAnswer = (req: ApiRequest, obj: StoredObject, ref: ItemFilesRef): HttpResult =>
-  storedJson(obj.data, obj.contentEncoding === 'gzip', req.headers['accept-encoding'], { 'cache-control': ITEMS_CACHE, 'x-service-build': ref.build });
+/** The size a gzip member records in its trailer (ISIZE, mod 2^32: item files stay far below 4 GiB). */
+const gunzippedSize = (gz: Buffer): number => (gz.length >= 4 ? gz.readUInt32LE(gz.length - 4) : 0);
+
+/**
+ * A stored item file passed through: still gzip when the caller accepts it, else plain. Past what a Lambda
+ * answer carries (issue 23; the limit and margin of shared/market/answer-files.ts) it is `303 See Other` to
+ * the same file on the file host, public and immutable anyway, as big read answers are: a plain answer whose
+ * text alone passes the limit is redirected without being decompressed. The file host serves it gzip.
+ */
+function fileAnswer(svc: Pick<Services, 'config'>, req: ApiRequest, obj: StoredObject, ref: ItemFilesRef, file: 'items' | 'search'): HttpResult {
+  const headers = { 'cache-control': ITEMS_CACHE, 'x-service-build': ref.build };
+  const gzipped = obj.contentEncoding === 'gzip';
+  const asGzip = gzipped && acceptsGzip(req.headers['accept-encoding']);
+  const tooBig = !asGzip && (gzipped ? gunzippedSize(obj.data) : obj.data.length) > SPILL_FROM;
+  const answer = tooBig ? null : storedJson(obj.data, gzipped, req.headers['accept-encoding'], headers);
+  // Measured only when it may matter: under half the limit, as shared/market/answer-files.ts measures.
+  if (answer && (String(answer.body ?? '').length < SPILL_FROM / 2 || resultBytes(answer) <= SPILL_FROM)) return answer;
+  const location = `${svc.config.cdnBase}${itemFilePaths(ref.build, ref.hash)[file]}`;
+  return {
+    statusCode: 303,
+    headers: { ...headers, 'content-type': 'application/json; charset=utf-8', vary: 'Accept-Encoding', location },
+    body: JSON.stringify({ url: location }),
+  };
+}
 
 /** GET /api/v1/items?build: merged item data of the current or the named build; `X-Service-Build` names it. */
 export const getItems: Route = {
   access: PUBLIC,
   async handle({ req, svc }) {
     const ref = await resolveItemFiles(svc, parseAs(BuildQuery, req.query, 'bad_build').build);
-    return fileAnswer(req, await itemFileObject(svc, ref, 'items'), ref);
+    return fileAnswer(svc, req, await itemFileObject(svc, ref, 'items'), ref, 'items');
   },
 };
 
@@ -32,7 +56,7 @@ export const getSearchIndex: Route = {
   access: PUBLIC,
   async handle({ req, svc }) {
     const ref = await resolveItemFiles(svc, parseAs(BuildQuery, req.query, 'bad_build').build);
-    return fileAnswer(req, await itemFileObject(svc, ref, 'search'), ref);
+    return fileAnswer(svc, req, await itemFileObject(svc, ref, 'search'), ref, 'search');
   },
 };
 
@@ -42,8 +66,7 @@ export const getItem: Route = {
   async handle({ req, svc }) {
     const key = parseItemKey(req.params.key);
     const ref = await resolveItemFiles(svc, undefined);
-    const file = await itemFileOf(svc, ref);
-    const { item, variant } = itemOfKey(file, key);
+    const { item, variant } = await itemOfKeyIn(svc, ref, key);
     const body = variant ? { build: ref.build, key, item, variant, now: svc.clock.now() } : { build: ref.build, key, item, now: svc.clock.now() };
     return json(200, body, { 'cache-control': ITEMS_CACHE, 'x-service-build': ref.build });
   },

@@ -14,6 +14,19 @@ export const CATALOGUE_NAME_MAX = 200;
  */
 export const CATALOGUE_NAMES_KEPT = 100;
 
+/**
+ * Keys new to the catalogue one account may add per UTC day (issue 23): past it, 429 `rate_limited`. Keys
+ * already in the catalogue never count, and every key a market carries is in it once any app has reported it,
+ * so a real app's first run adds few; twice a full request (5000) leaves room for a new patch's items.
+ */
+export const CATALOGUE_NEW_KEYS_PER_DAY = 10_000;
+/**
+ * An account that has not uploaded to the catalogue for this long has its reports withdrawn (issue 23: reports
+ * of deleted accounts expire). Apps report what they see at every market read, so a living account refreshes
+ * its time long before; one that comes back reports again.
+ */
+export const CATALOGUE_REPORT_LIFETIME_MS = 180 * 86_400_000;
+
 /** One account's report of a key: `[key, name, quality, iconFileID, flags]` as uploaded (`fi` 0 = none). */
 export interface CatalogueReport {
   n: string;
@@ -126,4 +139,16 @@ export function applyReport(entry: CatalogueEntry | null, key: number, previous:
   const after = leadingTally(names);
   const nameChanged = before?.n !== after?.n || (before?.accounts ?? 0) >= 2 !== (after?.accounts ?? 0) >= 2;
   return { entry: next, added: entry === null, nameChanged };
+}
+
+/**
+ * Withdraws one account's report (`previous`) from a key's entry (its account expired): its name loses the
+ * account's vote (a name no one gives any more is dropped) and the entry one account. `nameChanged` as above.
+ */
+export function withdrawReport(entry: CatalogueEntry, previous: CatalogueReport): Omit<ReportOutcome, 'added'> {
+  const before = leadingTally(entry.names);
+  const names = entry.names.map((t) => (t.n === previous.n ? { ...t, accounts: t.accounts - 1 } : { ...t })).filter((t) => t.accounts > 0);
+  const after = leadingTally(names);
+  const nameChanged = before?.n !== after?.n || (before?.accounts ?? 0) >= 2 !== (after?.accounts ?? 0) >= 2;
+  return { entry: { ...entry, names, accounts: Math.max(0, entry.accounts - 1) }, nameChanged };
 }

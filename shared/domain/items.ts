@@ -149,27 +149,35 @@ export function parseGeneratedItemFile(value: unknown): GeneratedItemFile {
 
 const hasName = (r: ItemRecord | undefined): boolean => typeof r?.n === 'string' && r.n.length > 0;
 
+/** Whether a key has a row in some market (what GET /api/v1/items/unknown asks apps to name). */
+export type ObservedKey = (key: number) => boolean;
+
 /**
  * Spec Catalogue upload rules, naming: the leading name is accepted when at least two accounts gave it, or
  * one did and the generated data has no name for the key (variant and pet keys never have one).
+ *
+ * Deviation for abuse resistance (issue 23 point 1): one account's name counts only for a key that has a row
+ * in some market (`observed`), the keys `/api/v1/items/unknown` lists. Otherwise one account could put any
+ * number of never-observed keys into the public item data; its reports are kept and merged by the first
+ * rebuild after the key's first row.
  */
-export function isAcceptedName(leader: Pick<CatalogueLeader, 'key' | 'accounts'>, generated: GeneratedItemFile): boolean {
+export function isAcceptedName(leader: Pick<CatalogueLeader, 'key' | 'accounts'>, generated: GeneratedItemFile, observed: ObservedKey): boolean {
   if (leader.accounts >= 2) return true;
   if (leader.accounts < 1) return false;
-  return isVariantKey(leader.key) || !hasName(generated.items[leader.key]);
+  return (isVariantKey(leader.key) || !hasName(generated.items[leader.key])) && observed(leader.key);
 }
 
 /**
  * Spec Catalogue upload rules, merge: a plain key absent from generated items is added as `{n, q, fi?, fl}`;
  * a generated entry receives only the fields it lacks (`n`, `q`, `fi` when it has no `ic`, `fl`); variant
- * and pet keys go under `variants`; generated fields win. Only accepted names count.
+ * and pet keys go under `variants`; generated fields win. Only accepted names count (see `isAcceptedName`).
  */
-export function mergeItems(generated: GeneratedItemFile, leaders: Iterable<CatalogueLeader>, changed: number | null): MergedItemFile {
+export function mergeItems(generated: GeneratedItemFile, leaders: Iterable<CatalogueLeader>, changed: number | null, observed: ObservedKey): MergedItemFile {
   const items: Record<string, ItemRecord> = {};
   for (const [id, rec] of Object.entries(generated.items)) items[id] = { ...rec };
   const variants: Record<string, VariantRecord> = {};
   let named = 0;
-  const sorted = [...leaders].filter((l) => isAcceptedName(l, generated)).sort((a, b) => a.key - b.key);
+  const sorted = [...leaders].filter((l) => isAcceptedName(l, generated, observed)).sort((a, b) => a.key - b.key);
   for (const l of sorted) {
     const fi = l.fi > 0 ? l.fi : undefined;
     if (isVariantKey(l.key)) {

@@ -5,12 +5,16 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { buildSearchIndex, type GeneratedItemFile, mergeItems, needsRebuild, parseGeneratedItemFile } from '../domain/items';
+import { buildSearchIndex, type GeneratedItemFile, isAcceptedName, mergeItems, needsRebuild, parseGeneratedItemFile, REBUILD_AFTER_MS } from '../domain/items';
 import { itemsCurrentDoc } from '../files/documents';
 import { ITEMS_CURRENT_PATH, itemFilePaths } from '../files/paths';
 import type { BuildRecord, CurrentBuild, NameRevision } from '../ports/catalogue';
 import type { Services } from '../services';
 import { getObject, objectExists, putJsonFile } from './bucket';
+import { keysWithRows } from './market-keys';
+
+/** What merging a build needs: the catalogue, the files, and the market rows (which keys are observed). */
+type MergeServices = Pick<Services, 'clock' | 'catalogue' | 'files' | 'log' | 'market'>;
 
 /** Spec: `hash` = first 16 hex digits of SHA-256 of the merged items text. */
 export const mergedHash = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
@@ -32,17 +36,19 @@ export async function readGeneratedFile(svc: Pick<Services, 'files'>, build: str
 /**
  * Merges a build's generated data with the catalogue's accepted names and writes the immutable merged files
  * (skipped when files of the same hash exist); records them and, for the current build, moves the pointer.
+ * One account's name counts only for a key with a row in some market (`isAcceptedName`), and the catalogue is
+ * read through that filter, so the merge holds the names it merges, never every report. `onlyIfChanged`: when
+ * the result is the recorded files, nothing is written or recorded.
  */
-async function mergeBuild(
-  svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>,
-  rec: BuildRecord,
-  rev: NameRevision,
-  generated?: GeneratedItemFile,
-): Promise<BuildRecord> {
-  const [file, leaders] = await Promise.all([generated ?? readGeneratedFile(svc, rec.build), svc.catalogue.catalogueLeaders()]);
-  const merged = mergeItems(file, leaders, rev.changedAt);
+async function mergeBuild(svc: MergeServices, rec: BuildRecord, rev: NameRevision, generated?: GeneratedItemFile, onlyIfChanged = false): Promise<BuildRecord> {
+  const [file, observedKeys] = await Promise.all([generated ?? readGeneratedFile(svc, rec.build), keysWithRows(svc)]);
+  const observed = new Set(observedKeys);
+  const isObserved = (key: number): boolean => observed.has(key);
+  const leaders = await svc.catalogue.catalogueLeaders((l) => isAcceptedName(l, file, isObserved));
+  const merged = mergeItems(file, leaders, rev.changedAt, isObserved);
   const text = JSON.stringify(merged);
   const hash = mergedHash(text);
+  if (onlyIfChanged && hash === rec.hash) return rec;
   const paths = itemFilePaths(rec.build, hash);
   // The items file is written last, so its presence means the pair is complete.
   if (!(await objectExists(svc, paths.items))) {
@@ -66,10 +72,7 @@ async function pointCurrentAt(svc: Pick<Services, 'catalogue' | 'files'>, curren
  * The local control API's `POST /_local/items` (DESIGN): validates a generated item file, publishes it as its
  * build (generated files, then merged files) and makes that build current.
  */
-export async function publishGeneratedItems(
-  svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>,
-  value: unknown,
-): Promise<{ build: string; hash: string | null }> {
+export async function publishGeneratedItems(svc: MergeServices, value: unknown): Promise<{ build: string; hash: string | null }> {
   const file = parseGeneratedItemFile(value);
   const now = svc.clock.now();
   const paths = itemFilePaths(file.build);
@@ -87,7 +90,7 @@ export async function publishGeneratedItems(
  * Spec Catalogue upload rules: a build's merged files, rebuilt first when missing or when an accepted name
  * changed since they were built and they are at least 10 minutes old. Null for a build never published.
  */
-export async function ensureMerged(svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>, build: string): Promise<BuildRecord | null> {
+export async function ensureMerged(svc: MergeServices, build: string): Promise<BuildRecord | null> {
   const [rec, rev] = await Promise.all([svc.catalogue.getBuild(build), svc.catalogue.nameRevision()]);
   if (!rec) return null;
   if (!needsRebuild(rec, rev.revision, svc.clock.now())) return rec;
@@ -95,15 +98,26 @@ export async function ensureMerged(svc: Pick<Services, 'clock' | 'catalogue' | '
 }
 
 /**
- * The items schedule (every 10 minutes): rebuilds the current build's merged files when due, and re-points
- * the pointer when it lags its build's record (a run that stopped between the two writes).
+ * A build's merged files when an observation is what changed: a key some account alone named got its first
+ * row since they were built (no name revision marks that). Merged again once the files are 10 minutes old, and
+ * written only when the result differs.
  */
-export async function rebuildCurrentItems(
-  svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>,
-): Promise<{ build: string | null; hash: string | null }> {
+async function mergeObserved(svc: MergeServices, rec: BuildRecord | null): Promise<BuildRecord | null> {
+  if (!rec?.hash || rec.mergedAt === null || svc.clock.now() - rec.mergedAt < REBUILD_AFTER_MS) return rec;
+  const rev = await svc.catalogue.nameRevision();
+  if (rev.revision !== rec.revision) return rec;
+  return mergeBuild(svc, rec, rev, undefined, true);
+}
+
+/**
+ * The items schedule (every 10 minutes): rebuilds the current build's merged files when due (a name changed,
+ * or a key named by one account was observed), and re-points the pointer when it lags its build's record (a
+ * run that stopped between the two writes).
+ */
+export async function rebuildCurrentItems(svc: MergeServices): Promise<{ build: string | null; hash: string | null }> {
   const before = await svc.catalogue.getCurrent();
   if (!before) return { build: null, hash: null };
-  const rec = await ensureMerged(svc, before.build);
+  const rec = await mergeObserved(svc, await ensureMerged(svc, before.build));
   const current = await svc.catalogue.getCurrent();
   if (rec?.hash && current?.build === rec.build && current.hash !== rec.hash)
     await pointCurrentAt(svc, { build: rec.build, hash: rec.hash, at: svc.clock.now() });

@@ -3,6 +3,7 @@
  * its files as stored, and the parsed items file, kept in memory per immutable version.
  */
 import { gunzipSync } from 'node:zlib';
+import { itemOfKeyInText } from '../domain/item-text';
 import { type ItemFile, isBuildName } from '../domain/items';
 import { NotFoundError, ValidationError } from '../errors';
 import { itemFilePaths } from '../files/paths';
@@ -25,7 +26,10 @@ const refOf = (rec: BuildRecord): ItemFilesRef => ({ build: rec.build, hash: rec
  * Spec GET /api/v1/items?build: the named build (400 `bad_build` when malformed or never published) or the
  * current one (404 `not_found` before anything is published), its merged files rebuilt on request when due.
  */
-export async function resolveItemFiles(svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log'>, build: string | undefined): Promise<ItemFilesRef> {
+export async function resolveItemFiles(
+  svc: Pick<Services, 'clock' | 'catalogue' | 'files' | 'log' | 'market'>,
+  build: string | undefined,
+): Promise<ItemFilesRef> {
   if (build !== undefined && !isBuildName(build)) throw new ValidationError('bad_build', 'unknown build');
   const name = build ?? (await svc.catalogue.getCurrent())?.build;
   if (name === undefined) throw new NotFoundError('not_found', 'no item data is published');
@@ -53,22 +57,42 @@ export async function itemFileObject(svc: Pick<Services, 'files'>, ref: ItemFile
 /** Decompressed text of a stored file. */
 export const objectText = (obj: StoredObject): string => (obj.contentEncoding === 'gzip' ? gunzipSync(obj.data) : obj.data).toString('utf8');
 
-// Parsed files are large (~100k items): a warm function keeps the last few, keyed by immutable version.
-const PARSED_KEEP = 3;
-const parsed = new Map<string, Promise<ItemFile>>();
+/** A warm function keeps the last few files read, keyed by immutable version (least recently used first out). */
+class VersionCache<T> {
+  private readonly held = new Map<string, Promise<T>>();
+  constructor(private readonly keep: number) {}
 
-/** The parsed items file of a build's files. */
-export function itemFileOf(svc: Pick<Services, 'config' | 'files'>, ref: ItemFilesRef): Promise<ItemFile> {
-  const id = `${svc.config.bucketName}/${svc.config.filesPrefix}${ref.build}/${ref.version}`;
-  let hit = parsed.get(id);
-  if (hit) {
-    parsed.delete(id);
-    parsed.set(id, hit);
+  get(id: string, load: () => Promise<T>): Promise<T> {
+    let hit = this.held.get(id);
+    if (hit) {
+      this.held.delete(id);
+      this.held.set(id, hit);
+      return hit;
+    }
+    hit = load();
+    hit.catch(() => this.held.delete(id));
+    this.held.set(id, hit);
+    while (this.held.size > this.keep) this.held.delete(this.held.keys().next().value as string);
     return hit;
   }
-  hit = itemFileObject(svc, ref, 'items').then((obj) => JSON.parse(objectText(obj)) as ItemFile);
-  hit.catch(() => parsed.delete(id));
-  parsed.set(id, hit);
-  while (parsed.size > PARSED_KEEP) parsed.delete(parsed.keys().next().value as string);
-  return hit;
+}
+
+const versionId = (svc: Pick<Services, 'config'>, ref: ItemFilesRef): string => `${svc.config.bucketName}/${svc.config.filesPrefix}${ref.build}/${ref.version}`;
+
+// Parsed files are large (~100k items, several times their text in memory): only readers of every key use them.
+const parsed = new VersionCache<ItemFile>(3);
+const texts = new VersionCache<string>(3);
+
+/** The parsed items file of a build's files (readers of every key: unknown keys, the sitemap, snapshots). */
+export function itemFileOf(svc: Pick<Services, 'config' | 'files'>, ref: ItemFilesRef): Promise<ItemFile> {
+  return parsed.get(versionId(svc, ref), async () => JSON.parse(objectText(await itemFileObject(svc, ref, 'items'))) as ItemFile);
+}
+
+/**
+ * One key's item record and variant from a build's items file, read from its text without parsing the whole
+ * file (issue 23: item pages and `/api/v1/items/:key` hold the text, not the parsed file).
+ */
+export async function itemOfKeyIn(svc: Pick<Services, 'config' | 'files'>, ref: ItemFilesRef, key: number): Promise<ReturnType<typeof itemOfKeyInText>> {
+  const text = await texts.get(versionId(svc, ref), async () => objectText(await itemFileObject(svc, ref, 'items')));
+  return itemOfKeyInText(text, key);
 }

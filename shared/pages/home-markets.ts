@@ -4,13 +4,12 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { hourOf, secondsToNextHour } from '../clock';
-import { itemOfKey } from '../domain/items';
 import { MARKETS } from '../domain/market';
 import type { AuctionRow } from '../domain/merge';
 import type { HourlySnapshot, LatestPointer } from '../files/documents';
 import { snapshotLatestPath } from '../files/paths';
 import { getObject } from '../items/bucket';
-import { currentItemFiles, itemFileOf } from '../items/read';
+import { currentItemFiles, itemOfKeyIn } from '../items/read';
 import type { Services } from '../services';
 import { pageName } from './item-page';
 
@@ -75,17 +74,19 @@ async function pointerOf(svc: Pick<Services, 'files'>, market: string): Promise<
 export async function homeMarkets(svc: Pick<Services, 'config' | 'clock' | 'catalogue' | 'files'>): Promise<{ markets: HomeMarket[]; cacheControl: string }> {
   const now = svc.clock.now();
   const ref = await currentItemFiles(svc);
-  const [file, pointers] = await Promise.all([ref ? itemFileOf(svc, ref) : null, Promise.all(MARKETS.map((m) => pointerOf(svc, m)))]);
+  const pointers = await Promise.all(MARKETS.map((m) => pointerOf(svc, m)));
   const markets = await Promise.all(
     MARKETS.map(async (market, i): Promise<HomeMarket> => {
       const pointer = pointers[i];
       if (!pointer) return { market, at: null, top: [] };
-      const top = (await topOf(svc, pointer.path)).map(([key, price, quantity]) => ({
-        key,
-        price,
-        quantity,
-        name: pageName({ key, ...(file ? itemOfKey(file, key) : { item: null }) }),
-      }));
+      const top = await Promise.all(
+        (await topOf(svc, pointer.path)).map(async ([key, price, quantity]) => ({
+          key,
+          price,
+          quantity,
+          name: pageName({ key, ...(ref ? await itemOfKeyIn(svc, ref, key) : { item: null }) }),
+        })),
+      );
       return { market, at: pointer.at, top };
     }),
   );

@@ -3,12 +3,12 @@
  * home page, discovery documents and icons. Pages answer GET and HEAD (the handler drops HEAD bodies).
  */
 import { secondsToNextHour } from '../clock';
-import { itemOfKey, nameOfKey } from '../domain/items';
+import { nameOfKey } from '../domain/items';
 import { DEFAULT_MARKET } from '../domain/market';
 import type { Route } from '../http/handler';
 import type { ApiRequest, HttpResult } from '../http/types';
 import { weakTag } from '../http/validators';
-import { currentItemFiles, itemFileOf } from '../items/read';
+import { currentItemFiles, itemFileOf, itemOfKeyIn } from '../items/read';
 import type { Services } from '../services';
 import type { RouteKey } from '../topology';
 import { agentsMd, apiCatalog, homePage, LINKSET_TYPE, llmsFullTxt, llmsTxt, SITEMAP_ITEMS, sitemapXml } from './discovery';
@@ -30,8 +30,10 @@ const formatOf = (req: ApiRequest): PageFormat => negotiatePage(req.headers.acce
 /** The data of an item page: the current item record, the anonymous hourly view, `now`. */
 async function itemPageData(svc: Pick<Services, 'config' | 'clock' | 'catalogue' | 'market' | 'files'>, market: string, key: number): Promise<ItemPageData> {
   const ref = await currentItemFiles(svc);
-  const [file, view] = await Promise.all([ref ? itemFileOf(svc, ref) : null, itemSnapshotView(svc, market, key)]);
-  const { item, variant } = file ? itemOfKey(file, key) : { item: null, variant: undefined };
+  const [{ item, variant }, view] = await Promise.all([
+    ref ? itemOfKeyIn(svc, ref, key) : { item: null, variant: undefined },
+    itemSnapshotView(svc, market, key),
+  ]);
   const data: ItemPageData = { market, key, item, row: view?.row ?? null, days: view?.days ?? [], now: svc.clock.now() };
   return variant ? { ...data, variant } : data;
 }

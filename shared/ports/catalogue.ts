@@ -12,6 +12,8 @@ export interface RecordOutcome {
   known: number;
   /** Some accepted name may have changed (the catalogue's change time was moved to `now`). */
   nameChanged: boolean;
+  /** Present when nothing was recorded: the upload's new keys would pass the account's daily quota. */
+  overQuota?: true;
 }
 
 /** The catalogue's name state: `revision` counts accepted-name changes, `changedAt` is the newest one's time. */
@@ -41,12 +43,26 @@ export interface CataloguePort {
    * `added` counts keys new to the catalogue, `known` the rest. A report identical to the account's previous
    * one changes nothing but the entry's `lastSeen` (at most hourly). Each key's entry and report are written in
    * one transaction, so a retried upload after a crash can never count an account twice.
+   *
+   * Every upload notes the account's activity (what `expireCatalogueAccounts` ages). With `newKeysPerDay`,
+   * an upload whose keys new to the catalogue would take the account past that many in `now`'s UTC day records
+   * nothing and answers `overQuota` (issue 23); keys already in the catalogue never count.
    */
-  recordCatalogueReports(account: string, reports: ReadonlyMap<number, CatalogueReport>, now: number): Promise<RecordOutcome>;
+  recordCatalogueReports(account: string, reports: ReadonlyMap<number, CatalogueReport>, now: number, newKeysPerDay?: number): Promise<RecordOutcome>;
+  /**
+   * Withdraws every report of the accounts whose last upload is older than `before` from their keys' entries
+   * and deletes them (issue 23: reports of deleted accounts expire); at most `maxAccounts` accounts per call.
+   * Answers how many accounts and reports went.
+   */
+  expireCatalogueAccounts(before: number, now: number, maxAccounts: number): Promise<{ accounts: number; reports: number }>;
   /** The catalogue entry of a key, or null. */
   catalogueEntry(key: number): Promise<CatalogueEntry | null>;
-  /** Every key's leading name with its newest upload's fields: what a merge of the catalogue needs. */
-  catalogueLeaders(): Promise<CatalogueLeader[]>;
+  /**
+   * Every key's leading name with its newest upload's fields, ascending by key: what a merge of the catalogue
+   * needs. With `admit`, only the leaders it admits, dropped page by page as they are read, so a rebuild holds
+   * what it merges and never the whole catalogue (issue 23: the items job's memory stays bounded).
+   */
+  catalogueLeaders(admit?: (leader: CatalogueLeader) => boolean): Promise<CatalogueLeader[]>;
   /** The catalogue's current name revision (0 and null before the first change). */
   nameRevision(): Promise<NameRevision>;
   /** A build's record, or null for a build never published. */

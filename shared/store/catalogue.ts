@@ -18,6 +18,7 @@ import {
 } from '../domain/item-catalogue';
 import type { CatalogueLeader } from '../domain/items';
 import type { NameRevision, RecordOutcome } from '../ports/catalogue';
+import { noteCatalogueUpload } from './catalogue-quota';
 import { isConditionFailure, num, str } from './identity-items';
 import { CATALOGUE_META_KEY, CATALOGUE_SHARDS, catalogueEntryKey, catalogueReportKey, catalogueShardPk } from './keys';
 import type { Table } from './table';
@@ -34,7 +35,7 @@ const MAX_ATTEMPTS = 8;
 /** An account as the catalogue stores it: an opaque hash, never the id. */
 export const catalogueAccount = (userId: string): string => createHash('sha256').update(`catalogue:${userId}`, 'utf8').digest('hex').slice(0, 32);
 
-interface VersionedEntry {
+export interface VersionedEntry {
   entry: CatalogueEntry;
   version: number;
 }
@@ -80,7 +81,7 @@ function fromEntry(e: CatalogueEntry, version: number): Raw {
 /** BatchGets of one upload in flight at once (a 5000-key upload reads 100 batches of entries and 100 of reports). */
 const READ_CONCURRENCY = 8;
 
-async function batchGet(t: Table, keys: Raw[]): Promise<Raw[]> {
+export async function batchGet(t: Table, keys: Raw[]): Promise<Raw[]> {
   const out: Raw[] = [];
   const table = t.name;
   const starts = Array.from({ length: Math.ceil(keys.length / 100) }, (_, i) => i * 100);
@@ -97,9 +98,9 @@ async function batchGet(t: Table, keys: Raw[]): Promise<Raw[]> {
 }
 
 /** Backoff with jitter, so uploads that collided do not collide again in step. */
-const pause = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, Math.min(500, 10 * 2 ** attempt) * (0.5 + Math.random())));
+export const pause = (attempt: number): Promise<void> => new Promise((r) => setTimeout(r, Math.min(500, 10 * 2 ** attempt) * (0.5 + Math.random())));
 
-async function readEntries(t: Table, keys: number[]): Promise<Map<number, VersionedEntry>> {
+export async function readEntries(t: Table, keys: number[]): Promise<Map<number, VersionedEntry>> {
   const items = await batchGet(t, keys.map(catalogueEntryKey));
   return new Map(items.map((i) => [num(i.key) ?? 0, toEntry(i)]));
 }
@@ -109,16 +110,11 @@ async function readReports(t: Table, keys: number[], account: string): Promise<M
     t,
     keys.map((k) => catalogueReportKey(k, account)),
   );
-  return new Map(
-    items.map((i) => [
-      Number(String(i.pk).slice('CATREP#'.length)),
-      { n: str(i.n) ?? '', q: num(i.q) ?? 0, fi: num(i.fi) ?? 0, fl: num(i.fl) ?? 0, at: num(i.at) ?? 0 },
-    ]),
-  );
+  return new Map(items.map((i) => [Number(i.sk), { n: str(i.n) ?? '', q: num(i.q) ?? 0, fi: num(i.fi) ?? 0, fl: num(i.fl) ?? 0, at: num(i.at) ?? 0 }]));
 }
 
 /** The conditional put of an entry: it must not have changed since `version` was read (absent: not exist). */
-const entryPut = (t: Table, entry: CatalogueEntry, version: number | null) => ({
+export const entryPut = (t: Table, entry: CatalogueEntry, version: number | null) => ({
   Put: {
     TableName: t.name,
     Item: fromEntry(entry, (version ?? 0) + 1),
@@ -133,9 +129,17 @@ const entryPut = (t: Table, entry: CatalogueEntry, version: number | null) => ({
  * one changes nothing but the entry's `lastSeen` (at most hourly). Each key's entry and report are written in
  * one transaction, so a retried upload after a crash can never count an account twice.
  */
-export async function recordCatalogueReports(t: Table, account: string, reports: ReadonlyMap<number, CatalogueReport>, now: number): Promise<RecordOutcome> {
+export async function recordCatalogueReports(
+  t: Table,
+  account: string,
+  reports: ReadonlyMap<number, CatalogueReport>,
+  now: number,
+  newKeysPerDay?: number,
+): Promise<RecordOutcome> {
   const keys = [...reports.keys()];
   const [previous, entries] = await Promise.all([readReports(t, keys, account), readEntries(t, keys)]);
+  const fresh = keys.filter((k) => !entries.has(k)).length;
+  if (!(await noteCatalogueUpload(t, account, fresh, now, newKeysPerDay))) return { added: 0, known: 0, nameChanged: false, overQuota: true };
   let added = 0;
   let nameChanged = false;
   const changed: number[] = [];
@@ -195,7 +199,7 @@ async function touchLastSeen(t: Table, key: number, now: number): Promise<void> 
     });
 }
 
-async function inPool<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function inPool<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) await work(items[next++]);
@@ -209,8 +213,8 @@ export async function catalogueEntry(t: Table, key: number): Promise<CatalogueEn
   return res.Item ? toEntry(res.Item).entry : null;
 }
 
-/** Every key's leading name with its newest upload's fields: what a merge of the catalogue needs. */
-export async function catalogueLeaders(t: Table): Promise<CatalogueLeader[]> {
+/** Every key's leading name with its newest upload's fields (only those `admit` admits, page by page). */
+export async function catalogueLeaders(t: Table, admit?: (leader: CatalogueLeader) => boolean): Promise<CatalogueLeader[]> {
   const shards = Array.from({ length: CATALOGUE_SHARDS }, (_, s) => s);
   const perShard = await Promise.all(
     shards.map(async (s) => {
@@ -229,7 +233,7 @@ export async function catalogueLeaders(t: Table): Promise<CatalogueLeader[]> {
         );
         for (const item of res.Items ?? []) {
           const lead = leaderOf(toEntry(item).entry);
-          if (lead) out.push(lead);
+          if (lead && (!admit || admit(lead))) out.push(lead);
         }
         start = res.LastEvaluatedKey;
       } while (start);
@@ -246,7 +250,7 @@ export async function nameRevision(t: Table): Promise<NameRevision> {
 }
 
 /** Counts a name change; a counter rather than a time alone, so two changes in one millisecond still differ. */
-async function markNameChanged(t: Table, now: number): Promise<void> {
+export async function markNameChanged(t: Table, now: number): Promise<void> {
   await t.ddb.send(
     new UpdateCommand({
       TableName: t.name,

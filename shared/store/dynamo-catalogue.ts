@@ -1,12 +1,14 @@
 /** The DynamoDB adapter of the catalogue port: name reports, catalogue entries and item builds over one table. */
 import type { CataloguePort } from '../ports/catalogue';
 import { catalogueEntry, catalogueLeaders, nameRevision, recordCatalogueReports } from './catalogue';
+import { expireCatalogueAccounts } from './catalogue-expiry';
 import { getBuild, getCurrent, putPublishedBuild, recordMerged, setCurrent, updateCurrentFiles } from './item-builds';
 import { bindAll, type Table } from './table';
 
 export const dynamoCatalogue = (t: Table): CataloguePort =>
   bindAll(t, {
     recordCatalogueReports,
+    expireCatalogueAccounts,
     catalogueEntry,
     catalogueLeaders,
     nameRevision,

@@ -22,6 +22,7 @@ export const PK_FAMILIES = {
   items: 'ITEMS',
   catalogue: 'CAT#',
   catalogueReport: 'CATREP#',
+  catalogueAccount: 'CATACC#',
   catalogueMeta: 'CATALOGUE',
   files: 'FILES#',
   cap: 'CAP#',
@@ -143,8 +144,23 @@ export const itemBuildSk = (build: string): string => `BUILD#${build}`;
 export const CATALOGUE_SHARDS = 32;
 export const catalogueEntryKey = (key: number) => ({ pk: `CAT#${pad(key % CATALOGUE_SHARDS, 2)}`, sk: pad(key, 16) });
 export const catalogueShardPk = (shard: number): string => `CAT#${pad(shard, 2)}`;
-/** Each account's latest report of a key (account as an opaque hash), under the key so writes spread. */
-export const catalogueReportKey = (key: number, accountHash: string) => ({ pk: `CATREP#${key}`, sk: accountHash });
+/**
+ * Each account's latest report of a key (account as an opaque hash), under the account so its reports can be
+ * listed (and withdrawn when it expires), in CATALOGUE_REPORT_SHARDS partitions so one upload's writes spread.
+ */
+export const CATALOGUE_REPORT_SHARDS = 16;
+export const catalogueReportPk = (accountHash: string, shard: number): string => `CATREP#${accountHash}#${pad(shard, 2)}`;
+export const catalogueReportKey = (key: number, accountHash: string) => ({
+  pk: catalogueReportPk(accountHash, key % CATALOGUE_REPORT_SHARDS),
+  sk: pad(key, 16),
+});
+/** Accounts that report to the catalogue (their last upload and the day's count of new keys), in a few partitions. */
+export const CATALOGUE_ACCOUNT_SHARDS = 8;
+export const catalogueAccountsPk = (shard: number): string => `${PK_FAMILIES.catalogueAccount}${shard}`;
+export const catalogueAccountKey = (accountHash: string) => ({
+  pk: catalogueAccountsPk(Number.parseInt(accountHash.slice(0, 4), 16) % CATALOGUE_ACCOUNT_SHARDS),
+  sk: accountHash,
+});
 /** When an accepted name last changed (drives the merged files' rebuild). */
 export const CATALOGUE_META_KEY = { pk: 'CATALOGUE', sk: 'META' } as const;
 

@@ -115,6 +115,111 @@ describe.each(variants)('catalogue port (%s)', (_name, make) => {
     ]);
   });
 
+  it('refuses an upload whose keys new to the catalogue would pass the daily quota, recording nothing; known keys never count', async () => {
+    const port = await make();
+    const account = catalogueAccount('quota');
+    const first = await port.recordCatalogueReports(
+      account,
+      reports([1, 2, 3, 4, 5, 6], () => 'A'),
+      T0,
+      10,
+    );
+    expect(first).toMatchObject({ added: 6, known: 0 });
+    const over = await port.recordCatalogueReports(
+      account,
+      reports([7, 8, 9, 10, 11], () => 'A'),
+      T0 + 1,
+      10,
+    );
+    expect(over).toMatchObject({ overQuota: true, added: 0, known: 0 });
+    expect(await port.catalogueEntry(7)).toBeNull();
+    // Keys already in the catalogue never count; four more new keys fill the quota exactly.
+    expect(
+      await port.recordCatalogueReports(
+        account,
+        reports([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], () => 'B'),
+        T0 + 2,
+        10,
+      ),
+    ).toMatchObject({
+      added: 4,
+      known: 6,
+    });
+    expect(
+      (
+        await port.recordCatalogueReports(
+          account,
+          reports([11], () => 'A'),
+          T0 + 3,
+          10,
+        )
+      ).overQuota,
+    ).toBe(true);
+    // Another account has its own quota, and the next UTC day starts again.
+    expect(
+      (
+        await port.recordCatalogueReports(
+          catalogueAccount('other'),
+          reports([11], () => 'A'),
+          T0 + 4,
+          10,
+        )
+      ).added,
+    ).toBe(1);
+    expect(
+      await port.recordCatalogueReports(
+        account,
+        reports([12, 13], () => 'A'),
+        T0 + 86_400_000,
+        10,
+      ),
+    ).toMatchObject({ added: 2 });
+  });
+
+  it("withdraws the reports of accounts idle past the lifetime from their keys' names, and keeps active ones", async () => {
+    const port = await make();
+    const [gone, stays] = [catalogueAccount('gone'), catalogueAccount('stays')];
+    await port.recordCatalogueReports(
+      gone,
+      reports([7001, 7002], () => 'Gone'),
+      T0,
+    );
+    await port.recordCatalogueReports(
+      stays,
+      reports([7001], () => 'Stays'),
+      T0,
+    );
+    await port.recordCatalogueReports(
+      stays,
+      reports([7003], () => 'Later'),
+      T0 + 2 * 86_400_000,
+    );
+    const before = await port.nameRevision();
+    expect(await port.expireCatalogueAccounts(T0 + 1, T0 + 3 * 86_400_000, 10)).toEqual({ accounts: 1, reports: 2 });
+    expect(await port.catalogueEntry(7001)).toMatchObject({ accounts: 1, names: [expect.objectContaining({ n: 'Stays', accounts: 1 })] });
+    expect((await port.catalogueEntry(7002))?.names).toEqual([]);
+    expect((await port.catalogueLeaders()).map((l) => l.key)).toEqual([7001, 7003]);
+    expect((await port.nameRevision()).revision).toBeGreaterThan(before.revision);
+    // Gone for good: nothing of it is left to expire; an account that reports again counts once.
+    expect(await port.expireCatalogueAccounts(T0 + 1, T0 + 3 * 86_400_000, 10)).toEqual({ accounts: 0, reports: 0 });
+    await port.recordCatalogueReports(
+      gone,
+      reports([7001], () => 'Stays'),
+      T0 + 4 * 86_400_000,
+    );
+    expect(await port.catalogueEntry(7001)).toMatchObject({ accounts: 2, names: [expect.objectContaining({ n: 'Stays', accounts: 2 })] });
+  });
+
+  it('reads only the leaders a merge admits', async () => {
+    const port = await make();
+    await port.recordCatalogueReports(
+      catalogueAccount('f'),
+      reports([8001, 8002, 8003], (k) => `K${k}`),
+      T0,
+    );
+    expect((await port.catalogueLeaders((l) => l.key !== 8002)).map((l) => l.key)).toEqual([8001, 8003]);
+  });
+
   it('keeps item builds: published, merged only for the publication it read, and the current build', async () => {
     const port = await make();
     expect(await port.getBuild('11.0.0')).toBeNull();

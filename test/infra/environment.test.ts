@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RUNTIME_VARIABLES, stackVariablesOf } from '../../lib/environment';
+import { devParameters } from '../../lib/stages';
 import { CONFIG_VARIABLES, CONFIG_VARIABLES_BY_SOURCE, envOfStage, parseConfig } from '../../shared/config';
 import { endpointAllowed, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
 import { accessIn, deadLetterQueueName, FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES } from '../../shared/topology';
@@ -127,9 +128,10 @@ describe('function environment', () => {
     ).toEqual(['AccessLogs', 'WorkBucket']);
   });
 
-  it('exports the dev file host for previews', () => {
+  it('publishes the dev file host for previews as SSM parameters, with no CloudFormation export to lock dev', () => {
     const outputs = synth('dev').template.toJSON().Outputs as Record<string, { Export?: { Name: string } }>;
-    const exported = Object.values(outputs).flatMap((o) => (o.Export ? [o.Export.Name] : []));
-    expect(exported.sort()).toEqual(['MarketData-dev-CdnBase', 'MarketData-dev-FilesBucketName', 'MarketData-dev-PublicOrigin']);
+    expect(Object.values(outputs).flatMap((o) => (o.Export ? [o.Export.Name] : []))).toEqual([]);
+    const published = ofType(synth('dev'), 'AWS::SSM::Parameter').map(([, p]) => p.Properties.Name);
+    expect(published.sort()).toEqual(Object.values(devParameters).sort());
   });
 });

@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { addAwsSolutionsChecks } from '../../lib/nag-checks';
 import { MarketDataStack } from '../../lib/stack';
-import { type IdentityInstance, STAGES, type StageConfig, stackName, stageConfig } from '../../lib/stages';
+import { devParameters, type IdentityInstance, STAGES, type StageConfig, stackName, stageConfig } from '../../lib/stages';
 import type { FunctionName } from '../../shared/topology';
 
 /** A synthesized stage: its stack, assertion template and resources by logical id. */
@@ -55,10 +55,13 @@ export const EXAMPLE_DOMAINS = {
   liveOrigin: 'live-origin.market.example.com',
 };
 
+/** The alarm address test stages deploy with (production refuses to synthesize without one, `-c alarmEmail`). */
+export const ALARM_EMAIL = 'alarms@example.com';
+
 /** Production with custom domains, as `synth` takes it. */
 export const productionWithDomains = (): { key: string; config: StageConfig } => ({
   key: 'production+domains',
-  config: { ...STAGES.production, domains: EXAMPLE_DOMAINS },
+  config: { ...STAGES.production, domains: EXAMPLE_DOMAINS, alarmEmail: ALARM_EMAIL },
 });
 
 /** Where test stacks go when their stage names no region. */
@@ -74,12 +77,19 @@ export function synth(stage: string | { key: string; config: StageConfig }, opti
   const hit = cache.get(key);
   if (hit) return hit;
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
-  const config = typeof stage === 'string' ? stageConfig(stage, stage.startsWith('preview-') ? PREVIEW_IDENTITY : undefined) : stage.config;
+  const named = (name: string): StageConfig => {
+    const config = stageConfig(name, name.startsWith('preview-') ? PREVIEW_IDENTITY : undefined);
+    // Production deploys with `-c alarmEmail=…` (bin/app.ts); the other stages are built as configured.
+    return config.env === 'production' ? { ...config, alarmEmail: ALARM_EMAIL } : config;
+  };
+  const config = typeof stage === 'string' ? named(stage) : stage.config;
   const stack = new MarketDataStack(app, stackName(config.stage), { config, env: { account: '111111111111', region: config.region ?? TEST_REGION } });
   if (options.nag) addAwsSolutionsChecks(stack);
   const template = Template.fromStack(stack);
   const raw = template.toJSON().Resources as Record<string, Omit<CfnResource, 'Properties'> & { Properties?: Record<string, unknown> }>;
   const resources = Object.fromEntries(Object.entries(raw).map(([id, r]) => [id, { ...r, Properties: r.Properties ?? {} }]));
+  const parameters = (template.toJSON().Parameters ?? {}) as Record<string, { Type: string; Default?: string }>;
+  for (const [id, p] of Object.entries(parameters)) if (p.Type.startsWith('AWS::SSM::Parameter::Value') && p.Default) ssmParameters.set(id, p.Default);
   const built = { stage: config.stage, stack, template, resources };
   cache.set(key, built);
   return built;
@@ -117,24 +127,28 @@ export const actionsOf = (st: Statement): string[] => (Array.isArray(st.Action) 
 /** Whether `value` (a resolved-or-intrinsic CloudFormation value) mentions the logical id `id`. */
 export const mentions = (value: unknown, id: string): boolean => JSON.stringify(value).includes(`"${id}"`);
 
-/** What the dev stack exports, as a deployed dev stage would resolve them. */
-export const DEV_EXPORT_VALUES: Record<string, string> = {
-  'MarketData-dev-FilesBucketName': 'dev-files-bucket',
-  'MarketData-dev-CdnBase': 'https://files.dev.example/',
-  'MarketData-dev-PublicOrigin': 'https://dev.example',
+/** What the dev stack publishes for previews (SSM parameters), as a deployed dev stage would hold them. */
+export const DEV_PARAMETER_VALUES: Record<string, string> = {
+  [devParameters.filesBucketName]: 'dev-files-bucket',
+  [devParameters.cdnBase]: 'https://files.dev.example/',
+  [devParameters.publicOrigin]: 'https://dev.example',
 };
+
+/** Template parameters that read an SSM parameter at deploy time: logical id → parameter name. */
+const ssmParameters = new Map<string, string>();
 
 /**
  * Replaces intrinsic functions with plausible values so an environment can be fed to the real config
- * parser: references become `resolved`, dev exports their deployed values, joins are concatenated.
+ * parser: references become `resolved`, dev's SSM parameters their deployed values, joins are concatenated.
  */
 export function flatten(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value && typeof value === 'object') {
     const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
     if (join) return join[1].map(flatten).join(join[0]);
-    const imported = (value as { 'Fn::ImportValue'?: string })['Fn::ImportValue'];
-    if (imported !== undefined) return DEV_EXPORT_VALUES[imported] ?? 'unknown-export';
+    const ref = (value as { Ref?: string }).Ref;
+    const parameter = ref === undefined ? undefined : ssmParameters.get(ref);
+    if (parameter !== undefined) return DEV_PARAMETER_VALUES[parameter] ?? 'unknown-parameter';
   }
   return 'resolved';
 }

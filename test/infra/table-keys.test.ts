@@ -11,7 +11,7 @@ import { actionsOf, mentions, ofType, type Statement, statementsOf, synth } from
 const CALLERS = ['USER#*', 'DEVTOK#*', 'APIKEY#*', 'RATE#*'];
 const SOCKETS = ['CONN#*', 'LIVE#*', 'LIVEC#*', 'USER#*'];
 const MARKET = ['MKT#*', 'FILES#*', 'CAP#*'];
-const CATALOGUE = ['ITEMS', 'CAT#*', 'CATREP#*', 'CATALOGUE'];
+const CATALOGUE = ['ITEMS', 'CAT#*', 'CATREP#*', 'CATACC#*', 'CATALOGUE'];
 
 const EXPECTED: Record<FunctionName, { keys: string[]; write: boolean }> = {
   api: {
@@ -28,8 +28,8 @@ const EXPECTED: Record<FunctionName, { keys: string[]; write: boolean }> = {
   push: { keys: ['USER#*', 'PUSHEP#*'], write: true },
   seal: { keys: MARKET, write: true },
   snapshot: { keys: [...MARKET, 'VIEW#*', ...CATALOGUE], write: true },
-  retention: { keys: [...MARKET, 'UPL#*'], write: true },
-  items: { keys: CATALOGUE, write: true },
+  retention: { keys: [...MARKET, 'UPL#*', ...CATALOGUE], write: true },
+  items: { keys: [...CATALOGUE, ...MARKET], write: true },
   'live-sweep': { keys: [...CALLERS, ...SOCKETS], write: true },
   redrive: { keys: MARKET, write: false },
 };

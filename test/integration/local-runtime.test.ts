@@ -24,6 +24,27 @@ describe('local runtime: gateway basics and the control API', () => {
     expect(res.body).toMatchObject({ error: 'method_not_allowed' });
   });
 
+  it('lets every path no route matches reach the fallback through $default, as its invoke permission allows (not 500)', async () => {
+    // The gateway checks each invocation against the synthesized template's invoke permissions (issue 26 point 0).
+    const statuses: Record<string, number> = {};
+    for (const [method, path] of [
+      ['GET', '/favicon.ico'],
+      ['GET', '/api/v1/nope'],
+      ['OPTIONS', '/api/v1/config'],
+      ['HEAD', '/api/v1/nope'],
+      ['DELETE', '/api/v1/config'],
+    ]) {
+      statuses[`${method} ${path}`] = (await fetch(`${local.base}${path}`, { method })).status;
+    }
+    expect(statuses).toEqual({
+      'GET /favicon.ico': 404,
+      'GET /api/v1/nope': 404,
+      'OPTIONS /api/v1/config': 405,
+      'HEAD /api/v1/nope': 404,
+      'DELETE /api/v1/config': 405,
+    });
+  });
+
   it('answers 400 bad_market for an unknown market and 400 bad_item for an invalid key', async () => {
     const market = await local.api('GET', '/api/v1/ah/bad.market/1');
     expect(market.status).toBe(400);

@@ -65,3 +65,16 @@ export async function cdnJson(local: Local, path: string): Promise<any> {
   if (res.status !== 200) throw new Error(`cdn ${path}: ${res.status}`);
   return res.json();
 }
+
+/**
+ * Gives `keys` a row in `market` the way a real market does: a fresh account uploads a book listing them
+ * (one auction each) and the merge runs. One account's name counts only for such keys (issue 23).
+ */
+export async function observeKeys(local: Local, keys: readonly number[], market = OTHER_MARKET): Promise<void> {
+  const user = await local.user();
+  const token = await local.apiKey(user.id);
+  const entries: BookEntry[] = [...new Set(keys)].sort((a, b) => a - b).map((k) => [k, 10_000, 1, 2, 1]);
+  const res = await uploadBook(local, token, withEntries({ market, at: await local.now(), complete: false, auctions: 0, entries }));
+  if (res.status !== 200) throw new Error(`observing keys: ${res.status} ${JSON.stringify(res.body)}`);
+  await local.settle();
+}

@@ -4,7 +4,7 @@
  * record their handlers' AWS calls into the run's directory; the teardown checks them against the
  * synthesized IAM policies and fails the run on a call AWS would deny (test/support/iam-check.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -14,10 +14,17 @@ let engines: Engine[] = [];
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const callsDir = mkdtempSync(join(tmpdir(), 'iam-calls-'));
+  const templateDir = mkdtempSync(join(tmpdir(), 'local-template-'));
+  const templateFile = join(templateDir, 'dev.template.json');
+  // Synthesized once for the run while the engines start: each runtime would otherwise load aws-cdk-lib and
+  // synthesize it again (~3 s) for the local gateway's invoke permissions.
+  const synthesized = import('../../lib/local/template').then(({ localTemplate }) => writeFileSync(templateFile, JSON.stringify(localTemplate())));
   engines = await Promise.all([startDynamoDbLocal(null), startS3rver(null)]);
+  await synthesized;
   project.provide('dynamodbEndpoint', engines[0].endpoint);
   project.provide('s3Endpoint', engines[1].endpoint);
   project.provide('iamCallsDir', callsDir);
+  project.provide('localTemplateFile', templateFile);
   return async () => {
     await Promise.all(engines.map((e) => e.stop()));
     try {
@@ -36,6 +43,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       }
     } finally {
       rmSync(callsDir, { recursive: true, force: true });
+      rmSync(templateDir, { recursive: true, force: true });
     }
   };
 }
@@ -46,5 +54,7 @@ declare module 'vitest' {
     s3Endpoint: string;
     /** Where local runtimes append their handlers' AWS calls (one file a worker). */
     iamCallsDir: string;
+    /** The dev template synthesized once for the run (lib/local/template.ts), for the runtimes' gateways. */
+    localTemplateFile: string;
   }
 }

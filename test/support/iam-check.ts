@@ -1,31 +1,17 @@
 /**
  * The IAM check of a test run: every AWS call the handlers made through local runtimes (recorded per worker
  * into the run's directory, lib/local/iam/calls.ts) is evaluated against its function's statements in the
- * synthesized dev template. Synthesized here for the local account and region, so the ARNs' literal parts
- * are the ones local calls carry.
+ * synthesized dev template (lib/local/template.ts: synthesized for the local account and region, so the ARNs'
+ * literal parts are the ones local calls carry).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import { LOCAL_ACCOUNT, LOCAL_REGION, type LocalNames, type RecordedCall } from '../../lib/local/iam/calls';
+import type { LocalNames, RecordedCall } from '../../lib/local/iam/calls';
 import { checkCalls, describeViolation, type Violation } from '../../lib/local/iam/check';
-import type { TemplateJson } from '../../lib/local/iam/resolve';
-import { MarketDataStack } from '../../lib/stack';
-import { stackName, stageConfig } from '../../lib/stages';
+import { localTemplate } from '../../lib/local/template';
 
-let template: TemplateJson | undefined;
-
-/** The dev stage's template (the stage the local runtime plays), bundling skipped as in test/infra/synth.ts. */
-export function localTemplate(): TemplateJson {
-  if (!template) {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
-    const config = stageConfig('dev');
-    const stack = new MarketDataStack(app, stackName(config.stage), { config, env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION } });
-    template = Template.fromStack(stack).toJSON() as TemplateJson;
-  }
-  return template;
-}
+/** The dev stage's template (the stage the local runtime plays), synthesized once per process. */
+export { localTemplate };
 
 /** Every call recorded in a run's directory (one JSON object a line, one file a worker process). */
 export function readCalls(dir: string): RecordedCall[] {

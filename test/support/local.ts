@@ -58,6 +58,7 @@ export async function startLocal(
     // Checked against the synthesized IAM policies when the run ends (test/support/global-setup.ts).
     // `callsInMemory`: kept in `runtime.recorder.calls` for the test to check (one that makes refused calls on purpose).
     recordCalls: opts.callsInMemory ? {} : { file: join(inject('iamCallsDir'), `${process.pid}.jsonl`) },
+    templateFile: inject('localTemplateFile'),
   });
   return { ...localClient(runtime.base), directBase: runtime.directBase, runtime, close: () => runtime.close() };
 }

@@ -81,13 +81,29 @@ describe('generated item file', () => {
 describe('catalogue naming and merge', () => {
   const file = generated({ '10': { n: 'Named', q: 3, il: 10, c: 7, sc: 5, ic: 'icon_a' }, '11': { il: 5, c: 0, sc: 0 } });
 
+  /** Every key has a row in some market (the rule's other condition, tested on its own below). */
+  const everyKey = () => true;
+
   it('accepts a name from two accounts, or from one when generated data has no name (variants never have one)', () => {
-    expect(isAcceptedName(leader(10, 'Other', 1), file)).toBe(false);
-    expect(isAcceptedName(leader(10, 'Other', 2), file)).toBe(true);
-    expect(isAcceptedName(leader(11, 'Unnamed', 1), file)).toBe(true);
-    expect(isAcceptedName(leader(99, 'Absent', 1), file)).toBe(true);
-    expect(isAcceptedName(leader(itemKey(10, 5), 'Named of the Bear', 1), file)).toBe(true);
-    expect(isAcceptedName(leader(petKey(10, 42), 'Pet', 1), file)).toBe(true);
+    expect(isAcceptedName(leader(10, 'Other', 1), file, everyKey)).toBe(false);
+    expect(isAcceptedName(leader(10, 'Other', 2), file, everyKey)).toBe(true);
+    expect(isAcceptedName(leader(11, 'Unnamed', 1), file, everyKey)).toBe(true);
+    expect(isAcceptedName(leader(99, 'Absent', 1), file, everyKey)).toBe(true);
+    expect(isAcceptedName(leader(itemKey(10, 5), 'Named of the Bear', 1), file, everyKey)).toBe(true);
+    expect(isAcceptedName(leader(petKey(10, 42), 'Pet', 1), file, everyKey)).toBe(true);
+  });
+
+  it("accepts one account's name only for a key with a row in some market (issue 23); two accounts' names always", () => {
+    const observed = (key: number) => key === 11;
+    expect(isAcceptedName(leader(11, 'Unnamed', 1), file, observed)).toBe(true);
+    expect(isAcceptedName(leader(99, 'Absent', 1), file, observed)).toBe(false);
+    expect(isAcceptedName(leader(itemKey(10, 5), 'Named of the Bear', 1), file, observed)).toBe(false);
+    expect(isAcceptedName(leader(petKey(10, 42), 'Pet', 1), file, observed)).toBe(false);
+    expect(isAcceptedName(leader(99, 'Absent', 2), file, observed)).toBe(true);
+    const merged = mergeItems(file, [leader(99, 'Absent', 1), leader(itemKey(10, 5), 'Named of the Bear', 1), leader(11, 'Filled', 1)], null, observed);
+    expect(merged.items['99']).toBeUndefined();
+    expect(merged.variants).toEqual({});
+    expect(merged.items['11'].n).toBe('Filled');
   });
 
   it('adds absent plain keys, fills only missing fields, puts variants aside and lets generated fields win', () => {
@@ -101,6 +117,7 @@ describe('catalogue naming and merge', () => {
         leader(12, 'Lonely', 0),
       ],
       1234,
+      everyKey,
     );
     expect(merged.items['10']).toEqual({ n: 'Named', q: 3, il: 10, c: 7, sc: 5, ic: 'icon_a', fl: 2 });
     expect(merged.items['11']).toEqual({ il: 5, c: 0, sc: 0, n: 'Filled', q: 1, fi: 55, fl: 1 });
@@ -132,12 +149,14 @@ describe('catalogue naming and merge', () => {
           }),
           { selector: (l) => l.key },
         ),
-        (items, leaders) => {
+        fc.uniqueArray(keyArb),
+        (items, leaders, rowKeys) => {
           const g = generated(items);
-          const merged = mergeItems(g, leaders, null);
+          const observed = new Set(rowKeys);
+          const merged = mergeItems(g, leaders, null, (k) => observed.has(k));
           for (const l of leaders) {
             const genRec = g.items[l.key];
-            const accepted = l.accounts >= 2 || l.key >= KEY_BASE || !genRec?.n;
+            const accepted = l.accounts >= 2 || ((l.key >= KEY_BASE || !genRec?.n) && observed.has(l.key));
             if (l.key >= KEY_BASE) {
               expect(merged.variants[l.key]?.n).toBe(accepted ? l.n : undefined);
               continue;
@@ -161,7 +180,7 @@ describe('catalogue naming and merge', () => {
 });
 
 describe('reading keys', () => {
-  const merged = mergeItems(generated({ '10': { n: 'Cloak', q: 2, c: 4, sc: 1 } }), [leader(itemKey(10, 5), 'Cloak of the Bear', 1)], null);
+  const merged = mergeItems(generated({ '10': { n: 'Cloak', q: 2, c: 4, sc: 1 } }), [leader(itemKey(10, 5), 'Cloak of the Bear', 1)], null, () => true);
 
   it('answers the item of a key and, for a variant key, its own name', () => {
     expect(itemOfKey(merged, 10)).toEqual({ item: { n: 'Cloak', q: 2, c: 4, sc: 1 } });
@@ -183,6 +202,7 @@ describe('search index', () => {
       generated({ '5': { n: 'beta', q: 1, ic: 'b', c: 7, sc: 5 }, '3': { n: 'Beta', q: 2, c: 0, sc: 0 }, '9': { n: 'alpha', q: 3 }, '4': { q: 1 } }),
       [leader(itemKey(5, 2), 'Beta of the Owl', 1, { q: 3, fi: 0 }), leader(20, 'Gamma', 1, { fi: 42 })],
       null,
+      () => true,
     );
     expect(buildSearchIndex(merged)).toEqual({
       v: 1,

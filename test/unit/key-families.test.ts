@@ -32,6 +32,7 @@ const PKS: Array<[string, string]> = [
   ['catalogueEntryKey', K.catalogueEntryKey(12345).pk],
   ['catalogueShardPk', K.catalogueShardPk(3)],
   ['catalogueReportKey', K.catalogueReportKey(12345, 'h').pk],
+  ['catalogueAccountKey', K.catalogueAccountKey('0123abcd').pk],
   ['CATALOGUE_META_KEY', K.CATALOGUE_META_KEY.pk],
   ['filesStateKey', K.filesStateKey('m').pk],
   ['capPk', K.capPk('m')],

@@ -1,10 +1,11 @@
 /**
  * A function's role statements from a synthesized template, with every intrinsic (Ref, Fn::GetAtt,
- * Fn::Join, Fn::ImportValue, pseudo parameters) resolved to the names a local runtime uses, so recorded
- * calls can be evaluated against them (lib/local/iam/policy.ts). The mapping is read from the template
- * itself: the logical ids the functions' environment names as TABLE_NAME, BUCKET_NAME, WORK_BUCKET_NAME and
- * QUEUE_URLS, and the WebSocket API with its stage. The template must be synthesized for the local account
- * and region (LOCAL_ACCOUNT, LOCAL_REGION) so the literal parts of its ARNs match too.
+ * Fn::Join, pseudo parameters; a preview's dev bucket is a Ref to its SSM parameter) resolved to the names a
+ * local runtime uses, so recorded calls can be evaluated against them (lib/local/iam/policy.ts). The mapping
+ * is read from the template itself: the logical ids the functions' environment names as TABLE_NAME,
+ * BUCKET_NAME, WORK_BUCKET_NAME and QUEUE_URLS (queue names), and the WebSocket API with its stage. The
+ * template must be synthesized for the local account and region (LOCAL_ACCOUNT, LOCAL_REGION) so the literal
+ * parts of its ARNs match too.
  */
 import type { FunctionName } from '../../../shared/topology';
 import { type LocalNames, queueArn } from './calls';
@@ -22,13 +23,16 @@ export interface TemplateJson {
 type Resolver = (value: unknown) => string;
 
 const refOf = (v: unknown): string | undefined => (v && typeof v === 'object' ? ((v as { Ref?: string }).Ref ?? undefined) : undefined);
-const importOf = (v: unknown): string | undefined => (v && typeof v === 'object' ? (v as { 'Fn::ImportValue'?: string })['Fn::ImportValue'] : undefined);
+/** The queue a `{ Fn::GetAtt: [<queue>, QueueName] }` names. */
+const queueNameOf = (v: unknown): string | undefined => {
+  const att = v && typeof v === 'object' ? (v as { 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt'] : undefined;
+  return att?.[1] === 'QueueName' ? att[0] : undefined;
+};
 
-/** What the template calls the resources a local runtime names: logical ids (or dev exports) by role. */
+/** What the template calls the resources a local runtime names: logical ids by role. */
 interface TemplateIds {
   table?: string;
   bucket?: string;
-  bucketImport?: string;
   work?: string;
   /** Queue logical id → manifest queue name. */
   queues: Map<string, string>;
@@ -49,13 +53,12 @@ export function templateIds(t: TemplateJson): TemplateIds {
     const env = variablesOf(fn);
     ids.table ??= refOf(env.TABLE_NAME);
     ids.bucket ??= refOf(env.BUCKET_NAME);
-    ids.bucketImport ??= importOf(env.BUCKET_NAME);
     ids.work ??= refOf(env.WORK_BUCKET_NAME);
     if (typeof env.FILES_PREFIX === 'string') ids.filesPrefix = env.FILES_PREFIX;
-    // QUEUE_URLS is a join of `{"<name>":"`, { Ref: <queue> }, `","<name>":"`, …
+    // QUEUE_URLS is a join of `{"<name>":"`, { Fn::GetAtt: [<queue>, QueueName] }, `","<name>":"`, …
     const join = (env.QUEUE_URLS as { 'Fn::Join'?: [string, unknown[]] } | undefined)?.['Fn::Join'];
     join?.[1].forEach((part, i) => {
-      const ref = refOf(part);
+      const ref = queueNameOf(part);
       const before = join[1][i - 1];
       const name = typeof before === 'string' ? before.match(/"([^"]+)":"$/)?.[1] : undefined;
       if (ref && name) ids.queues.set(ref, name);
@@ -106,8 +109,6 @@ export function resolver(t: TemplateJson, names: LocalNames, ids = templateIds(t
       if (typeof o.Ref === 'string') return ref(o.Ref);
       if (Array.isArray(o['Fn::GetAtt'])) return getAtt(String(o['Fn::GetAtt'][0]), String(o['Fn::GetAtt'][1]));
       if (Array.isArray(o['Fn::Join'])) return (o['Fn::Join'][1] as unknown[]).map(resolve).join(String(o['Fn::Join'][0]));
-      if (typeof o['Fn::ImportValue'] === 'string')
-        return o['Fn::ImportValue'] === ids.bucketImport ? names.bucket : `unresolved:Import:${o['Fn::ImportValue']}`;
     }
     return `unresolved:${JSON.stringify(value)}`;
   };
