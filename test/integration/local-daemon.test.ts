@@ -63,6 +63,19 @@ describe('npm start is no daemon', () => {
     }
   }, 240_000);
 
+  it('stops when npm itself is killed outright (SIGKILL to npm: its script shell stays, waiting on node)', async () => {
+    const run = startProcess('npm', ['start'], { PORT: '0', DATA_DIR: fresh('data'), LOG: 'quiet' });
+    try {
+      const [, base] = await run.waitFor(READY, 180_000);
+      expect(run.seen().filter((p) => /^(\/bin\/)?sh -c /.test(p.cmd)).length).toBeGreaterThan(0);
+      run.child.kill('SIGKILL');
+      expect(await waitUntil(async () => !(await answers(base)), 30_000)).toBe(true);
+      await expectAllGone(run);
+    } finally {
+      reap(run);
+    }
+  }, 240_000);
+
   it('refuses a second start on a data folder in use in one line, starting nothing, while the first serves on', async () => {
     const data = fresh('data');
     const run = startEntryPoint([], { PORT: '0', DATA_DIR: data, LOG: 'quiet' });
