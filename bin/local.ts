@@ -1,7 +1,10 @@
 /**
  * `npm start`: the whole service on this machine (`npm start -- --help` lists the flags and environment
  * variables, lib/local/cli.ts). A start that fails prints one line saying what to do and stops everything it
- * started; so does Ctrl-C (SIGINT) or SIGTERM at any point, start-up included.
+ * started; so does Ctrl-C (SIGINT), SIGTERM or SIGHUP at any point, start-up included, and so does the death
+ * of whatever started it (lib/local/parent-watch.ts): it is a foreground program, never a daemon. Its engines
+ * die with it even when it is killed outright (lib/local/engines.ts), and one data folder serves one
+ * runtime at a time (lib/local/data-lock.ts).
  *
  * It runs as `node --import tsx bin/local.ts`, one process, not through the `tsx` command: that one runs the
  * program in a child and, when a signal reaches it, gives the child 30 ms to acknowledge before it kills it
@@ -10,6 +13,7 @@
  */
 import { banner } from '../lib/local/banner';
 import { parseCli, usage } from '../lib/local/cli';
+import { watchParent } from '../lib/local/parent-watch';
 import { StartAborted } from '../lib/local/ports';
 import { Runtime } from '../lib/local/runtime';
 import { startFailure } from '../lib/local/start-failure';
@@ -38,6 +42,8 @@ const rt = new Runtime({
 
 let stopping = false;
 let shown: Awaited<ReturnType<NonNullable<typeof demo>['runDemo']>> | null = null;
+// Once the reader of our output is gone (the parent that started us), a write must not crash the stop.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 const stop = async () => {
   if (stopping) return;
   stopping = true;
@@ -47,12 +53,18 @@ const stop = async () => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+// The terminal closed.
+process.on('SIGHUP', stop);
+watchParent((why) => {
+  console.log(`stopping: ${why}`);
+  void stop();
+});
 
 try {
   await rt.start();
   shown = demo ? await demo.runDemo(rt, { dataDir: o.dataDir, target, progress: (line) => console.log(line) }) : null;
   console.log(`ready ${rt.base}`);
-  console.log(banner({ base: rt.base, dataDir: o.dataDir, clock: o.clock, now: rt.clock.now() }, shown).join('\n'));
+  console.log(banner({ base: rt.base, dataDir: o.dataDir, memory: o.memory, clock: o.clock, now: rt.clock.now() }, shown).join('\n'));
 } catch (err) {
   // A stop during start-up is not a failure: `stop` ends the process once everything is down.
   if (stopping || err instanceof StartAborted) await new Promise(() => undefined);

@@ -10,14 +10,17 @@ import { type Demo, FEED_EVERY_MS } from './demo';
 export interface ReadyContext {
   base: string;
   dataDir: string;
+  /** `--memory`: said as such, with what it does today (lib/local/cli.ts). */
+  memory?: boolean;
   clock: 'manual' | 'system';
   now: number;
 }
 
 /** The docs, the data folder and how to stop. */
 export function readyLines(c: ReadyContext): string[] {
-  const data =
-    c.dataDir === ':memory:'
+  const data = c.memory
+    ? "nothing kept (--memory): tables in DynamoDB Local's memory, files in a temporary folder deleted on stop; Java still needed"
+    : c.dataDir === ':memory:'
       ? 'in memory (DATA_DIR=:memory:): nothing is kept after stop'
       : `${resolve(c.dataDir)} (tables, files, users, API keys and secrets; to start afresh: stop, delete the folder)`;
   const lines = [`docs:  ${c.base}/docs/api/reference (API reference), ${c.base}/openapi.json (OpenAPI), ${c.base}/ (home)`, `data:  ${data}`];

@@ -1,15 +1,21 @@
 /**
  * `npm start`'s command line: its flags and the environment variables it reads, parsed in one place so
- * `--help` lists exactly what is read and anything else is refused with one line (exit 2).
+ * `--help` lists exactly what is read and anything else is refused with one line (exit 2). A flag given to
+ * npm itself (`npm start --demo`, without `--`) reaches us only as npm's `npm_config_demo=true`: it is
+ * honoured as the flag (npm prints its own warning about an unknown config, and nothing else would).
  */
+import type { LogMode } from './log-lines';
 
 export interface StartOptions {
   demo: boolean;
   port: number;
+  /** `:memory:` with `--memory` or `DATA_DIR=:memory:`. */
   dataDir: string;
+  /** `--memory`: nothing kept (the runtime runs as with `DATA_DIR=:memory:`). */
+  memory: boolean;
   clock: 'manual' | 'system';
   clockStart?: number;
-  log: boolean;
+  log: LogMode;
   /** Every function from its deploy bundle, each in its own worker thread (README "Running the deployed bundles"). */
   bundles: boolean;
 }
@@ -21,6 +27,10 @@ export const FLAGS: ReadonlyArray<{ flag: string; text: string }> = [
   { flag: '--demo', text: 'publish demo item data, back-fill a week of two markets, feed them every 20 s, print a key and copy-paste commands' },
   { flag: '--bundles', text: 'run every function from the esbuild bundle synth deploys, each in its own worker thread (no table/storage/merge faults)' },
   { flag: '--help', text: 'print this help and exit (also -h)' },
+  {
+    flag: '--memory',
+    text: "keep nothing (as DATA_DIR=:memory:): tables in DynamoDB Local's memory, files in a temporary folder deleted on stop; Java still needed",
+  },
 ];
 
 /** Every environment variable `npm start` reads. */
@@ -29,17 +39,31 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; text: string }> = [
   { name: 'DATA_DIR', text: 'where tables, files, users, API keys and secrets are kept (default .data; `:memory:` keeps nothing)' },
   { name: 'CLOCK', text: '`system` (default) or `manual`: a clock that moves only through POST /_local/clock' },
   { name: 'CLOCK_START', text: 'start of the manual clock, Unix ms (default: now; with --demo the week before it is replayed)' },
-  { name: 'LOG', text: '`info` (default: JSON log lines on stdout) or `quiet` (errors only)' },
+  {
+    name: 'LOG',
+    text: '`info` (default: short human lines, no metrics), `json` (the JSON log lines and EMF metrics, as AWS writes them) or `quiet` (errors only)',
+  },
 ];
 
 const DEFAULT_PORT = 8787;
 const ALIASES: Record<string, string> = { '-h': '--help' };
+const LOG_MODES: Record<string, LogMode> = { info: 'human', json: 'json', quiet: 'quiet' };
+
+/**
+ * The flags npm took for its own config (`npm start --demo` without `--`): npm sets `npm_config_<name>` for
+ * each (`true`, or the value after `=`), and passes nothing to the script. `--help` stays npm's own.
+ */
+function npmFlags(env: Readonly<Record<string, string | undefined>>): string[] {
+  return FLAGS.map((f) => f.flag)
+    .filter((flag) => flag !== '--help')
+    .filter((flag) => env[`npm_config_${flag.slice(2)}`] === 'true');
+}
 
 export function usage(): string {
   const width = Math.max(...FLAGS.map((f) => f.flag.length), ...ENVIRONMENT.map((e) => e.name.length)) + 2;
   const rows = (items: ReadonlyArray<[string, string]>) => items.map(([name, text]) => `  ${name.padEnd(width)}${text}`).join('\n');
   return [
-    'npm start [-- FLAGS]: the whole market data service on this machine (Node 20+, Java 17+).',
+    'npm start [-- FLAGS]: the whole market data service on this machine (Node 20+, Java 17+, --memory included).',
     '',
     'Flags:',
     rows(FLAGS.map((f) => [f.flag, f.text])),
@@ -47,14 +71,15 @@ export function usage(): string {
     'Environment:',
     rows(ENVIRONMENT.map((e) => [e.name, e.text])),
     '',
-    'Examples: npm start -- --demo    PORT=9000 DATA_DIR=:memory: npm start    Stop with Ctrl-C.',
+    'A flag given to npm itself (`npm start --demo`, without `--`) is taken too: npm passes it as npm_config_demo=true.',
+    'Examples: npm start -- --demo    npm start -- --memory    PORT=9000 LOG=json npm start    Stop with Ctrl-C.',
   ].join('\n');
 }
 
 /** Reads the flags and the environment; the first problem found is the one-line error. */
 export function parseCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Cli {
   const known = new Set(FLAGS.map((f) => f.flag));
-  const given = new Set<string>();
+  const given = new Set<string>(npmFlags(env));
   for (const raw of argv) {
     const arg = ALIASES[raw] ?? raw;
     if (!known.has(arg))
@@ -76,8 +101,17 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
     if (!/^\d+$/.test(env.CLOCK_START) || !Number.isSafeInteger(clockStart))
       return { kind: 'error', message: `CLOCK_START must be Unix ms (e.g. ${Date.UTC(2026, 0, 1)}), not "${env.CLOCK_START}"` };
   }
-  const log = env.LOG === undefined || env.LOG === '' ? 'info' : env.LOG;
-  if (log !== 'info' && log !== 'quiet') return { kind: 'error', message: `LOG is "info" or "quiet", not "${env.LOG}"` };
-  const dataDir = env.DATA_DIR === undefined || env.DATA_DIR === '' ? '.data' : env.DATA_DIR;
-  return { kind: 'start', options: { demo: given.has('--demo'), port, dataDir, clock, clockStart, log: log === 'info', bundles: given.has('--bundles') } };
+  const logName = env.LOG || 'info';
+  if (!Object.hasOwn(LOG_MODES, logName)) return { kind: 'error', message: `LOG is "info", "json" or "quiet", not "${env.LOG}"` };
+  const log = LOG_MODES[logName];
+  const memory = given.has('--memory');
+  const dirGiven = env.DATA_DIR !== undefined && env.DATA_DIR !== '';
+  // `DATA_DIR=:memory:` says the same as --memory; any folder contradicts it.
+  if (memory && dirGiven && env.DATA_DIR !== ':memory:')
+    return { kind: 'error', message: `--memory keeps nothing, so DATA_DIR="${env.DATA_DIR}" contradicts it: unset DATA_DIR, or drop --memory` };
+  const dataDir = memory ? ':memory:' : dirGiven ? env.DATA_DIR! : '.data';
+  return {
+    kind: 'start',
+    options: { demo: given.has('--demo'), port, dataDir, memory, clock, clockStart, log, bundles: given.has('--bundles') },
+  };
 }

@@ -2,7 +2,9 @@
  * The demo's item data: a generated item file for the demo markets' item ids (spec api.md "Item data":
  * names, qualities, levels, classes, icon names, vendor prices, stacks, suffix names), the catalogue names
  * of its suffix and pet keys (which generated data never names), and a 56x56 WebP icon per icon name.
- * Deterministic: the same keys give the same names.
+ * Deterministic: the same keys give the same names. Every name is given once (issue 25: three items called
+ * "Jagged Arrow" read as one item listed three times): an item whose first name is taken gets another of its
+ * kind (lib/local/demo-items.ts `Names`).
  */
 import type { Kind } from '../../shared/demo/market-generator';
 import { isPetKey, KEY_BASE, splitKey } from '../../shared/domain/item-key';
@@ -57,7 +59,10 @@ const GOODS: Array<[noun: string, subclass: number]> = [
   ['Dust', 12],
   ['Crystal', 4],
 ];
-const AMMO = ['Heavy Shot', 'Jagged Arrow', 'Balanced Bolt', 'Thorium Slug', 'Feathered Arrow'];
+/** Words before a commodity's or a consumable's name once its two-word names are taken. */
+const GRADES = ['Fine', 'Coarse', 'Dense', 'Pure', 'Rough', 'Refined', 'Raw', 'Brittle', 'Shimmering', 'Tough', 'Greater', 'Lesser'];
+const AMMO_MAKERS = ['Heavy', 'Jagged', 'Balanced', 'Thorium', 'Feathered', 'Barbed', 'Razor', 'Iron', 'Steel', 'Mithril', 'Blackened', 'Whistling'];
+const AMMO = ['Shot', 'Arrow', 'Bolt', 'Slug', 'Dart'];
 const CONSUMABLES = ['Potion', 'Elixir', 'Flask', 'Tonic', 'Draught', 'Scroll', 'Feast', 'Bandage'];
 const VIRTUES = ['Swiftness', 'Fortitude', 'Clarity', 'the Tides', 'Embers', 'Warding', 'the Wilds', 'Focus'];
 const MAKERS = [
@@ -93,24 +98,65 @@ const ARMOUR: Array<[noun: string, subclass: number]> = [
   ['Spaulders', 3],
   ['Ring', 0],
 ];
+/** Suffix names: `of <noun>`, then `of the <grade> <animal>` / `of <grade> <virtue>` (each suffix id its own). */
 const SUFFIXES = [
-  'of the Bear',
-  'of the Eagle',
-  'of the Owl',
-  'of the Tiger',
-  'of the Monkey',
-  'of the Whale',
-  'of the Falcon',
-  'of the Wolf',
-  'of Stamina',
-  'of Agility',
-  'of Intellect',
-  'of Strength',
-  'of Spirit',
-  'of the Boar',
+  'the Bear',
+  'the Eagle',
+  'the Owl',
+  'the Tiger',
+  'the Monkey',
+  'the Whale',
+  'the Falcon',
+  'the Wolf',
+  'Stamina',
+  'Agility',
+  'Intellect',
+  'Strength',
+  'Spirit',
+  'the Boar',
+  'the Fox',
+  'the Stag',
+  'the Serpent',
+  'the Raven',
+  'the Lynx',
+  'Endurance',
+  'Precision',
+  'Haste',
+  'Wisdom',
+  'Valor',
 ];
-const PET_COLOURS = ['Amber', 'Azure', 'Crimson', 'Dusky', 'Golden', 'Jade', 'Snowy', 'Spotted', 'Twilight', 'Mossy'];
-const PETS = ['Whelpling', 'Kitten', 'Sprite', 'Owlet', 'Mudfin', 'Tortoise', 'Fox Kit', 'Moth', 'Hatchling', 'Wisp', 'Hare', 'Ram'];
+const SUFFIX_GRADES = [
+  'Greater',
+  'Lesser',
+  'Elder',
+  'Mighty',
+  'Ancient',
+  'Swift',
+  'Silent',
+  'Radiant',
+  'Hallowed',
+  'Wild',
+  'Fierce',
+  'Noble',
+  'Keen',
+  'Stalwart',
+  'Valiant',
+  'Grim',
+  'Brave',
+  'Cunning',
+  'Patient',
+  'Wandering',
+  'Hidden',
+  'Burning',
+  'Frozen',
+  'Golden',
+];
+/** `of the Bear`, or graded `of the Elder Bear` / `of Greater Stamina`. */
+const suffixName = (noun: string, grade?: string): string =>
+  !grade ? `of ${noun}` : noun.startsWith('the ') ? `of the ${grade} ${noun.slice(4)}` : `of ${grade} ${noun}`;
+const PET_MARKS = ['Striped', 'Speckled', 'Fluffy', 'Tiny', 'Curious', 'Sleepy', 'Bold', 'Shy'];
+const PET_COLOURS = ['Amber', 'Azure', 'Crimson', 'Dusky', 'Golden', 'Jade', 'Snowy', 'Spotted', 'Twilight', 'Mossy', 'Ashen', 'Starry'];
+const PETS = ['Whelpling', 'Kitten', 'Sprite', 'Owlet', 'Mudfin', 'Tortoise', 'Fox Kit', 'Moth', 'Hatchling', 'Wisp', 'Hare', 'Ram', 'Piglet', 'Frogling'];
 
 /** Item quality colours as players know them: poor, common, uncommon, rare, epic. */
 const QUALITY_COLOURS: Rgb[] = [
@@ -138,24 +184,77 @@ interface Made {
 
 const icon = (shape: Shape, quality: number): string => `demo_${shape}_${quality}`;
 
-/** The generated record of an item id of a kind. */
-function makeItem(id: number, kind: Kind): Made {
+/**
+ * Hands out names once each: the first of a thing's candidate names not given yet (candidates are
+ * deterministic per id), else its first with a number.
+ */
+class Names {
+  private readonly given = new Set<string>();
+
+  take(candidates: Iterable<string>): string {
+    let first: string | undefined;
+    for (const name of candidates) {
+      first ??= name;
+      if (!this.given.has(name)) {
+        this.given.add(name);
+        return name;
+      }
+    }
+    for (let n = 2; ; n++) {
+      const name = `${first} ${n}`;
+      if (!this.given.has(name)) {
+        this.given.add(name);
+        return name;
+      }
+    }
+  }
+}
+
+/** An id's tries (its picks are salted by `t`): `short` two-word candidates first, then `long` ones with one more word. */
+function* tries(short: (salt: number) => string, long: (salt: number) => string): Generator<string> {
+  for (let t = 0; t < 16; t++) yield short(100 + t);
+  for (let t = 0; t < 48; t++) yield long(200 + t);
+}
+
+/** The generated record of an item id of a kind, named by `names`. */
+function makeItem(id: number, kind: Kind, names: Names): Made {
   switch (kind) {
     case 'commodity': {
       const [noun, sc] = pick(GOODS, id, 1);
       const q = hash(id, 2) < 0.8 ? 1 : 2;
+      // The first candidate is the name this id always had (salt 3); the noun stays (it is the subclass).
+      const n = names.take([
+        `${pick(MATERIALS, id, 3)} ${noun}`,
+        ...tries(
+          (t) => `${pick(MATERIALS, id, t)} ${noun}`,
+          (t) => `${pick(GRADES, id, t)} ${pick(MATERIALS, id, t + 1000)} ${noun}`,
+        ),
+      ]);
       return {
         shape: 'orb',
-        record: { n: `${pick(MATERIALS, id, 3)} ${noun}`, q, il: between(1, 60, id, 4), c: 7, sc, ic: icon('orb', q), sell: between(5, 90, id, 5), st: 200 },
+        record: { n, q, il: between(1, 60, id, 4), c: 7, sc, ic: icon('orb', q), sell: between(5, 90, id, 5), st: 200 },
       };
     }
-    case 'ammo':
-      return { shape: 'arrows', record: { n: pick(AMMO, id, 1), q: 1, il: between(5, 60, id, 4), c: 6, sc: 2, ic: icon('arrows', 1), sell: 1, st: 1000 } };
+    case 'ammo': {
+      const n = names.take(
+        tries(
+          (t) => `${pick(AMMO_MAKERS, id, t)} ${pick(AMMO, id, t + 1000)}`,
+          (t) => `${pick(GRADES, id, t)} ${pick(AMMO_MAKERS, id, t + 1000)} ${pick(AMMO, id, t + 2000)}`,
+        ),
+      );
+      return { shape: 'arrows', record: { n, q: 1, il: between(5, 60, id, 4), c: 6, sc: 2, ic: icon('arrows', 1), sell: 1, st: 1000 } };
+    }
     case 'misc':
       return {
         shape: 'flask',
         record: {
-          n: `${pick(CONSUMABLES, id, 1)} of ${pick(VIRTUES, id, 3)}`,
+          n: names.take([
+            `${pick(CONSUMABLES, id, 1)} of ${pick(VIRTUES, id, 3)}`,
+            ...tries(
+              (t) => `${pick(CONSUMABLES, id, t)} of ${pick(VIRTUES, id, t + 1000)}`,
+              (t) => `${pick(GRADES, id, t)} ${pick(CONSUMABLES, id, t + 1000)} of ${pick(VIRTUES, id, t + 2000)}`,
+            ),
+          ]),
           q: 1,
           il: between(5, 60, id, 4),
           c: 0,
@@ -174,7 +273,13 @@ function makeItem(id: number, kind: Kind): Made {
       return {
         shape,
         record: {
-          n: `${pick(MAKERS, id, 3)} ${noun}`,
+          n: names.take([
+            `${pick(MAKERS, id, 3)} ${noun}`,
+            ...tries(
+              (t) => `${pick(MAKERS, id, t)} ${noun}`,
+              (t) => `${pick(MAKERS, id, t)} ${pick(MATERIALS, id, t + 1000)} ${noun}`,
+            ),
+          ]),
           q,
           il: between(20, 70, id, 4),
           c: weapon ? 2 : 4,
@@ -191,6 +296,8 @@ function makeItem(id: number, kind: Kind): Made {
 /** Item data for every key of the demo's markets (`kinds`: each market generator's key kinds). */
 export function demoItemData(kinds: Iterable<ReadonlyMap<number, Kind>>): DemoItemData {
   const items = new Map<number, Made>();
+  const names = new Names();
+  const suffixNames = new Names();
   const suffixes: Record<string, string> = {};
   const seen: SeenEntry[] = [];
   const variantKeys: Array<[number, Kind]> = [];
@@ -201,7 +308,7 @@ export function demoItemData(kinds: Iterable<ReadonlyMap<number, Kind>>): DemoIt
       if (kind === 'pet') {
         if (!items.has(PET_CAGE)) items.set(PET_CAGE, { shape: 'cage', record: { n: 'Pet Cage', q: 1, il: 1, c: 17, sc: 0, ic: icon('cage', 1), st: 1 } });
       } else if (!items.has(item)) {
-        items.set(item, makeItem(item, kind));
+        items.set(item, makeItem(item, kind, names));
       }
     }
   }
@@ -212,11 +319,25 @@ export function demoItemData(kinds: Iterable<ReadonlyMap<number, Kind>>): DemoIt
     const { item, v } = splitKey(key);
     if (isPetKey(key)) {
       const species = v - 65_536;
-      seen.push([key, `${pick(PET_COLOURS, species, 7)} ${pick(PETS, species, 8)}`, 3, 0, 4]);
+      const pet = names.take([
+        `${pick(PET_COLOURS, species, 7)} ${pick(PETS, species, 8)}`,
+        ...tries(
+          (t) => `${pick(PET_COLOURS, species, t)} ${pick(PETS, species, t + 1000)}`,
+          (t) => `${pick(PET_MARKS, species, t)} ${pick(PET_COLOURS, species, t + 1000)} ${pick(PETS, species, t + 2000)}`,
+        ),
+      ]);
+      seen.push([key, pet, 3, 0, 4]);
       continue;
     }
     const suffix = v % 2 === 0 ? v / 2 : -(v + 1) / 2;
-    suffixes[suffix] ??= pick(SUFFIXES, Math.abs(suffix), 9);
+    const a = Math.abs(suffix);
+    suffixes[suffix] ??= suffixNames.take([
+      suffixName(pick(SUFFIXES, a, 9)),
+      ...tries(
+        (t) => suffixName(pick(SUFFIXES, a, t)),
+        (t) => suffixName(pick(SUFFIXES, a, t), pick(SUFFIX_GRADES, a, t + 1000)),
+      ),
+    ]);
     const made = items.get(item);
     if (!made) continue;
     made.record.rs = true;

@@ -3,7 +3,8 @@
  * qualities, icons), replays the last week of two markets through the public upload route on a clock that
  * starts in the past (lib/local/replay-clock.ts), so the hourly view anonymous readers get has prices at
  * once, then feeds a book to each market every 20 s. What it made (user, keys) is kept in `DATA_DIR/demo.json`
- * and reused by the next start, which replays only the time since the last run. Kept small so it is ready
+ * and reused by the next start, which replays only the time since the last run. The printed key is the
+ * newcomer's alone: the replay and the feed upload as an account of their own (`feed@localhost`). Kept small so it is ready
  * in well under a minute on 2 busy cores: 1000 keys a market, 25 books each; the catch-up of sealed files and
  * the catalogue names of suffix and pet keys follow `ready` in the background.
  */
@@ -28,14 +29,23 @@ const STATE_FILE = 'demo.json';
 /** The catalogue route takes at most 5000 entries a request. */
 const SEEN_BATCH = 5000;
 
-/** What the demo keeps in the data folder so the next start reuses its account and replays only the gap. */
+/**
+ * What the demo keeps in the data folder so the next start reuses its accounts and replays only the gap.
+ * v1 had one account for the printed key and the feed: its key is kept as the printed one.
+ */
 interface DemoState {
-  v: 1;
+  v: 2;
+  /** The demo user and its printed key: never used by the demo itself, so a newcomer's first upload is theirs. */
   userId: string;
-  keys: string[];
+  apiKey: string;
+  /** The feed's own account (`feed@localhost`) and its keys in rotation. */
+  feedUserId: string;
+  feedKeys: string[];
   /** `at` of the newest book the demo uploaded. */
   lastAt: number;
 }
+
+type KeptState = Omit<DemoState, 'v' | 'feedUserId' | 'feedKeys'> & Partial<Pick<DemoState, 'feedUserId' | 'feedKeys'>>;
 
 export interface Demo {
   userId: string;
@@ -55,12 +65,18 @@ export interface Demo {
 
 const stateFile = (dataDir: string): string | null => (dataDir === ':memory:' ? null : join(resolve(dataDir), STATE_FILE));
 
-function readState(dataDir: string): DemoState | null {
+function readState(dataDir: string): KeptState | null {
   const file = stateFile(dataDir);
   if (!file || !existsSync(file)) return null;
   try {
-    const s = JSON.parse(readFileSync(file, 'utf8')) as DemoState;
-    return s.v === 1 && typeof s.userId === 'string' && Array.isArray(s.keys) && s.keys.length === KEYS && Number.isSafeInteger(s.lastAt) ? s : null;
+    const s = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    if (typeof s.userId !== 'string' || !Number.isSafeInteger(s.lastAt)) return null;
+    const lastAt = s.lastAt as number;
+    if (s.v === 1 && Array.isArray(s.keys) && typeof s.keys[0] === 'string') return { userId: s.userId, apiKey: s.keys[0], lastAt };
+    const feedKeys = s.feedKeys;
+    if (s.v === 2 && typeof s.apiKey === 'string' && typeof s.feedUserId === 'string' && Array.isArray(feedKeys) && feedKeys.length === KEYS)
+      return { userId: s.userId, apiKey: s.apiKey, feedUserId: s.feedUserId, feedKeys: feedKeys as string[], lastAt };
+    return null;
   } catch {
     return null;
   }
@@ -103,16 +119,33 @@ async function must<T>(rt: Runtime, method: string, path: string, body?: unknown
   return res.body;
 }
 
-/** The demo account: the kept one when it still works, else a new premium user with fresh keys. */
-async function account(rt: Runtime, kept: DemoState | null): Promise<{ userId: string; keys: string[] }> {
-  if (kept && (await call(rt, 'GET', `/_local/users/${kept.userId}`)).status === 200) {
-    const me = await call<{ features?: string[] }>(rt, 'GET', '/api/v1/me', undefined, kept.keys[0]);
-    if (me.status === 200 && me.body.features?.includes('prices.live')) return { userId: kept.userId, keys: kept.keys };
-  }
+/** Whether a kept account still works: the user exists and its key has `feature`. */
+async function stillWorks(rt: Runtime, userId: string, key: string, feature: string): Promise<boolean> {
+  if ((await call(rt, 'GET', `/_local/users/${userId}`)).status !== 200) return false;
+  const me = await call<{ features?: string[] }>(rt, 'GET', '/api/v1/me', undefined, key);
+  return me.status === 200 && (me.body.features?.includes(feature) ?? false);
+}
+
+/** The demo account and its printed key: the kept ones when they still work, else a new premium user and key. */
+async function account(rt: Runtime, kept: KeptState | null): Promise<{ userId: string; apiKey: string }> {
+  if (kept && (await stillWorks(rt, kept.userId, kept.apiKey, 'prices.live'))) return { userId: kept.userId, apiKey: kept.apiKey };
   const user = await must<{ id: string }>(rt, 'POST', '/_local/users', { email: 'demo@localhost', plan: 'premium' });
-  const keys: string[] = [];
-  for (let i = 0; i < KEYS; i++) keys.push((await must<{ key: string }>(rt, 'POST', '/_local/api-keys', { userId: user.id })).key);
-  return { userId: user.id, keys };
+  const { key } = await must<{ key: string }>(rt, 'POST', '/_local/api-keys', { userId: user.id });
+  return { userId: user.id, apiKey: key };
+}
+
+/**
+ * The feed's own caller (issue 25): an account of its own with KEYS keys, so the printed key has uploaded
+ * nothing and a newcomer's first upload with it is not refused `too_soon` (one book per caller and market
+ * every 5 minutes) nor left uncredited (`too_soon_credit`, per account).
+ */
+async function feedAccount(rt: Runtime, kept: KeptState | null): Promise<{ feedUserId: string; feedKeys: string[] }> {
+  if (kept?.feedUserId && kept.feedKeys && (await stillWorks(rt, kept.feedUserId, kept.feedKeys[0], 'api.upload')))
+    return { feedUserId: kept.feedUserId, feedKeys: kept.feedKeys };
+  const user = await must<{ id: string }>(rt, 'POST', '/_local/users', { email: 'feed@localhost', plan: 'premium' });
+  const feedKeys: string[] = [];
+  for (let i = 0; i < KEYS; i++) feedKeys.push((await must<{ key: string }>(rt, 'POST', '/_local/api-keys', { userId: user.id })).key);
+  return { feedUserId: user.id, feedKeys };
 }
 
 /** Icons into the files bucket (where `GET /icons/<name>.webp` reads them) and the generated item file. */
@@ -135,11 +168,11 @@ async function publishNames(rt: Runtime, data: DemoItemData, key: string): Promi
     await must(rt, 'POST', '/api/v1/items/seen', { build: DEMO_BUILD, items: data.seen.slice(i, i + SEEN_BATCH) }, key);
 }
 
-/** Uploads the market's next book at `at`; a refusal throws, except 429 when `tooSoonIsFine` (a key's 5-minute limit). */
+/** Uploads the market's next book at `at`; a refusal throws, except 409 `too_soon` when `tooSoonIsFine` (a key's 5-minute limit). */
 async function upload(rt: Runtime, gen: MarketGenerator, at: number, key: string, tooSoonIsFine = false): Promise<void> {
   const book = gen.nextBook({ at });
-  const res = await call(rt, 'POST', '/api/v1/ah/books', book, key);
-  if (res.status >= 300 && !(res.status === 429 && tooSoonIsFine))
+  const res = await call<{ error?: string }>(rt, 'POST', '/api/v1/ah/books', book, key);
+  if (res.status >= 300 && !(res.status === 409 && res.body?.error === 'too_soon' && tooSoonIsFine))
     throw new Error(`demo: upload to ${book.market} answered ${res.status} ${JSON.stringify(res.body)}`);
 }
 
@@ -167,7 +200,8 @@ async function itemWithPrice(rt: Runtime, gen: MarketGenerator, data: DemoItemDa
 export async function runDemo(rt: Runtime, opts: { dataDir: string; target?: number; progress?: (line: string) => void }): Promise<Demo> {
   const started = Date.now();
   const kept = readState(opts.dataDir);
-  const { userId, keys } = await account(rt, kept);
+  const { userId, apiKey } = await account(rt, kept);
+  const { feedUserId, feedKeys } = await feedAccount(rt, kept);
   const from = rt.clock.now();
   const generators = DEMO_MARKETS.map(
     (market, i) => new MarketGenerator({ market, keys: ITEM_KEYS, entries: ITEM_KEYS * 3, seed: 101 + i, start: from, stepMs: HOUR_MS }),
@@ -184,7 +218,7 @@ export async function runDemo(rt: Runtime, opts: { dataDir: string; target?: num
   for (const at of steps) {
     moveClock(rt, at);
     // 429 only when the last run's final upload with this key was minutes before: that book is left out.
-    await Promise.all(generators.map((gen) => upload(rt, gen, at, keys[0], true)));
+    await Promise.all(generators.map((gen) => upload(rt, gen, at, feedKeys[0], true)));
     // Merges only: the schedules run after the replay and catch up (sealing writes every pending period).
     await rt.drain();
     lastAt = at;
@@ -199,14 +233,14 @@ export async function runDemo(rt: Runtime, opts: { dataDir: string; target?: num
   const key = await itemWithPrice(rt, generators[0], data);
   const save = (at: number) => {
     const file = stateFile(opts.dataDir);
-    if (file) writeFileSync(file, JSON.stringify({ v: 1, userId, keys, lastAt: at } satisfies DemoState), { mode: 0o600 });
+    if (file) writeFileSync(file, JSON.stringify({ v: 2, userId, apiKey, feedUserId, feedKeys, lastAt: at } satisfies DemoState), { mode: 0o600 });
   };
   save(lastAt);
-  publishNames(rt, data, keys[0]).catch((err) => console.error(err instanceof Error ? err.message : String(err)));
+  publishNames(rt, data, feedKeys[0]).catch((err) => console.error(err instanceof Error ? err.message : String(err)));
   const feeding = !(rt.clock instanceof ManualClock);
-  const stop = feeding ? feed(rt, generators, keys, save) : () => undefined;
+  const stop = feeding ? feed(rt, generators, feedKeys, save) : () => undefined;
   const replayed = { books: steps.length * generators.length, ms: Date.now() - started, from };
-  return { userId, apiKey: keys[0], session, market, item: { key, name: demoName(data, key) ?? `Item ${key}` }, replayed, feeding, stop };
+  return { userId, apiKey, session, market, item: { key, name: demoName(data, key) ?? `Item ${key}` }, replayed, feeding, stop };
 }
 
 /** Uploads a book to every market every 20 s, rotating the keys; returns how to stop. */

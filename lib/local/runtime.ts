@@ -38,6 +38,7 @@ import {
 import { type Deployment, functionEnvironment } from '../environment';
 import { type BundleBuildOptions, type Bundles, buildBundles } from './bundles';
 import { handleControl } from './control';
+import { type DataLock, lockDataDir } from './data-lock';
 import { localDeployment, localSecrets } from './deployment';
 import { Edge } from './edge';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
@@ -52,6 +53,7 @@ import type { TemplateJson } from './iam/resolve';
 import { LocalIdentity } from './identity';
 import { currentFunction, LambdaHost } from './lambda';
 import { LiveGateway } from './live-gateway';
+import { type LogMode, printedLine } from './log-lines';
 import { MergeCrash, type MergeFaultState } from './merge-crash';
 import { type OperatorServices, operatorServices } from './operator';
 import { StartAborted } from './ports';
@@ -85,7 +87,11 @@ export interface RuntimeOptions {
    * there skip the edge, so they carry no origin-verify header and their headers arrive as sent (tests).
    */
   direct?: boolean;
-  log?: boolean;
+  /**
+   * What is printed of the service's lines: a LogMode (`npm start`'s LOG, lib/local/log-lines.ts); `true`
+   * (the default) every JSON line, `false` only the error lines, as JSON.
+   */
+  log?: boolean | LogMode;
   /**
    * Records every AWS call a handler makes (function, IAM action, resource ARN: lib/local/iam/) in `calls`,
    * and appends them to `file` when given (the test run checks them against the synthesized policies).
@@ -156,6 +162,8 @@ export class Runtime {
   /** Requests before start-up finished are answered 503: the handlers are not wired yet. */
   private ready = false;
   private closing: Promise<void> | null = null;
+  /** The data folder's lock (lib/local/data-lock.ts), held from start to the end of close. */
+  private dataLock: DataLock | null = null;
   /** Each function's local platform: its own configuration over the engines' shared, instrumented clients. */
   private readonly platforms = new Map<FunctionName, Platform<ClientName>>();
   private lambdas = new LambdaHost(
@@ -234,13 +242,17 @@ export class Runtime {
 
   private readonly sink: LogSink = (line, level) => {
     for (const t of this.taps) t(line);
-    if (this.opts.log !== false || level === 'error') consoleSink(line, level);
+    const mode = this.opts.log ?? true;
+    const printed = typeof mode === 'string' ? printedLine(mode, line, level) : mode || level === 'error' ? line : null;
+    if (printed !== null) consoleSink(printed, level);
   };
 
   async start(): Promise<string> {
     this.sinkBefore = setLogSink(this.sink);
     const dataDir = this.memory ? null : resolve(this.opts.dataDir);
     if (dataDir) mkdirSync(dataDir, { recursive: true });
+    // Before anything else: a second runtime on the folder is refused having started nothing.
+    if (dataDir) this.dataLock = lockDataDir(dataDir);
     const host = this.opts.host ?? '127.0.0.1';
     if (!LOOPBACK_HOSTS.includes(host)) throw new Error(`the local runtime listens on loopback only (127.0.0.1 or localhost), not ${host}`);
     // The port first: a port in use fails the start before any engine is spawned.
@@ -636,6 +648,7 @@ export class Runtime {
       await this.sqsEndpoint?.close();
       this.built?.remove();
       await Promise.all(this.engines.map((e) => e.stop()));
+      this.dataLock?.release();
       if (this.sinkBefore) setLogSink(this.sinkBefore);
     }
   }

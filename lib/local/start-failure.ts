@@ -1,9 +1,10 @@
 /**
  * A failed `npm start` in one line that says what to do. The known causes (port in use or privileged, a
- * data folder that cannot be written, Java or its compiler missing, an engine that exits or never answers) get their
+ * data folder that cannot be written or is in use, Java or its compiler missing, an engine that exits or never answers) get their
  * remedy; anything else its first line.
  */
 import { resolve } from 'node:path';
+import { DataDirInUse } from './data-lock';
 
 interface StartContext {
   port: number;
@@ -18,6 +19,7 @@ const firstLine = (text: string): string =>
     ?.trim() ?? 'unknown error';
 
 export function startFailure(err: unknown, ctx: StartContext): string {
+  if (err instanceof DataDirInUse) return err.message;
   const code = codeOf(err);
   const syscall = err && typeof err === 'object' && 'syscall' in err ? String((err as { syscall: unknown }).syscall) : undefined;
   const message = firstLine(err instanceof Error ? err.message : String(err));

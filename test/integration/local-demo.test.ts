@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeBook } from '../support/books';
 import { type EntryPoint, ROOT, startEntryPoint, stillRunning } from '../support/entry-point';
 
 /** What the demo printed after `ready`. */
@@ -131,6 +132,16 @@ describe('npm start -- --demo', () => {
       user: { id: string };
     };
     expect(session.user.id).toBe(me.user.id);
+  });
+
+  /** Issue 25, point 8: the printed key was also the feed's, so a newcomer's first upload was 409 too_soon. */
+  it('leaves the printed key to the newcomer: its first upload to a demo market is accepted (the feed uploads as a caller of its own)', async () => {
+    const res = await fetch(`${printed.base}/api/v1/ah/books`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${printed.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(makeBook(Date.now() - 60_000, { keys: 40, market: printed.market })),
+    });
+    expect(res.status, await res.text()).toBe(200);
   });
 
   it.skipIf(!hasCurl)('prints curl lines that work as pasted: a live read with the key, the anonymous hourly read, the item data', () => {

@@ -1,12 +1,16 @@
 /**
- * Runs `npm start`'s entry point as a user does (`node --import tsx bin/local.ts …` in a child process) and watches the
- * process tree it makes through /proc, so a test can say which engines it started and that none outlives it.
+ * Runs `npm start`'s entry point as a user does (`node --import tsx bin/local.ts …` in a child process, or
+ * `npm start` itself) and watches the process tree it makes through /proc, so a test can say which engines
+ * it started and that none outlives it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
+/** The entry point by absolute paths (tsx's loader included), so it runs from any working directory. */
+export const ENTRY_ARGS = ['--import', pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, join(ROOT, 'bin', 'local.ts')];
 
 interface ProcInfo {
   pid: number;
@@ -58,6 +62,16 @@ export function stillRunning(p: ProcInfo): boolean {
 
 export const isEngine = (p: ProcInfo): boolean => /DynamoDBLocal|s3rver/.test(p.cmd);
 
+/** Polls `condition` every 200 ms until it holds (true) or `timeoutMs` passes (false). */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return true;
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 export interface EntryPoint {
   child: ChildProcess;
   stdout(): string;
@@ -70,8 +84,13 @@ export interface EntryPoint {
 }
 
 export function startEntryPoint(args: string[], env: Record<string, string>): EntryPoint {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], {
-    cwd: ROOT,
+  return startProcess(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...args], env);
+}
+
+/** Any command that starts the entry point (`npm start`, a shell, the entry point from another folder), watched the same way. */
+export function startProcess(command: string, args: string[], env: Record<string, string>, cwd = ROOT): EntryPoint {
+  const child = spawn(command, args, {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -32,6 +32,12 @@ describe('the lines after ready', () => {
     ]);
   });
 
+  it('say what --memory does today: nothing kept, and Java still needed', () => {
+    expect(banner({ base: BASE, dataDir: ':memory:', memory: true, clock: 'system', now: 0 }, null)).toContain(
+      "data:  nothing kept (--memory): tables in DynamoDB Local's memory, files in a temporary folder deleted on stop; Java still needed",
+    );
+  });
+
   it('give the demo key, session, item and commands first, the docs, data and stop last', () => {
     const lines = banner({ base: BASE, dataDir: '.data', clock: 'system', now: 0 }, demo);
     expect(lines[0]).toBe('demo:  52 books replayed since 2026-11-18 in 24 s; a book to each of 2 markets every 20 s');

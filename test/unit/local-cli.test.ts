@@ -7,11 +7,11 @@ describe('npm start command line', () => {
   it('starts with the documented defaults', () => {
     expect(parseCli([], {})).toEqual({
       kind: 'start',
-      options: { demo: false, port: 8787, dataDir: '.data', clock: 'system', clockStart: undefined, log: true, bundles: false },
+      options: { demo: false, port: 8787, dataDir: '.data', memory: false, clock: 'system', clockStart: undefined, log: 'human', bundles: false },
     });
     expect(parseCli(['--demo'], { PORT: '0', DATA_DIR: ':memory:', CLOCK: 'manual', CLOCK_START: '1700000000000', LOG: 'quiet' })).toEqual({
       kind: 'start',
-      options: { demo: true, port: 0, dataDir: ':memory:', clock: 'manual', clockStart: 1_700_000_000_000, log: false, bundles: false },
+      options: { demo: true, port: 0, dataDir: ':memory:', memory: false, clock: 'manual', clockStart: 1_700_000_000_000, log: 'quiet', bundles: false },
     });
   });
 
@@ -19,6 +19,48 @@ describe('npm start command line', () => {
     const cli = parseCli(['--bundles'], {});
     expect(cli.kind === 'start' && cli.options.bundles).toBe(true);
     expect(usage()).toMatch(/^ {2}--bundles +run every function from the esbuild bundle synth deploys/m);
+  });
+
+  /** Issue 25, point 8: the JSON lines buried the printed key and commands; a terminal gets human lines. */
+  it('prints short human lines by default, the JSON lines (metrics included) with LOG=json, errors only with LOG=quiet', () => {
+    const log = (env: Record<string, string>) => {
+      const cli = parseCli([], env);
+      return cli.kind === 'start' ? cli.options.log : cli;
+    };
+    expect(log({})).toBe('human');
+    expect(log({ LOG: 'info' })).toBe('human');
+    expect(log({ LOG: 'json' })).toBe('json');
+    expect(log({ LOG: 'quiet' })).toBe('quiet');
+    expect(usage()).toMatch(/^ {2}LOG +`info` \(default: short human lines, no metrics\), `json`/m);
+  });
+
+  /** Issue 25, point 8: `npm start --demo` (no `--`) reaches the script only as npm's npm_config_demo. */
+  it('takes a flag given to npm itself (npm_config_<flag>=true) as the flag', () => {
+    const options = (env: Record<string, string>, argv: string[] = []) => {
+      const cli = parseCli(argv, env);
+      if (cli.kind !== 'start') throw new Error(JSON.stringify(cli));
+      return cli.options;
+    };
+    expect(options({ npm_config_demo: 'true' }).demo).toBe(true);
+    expect(options({ npm_config_bundles: 'true' }).bundles).toBe(true);
+    expect(options({ npm_config_memory: 'true' })).toMatchObject({ memory: true, dataDir: ':memory:' });
+    expect(options({ npm_config_demo: 'false' }).demo).toBe(false);
+    expect(options({}).demo).toBe(false);
+    // npm keeps --help for itself; only our own flags are read.
+    expect(parseCli([], { npm_config_help: 'true' }).kind).toBe('start');
+    expect(usage()).toContain('npm_config_demo=true');
+  });
+
+  /** DESIGN.md's local contract names `--memory`: today it keeps nothing (DATA_DIR=:memory:), and says Java is still needed. */
+  it('takes --memory as DATA_DIR=:memory: and refuses a DATA_DIR folder with it in one line', () => {
+    expect(parseCli(['--memory'], {})).toMatchObject({ kind: 'start', options: { memory: true, dataDir: ':memory:' } });
+    expect(parseCli(['--memory'], { DATA_DIR: ':memory:' })).toMatchObject({ kind: 'start', options: { memory: true, dataDir: ':memory:' } });
+    const cli = parseCli(['--memory'], { DATA_DIR: '/tmp/somewhere' });
+    expect(cli).toEqual({
+      kind: 'error',
+      message: '--memory keeps nothing, so DATA_DIR="/tmp/somewhere" contradicts it: unset DATA_DIR, or drop --memory',
+    });
+    expect(usage()).toMatch(/^ {2}--memory +keep nothing .*Java still needed$/m);
   });
 
   it('answers --help and -h with help, whatever else is given', () => {
@@ -44,7 +86,8 @@ describe('npm start command line', () => {
       [{ PORT: '-1' }, /PORT must be a port number/],
       [{ CLOCK: 'fast' }, /CLOCK is "system" or "manual", not "fast"/],
       [{ CLOCK_START: 'yesterday' }, /CLOCK_START must be Unix ms/],
-      [{ LOG: 'verbose' }, /LOG is "info" or "quiet", not "verbose"/],
+      [{ LOG: 'verbose' }, /LOG is "info", "json" or "quiet", not "verbose"/],
+      [{ LOG: 'toString' }, /LOG is "info", "json" or "quiet", not "toString"/],
     ];
     for (const [env, message] of cases) {
       const cli = parseCli([], env);
@@ -62,5 +105,6 @@ describe('npm start command line', () => {
     for (const name of read) expect(text).toMatch(new RegExp(`^  ${name} `, 'm'));
     expect(text).toContain('--demo');
     expect(text).toContain('--bundles');
+    expect(text).toContain('--memory');
   });
 });

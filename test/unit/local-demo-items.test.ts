@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEMO_MARKETS } from '../../lib/local/demo';
 import { DEMO_BUILD, demoItemData } from '../../lib/local/demo-items';
 import { twoToneWebp } from '../../lib/local/webp';
 import { MarketGenerator } from '../../shared/demo/market-generator';
@@ -115,6 +116,20 @@ describe('demo item data', () => {
       expect(key).toBeGreaterThan(KEY_BASE);
     }
     expect(data.seen.length).toBeLessThanOrEqual(5000);
+  });
+
+  /** Issue 25, point 8: no three "Jagged Arrow" (names that read as one item listed three times). */
+  it('gives every item, suffix, suffix key and pet its own name, on the demo markets and on larger ones', () => {
+    const demoMarkets = DEMO_MARKETS.map((market, i) => new MarketGenerator({ market, keys: 1000, entries: 3000, seed: 101 + i }));
+    for (const d of [data, demoItemData(demoMarkets.map((g) => g.kinds()))]) {
+      const items = Object.values(d.file.items).map((r) => r.n);
+      expect(items.length).toBeGreaterThan(900);
+      expect(new Set(items).size).toBe(items.length);
+      const suffixes = Object.values(d.file.suffixes);
+      expect(new Set(suffixes).size).toBe(suffixes.length);
+      const seen = d.seen.map((s) => s[1]);
+      expect(new Set([...seen, ...items]).size).toBe(seen.length + items.length);
+    }
   });
 
   it('is the same for the same keys', () => {
