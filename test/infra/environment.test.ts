@@ -3,7 +3,7 @@ import { RUNTIME_VARIABLES, stackVariablesOf } from '../../lib/environment';
 import { devParameters } from '../../lib/stages';
 import { CONFIG_VARIABLES, CONFIG_VARIABLES_BY_SOURCE, envOfStage, parseConfig } from '../../shared/config';
 import { endpointAllowed, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
-import { accessIn, deadLetterQueueName, FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE, QUEUES } from '../../shared/topology';
+import { accessIn, deadLetterQueueName, FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE } from '../../shared/topology';
 import { environmentOf, flatten, ofType, synth } from './synth';
 
 const resolvedEnvironment = (stage: string, name: (typeof FUNCTIONS)[number]['name']): Record<string, string> =>
