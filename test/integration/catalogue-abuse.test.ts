@@ -104,34 +104,40 @@ describe('catalogue abuse (issue 23)', () => {
     expect(named).toBe(4);
   }, 300_000);
 
-  it('keeps a flood of keys new to the catalogue within the daily quota: 429 rate_limited with Retry-After 60 past it', async () => {
-    const first = 1_000_000;
-    const keys = Array.from({ length: CATALOGUE_NEW_KEYS_PER_DAY + 1000 }, (_, i) => first + i);
-    // The quota counts keys new to the catalogue whether or not a market lists them (observing 11000 keys
-    // first would only add a large merge).
-    await freshRuntime();
-    const token = await freshKey();
-    // In parts of 1000, as the flood above: 5000 keys in one request outrun the local DynamoDB within the
-    // upload function's timeout on a loaded machine (the quota counts keys a day, not requests).
-    const batch = (from: number) => keys.slice(from, from + 1000).map((k) => [k, `Seen ${k}`, 1, 0, 0]);
-    let added = 0;
-    for (let from = 0; from < CATALOGUE_NEW_KEYS_PER_DAY; from += 1000) {
-      const res = await seen(token, batch(from));
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      added += res.body.added;
-    }
-    expect(added).toBe(CATALOGUE_NEW_KEYS_PER_DAY);
-    const over = await seen(token, batch(CATALOGUE_NEW_KEYS_PER_DAY));
-    expect(over.status).toBe(429);
-    expect(over.body).toMatchObject({ error: 'rate_limited' });
-    expect(over.headers.get('retry-after')).toBe('60');
-    // Nothing of the refused upload was recorded: another account still finds those keys new.
-    expect((await seen(await freshKey(), batch(CATALOGUE_NEW_KEYS_PER_DAY).slice(0, 3))).body).toEqual({ added: 3, known: 0 });
-    // Keys already in the catalogue never count, and the next UTC day starts again.
-    expect((await seen(token, batch(0).slice(0, 10))).body).toEqual({ added: 0, known: 10 });
-    await local.advance(DAY);
-    expect((await seen(token, batch(CATALOGUE_NEW_KEYS_PER_DAY).slice(3, 10))).body).toEqual({ added: 7, known: 0 });
-  }, 600_000);
+  it(
+    'keeps a flood of keys new to the catalogue within the daily quota: 429 rate_limited with Retry-After 60 past it',
+    async () => {
+      const first = 1_000_000;
+      const keys = Array.from({ length: CATALOGUE_NEW_KEYS_PER_DAY + 1000 }, (_, i) => first + i);
+      // The quota counts keys new to the catalogue whether or not a market lists them (observing 11000 keys
+      // first would only add a large merge).
+      await freshRuntime();
+      const token = await freshKey();
+      // In parts of 1000, as the flood above: 5000 keys in one request outrun the local DynamoDB within the
+      // upload function's timeout on a loaded machine (the quota counts keys a day, not requests).
+      const batch = (from: number) => keys.slice(from, from + 1000).map((k) => [k, `Seen ${k}`, 1, 0, 0]);
+      let added = 0;
+      for (let from = 0; from < CATALOGUE_NEW_KEYS_PER_DAY; from += 1000) {
+        const res = await seen(token, batch(from));
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        added += res.body.added;
+      }
+      expect(added).toBe(CATALOGUE_NEW_KEYS_PER_DAY);
+      const over = await seen(token, batch(CATALOGUE_NEW_KEYS_PER_DAY));
+      expect(over.status).toBe(429);
+      expect(over.body).toMatchObject({ error: 'rate_limited' });
+      expect(over.headers.get('retry-after')).toBe('60');
+      // Nothing of the refused upload was recorded: another account still finds those keys new.
+      expect((await seen(await freshKey(), batch(CATALOGUE_NEW_KEYS_PER_DAY).slice(0, 3))).body).toEqual({ added: 3, known: 0 });
+      // Keys already in the catalogue never count, and the next UTC day starts again.
+      expect((await seen(token, batch(0).slice(0, 10))).body).toEqual({ added: 0, known: 10 });
+      await local.advance(DAY);
+      expect((await seen(token, batch(CATALOGUE_NEW_KEYS_PER_DAY).slice(3, 10))).body).toEqual({ added: 7, known: 0 });
+    }, // Retried once on a runtime of its own: in a clean-clone run beside the other worker's heavy files one of
+    // its 11 uploads of 1000 keys (some 2000 transactional item writes each) was answered 503 by an overloaded
+    // DynamoDB Local; the contract suite holds the quota's rules on both backends with a quota of a few keys.
+    { timeout: 600_000, retry: 1 },
+  );
 
   it("withdraws the names of an account gone for the reports' lifetime, keeping those of accounts still uploading", async () => {
     await freshRuntime();
