@@ -1,5 +1,6 @@
 // zod/mini: tree-shaken to the few checks used here, so a function that parses nothing else does not load all of zod at cold start.
 import * as z from 'zod/mini';
+import { CATALOGUE_NEW_KEYS_PER_DAY } from './domain/item-catalogue';
 import { originSecretValues } from './http/edge';
 import { PUSH_SERVICE_HOSTS } from './push/subscription';
 
@@ -51,6 +52,11 @@ const ConfigSchema = z.object({
   AWS_REGION: z._default(z.string(), 'us-east-1'),
   DYNAMODB_ENDPOINT: z.optional(z.string()),
   S3_ENDPOINT: z.optional(z.string()),
+  /**
+   * Locally only: a smaller daily quota of keys new to the catalogue per account (tests show the quota's rule
+   * with a few hundred keys instead of 10,000). Every deployed stage uses CATALOGUE_NEW_KEYS_PER_DAY.
+   */
+  CATALOGUE_KEYS_PER_DAY: z.optional(z.string().check(z.regex(/^[1-9][0-9]{0,8}$/))),
 });
 
 /** Every variable the parser reads. */
@@ -97,7 +103,7 @@ export const CONFIG_VARIABLES_BY_SOURCE = {
     uploader: ['UPLOADER_KEY'],
   },
   lambda: ['AWS_REGION'],
-  local: ['DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'PUSH_LOOPBACK'],
+  local: ['DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'PUSH_LOOPBACK', 'CATALOGUE_KEYS_PER_DAY'],
 } as const satisfies {
   deployment: readonly ConfigVariable[];
   workBucket: readonly ConfigVariable[];
@@ -138,6 +144,8 @@ export interface Config {
   push: { hosts: string[]; loopback: boolean };
   region: string;
   endpoints: { dynamodb?: string; s3?: string };
+  /** Keys new to the catalogue one account may add a day (POST /api/v1/items/seen). */
+  catalogueKeysPerDay: number;
 }
 
 const slash = (u: string): string => (u.endsWith('/') ? u : `${u}/`);
@@ -187,5 +195,6 @@ export function parseConfig(source: Record<string, string | undefined> = process
     },
     region: e.AWS_REGION,
     endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, s3: e.S3_ENDPOINT },
+    catalogueKeysPerDay: e.CATALOGUE_KEYS_PER_DAY ? Number(e.CATALOGUE_KEYS_PER_DAY) : CATALOGUE_NEW_KEYS_PER_DAY,
   };
 }

@@ -108,6 +108,8 @@ export interface RuntimeOptions {
    * global setup: loading aws-cdk-lib and synthesizing cost each runtime ~3 s). Default: synthesized here.
    */
   templateFile?: string;
+  /** A daily quota of keys new to the catalogue below the deployed 10,000 (tests; shared/config.ts). */
+  catalogueKeysPerDay?: number;
 }
 
 export interface Faults {
@@ -308,7 +310,13 @@ export class Runtime {
       },
       secrets,
     );
-    const localOnly = { DYNAMODB_ENDPOINT: ddbEndpoint, S3_ENDPOINT: s3Endpoint, PUSH_LOOPBACK: 'allow', AWS_REGION: LOCAL_REGION };
+    const localOnly = {
+      DYNAMODB_ENDPOINT: ddbEndpoint,
+      S3_ENDPOINT: s3Endpoint,
+      PUSH_LOOPBACK: 'allow',
+      AWS_REGION: LOCAL_REGION,
+      ...(this.opts.catalogueKeysPerDay ? { CATALOGUE_KEYS_PER_DAY: String(this.opts.catalogueKeysPerDay) } : {}),
+    };
     // Each configuration's secrets are kept out of the logs by the AWS platform's own registration
     // (shared/platform/secret-env.ts), so the local runtime redacts exactly what a function in AWS does.
     const configOf = (spec: FunctionSpec) => {

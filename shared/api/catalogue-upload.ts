@@ -1,5 +1,5 @@
 /** POST /api/v1/items/seen (spec api.md: Item data, Catalogue upload rules): an app reports the items it saw. */
-import { CATALOGUE_MAX_BYTES, CATALOGUE_NEW_KEYS_PER_DAY } from '../domain/item-catalogue';
+import { CATALOGUE_MAX_BYTES } from '../domain/item-catalogue';
 import { LimitError, ValidationError } from '../errors';
 import { readBody } from '../http/body';
 import type { Route, RoutesOf } from '../http/handler';
@@ -27,8 +27,9 @@ export const postItemsSeen: Route<'upload'> = {
     }
     const upload = parseAs(CatalogueUploadBody, value, 'bad_request');
     const account = catalogueAccount(principal.userId);
-    const outcome = await svc.catalogue.recordCatalogueReports(account, upload.items, svc.clock.now(), CATALOGUE_NEW_KEYS_PER_DAY);
-    if (outcome.overQuota) throw new LimitError('rate_limited', `more than ${CATALOGUE_NEW_KEYS_PER_DAY} keys new to the catalogue today`, {}, 60);
+    const quota = svc.config.catalogueKeysPerDay;
+    const outcome = await svc.catalogue.recordCatalogueReports(account, upload.items, svc.clock.now(), quota);
+    if (outcome.overQuota) throw new LimitError('rate_limited', `more than ${quota} keys new to the catalogue today`, {}, 60);
     return ok({ added: outcome.added, known: outcome.known });
   },
 };

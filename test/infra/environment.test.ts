@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RUNTIME_VARIABLES, stackVariablesOf } from '../../lib/environment';
 import { devParameters } from '../../lib/stages';
 import { CONFIG_VARIABLES, CONFIG_VARIABLES_BY_SOURCE, envOfStage, parseConfig } from '../../shared/config';
+import { CATALOGUE_NEW_KEYS_PER_DAY } from '../../shared/domain/item-catalogue';
 import { endpointAllowed, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
 import { accessIn, deadLetterQueueName, FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE } from '../../shared/topology';
 import { environmentOf, flatten, ofType, synth } from './synth';
@@ -133,5 +134,16 @@ describe('function environment', () => {
     expect(Object.values(outputs).flatMap((o) => (o.Export ? [o.Export.Name] : []))).toEqual([]);
     const published = ofType(synth('dev'), 'AWS::SSM::Parameter').map(([, p]) => p.Properties.Name);
     expect(published.sort()).toEqual(Object.values(devParameters).sort());
+  });
+
+  it('gives every deployed stage the daily catalogue quota of 10,000 keys; only the local runtime may lower it', () => {
+    for (const stage of ['production', 'dev', 'preview-abc']) {
+      const env = resolvedEnvironment(stage, 'upload');
+      expect(env.CATALOGUE_KEYS_PER_DAY, stage).toBeUndefined();
+      expect(parseConfig(env).catalogueKeysPerDay, stage).toBe(CATALOGUE_NEW_KEYS_PER_DAY);
+    }
+    expect(CATALOGUE_NEW_KEYS_PER_DAY).toBe(10_000);
+    expect(parseConfig({ ...resolvedEnvironment('dev', 'upload'), CATALOGUE_KEYS_PER_DAY: '300' }).catalogueKeysPerDay).toBe(300);
+    expect(() => parseConfig({ ...resolvedEnvironment('dev', 'upload'), CATALOGUE_KEYS_PER_DAY: '0' })).toThrow();
   });
 });

@@ -85,7 +85,8 @@ describe('no secret in a log', () => {
     const open = async (token: string, tokenIn: 'query' | 'header' = 'query') => {
       const c = new LiveClient({ base: svc.base, market: MARKET, token, tokenIn });
       clients.push(c);
-      learnCaps(await c.connect());
+      // A minute for the hello: this service runs in a process of its own, beside the suite's other worker.
+      learnCaps(await c.connect(60_000));
       return c;
     };
     const sockets = [await open(session), await open(key), await open(device), await open(session, 'header')];
@@ -95,7 +96,7 @@ describe('no secret in a log', () => {
       token: `eyJhbGciOiJSUzI1NiJ9.${Buffer.from('{"sub":"x"}').toString('base64url')}.c2ln`,
       tokenIn: 'query',
     });
-    await expect(refused.connect()).rejects.toMatchObject({ status: 401 });
+    await expect(refused.connect(60_000)).rejects.toMatchObject({ status: 401 });
     const cookie = new WebSocket(`${svc.base.replace('http', 'ws')}/api/v1/live?market=${MARKET}`, {
       headers: { cookie: `__session=${session}`, origin: 'https://evil.example.test' },
     });

@@ -40,7 +40,14 @@ export interface Local {
  * worker thread (lib/local/sandboxes.ts); their S3, DynamoDB and SQS calls are recorded too.
  */
 export async function startLocal(
-  opts: { clockStart?: number; filesPrefix?: string; direct?: boolean; bundles?: boolean | BundleBuildOptions; callsInMemory?: boolean } = {},
+  opts: {
+    clockStart?: number;
+    filesPrefix?: string;
+    direct?: boolean;
+    bundles?: boolean | BundleBuildOptions;
+    callsInMemory?: boolean;
+    catalogueKeysPerDay?: number;
+  } = {},
 ): Promise<Local> {
   const bundles = opts.bundles ?? process.env.LOCAL_BUNDLES === '1';
   const runtime = await startRuntime({
@@ -53,6 +60,7 @@ export async function startLocal(
     name: randomBytes(6).toString('hex'),
     filesPrefix: opts.filesPrefix,
     direct: opts.direct,
+    catalogueKeysPerDay: opts.catalogueKeysPerDay,
     log: false,
     bundles,
     // Checked against the synthesized IAM policies when the run ends (test/support/global-setup.ts).
