@@ -22,7 +22,8 @@ export const isSitePath = (path: string): boolean => path === '/sign-in' || path
 /** Where a sign-in may return: a path of this site (`/…`), never another host (`//host`, `/\host`) or scheme. */
 export function safeRedirect(target: unknown): string {
   if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return '/';
-  return /[\u0000-\u001f\u007f]/.test(target) ? '/' : target;
+  // No control characters (a header line break, a tab that browsers strip): they never belong in a path.
+  return [...target].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f) ? '/' : target;
 }
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): true {

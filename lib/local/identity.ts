@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { exportJWK, importPKCS8, type JWK, jwtVerify, SignJWT } from 'jose';
+import { exportJWK, importJWK, importPKCS8, type JWK, jwtVerify, SignJWT } from 'jose';
 import { entitlementsOf, FEATURES, scopedEntitlements } from '../../shared/domain/roles';
 import { handleSite, isSitePath } from './identity-site';
 
@@ -75,6 +75,7 @@ export class LocalIdentity {
   private state!: State;
   private signingKey!: Awaited<ReturnType<typeof importPKCS8>>;
   private publicJwk!: JWK;
+  private verifyKey!: Awaited<ReturnType<typeof importJWK>>;
   private saving: Promise<void> = Promise.resolve();
   private isDown = false;
   /** Backend API calls answered, by route (`api_keys/verify`, `users`, `users/metadata`): what tests count of the provider's quota. */
@@ -105,6 +106,7 @@ export class LocalIdentity {
     this.signingKey = await importPKCS8(this.state.privateKeyPem, 'RS256', { extractable: true });
     const jwk = await exportJWK(this.signingKey);
     this.publicJwk = { kty: jwk.kty, n: jwk.n, e: jwk.e, kid: this.state.kid, alg: 'RS256', use: 'sig' };
+    this.verifyKey = await importJWK(this.publicJwk, 'RS256');
   }
 
   /**
@@ -228,7 +230,7 @@ export class LocalIdentity {
   /** The user a `__session` token names, when this provider signed it and it is valid now; else null. */
   async sessionUser(token: string): Promise<string | null> {
     try {
-      const { payload } = await jwtVerify(token, this.signingKey, {
+      const { payload } = await jwtVerify(token, this.verifyKey, {
         issuer: this.opts.issuer,
         currentDate: new Date(this.opts.clock.now()),
         clockTolerance: 5,
