@@ -82,6 +82,7 @@ ul.keys{list-style:none;padding:0;margin:0 0 16px;display:grid;gap:8px}
 ul.keys .row{display:flex;justify-content:space-between;align-items:center;gap:12px;flex-wrap:wrap}
 code.key{display:block;padding:8px;border:1px solid var(--line);border-radius:6px;overflow-wrap:anywhere;font-size:.875rem}
 .pill{display:inline-block;padding:2px 10px;border:1px solid var(--line);border-radius:999px;font-size:.875rem}
+h1[tabindex="-1"]:focus{outline:none}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `
   .trim()
