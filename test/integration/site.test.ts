@@ -61,6 +61,7 @@ describe('the website at the origin', () => {
     for (const [path, headers] of [
       ['/account', {}],
       ['/pair', { accept: 'application/json' }],
+      ['/login', { accept: 'text/markdown, text/html;q=0' }],
       ['/api/v1/nothing-here', { accept: HTML }],
     ] as const) {
       const res = await get(path, headers);
