@@ -21,8 +21,10 @@ describe('public host and HTTP caching', () => {
     for (const stage of ['dev', 'production']) {
       const site = ofType(synth(stage), 'AWS::CloudFront::Distribution').find(([id]) => id.startsWith('Site')) as [string, CfnResource];
       const config = site[1].Properties.DistributionConfig as { DefaultCacheBehavior: Behavior; CacheBehaviors: Behavior[] };
-      const behaviors = [config.DefaultCacheBehavior, ...config.CacheBehaviors];
-      expect(behaviors.map((b) => b.PathPattern ?? '*').sort()).toEqual(['*', '/api/*', '/api/v1/live']);
+      // Besides these, only the website's build (`/assets/*`, files named by their hash: test/infra/site.test.ts) is cached.
+      const all = [config.DefaultCacheBehavior, ...config.CacheBehaviors];
+      expect(all.map((b) => b.PathPattern ?? '*').sort()).toEqual(['*', '/api/*', '/api/v1/live', '/assets/*']);
+      const behaviors = all.filter((b) => b.PathPattern !== '/assets/*');
       for (const b of behaviors) {
         expect(b.CachePolicyId, b.PathPattern).toBe(CACHING_DISABLED);
         expect(b.OriginRequestPolicyId, b.PathPattern).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
