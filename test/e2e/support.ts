@@ -33,7 +33,7 @@ export async function shoot(page: Page, name: string): Promise<void> {
     await page.setViewportSize({ width: v.width, height: v.height });
     await page.emulateMedia({ colorScheme: v.scheme });
     // Phone and desktop alike: nothing wider than the screen (wide tables scroll inside their own box).
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${v.name}`).toBeLessThanOrEqual(v.width);
+    expect(await page.evaluate('document.documentElement.scrollWidth'), `${name} at ${v.name}`).toBeLessThanOrEqual(v.width);
     await page.screenshot({ path: join(SCREENS, `${name}-${v.name}.png`), fullPage: true });
   }
   await page.emulateMedia({ colorScheme: 'light' });
