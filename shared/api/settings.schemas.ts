@@ -32,6 +32,8 @@ export const AlertInput = z
     note: atMostChars(ALERT_NOTE_MAX).optional(),
     enabled: z.boolean().default(true),
   })
+  // Documentation's example: the rules below (item 0, the kind's value range) are beyond JSON Schema.
+  .meta({ examples: [{ market: 'forever.normal.alliance.us', kind: 'below', item: 2589, value: 1500, name: 'Cheap linen', enabled: true }] })
   .superRefine((a, ctx) => {
     if (a.item === 0 && a.kind !== 'deal') ctx.addIssue({ code: 'custom', path: ['item'], message: 'only a deal alert may use item 0 (the whole market)' });
     if (a.item !== 0 && !ItemKey.safeParse(a.item).success)

@@ -57,7 +57,7 @@ export function exampleOf(schema: JsonSchema | undefined, resolve: RefResolver, 
     return parts.every(isObject) ? Object.assign({}, ...parts) : (parts[0] ?? null);
   }
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  const type = types.find((t) => t !== 'null') ?? types[0] ?? (schema.properties ? 'object' : schema.items || schema.prefixItems ? 'array' : undefined);
+  const type = types.find((t) => t !== 'null') ?? types[0] ?? impliedType(schema);
   switch (type) {
     case 'object':
       return objectExample(schema, resolve, depth);
@@ -76,6 +76,18 @@ export function exampleOf(schema: JsonSchema | undefined, resolve: RefResolver, 
       return null;
   }
 }
+
+/** The type a schema without `type` implies by its keywords (`propertyNames` often has only a pattern). */
+const impliedType = (s: Record<string, unknown>): string | undefined =>
+  s.properties || s.additionalProperties
+    ? 'object'
+    : s.items || s.prefixItems
+      ? 'array'
+      : s.pattern || s.format || s.minLength !== undefined
+        ? 'string'
+        : s.minimum !== undefined || s.maximum !== undefined
+          ? 'number'
+          : undefined;
 
 function objectExample(schema: Record<string, unknown>, resolve: RefResolver, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
