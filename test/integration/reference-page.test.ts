@@ -29,6 +29,7 @@ interface Operation {
 
 describe('the API reference', () => {
   let local: Local;
+  let browser: Browser | undefined;
   let operations: Operation[];
   let ipSeq = 0;
   const page = async (path: string, init: { method?: string; accept?: string } = {}) => {
@@ -54,8 +55,12 @@ describe('the API reference', () => {
         };
       }),
     );
+    if (CHROMIUM) browser = await launchChromium(CHROMIUM);
   });
-  afterAll(() => local?.close());
+  afterAll(async () => {
+    await browser?.close();
+    await local?.close();
+  });
 
   it('shows every operation of the served OpenAPI document with its parameters, body, answers and an example request', async () => {
     const res = await page('/docs/api/reference');
@@ -95,11 +100,7 @@ describe('the API reference', () => {
   });
 
   describe.skipIf(!CHROMIUM)('in headless Chromium', () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await launchChromium(CHROMIUM as string);
-    }, 120_000);
-    afterAll(() => browser?.close());
+    const open = (...args: Parameters<Browser['open']>) => (browser as Browser).open(...args);
 
     const shoot = async (p: BrowserPage, name: string, clip?: { y: number; height: number; width: number }) => {
       if (!SHOTS) return;
@@ -130,7 +131,7 @@ describe('the API reference', () => {
       ['desktop-dark', { width: 1280, height: 900 }, true],
     ] as const) {
       it(`never scrolls sideways at ${viewport.width} px (${label}), its folded answers opened too; no script`, async () => {
-        const p = await browser.open(`${local.base}/docs/api/reference`, viewport, dark);
+        const p = await open(`${local.base}/docs/api/reference`, viewport, dark);
         await shoot(p, `reference-${label}.png`);
         expect(await p.evaluate('document.scripts.length')).toBe(0);
         const closed = await overflow(p);
@@ -154,7 +155,7 @@ describe('the API reference', () => {
     }
 
     it('takes a reader from the table of contents to each operation by its anchor', async () => {
-      const p = await browser.open(`${local.base}/docs/api/reference`, { width: 390, height: 844 });
+      const p = await open(`${local.base}/docs/api/reference`, { width: 390, height: 844 });
       for (const op of operations.filter((_, i) => i % 9 === 0)) {
         const at = await p.evaluate<{ top: number; bottom: boolean }>(`(() => {
           document.querySelector('.ref-toc a[href="#${op.id}"]').click();
