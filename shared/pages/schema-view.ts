@@ -161,7 +161,8 @@ export const oneLine = (s: string): string => s.replace(/\s*\n+\s*/g, ' ').trim(
 function rowMarkdown(r: SchemaRow, indent: string): string[] {
   const what = [r.type, r.required ? 'required' : ''].filter(Boolean).join(', ');
   const name = r.name ? `\`${r.name}\` ` : '';
-  const tail = [r.description ? oneLine(r.description) : '', r.notes.length ? `(${r.notes.join('; ')})` : ''].filter(Boolean).join(' ');
+  const notes = r.notes.join('; ');
+  const tail = r.description ? `${oneLine(r.description)}${notes ? ` (${notes})` : ''}` : notes;
   return [`${indent}- ${name}(${what})${tail ? `: ${tail}` : ''}`, ...r.children.flatMap((c) => rowMarkdown(c, `${indent}  `))];
 }
 
