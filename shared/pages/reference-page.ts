@@ -26,7 +26,9 @@ function contentHtml(c: ContentView, exampleLabel: string): string {
   return [
     c.mediaTypes.length ? `<p class="ref-media">${c.mediaTypes.map((t) => `<code>${escapeHtml(t)}</code>`).join(' ')}</p>` : '',
     c.row ? schemaHtml(c.row) : '',
-    c.example === undefined ? '' : `<p class="ref-label">${escapeHtml(exampleLabel)}</p><pre class="ref-example"><code>${escapeHtml(c.example)}</code></pre>`,
+    c.example === undefined
+      ? ''
+      : `<p class="ref-label">${escapeHtml(exampleLabel)}</p><pre class="ref-example" tabindex="0"><code>${escapeHtml(c.example)}</code></pre>`,
   ].join('');
 }
 
@@ -52,7 +54,7 @@ function operationHtml(op: OperationView): string {
       ? `<h4>Parameters</h4>${schemaHtml({ name: '', type: `${params.length} parameter${params.length > 1 ? 's' : ''}`, required: false, notes: [], children: params })}`
       : '',
     op.body ? `<h4>Request body${op.body.required ? ' (required)' : ''}</h4>${contentHtml({ ...op.body, example: undefined }, '')}` : '',
-    `<h4>Example request</h4><pre class="ref-example"><code>${escapeHtml(op.request)}</code></pre>`,
+    `<h4>Example request</h4><pre class="ref-example" tabindex="0"><code>${escapeHtml(op.request)}</code></pre>`,
     '<h4>Answers</h4>',
     op.answers.map(answerHtml).join(''),
     '</section>',

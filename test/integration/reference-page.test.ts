@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type BrowserPage, findChromium, launchChromium } from '../support/chromium';
@@ -17,6 +18,8 @@ const SHOTS = process.env.PAGE_SHOTS;
 if (!CHROMIUM) console.warn('SKIPPED reference-page browser checks: no Chromium binary (install Debian\'s "chromium" package or set CHROMIUM_BIN)');
 
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete'];
+/** axe-core's browser script (the engine @axe-core/playwright injects). */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 interface Operation {
   id: string;
@@ -75,7 +78,7 @@ describe('the API reference', () => {
       for (const name of op.params) expect(card, `${op.id} ${name}`).toContain(`<code>${name}</code>`);
       expect(card.includes('Request body'), op.id).toBe(op.body);
       for (const status of op.statuses) expect(card, `${op.id} ${status}`).toContain(`>${status}</span>`);
-      expect(card).toMatch(/<h4>Example request<\/h4><pre class="ref-example"><code>curl /);
+      expect(card).toMatch(/<h4>Example request<\/h4><pre class="ref-example" tabindex="0"><code>curl /);
       expect(res.text).toContain(`href="#${op.id}"`);
     }
   });
@@ -153,6 +156,21 @@ describe('the API reference', () => {
         }
       });
     }
+
+    it('has no serious or critical accessibility violation (axe-core) on a phone, light and dark, answers opened', async () => {
+      for (const [viewport, dark] of [
+        [{ width: 390, height: 844 }, false],
+        [{ width: 390, height: 844 }, true],
+      ] as const) {
+        const p = await open(`${local.base}/docs/api/reference`, viewport, dark);
+        await p.evaluate(`document.querySelectorAll('details').forEach((d) => { d.open = true; })`);
+        await p.evaluate(AXE);
+        const violations = await p.evaluate<Array<{ id: string; impact: string; nodes: number }>>(
+          `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`,
+        );
+        expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+      }
+    });
 
     it('takes a reader from the table of contents to each operation by its anchor', async () => {
       const p = await open(`${local.base}/docs/api/reference`, { width: 390, height: 844 });

@@ -82,7 +82,7 @@ describe('the API reference page', () => {
         new RegExp(`^curl ${op.method === 'GET' ? '' : op.method === 'HEAD' ? '-I ' : `-X ${op.method} `}'https://markets\\.example\\.test/`),
       );
       expect(/'(https:[^']*)'/.exec(op.request)?.[1], op.id).not.toMatch(/[{}]/); // every path parameter filled in
-      expect(card(op.id)).toContain(`<pre class="ref-example"><code>${escapeHtml(op.request)}</code></pre>`);
+      expect(card(op.id)).toContain(`<pre class="ref-example" tabindex="0"><code>${escapeHtml(op.request)}</code></pre>`);
       if (op.body) expect(op.request).toContain(`--data '`);
       for (const a of op.answers) {
         if (!a.mediaTypes.some((t) => t.startsWith('application/json'))) continue;
