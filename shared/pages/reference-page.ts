@@ -13,7 +13,7 @@ import { oneLine, proseHtml, schemaHtml, schemaMarkdown } from './schema-view';
 
 /** Answers a reader wants first (success, redirects, upgrades) are shown open; errors fold. */
 const isOpen = (status: string): boolean => /^[123]/.test(status);
-const verbClass = (method: string): string => `verb verb-${method.toLowerCase()}`;
+const verbClass = (method: string): string => `ref-verb ref-verb-${method.toLowerCase()}`;
 
 const paragraphs = (s: string): string =>
   s
@@ -33,9 +33,9 @@ function contentHtml(c: ContentView, exampleLabel: string): string {
 }
 
 function answerHtml(a: AnswerView): string {
-  const head = `<span class="status status-${escapeHtml(a.status[0] ?? 'x')}">${escapeHtml(a.status)}</span> ${proseHtml(a.description)}`;
+  const head = `<span class="ref-status ref-status-${escapeHtml(a.status[0] ?? 'x')}">${escapeHtml(a.status)}</span> ${proseHtml(a.description)}`;
   const headers = a.headers.length
-    ? `<div class="sv"><p>Headers</p><ul>${a.headers.map((h) => `<li><code>${escapeHtml(h.name)}</code> <i>${escapeHtml(h.type)}</i>${h.description ? ` <span>${proseHtml(h.description)}</span>` : ''}</li>`).join('')}</ul></div>`
+    ? `<div class="ref-schema"><p>Headers</p><ul>${a.headers.map((h) => `<li><code>${escapeHtml(h.name)}</code> <i>${escapeHtml(h.type)}</i>${h.description ? ` <span>${proseHtml(h.description)}</span>` : ''}</li>`).join('')}</ul></div>`
     : '';
   const inner = `${headers}${contentHtml(a, `Example ${a.status} answer`)}`;
   if (isOpen(a.status)) return `<div class="ref-answer"><p class="ref-answer-head">${head}</p>${inner}</div>`;

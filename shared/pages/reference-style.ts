@@ -21,24 +21,24 @@ export const REFERENCE_CSS = `
 .ref-op p{margin:.375rem 0}
 .ref-anchor{color:inherit;text-decoration:none}
 .ref-path{font-size:.9375rem;font-weight:600}
-.verb{display:inline-block;min-width:3.25em;text-align:center;padding:0 4px;margin-right:2px;border:1px solid currentColor;border-radius:4px;font:600 .75rem/1.5 ui-monospace,Menlo,Consolas,monospace;color:var(--accent)}
-.verb-post{color:var(--gold)}.verb-put,.verb-patch{color:var(--silver)}.verb-delete{color:var(--copper)}
-.status{display:inline-block;padding:0 6px;border:1px solid var(--line);border-radius:4px;font:600 .8125rem/1.5 ui-monospace,Menlo,Consolas,monospace;color:var(--fg);background:var(--bg)}
+.ref-verb{display:inline-block;min-width:3.25em;text-align:center;padding:0 4px;margin-right:2px;border:1px solid currentColor;border-radius:4px;font:600 .75rem/1.5 ui-monospace,Menlo,Consolas,monospace;color:var(--accent)}
+.ref-verb-post{color:var(--gold)}.ref-verb-put,.ref-verb-patch{color:var(--silver)}.ref-verb-delete{color:var(--copper)}
+.ref-status{display:inline-block;padding:0 6px;border:1px solid var(--line);border-radius:4px;font:600 .8125rem/1.5 ui-monospace,Menlo,Consolas,monospace;color:var(--fg);background:var(--bg)}
 .ref-answer{margin:.5rem 0;padding:.5rem 0 0;border-top:1px solid var(--line)}
 .ref-answer-head{margin:0 0 .25rem;font-weight:600}
 summary.ref-answer-head{color:var(--fg)}
 .ref-media,.ref-label{color:var(--muted);font-size:.875rem}
 .ref pre{margin:.375rem 0 .75rem;padding:8px 12px;max-width:100%;max-height:28rem;overflow:auto;background:var(--bg);border:1px solid var(--line);border-radius:6px;line-height:1.45}
-.sv p{margin:.25rem 0}
-.sv ul{list-style:none;margin:0;padding:0 0 0 .875rem;border-left:1px solid var(--line)}
-.sv>ul{padding-left:0;border-left:0}
-.sv li{margin:.25rem 0;overflow-wrap:anywhere}
-.sv li>code:first-child{font-weight:600}
-.sv i,.sv small{color:var(--muted);font-size:.875rem;font-style:normal}
-.sv li>span,.sv li>small{display:block}
-.sv li>span{font-size:.9375rem}
-.sv b{color:var(--copper);font-size:.75rem}
-.sv small code{font-size:.8125rem}
+.ref-schema p{margin:.25rem 0}
+.ref-schema ul{list-style:none;margin:0;padding:0 0 0 .875rem;border-left:1px solid var(--line)}
+.ref-schema>ul{padding-left:0;border-left:0}
+.ref-schema li{margin:.25rem 0;overflow-wrap:anywhere}
+.ref-schema li>code:first-child{font-weight:600}
+.ref-schema i,.ref-schema small{color:var(--muted);font-size:.875rem;font-style:normal}
+.ref-schema li>span,.ref-schema li>small{display:block}
+.ref-schema li>span{font-size:.9375rem}
+.ref-schema b{color:var(--copper);font-size:.75rem}
+.ref-schema small code{font-size:.8125rem}
 `
   .trim()
   .replace(/\n/g, '');

@@ -135,7 +135,7 @@ function range(min: number | undefined, max: number | undefined, unit: string): 
 export const proseHtml = (s: string): string => escapeHtml(s).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 /*
- * Terse markup, styled inside `.sv` (reference-style.ts): the page has thousands of rows. A row is the name
+ * Terse markup, styled inside `.ref-schema` (reference-style.ts): the page has thousands of rows. A row is the name
  * (`code`), the type (`i`), `required` (`b`), the description (`span`) and the constraints (`small`).
  */
 const notesHtml = (notes: string[]): string => (notes.length ? ` <small>${notes.map(proseHtml).join('; ')}</small>` : '');
@@ -152,7 +152,7 @@ const childrenHtml = (rows: SchemaRow[]): string => (rows.length ? `<ul>${rows.m
 
 /** A schema as HTML: its type line, then its properties as nested lists. */
 export function schemaHtml(root: SchemaRow): string {
-  return `<div class="sv"><p><i>${escapeHtml(root.type)}</i>${descHtml(root.description)}${notesHtml(root.notes)}</p>${childrenHtml(root.children)}</div>`;
+  return `<div class="ref-schema"><p><i>${escapeHtml(root.type)}</i>${descHtml(root.description)}${notesHtml(root.notes)}</p>${childrenHtml(root.children)}</div>`;
 }
 
 /** Markdown text on one line (descriptions may hold paragraphs). */

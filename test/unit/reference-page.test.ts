@@ -57,7 +57,7 @@ describe('the API reference page', () => {
       else expect(c).not.toContain('Request body');
       const statuses = Object.keys(op.responses);
       expect(statuses.length).toBeGreaterThan(0);
-      for (const status of statuses) expect(c, `${op.operationId} ${status}`).toContain(`<span class="status status-${status[0]}">${status}</span>`);
+      for (const status of statuses) expect(c, `${op.operationId} ${status}`).toContain(`<span class="ref-status ref-status-${status[0]}">${status}</span>`);
     }
   });
 
