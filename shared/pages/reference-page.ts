@@ -95,7 +95,7 @@ export function referenceHtmlOf(view: ReferenceView, publicBase: string): string
       .map(([t, u]) => link(u, t))
       .join(' · ')}</p>`,
     view.schemes.length
-      ? `<h2>Credentials</h2><ul>${view.schemes.map((s) => `<li><code>${escapeHtml(s.name)}</code>: ${proseHtml(s.text)}</li>`).join('')}</ul>${view.security ? `<p class="muted">Unless an operation says otherwise: ${escapeHtml(view.security)}; each operation's description says what it needs.</p>` : ''}`
+      ? `<h2>Credentials</h2><ul>${view.schemes.map((s) => `<li><code>${escapeHtml(s.name)}</code>: ${proseHtml(s.text)}</li>`).join('')}</ul>${view.security ? `<p class="muted">Accepted unless an operation declares its own: ${escapeHtml(view.security)}. Each operation's description says what it needs.</p>` : ''}`
       : '',
     tocHtml(view.tags),
     ...view.tags.map(
@@ -165,7 +165,7 @@ export function referenceMarkdownOf(view: ReferenceView, publicBase: string): st
   ];
   if (view.schemes.length) {
     lines.push('## Credentials', '', ...view.schemes.map((s) => `- \`${s.name}\`: ${s.text}`), '');
-    if (view.security) lines.push(`Unless an operation says otherwise: ${view.security}; each operation's description says what it needs.`, '');
+    if (view.security) lines.push(`Accepted unless an operation declares its own: ${view.security}. Each operation's description says what it needs.`, '');
   }
   lines.push('## Contents', '');
   for (const t of view.tags) {

@@ -170,7 +170,8 @@ describe('the API reference', () => {
         );
         expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
       }
-    });
+      // axe over some 10,000 elements: about 10 s a scheme alone, far more beside a full suite.
+    }, 600_000);
 
     it('takes a reader from the table of contents to each operation by its anchor', async () => {
       const p = await open(`${local.base}/docs/api/reference`, { width: 390, height: 844 });
