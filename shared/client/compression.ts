@@ -7,15 +7,16 @@
 /** Whether this platform has the Compression Streams API. */
 export const canGzip = (): boolean => typeof CompressionStream === 'function';
 
-type Transform = { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
+/** Bytes over an ArrayBuffer (what `fetch` takes as a body under the DOM's types). */
+export type Bytes = Uint8Array<ArrayBuffer>;
 
-async function through(bytes: Uint8Array, stream: Transform): Promise<Uint8Array> {
-  const piped = new Blob([bytes]).stream().pipeThrough(stream);
+async function through(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Bytes> {
+  const piped = new Blob([bytes as Bytes]).stream().pipeThrough(stream);
   return new Uint8Array(await new Response(piped).arrayBuffer());
 }
 
 /** The gzip of a text's UTF-8 bytes. */
-export const gzipText = (text: string): Promise<Uint8Array> => through(new TextEncoder().encode(text), new CompressionStream('gzip'));
+export const gzipText = (text: string): Promise<Bytes> => through(new TextEncoder().encode(text), new CompressionStream('gzip'));
 
 /** True when the bytes start with gzip's magic number. */
 export const isGzip = (bytes: Uint8Array): boolean => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;

@@ -16,7 +16,7 @@ import type { FilesAnswer } from '../api/market-files.schemas';
 import type { BatchCandlesAnswer, CandlesAnswer, HistoryAnswer, IntradayAnswer, ItemAnswer, MarketsAnswer, TableAnswer } from '../api/market-reads.schemas';
 import type { PushPrefs, PushSubscriptionView } from '../api/push.schemas';
 import type { AlertAnswer, AlertInput, AlertsAnswer, BoardsDocument, WatchAnswer } from '../api/settings.schemas';
-import { canGzip, gzipText } from './compression';
+import { type Bytes, canGzip, gzipText } from './compression';
 
 export type Answer<S extends z.ZodType> = z.output<S>;
 export type Me = Answer<typeof MeAnswer>;
@@ -98,7 +98,7 @@ export function httpClient(opts: HttpClientOptions) {
     if (credential) headers.authorization = `Bearer ${credential}`;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     if (method !== 'GET' && opts.origin) headers.origin = opts.origin;
-    let body: string | Uint8Array | undefined = call.body === undefined ? undefined : JSON.stringify(call.body);
+    let body: string | Bytes | undefined = call.body === undefined ? undefined : JSON.stringify(call.body);
     if (body !== undefined && call.gzip) {
       body = await gzipText(body);
       headers['content-encoding'] = 'gzip';
