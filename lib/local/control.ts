@@ -147,12 +147,13 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
   }
   if (path === '/_local/live/drop') {
     // Closes every live socket, as API Gateway does at its connection limits: clients' reconnects are tested with it.
-    if (!input) return (bad(res, 'body must be a JSON object, e.g. {"code": 1001}'), true);
-    const unknown = unknownField(input, ['code'], path);
-    if (unknown) return (bad(res, unknown), true);
-    const code = input.code ?? 1001;
-    if (!serverCloseCode(code)) return (bad(res, 'code must be a close code a server may send: 1000..1003, 1007..1014 or 3000..4999'), true);
-    sendJson(res, 200, { dropped: rt.dropLiveConnections(code) });
+    const code = input?.code ?? 1001;
+    const problem = !input
+      ? 'body must be a JSON object, e.g. {"code": 1001}'
+      : (unknownField(input, ['code'], path) ??
+        (serverCloseCode(code) ? null : 'code must be a close code a server may send: 1000..1003, 1007..1014 or 3000..4999'));
+    if (problem) bad(res, problem);
+    else sendJson(res, 200, { dropped: rt.dropLiveConnections(code as number) });
     return true;
   }
   if (path === '/_local/items') {

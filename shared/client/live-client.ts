@@ -14,19 +14,8 @@ import { type ChangeBody, type FetchLog, type LiveClientOptions, LiveUpgradeErro
 import { defaultSocket, globalWebSocket, type LiveSocket } from './sockets';
 
 export type { AhMessage, AlertMessage, AuthMessage, ErrorMessage, HelloMessage, LiveMessage, RolesMessage, Sealed, SealedMessage } from '../live/message-types';
-export type { BackoffOptions } from './backoff';
 export { type FetchLog, type LiveClientOptions, LiveUpgradeError, type ReconnectOptions } from './live-options';
-export {
-  defaultSocket,
-  type LiveSocket,
-  lazyWsSocket,
-  loadWsLibrary,
-  type OpenSocket,
-  platformSocket,
-  type SocketEvents,
-  type WsLibrary,
-  wsLibrarySocket,
-} from './sockets';
+export { type LiveSocket, type OpenSocket, platformSocket, type SocketEvents } from './sockets';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** The caller lost `live`: reconnecting would be refused 403 (spec: live socket credential rules). */
@@ -253,7 +242,9 @@ export class LiveClient extends Emitter {
     this.ws?.close(code);
   }
 
-  /** Resolves once a message received at or after index `since` (default 0) matches. */
+  /** Resolves once a message received at or after index `since` (default 0) matches (narrowed by a type guard). */
+  waitForMessage<M extends LiveMessage>(match: (m: LiveMessage) => m is M, opts?: { since?: number; timeoutMs?: number }): Promise<M>;
+  waitForMessage(match: (m: LiveMessage) => boolean, opts?: { since?: number; timeoutMs?: number }): Promise<LiveMessage>;
   waitForMessage(match: (m: LiveMessage) => boolean, { since = 0, timeoutMs = DEFAULT_TIMEOUT_MS } = {}): Promise<LiveMessage> {
     const found = this.messages.slice(since).find(match);
     if (found) return Promise.resolve(found);

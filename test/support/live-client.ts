@@ -3,7 +3,8 @@
  * the credential as a header and reports a refused upgrade's status, as the tests need.
  */
 import WebSocket from 'ws';
-import { type LiveClientOptions, type OpenSocket, LiveClient as SharedLiveClient, wsLibrarySocket } from '../../shared/client/live-client';
+import { type LiveClientOptions, type OpenSocket, LiveClient as SharedLiveClient } from '../../shared/client/live-client';
+import { wsLibrarySocket } from '../../shared/client/sockets';
 
 export type { AuthMessage, HelloMessage, LiveMessage } from '../../shared/client/live-client';
 export { LiveUpgradeError } from '../../shared/client/live-client';
