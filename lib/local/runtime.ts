@@ -101,7 +101,7 @@ export interface RuntimeOptions {
   recordCalls?: { file?: string };
   /**
    * Runs every function from its deploy bundle (esbuild, synth's options) in its own worker thread, with its
-   * own environment, instead of importing its sources into this process (README "Running the deployed
+   * own environment, instead of importing its sources into this process (docs/local-runtime.md "Running the deployed
    * bundles"). `alsoExternal` (tests only): a bundling mistake, to show that it fails the start.
    */
   bundles?: boolean | BundleBuildOptions;
@@ -556,6 +556,11 @@ export class Runtime {
   clockMoved(): void {
     this.sandboxes?.writeClock();
     this.queues.poke();
+  }
+
+  /** Closes every open live socket with `code`, as API Gateway does at its idle or 2-hour limit (`/_local/live/drop`); answers how many. */
+  dropLiveConnections(code: number): number {
+    return this.live.drop(code);
   }
 
   /** The fault state `/_local/faults` answers. */

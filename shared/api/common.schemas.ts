@@ -23,7 +23,9 @@ export const ItemKey = z
   .min(1)
   .max(MAX_SAFE)
   .refine(isItemKey, 'not an item key')
-  .describe('item + 2147483648 * v (v: 0 plain, 2s / 2|s|-1 for suffix s, 65536 + species for caged pets)');
+  .describe('item + 2147483648 * v (v: 0 plain, 2s / 2|s|-1 for suffix s, 65536 + species for caged pets)')
+  // The API reference's examples name a real item (Linen Cloth) rather than the smallest key.
+  .meta({ examples: [2589] });
 
 /** Spec Conventions: `{error, message?}`; 403 adds `feature`, 409 `too_many` adds `limit`. */
 export const ErrorBody = z.object({ error: z.string(), message: z.string().optional(), feature: z.string().optional(), limit: int().optional() });

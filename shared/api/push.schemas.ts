@@ -47,7 +47,9 @@ export const PushPrefs = z
       .nullable()
       .optional(),
   })
-  .refine((p) => new TextEncoder().encode(JSON.stringify(p)).length <= PREFS_MAX_BYTES, `must be at most ${PREFS_MAX_BYTES} bytes of JSON`);
+  .refine((p) => new TextEncoder().encode(JSON.stringify(p)).length <= PREFS_MAX_BYTES, `must be at most ${PREFS_MAX_BYTES} bytes of JSON`)
+  // Documentation's example: "an IANA time zone" is beyond JSON Schema.
+  .meta({ examples: [{ market: true, quietHours: { start: '22:00', end: '07:00', tz: 'Europe/Berlin' } }] });
 
 /** The subscription schema of the OpenAPI document (the endpoint's host rule is the deployment's). */
 const DocSubscription = z.object({ endpoint: z.string().max(ENDPOINT_MAX), keys: z.object({ p256dh: z.string(), auth: z.string() }) });

@@ -49,11 +49,12 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
 /** ANY (the retired scan route) stands for every method it answers. */
 const ANY_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
+/** Path parameters by name; the examples are what the API reference's requests show (Linen Cloth, 2026-01-01). */
 const PATH_PARAMS: Record<string, Json> = {
   market: schemaOf(Market, 'output'),
-  item: { type: 'string', pattern: '^[0-9]{1,16}$', description: 'an item key' },
-  key: { type: 'string', pattern: '^[0-9]{1,16}(\\.md)?$', description: 'an item key (item pages: `.md` for Markdown)' },
-  at: { type: 'string', pattern: '^[0-9]{1,16}$', description: 'the book observation time, Unix ms' },
+  item: { type: 'string', pattern: '^[0-9]{1,16}$', description: 'an item key', examples: ['2589'] },
+  key: { type: 'string', pattern: '^[0-9]{1,16}(\\.md)?$', description: 'an item key (item pages: `.md` for Markdown)', examples: ['2589'] },
+  at: { type: 'string', pattern: '^[0-9]{1,16}$', description: 'the book observation time, Unix ms', examples: ['1767225600000'] },
 };
 
 const pathParams = (path: string): Json[] =>

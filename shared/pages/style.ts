@@ -1,11 +1,14 @@
 /**
+/**
  * The one stylesheet of the site, inlined in the head of every HTML page: a page is one request (its cache rules
  * are the page's own) and needs nothing else to look right. The app (app/) draws inside these pages and
  * carries no CSS of its own, so its forms, buttons and status lines are styled here too (issue 24 point 1).
  * Light and dark schemes; the charts are styled here too, their presentation attributes being only the
- * fallback for an SVG read without the page.
+ * fallback for an SVG read without the page. The API reference's block lives in reference-style.ts.
  */
-export const PAGE_CSS = `
+import { REFERENCE_CSS } from './reference-style';
+
+const SITE_CSS = `
 :root{color-scheme:light dark;--bg:#f6f8fa;--card:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--accent:#0969da;--area:rgba(9,105,218,.12);--gold:#8a6500;--silver:#57606a;--copper:#a0461b;--button:#0969da;--bad:#cf222e;--good:#1a7f37}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--card:#151b23;--fg:#e6edf3;--muted:#9198a1;--line:#30363d;--accent:#4493f8;--area:rgba(68,147,248,.18);--gold:#e3b341;--silver:#b1bac4;--copper:#f0883e;--button:#1f6feb;--bad:#ff7b72;--good:#3fb950}}
 *{box-sizing:border-box}
@@ -87,3 +90,6 @@ h1[tabindex="-1"]:focus{outline:none}
 `
   .trim()
   .replace(/\n/g, '');
+
+/** The site's styles, then the API reference's (scoped to its classes). */
+export const PAGE_CSS = SITE_CSS + REFERENCE_CSS;
