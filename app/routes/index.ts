@@ -9,6 +9,7 @@ import { devicesRoute } from './devices';
 import { devicesConfirmRoute } from './devices-confirm';
 import { marketAlertsRoute } from './market-alerts';
 import { marketBoardsRoute } from './market-boards';
+import { MARKET_ROUTES } from './market-routes';
 import { marketWatchRoute } from './market-watch';
 import { signInRoute } from './sign-in';
 
@@ -20,4 +21,5 @@ export const ROUTES: readonly AppRoute[] = [
   marketAlertsRoute,
   marketBoardsRoute,
   signInRoute,
+  ...MARKET_ROUTES,
 ];

@@ -3,7 +3,10 @@
  * page's own) and needs nothing else to look right. Light and dark schemes; the charts are styled here too,
  * their presentation attributes being only the fallback for an SVG read without the page.
  */
-export const PAGE_CSS = `
+import { MARKET_CSS } from './style-market';
+
+export const PAGE_CSS =
+  `
 :root{color-scheme:light dark;--bg:#f6f8fa;--card:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--accent:#0969da;--area:rgba(9,105,218,.12);--gold:#8a6500;--silver:#57606a;--copper:#a0461b}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--card:#151b23;--fg:#e6edf3;--muted:#9198a1;--line:#30363d;--accent:#4493f8;--area:rgba(68,147,248,.18);--gold:#e3b341;--silver:#b1bac4;--copper:#f0883e}}
 *{box-sizing:border-box}
@@ -61,5 +64,5 @@ ul.pills a{display:inline-block;padding:4px 12px;border:1px solid var(--line);bo
 .muted{color:var(--muted)}
 footer{margin-top:2rem;color:var(--muted);font-size:.875rem}
 `
-  .trim()
-  .replace(/\n/g, '');
+    .trim()
+    .replace(/\n/g, '') + MARKET_CSS;
