@@ -40,3 +40,7 @@ export function freshnessNote(session: Session, live: boolean, now: number): HTM
   else parts.push(signInPrompt(session, 'see live prices'));
   return h('div', { class: 'stack freshness-note' }, ...parts);
 }
+
+/** A table that scrolls sideways on a narrow screen: a named region keyboard users can focus and scroll. */
+export const scrollTable = (label: string, table: HTMLTableElement): HTMLElement =>
+  h('div', { class: 'table-scroll', role: 'region', 'aria-label': label, tabindex: 0 }, table);

@@ -11,7 +11,7 @@ import { h, replace, say, section, status, when } from '../dom';
 import { type ApiCandle, describeSeries, toSeries } from '../market/chart-data';
 import { openLiveFeed } from '../market/live';
 import { compareAcross, type Row } from '../market/markets';
-import { freshnessNote, itemHref, liveHref, marketSelect, marketTitle, priceText } from '../market/parts';
+import { freshnessNote, itemHref, liveHref, marketSelect, marketTitle, priceText, scrollTable } from '../market/parts';
 import { pickResolution, RESOLUTIONS, type Resolution, readsLive } from '../market/view';
 import { explain } from '../messages';
 import type { AppRoute, RouteContext } from '../router';
@@ -107,9 +107,8 @@ async function compareSection(ctx: RouteContext, market: string, key: number): P
   const rows = compareAcross(MARKETS.map((m, i) => ({ market: m, row: answers[i].status === 'fulfilled' ? (answers[i].value.row as Row | null) : null })));
   return section(
     'Across the six markets',
-    h(
-      'div',
-      { class: 'table-scroll' },
+    scrollTable(
+      'Price in each market',
       h(
         'table',
         { 'aria-label': 'Price in each market' },
@@ -178,7 +177,7 @@ export const marketItemRoute: AppRoute = {
     );
     return h(
       'div',
-      { class: 'stack' },
+      { class: 'stack market-view' },
       h(
         'section',
         { class: 'card stack', 'aria-labelledby': 'item-name' },

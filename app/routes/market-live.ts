@@ -8,7 +8,7 @@ import { h, replace, say, section, status, when } from '../dom';
 import { searchEntries } from '../market/catalogue';
 import { openLiveFeed } from '../market/live';
 import { recentRows } from '../market/markets';
-import { freshnessNote, itemHref, liveHref, marketSelect, marketTitle, priceText } from '../market/parts';
+import { freshnessNote, itemHref, liveHref, marketSelect, marketTitle, priceText, scrollTable } from '../market/parts';
 import { namesOf } from '../market/search';
 import { readsLive } from '../market/view';
 import { explain } from '../messages';
@@ -29,7 +29,7 @@ export const marketLiveRoute: AppRoute = {
       const { now } = await session.api.markets();
       return h(
         'div',
-        { class: 'stack' },
+        { class: 'stack market-view' },
         section(
           marketTitle(market),
           freshnessNote(session, false, now),
@@ -71,15 +71,14 @@ export const marketLiveRoute: AppRoute = {
     }
     return h(
       'div',
-      { class: 'stack' },
+      { class: 'stack market-view' },
       section(
         marketTitle(market),
         picker,
         freshnessNote(session, true, 0),
         line,
-        h(
-          'div',
-          { class: 'table-scroll' },
+        scrollTable(
+          `Live prices of ${marketTitle(market)}`,
           h(
             'table',
             { 'aria-label': `Live prices of ${marketTitle(market)}` },

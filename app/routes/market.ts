@@ -75,39 +75,36 @@ function searchSection({ session, query }: RouteContext): HTMLElement {
   return section('Find an item', form, line, results);
 }
 
+const FACTS = ['Newest data', 'Items', 'Listed', 'Uploads (24 h)', 'Contributors (7 d)'];
+
+/** One card per market (a grid that is one column on a phone): its facts, or that it waits for its first upload. */
 async function marketsSection({ session }: RouteContext): Promise<HTMLElement> {
   const answer = await session.api.markets();
   const live = readsLive(session.me.features) && answer.live;
-  const rows = overviewOf(answer.markets).map(({ market, summary }) =>
-    h(
-      'tr',
-      {},
-      h('th', { scope: 'row' }, live ? h('a', { href: liveHref(market) }, marketTitle(market)) : marketTitle(market)),
-      ...(summary
-        ? [when(summary.at), summary.items, summary.listed, summary.scans, summary.contributors7d].map((v) =>
-            h('td', {}, typeof v === 'number' ? v.toLocaleString('en-US') : v),
-          )
-        : [h('td', { colspan: 5, class: 'muted' }, 'No data yet: it appears after the first upload.')]),
-    ),
-  );
+  const cards = overviewOf(answer.markets).map(({ market, summary }) => {
+    const id = `market-${market.replace(/\./g, '-')}`;
+    const facts = summary
+      ? h(
+          'dl',
+          { class: 'facts' },
+          ...[when(summary.at), summary.items, summary.listed, summary.scans, summary.contributors7d].flatMap((v, i) => [
+            h('dt', {}, FACTS[i]),
+            h('dd', {}, typeof v === 'number' ? v.toLocaleString('en-US') : v),
+          ]),
+        )
+      : h('p', { class: 'muted' }, 'No data yet: it appears after the first upload.');
+    return h(
+      'li',
+      { class: 'card', 'aria-labelledby': id, 'data-market': market },
+      h('h3', { id }, marketTitle(market)),
+      facts,
+      live ? h('p', {}, h('a', { href: liveHref(market) }, 'Live table')) : null,
+    );
+  });
   return section(
     'The six markets',
     freshnessNote(session, live, answer.now),
-    h(
-      'div',
-      { class: 'table-scroll' },
-      h(
-        'table',
-        {},
-        h('caption', {}, live ? 'Newest data of each market; open a market for its live table.' : 'Newest data of each market in this view.'),
-        h(
-          'thead',
-          {},
-          h('tr', {}, ...['Market', 'Newest data', 'Items', 'Listed', 'Uploads (24 h)', 'Contributors (7 d)'].map((c) => h('th', { scope: 'col' }, c))),
-        ),
-        h('tbody', {}, ...rows),
-      ),
-    ),
+    h('ul', { class: 'markets market-cards', 'aria-label': 'The six markets' }, ...cards),
   );
 }
 
@@ -124,6 +121,6 @@ export const marketRoute: AppRoute = {
       say(line, `The markets could not be loaded. ${explain(err)}`, 'error');
       markets = section('The six markets', line);
     }
-    return h('div', { class: 'stack' }, searchSection(ctx), markets);
+    return h('div', { class: 'stack market-view' }, searchSection(ctx), markets);
   },
 };

@@ -78,10 +78,12 @@ test('an anonymous visitor sees the hourly view with its time and a sign-in prom
   await page.goto('/#/market');
   await expect(page.getByRole('heading', { level: 1, name: 'Markets' })).toBeVisible();
   await expect(page.getByText('Hourly view as of 11:00 UTC, 2 Nov 2026.')).toBeVisible();
-  const rows = page.locator('table tbody tr');
-  await expect(rows).toHaveCount(6);
-  await expect(rows.filter({ hasText: 'Normal Alliance (US)' })).not.toContainText('No data yet');
-  await expect(rows.filter({ hasText: 'RP Horde (US)' })).toContainText('No data yet: it appears after the first upload.');
+  const markets = page.getByRole('list', { name: 'The six markets' }).getByRole('listitem');
+  await expect(markets).toHaveCount(6);
+  await expect(page.getByRole('listitem', { name: 'Normal Alliance (US)' })).toContainText('Uploads (24 h)');
+  await expect(page.getByRole('listitem', { name: 'Normal Alliance (US)' })).not.toContainText('No data yet');
+  await expect(page.getByRole('listitem', { name: 'RP Horde (US)' })).toContainText('No data yet: it appears after the first upload.');
+  await expect(page.getByRole('link', { name: 'Live table' })).toHaveCount(0);
   expect(await axeProblems(page)).toEqual([]);
   await screenshots(page, 'markets-anonymous');
 });
