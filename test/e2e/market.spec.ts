@@ -4,7 +4,9 @@
  * only there), one item across the six markets, a live price and live table for a premium caller after an
  * upload, axe on every market page, and screenshots (desktop, phone, dark) kept under test-results/market/.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { advance, publishItems, signIn, tick, uploader, user } from './market-support';
@@ -13,7 +15,9 @@ const MARKET = 'forever.normal.alliance.us';
 const OTHER = 'forever.pvp.horde.us';
 const COPPER = 2770;
 const ITEM = `/#/market/item?key=${COPPER}&m=${MARKET}`;
-const SHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'market');
+const ROOT = join(import.meta.dirname, '..', '..');
+const SHOTS = join(ROOT, 'test-results', 'market');
+const SITE = join(ROOT, 'build', 'site');
 
 let up: Awaited<ReturnType<typeof uploader>>;
 
@@ -93,7 +97,7 @@ test('search finds an item over the search index and opens it', async ({ page })
   await page.getByLabel('Item name or key').fill('copper');
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'found' })).toHaveText('1 item found for “copper”.');
-  await page.getByLabel('Market').selectOption(OTHER);
+  await page.getByLabel('Market', { exact: true }).selectOption(OTHER);
   await page.getByRole('link', { name: 'Copper Ore' }).click();
   await expect(page).toHaveURL(new RegExp(`#/market/item\\?key=${COPPER}&m=${OTHER.replace(/\./g, '\\.')}$`));
   await expect(page.getByRole('heading', { level: 2, name: 'Copper Ore' })).toBeVisible();
@@ -182,4 +186,32 @@ test('a bad item link says what to do instead of failing', async ({ page }) => {
   await page.goto('/#/market/item?key=abc&m=nowhere');
   await expect(page.getByText('This link names no valid item or market:')).toBeVisible();
   await expect(page.getByRole('link', { name: 'search for the item' })).toHaveAttribute('href', '#/market');
+});
+
+test("the app's initial JavaScript stays within 100 KB gzip and holds none of the chart library", async () => {
+  type Chunk = { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[] };
+  const manifest = JSON.parse(readFileSync(join(SITE, '.vite', 'manifest.json'), 'utf8')) as Record<string, Chunk>;
+  const initial = new Set<string>();
+  const walk = (key: string) => {
+    if (initial.has(key)) return;
+    initial.add(key);
+    for (const i of manifest[key].imports ?? []) walk(i);
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) walk(key);
+  const texts = [...initial].map((k) => readFileSync(join(SITE, manifest[k].file)));
+  const gzipBytes = texts.reduce((sum, t) => sum + gzipSync(t).length, 0);
+  expect(gzipBytes).toBeLessThanOrEqual(100 * 1024);
+  // A message only lightweight-charts carries: in the chart's own chunk, loaded by import(), never in the initial ones.
+  const mark = 'Negative height is not allowed for Size';
+  expect(texts.some((t) => t.toString('utf8').includes(mark))).toBe(false);
+  const chart = Object.values(manifest).find((c) => readFileSync(join(SITE, c.file), 'utf8').includes(mark));
+  expect(chart, 'the chart library is in a chunk of its own').toBeDefined();
+  expect([...initial].some((k) => manifest[k].dynamicImports?.some((d) => manifest[d].file === chart?.file))).toBe(true);
+});
+
+test('app routes are no server paths: they stay out of the sitemap and their paths answer 404', async ({ request }) => {
+  const sitemap = await (await request.get('/sitemap.xml')).text();
+  expect(sitemap).not.toContain('#/');
+  expect(sitemap).not.toContain('/market');
+  for (const path of ['/market', '/market/item', '/market/live']) expect((await request.get(path)).status(), path).toBe(404);
 });
