@@ -7,9 +7,9 @@
 export const MARKET_CSS = `
 :root{--up:#1a7f37;--down:#cf222e}
 @media (prefers-color-scheme:dark){:root{--up:#3fb950;--down:#f85149}}
-.market-view{display:grid;gap:16px}.market-view .card>h2:first-child{margin-top:0}
+.market-view{display:grid;gap:16px;grid-template-columns:minmax(0,1fr)}.market-view>*{min-width:0}.market-view .card>h2:first-child{margin-top:0}
 ul.market-cards{list-style:none;padding:0;margin:16px 0 0}.market-cards .card{padding:12px 16px}.market-cards p{margin:8px 0 0}
-.price-chart{height:340px;width:100%;min-width:0}
+.price-chart{height:340px;width:100%;min-width:0;position:relative;overflow:hidden}
 @media (max-width:600px){.price-chart{height:260px}}
 .chart-figure figcaption{font-weight:400;font-size:.875rem;margin:8px 0 0}
 .toolbar{display:flex;gap:8px;flex-wrap:wrap;margin-bottom:12px}
