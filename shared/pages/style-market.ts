@@ -14,7 +14,7 @@ ul.market-cards{list-style:none;padding:0;margin:16px 0 0}.market-cards .card{pa
 .chart-figure figcaption{font-weight:400;font-size:.875rem;margin:8px 0 0}
 .toolbar{display:flex;gap:8px;flex-wrap:wrap;margin-bottom:12px}
 .toolbar button{font:inherit;padding:6px 14px;border-radius:999px;border:1px solid var(--line);background:var(--card);color:var(--fg);cursor:pointer;min-height:44px}
-.toolbar button[aria-pressed=true]{background:var(--accent);border-color:var(--accent);color:#fff}
+.toolbar button[aria-pressed=true]{background:var(--accent);border-color:var(--accent);color:var(--card)}
 .badge{display:inline-block;padding:0 8px;border-radius:999px;border:1px solid var(--line);font-size:.8125rem;font-weight:600;color:var(--muted);margin-left:6px}
 .badge.live{color:var(--up);border-color:var(--up);margin-left:0}
 .freshness{margin:0}.freshness .badge{margin:0 6px 0 0}
