@@ -5,7 +5,7 @@
  * carry it because they go to this origin; a provider that has a token (Clerk) passes it instead. The
  * socket closes when the page leaves the route.
  */
-import { LiveClient } from '../../shared/client/live-client';
+import { LiveClient, type OpenSocket, platformSocket } from '../../shared/client/live-client';
 import type { Session } from '../session';
 import type { Row } from './markets';
 
@@ -22,12 +22,26 @@ const cookieFetch: typeof fetch = (input, init) => {
 };
 
 /**
+ * The browser's WebSocket, without an empty `?token=`: a cookie session has no token, and the service reads a
+ * `token` parameter, even an empty one, as the credential instead of the cookie (401).
+ */
+const cookieSocket: OpenSocket = (url, headers, on) => platformSocket(url.replace(/&token=(?=&|$)/, ''), headers, on);
+
+/**
  * Opens the market's socket and calls `onTable` whenever its table moved (the gap rule applied a change, a
  * checkpoint or the table route). Closed by `close()` or when the location's hash changes.
  */
 export async function openLiveFeed(session: Session, market: string, onTable: (table: ReadonlyMap<number, Row>) => void): Promise<LiveFeed> {
   const token = (await session.auth.token()) ?? '';
-  const client = new LiveClient({ base: location.origin, market, token, tokenIn: 'query', fetch: cookieFetch, follow: true });
+  const client = new LiveClient({
+    base: location.origin,
+    market,
+    token,
+    tokenIn: 'query',
+    fetch: cookieFetch,
+    openSocket: token ? undefined : cookieSocket,
+    follow: true,
+  });
   client.on('seq', () => onTable(client.table));
   const close = () => {
     removeEventListener('hashchange', close);

@@ -68,7 +68,11 @@ function chartSection(ctx: RouteContext, market: string, key: number, name: stri
       const label = RESOLUTIONS.find((r) => r.res === asked)?.label ?? '';
       box.setAttribute('aria-label', describeSeries(series, `${name}, ${label.toLowerCase()}`));
       if (drawn) drawn.update(series);
-      else drawn = chart.drawChart(box, series, { timeVisible: asked !== 'd1' });
+      else {
+        const made = chart.drawChart(box, series, { timeVisible: asked !== 'd1' });
+        drawn = made;
+        addEventListener('hashchange', () => made.remove(), { once: true });
+      }
       box.dataset.candles = String(series.candles.length);
       say(
         line,

@@ -70,6 +70,14 @@ const CHART_INK = `(() => {
 })()`;
 const chartInk = (page: Page) => page.evaluate<number>(CHART_INK);
 
+/** Whether the chart's background (an opaque pixel near a canvas's corner) is dark; run in the page. */
+const CHART_DARK = `[...document.querySelectorAll('.price-chart canvas')].some((canvas) => {
+  const ctx = canvas.getContext('2d');
+  if (!ctx || canvas.width < 8 || canvas.height < 8) return false;
+  const [r, g, b, a] = ctx.getImageData(5, 5, 1, 1).data;
+  return a === 255 && r + g + b < 200;
+})`;
+
 test('an anonymous visitor sees the hourly view with its time and a sign-in prompt', async ({ page }) => {
   await page.goto(ITEM);
   await expect(page.getByRole('heading', { level: 2, name: 'Copper Ore' })).toBeVisible();
@@ -132,6 +140,12 @@ test('the chart draws candles and volume, its library loaded only where a chart 
   await expect(page.getByRole('button', { name: 'Daily' })).toHaveAttribute('aria-pressed', 'true');
   await expect(box).toHaveAttribute('aria-label', /Copper Ore, daily price chart/);
   await expect.poll(() => chartInk(page)).toBeGreaterThan(500);
+  // The chart follows the colour scheme while the page is open.
+  expect(await page.evaluate<boolean>(CHART_DARK)).toBe(false);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(() => page.evaluate<boolean>(CHART_DARK)).toBe(true);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(() => page.evaluate<boolean>(CHART_DARK)).toBe(false);
   expect(await axeProblems(page)).toEqual([]);
   await screenshots(page, 'item-anonymous');
 });
