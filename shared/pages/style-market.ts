@@ -21,8 +21,7 @@ ul.market-cards{list-style:none;padding:0;margin:16px 0 0}.market-cards .card{pa
 .freshness-note{display:grid;gap:8px}
 ol.results{margin:12px 0 0;padding-left:1.5rem}ol.results li{margin-bottom:6px}
 tr.cheapest th,tr.cheapest td{font-weight:600}
-.field.inline{display:flex;gap:8px;align-items:center;flex-wrap:wrap}
-.field select,.field input{font:inherit;padding:8px 10px;border:1px solid var(--line);border-radius:6px;background:var(--card);color:var(--fg);max-width:100%}
+.field.inline{display:flex;gap:8px;align-items:center;flex-wrap:wrap;max-width:none}.field.inline select{max-width:100%}
 `
   .trim()
   .replace(/\n/g, '');
