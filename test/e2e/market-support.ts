@@ -26,7 +26,7 @@ export const settle = () => control<{ now: number }>('POST', '/_local/settle', {
 
 /**
  * A fresh uploader (an API key of a new premium user, with `api.upload`), so no upload waits for a caller's
- * 5 minutes between books of a market. Each book lists the given prices plus filler keys: a whole market.
+ * 5 minutes between books of a market. The book is complete and lists only the given prices.
  */
 export async function uploadBook(market: string, prices: Record<number, [price: number, quantity: number]>) {
   const u = await control<{ id: string }>('POST', '/_local/users', { plan: 'premium' });
