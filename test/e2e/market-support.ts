@@ -32,7 +32,6 @@ export async function uploadBook(market: string, prices: Record<number, [price: 
   const u = await control<{ id: string }>('POST', '/_local/users', { plan: 'premium' });
   const { key } = await control<{ key: string }>('POST', '/_local/api-keys', { userId: u.id });
   const entries: BookEntry[] = Object.entries(prices).map(([k, [price, n]]) => [Number(k), price, 1, 2, n]);
-  for (let i = 0; i < 110; i++) if (!(30_000 + i in prices)) entries.push([30_000 + i, 5_000 + i, 1, 2, 1]);
   entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const at = (await serviceNow()) - 1000;
   const answer = await httpClient({ base: base(), apiKey: key }).uploadBook({
