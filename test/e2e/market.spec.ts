@@ -26,7 +26,6 @@ const itemView = (market: string) => `/#/market/item?key=${ITEM.key}&m=${market}
 /** The anonymous (hourly) row of the item in a market, as the API answers it. */
 const anonRow = async (market: string): Promise<AnonRow> => ((await (await fetch(`${base()}/api/v1/ah/${market}/${ITEM.key}`)).json()) as { row: AnonRow }).row;
 
-
 test.beforeAll(async () => {
   // The home page's most listed item of the first market (its links have no `?m=`), named as the search index names it.
   const home = await (await fetch(`${base()}/`)).text();
