@@ -156,6 +156,8 @@ test('one item compared across the six markets, the cheapest marked, each openin
 });
 
 test('a premium caller sees the price change live after an upload, and the live table', async ({ page }) => {
+  const sockets: string[] = [];
+  page.on('websocket', (ws) => sockets.push(ws.url()));
   await signIn(page, DEMO_USER, itemView(QUIET));
   await expect(page.locator('.freshness .badge.live')).toHaveText('Live');
   await expect(page.getByText('Live: the price follows every upload.')).toBeVisible();
@@ -166,6 +168,8 @@ test('a premium caller sees the price change live after an upload, and the live 
   // A book uploaded through the typed client reaches the open page through the live socket: no reload.
   await uploadBook(QUIET, { [ITEM.key]: [1_234_567, 4] });
   await expect(page.getByTestId('item-price')).toHaveText('123g 45s 67c per unit');
+  // The HttpOnly session cookie authenticates the socket: no credential in its URL (which logs and proxies keep).
+  expect(sockets).toEqual([`${base().replace(/^http/, 'ws')}/api/v1/live?market=${QUIET}`]);
   await expectAccessible(page);
 
   await page.goto(`/#/market/live?m=${QUIET}`);
