@@ -16,6 +16,8 @@ export interface Deployment {
   /** Comma-separated allowed origins. */
   origins: string;
   identity: { publishableKey: string; issuer: string; jwksUrl: string; apiUrl: string };
+  /** The website app's entry script (lib/site-build.ts); absent: pages load no app. */
+  siteEntry?: string;
   connectionsEndpoint: string;
   vapidSubject: string;
   tableName: string;
@@ -58,6 +60,7 @@ export function functionEnvironment(spec: FunctionSpec, d: Deployment): Record<s
     CDN_BASE: d.cdnBase,
     ORIGINS: d.origins,
     CLERK_PUBLISHABLE_KEY: d.identity.publishableKey,
+    SITE_ENTRY: d.siteEntry ?? '',
     IDP_ISSUER: d.identity.issuer,
     IDP_JWKS_URL: d.identity.jwksUrl,
     IDP_API_URL: d.identity.apiUrl,

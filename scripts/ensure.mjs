@@ -37,3 +37,11 @@ if (!needed.every((p) => existsSync(join(root, 'node_modules', p, 'package.json'
   // and `npm ci` installs exactly its versions on Linux, macOS and Windows.
   execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
 }
+// The website's build, which the local runtime serves and the stack deploys (scripts/site-build.mjs).
+const { ensureSiteBuild } = await import('./site-build.mjs');
+try {
+  ensureSiteBuild();
+} catch (err) {
+  console.error(String(err.message ?? err));
+  process.exit(1);
+}

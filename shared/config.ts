@@ -16,6 +16,8 @@ const ConfigSchema = z.object({
   /** Comma-separated allowed origins of this deployment (besides the dev rules for non-production). */
   ORIGINS: z._default(z.string(), ''),
   CLERK_PUBLISHABLE_KEY: z._default(z.string(), ''),
+  /** The website app's entry script at the origin (`/assets/main-<hash>.js`, lib/site-build.ts); '' when there is no build. */
+  SITE_ENTRY: z._default(z.string().check(z.regex(/^(\/assets\/[A-Za-z0-9._-]+\.js)?$/)), ''),
   IDP_ISSUER: z.string().check(z.minLength(1)),
   IDP_JWKS_URL: z.url(),
   IDP_API_URL: z.url(),
@@ -78,6 +80,7 @@ export const CONFIG_VARIABLES_BY_SOURCE = {
     'CDN_BASE',
     'ORIGINS',
     'CLERK_PUBLISHABLE_KEY',
+    'SITE_ENTRY',
     'IDP_ISSUER',
     'IDP_JWKS_URL',
     'IDP_API_URL',
@@ -128,6 +131,8 @@ export interface Config {
   cdnBase: string;
   origins: string[];
   clerkPublishableKey: string;
+  /** The path of the website app's entry script, loaded by every server-rendered page ('' without a build). */
+  siteEntry: string;
   idp: { issuer: string; jwksUrl: string; apiUrl: string; secretKey: string };
   connectionsEndpoint: string;
   /** The VAPID key pair, for sending pushes (the push function's): null when push is off or the function holds only the public half. */
@@ -175,6 +180,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
       .map((o) => o.trim())
       .filter(Boolean),
     clerkPublishableKey: e.CLERK_PUBLISHABLE_KEY,
+    siteEntry: e.SITE_ENTRY,
     idp: { issuer: e.IDP_ISSUER, jwksUrl: e.IDP_JWKS_URL, apiUrl: e.IDP_API_URL, secretKey: e.IDP_SECRET_KEY },
     connectionsEndpoint: e.CONNECTIONS_ENDPOINT,
     vapid,

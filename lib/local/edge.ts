@@ -1,6 +1,7 @@
 /**
  * The one HTTP listener's routing, as the stage's edge and gateways divide a request: the control API
- * (`/_local/…`, loopback `Host` only, nothing a page of another site sends: lib/local/control-guard.ts), the file host (CloudFront, `/cdn/…`), the WebSocket API's `@connections`
+ * (`/_local/…`, loopback `Host` only, nothing a page of another site sends: lib/local/control-guard.ts), the file host (CloudFront, `/cdn/…`),
+ * the website's build (CloudFront and the site's bucket, `/assets/…`), the WebSocket API's `@connections`
  * endpoint and upgrade, and the HTTP API for everything else. The direct listener (no edge) serves the APIs only.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -14,6 +15,7 @@ import type { HttpApi } from './http-api';
 import { REQUEST_HEAD_MAX_BYTES, readBody, requestHeadBytes, sendJson, TOO_LARGE_HEAD } from './http-events';
 import type { LocalIdentity } from './identity';
 import type { LiveGateway } from './live-gateway';
+import { SiteHost } from './site-host';
 
 /** The control API (not part of the emulated API Gateway) reads bodies up to this size. */
 const MAX_LOCAL_BODY = 40 * 1024 * 1024;
@@ -31,6 +33,8 @@ export interface EdgeParts {
   /** The control API's routes (lib/local/control.ts); false when none matched. */
   control: (req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer) => Promise<boolean>;
   fileHost: FileHost;
+  /** The website's build (`/assets/…`). */
+  site: SiteHost;
   live: LiveGateway;
   httpApi: HttpApi;
   log: Log;
@@ -75,7 +79,10 @@ export class Edge {
       }
       if (path.startsWith('/_local/')) {
         const body = (await readBody(req, MAX_LOCAL_BODY)) ?? Buffer.alloc(0);
-        const refused = contentTypeRefusal(req.headers, body.length);
+        // The sign-in page's own form (lib/local/identity-site.ts) posts a form from this origin: its Origin was
+        // checked above, and a browser always sends it on a POST, so a form without one is refused as before.
+        const ownForm = path === '/_local/idp/sign-in' && req.headers.origin !== undefined;
+        const refused = ownForm ? null : contentTypeRefusal(req.headers, body.length);
         if (refused) return sendJson(res, refused.status, { error: refused.error, message: refused.message });
         if (path.startsWith('/_local/idp') || path.startsWith('/_local/users') || path.startsWith('/_local/sessions') || path.startsWith('/_local/api-keys')) {
           if (await p.identity.handle(req, res, url, body)) return;
@@ -83,6 +90,10 @@ export class Edge {
           return;
         }
         sendJson(res, 404, { error: 'not_found', message: `no control route ${req.method} ${path}: the routes are ${CONTROL_ROUTES.join(', ')}` });
+        return;
+      }
+      if (SiteHost.owns(path)) {
+        p.site.serve(req, res, path);
         return;
       }
       if (path.startsWith('/cdn/')) {

@@ -36,6 +36,7 @@ import {
   WS_ROUTES,
 } from '../../shared/topology';
 import { type Deployment, functionEnvironment } from '../environment';
+import { readSiteBuild } from '../site-build';
 import { type BundleBuildOptions, type Bundles, buildBundles } from './bundles';
 import { handleControl } from './control';
 import { type DataLock, lockDataDir } from './data-lock';
@@ -63,6 +64,7 @@ import { sandboxEnvironments } from './sandbox-environment';
 import { Sandboxes } from './sandboxes';
 import { LocalScheduler } from './scheduler';
 import { instrumentClients } from './service-clients';
+import { SiteHost } from './site-host';
 import { type SqsEndpoint, startSqsEndpoint } from './sqs-endpoint';
 import { ensureBucket, ensureTable, sweepExpired } from './storage';
 import { StreamPoller } from './stream-poller';
@@ -310,6 +312,9 @@ export class Runtime {
       },
       secrets,
     );
+    const site = readSiteBuild();
+    if (!site) throw new Error('the website is not built: run npm run build (npm start and npm test build it when missing)');
+    deployment.siteEntry = site.entry;
     const localOnly = {
       DYNAMODB_ENDPOINT: ddbEndpoint,
       S3_ENDPOINT: s3Endpoint,
@@ -447,6 +452,7 @@ export class Runtime {
       identity: this.identity,
       control: (req, res, url, body) => handleControl(this, req, res, url, body),
       fileHost: this.fileHost,
+      site: new SiteHost(site),
       live: this.live,
       httpApi: this.httpApi,
       log: (level, msg, data) => this.log(level, msg, data),

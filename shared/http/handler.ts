@@ -6,6 +6,7 @@ import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
 import { ForbiddenError, type UnavailableCode } from '../errors';
 import type { Log } from '../log';
+import { pageError } from '../pages/render';
 import type { ServicesOf } from '../services';
 import { functionTelemetry } from '../telemetry/function-telemetry';
 import { HTTP_ROUTES, type RouteKey } from '../topology';
@@ -75,13 +76,22 @@ export type RoutesOf<F extends HttpFunction> = { readonly [K in RouteKey<F>]?: R
 
 const router = new Router(HTTP_ROUTES);
 
-/** 404 / 405 for paths no route of the API serves; still authenticated and rate limited like any `/api/v1/` request. */
+/** A browser asking for a page (not an API path): it gets a page, other callers and `/api/` JSON. */
+const wantsPage = (req: ApiRequest): boolean =>
+  (req.method === 'GET' || req.method === 'HEAD') && !req.path.startsWith('/api/') && /\btext\/html\b/i.test(req.headers.accept ?? '');
+
+/**
+ * 404 / 405 for paths no route of the API serves; still authenticated and rate limited like any `/api/v1/` request.
+ * A browser's 404 is a page (issue 24 point 1), never the app: unknown paths answer no application shell.
+ */
 const FALLBACK: Route<HttpFunction> = {
   access: { kind: 'public', keyExempt: true, writesNothing: true },
-  async handle({ req }) {
+  async handle({ req, svc }) {
     const m = router.match(req.method, req.path);
     if (m.kind === 'method_not_allowed') return errorResult('method_not_allowed', `${req.method} is not supported here`, {}, { allow: m.allow.join(', ') });
-    return errorResult('not_found', 'no such route');
+    if (wantsPage(req)) return pageError('html', svc.config.publicBase, 'not_found', 'There is no page at this address.');
+    const answer = errorResult('not_found', 'no such route');
+    return req.path.startsWith('/api/') ? answer : { ...answer, headers: { ...answer.headers, vary: 'Accept' } };
   },
 };
 

@@ -108,6 +108,18 @@ export function pageResult(
   };
 }
 
+/**
+ * An HTML page that loads the website's app (issue 24 point 1): its entry script as a module (deferred, so
+ * the page draws first), in the head so the download starts at once. Markdown, errors and a deployment
+ * without a build (`entry` '') are left as they are: an unknown path never gets the app.
+ */
+export function withSiteScript(page: HttpResult, entry: string): HttpResult {
+  const type = String(page.headers?.['content-type'] ?? '');
+  if (!entry || page.statusCode !== 200 || type !== HTML_TYPE || typeof page.body !== 'string') return page;
+  const tag = `<script type="module" src="${escapeHtml(entry)}" defer></script>`;
+  return { ...page, body: page.body.replace('</head>', `${tag}\n</head>`) };
+}
+
 /** A text document that does not negotiate (llms.txt, AGENTS.md, sitemap, JSON documents). */
 export function textResult(contentType: string, body: string, cacheControl = DOCS_CACHE): HttpResult {
   return { statusCode: 200, headers: { 'content-type': contentType, 'cache-control': cacheControl }, body };

@@ -21,7 +21,7 @@ import { openApiDocument } from './openapi';
 import { fullOpenApiDocument } from './openapi-full';
 import { ItemPageQuery } from './openapi-pages';
 import { referencePage } from './reference-page';
-import { DOCS_CACHE, pageError, pageResult, textResult } from './render';
+import { DOCS_CACHE, pageError, pageResult, textResult, withSiteScript } from './render';
 import { itemSnapshotView } from './snapshot-view';
 
 const PUBLIC = { kind: 'public', keyExempt: true } as const;
@@ -53,10 +53,13 @@ async function itemPage(req: ApiRequest, svc: Pick<Services, 'config' | 'clock' 
   const market = query.data.m ?? DEFAULT_MARKET;
   const [data, hours] = await Promise.all([itemPageData(svc, market, path.key), itemHourCloses(svc, market, path.key, svc.clock.now())]);
   const urls = itemPageUrls(base, market, path.key);
-  const page = pageResult(
-    format,
-    { html: itemPageHtml(data, urls, hours), markdown: itemPageMarkdown(data, urls, hours) },
-    `public, max-age=${secondsToNextHour(data.now)}`,
+  const page = withSiteScript(
+    pageResult(
+      format,
+      { html: itemPageHtml(data, urls, hours), markdown: itemPageMarkdown(data, urls, hours) },
+      `public, max-age=${secondsToNextHour(data.now)}`,
+    ),
+    svc.config.siteEntry,
   );
   return { ...page, headers: { ...page.headers, etag: itemPageTag(page, data.now) } };
 }
@@ -78,14 +81,15 @@ const home: Route<'pages'> = {
   async handle({ req, svc }) {
     const base = svc.config.publicBase;
     const { markets, cacheControl } = await homeMarkets(svc);
-    return pageResult(formatOf(req), homePage(base, markets), cacheControl, 200, { link: `<${base}.well-known/api-catalog>; rel="api-catalog"` });
+    const page = pageResult(formatOf(req), homePage(base, markets), cacheControl, 200, { link: `<${base}.well-known/api-catalog>; rel="api-catalog"` });
+    return withSiteScript(page, svc.config.siteEntry);
   },
 };
 
 const reference: Route<'pages'> = {
   access: PUBLIC,
   async handle({ req, svc }) {
-    return pageResult(formatOf(req), referencePage(svc.config.publicBase), DOCS_CACHE);
+    return withSiteScript(pageResult(formatOf(req), referencePage(svc.config.publicBase), DOCS_CACHE), svc.config.siteEntry);
   },
 };
 

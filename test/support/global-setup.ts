@@ -9,10 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { type Engine, startDynamoDbLocal, startS3rver } from '../../lib/local/engines';
+import { ensureSiteBuild } from '../../scripts/site-build.mjs';
 
 let engines: Engine[] = [];
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Every runtime serves the website's build (lib/local/site-host.ts): made once here, before any starts.
+  ensureSiteBuild({ quiet: true });
   const callsDir = mkdtempSync(join(tmpdir(), 'iam-calls-'));
   const templateDir = mkdtempSync(join(tmpdir(), 'local-template-'));
   const templateFile = join(templateDir, 'dev.template.json');

@@ -1,0 +1,33 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'vite';
+
+/**
+ * The website's app (issue 24 points 1, 11): one module entry, `app/main.ts`, that the server-rendered pages
+ * load. No HTML of its own (the pages are its shell, so an unknown path never answers an app shell) and no CSS
+ * (the pages' one stylesheet, shared/pages/style.ts, styles the app too). Every file is named by its content's
+ * hash, so the stack and the local runtime serve `assets/` as immutable; `.vite/manifest.json` tells the pages
+ * the entry's name (lib/site-build.ts).
+ */
+export default defineConfig({
+  root: resolve(import.meta.dirname, 'app'),
+  publicDir: false,
+  logLevel: 'warn',
+  build: {
+    outDir: resolve(import.meta.dirname, 'build/site'),
+    emptyOutDir: true,
+    manifest: true,
+    target: 'es2022',
+    modulePreload: { polyfill: false },
+    sourcemap: false,
+    // Clerk's library (only fetched on AWS, app/auth/clerk.ts) is one large chunk by design.
+    chunkSizeWarningLimit: 2000,
+    rollupOptions: {
+      input: resolve(import.meta.dirname, 'app/main.ts'),
+      output: {
+        entryFileNames: 'assets/[name]-[hash].js',
+        chunkFileNames: 'assets/[name]-[hash].js',
+        assetFileNames: 'assets/[name]-[hash][extname]',
+      },
+    },
+  },
+});
