@@ -39,5 +39,7 @@ async function open(url: string): Promise<void> {
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const url = openUrlOf(String((event.notification.data as { url?: unknown } | null)?.url ?? ''), self.location.origin);
-  event.waitUntil(open(url));
+  // Started before waitUntil, which only keeps the worker alive until the page is open.
+  const opened = open(url);
+  event.waitUntil(opened);
 });

@@ -29,17 +29,20 @@ function socketFor(platform: OpenSocket): OpenSocket {
 }
 
 /**
- * Follows the `alert` messages of `markets` and calls `onAlert` with each fired alert; `onTrouble` with a
- * sentence when a socket cannot be opened (the page then says fired alerts show after a reload).
+ * Follows the `alert` messages of `markets` and calls `onAlert` with each fired alert; `onOpen` once every
+ * socket said hello; `onTrouble` with a sentence when a socket cannot be opened (the page then says fired
+ * alerts show after a reload).
  */
 export async function followAlerts(
   session: Session,
   markets: readonly string[],
   onAlert: (alert: MarketAlert) => void,
   onTrouble: (sentence: string) => void,
+  onOpen: () => void = () => undefined,
 ): Promise<AlertFeed> {
   const { LiveClient, platformSocket } = await import('../../shared/client/live-client');
   const clients: LiveClient[] = [];
+  const hellos: Promise<unknown>[] = [];
   for (const market of new Set(markets)) {
     const client = new LiveClient({
       base: location.origin,
@@ -55,8 +58,9 @@ export async function followAlerts(
     });
     client.on('gave-up', () => onTrouble('Fired alerts cannot reach this page right now: reload it to see their state.'));
     clients.push(client);
-    client.connect().catch(() => onTrouble('Fired alerts cannot reach this page right now: reload it to see their state.'));
+    hellos.push(client.connect());
   }
+  Promise.all(hellos).then(onOpen, () => onTrouble('Fired alerts cannot reach this page right now: reload it to see their state.'));
   return {
     close: () => {
       for (const c of clients) c.close();

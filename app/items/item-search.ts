@@ -32,7 +32,7 @@ export function searchIndex(api: HttpClient): Promise<SearchEntry[]> {
  */
 export function itemPicker(opts: { index: readonly SearchEntry[]; label: string; onPick(match: ItemMatch): void; id: string }): HTMLElement {
   const input = h('input', { id: opts.id, type: 'search', autocomplete: 'off', inputmode: 'search' });
-  const list = h('ul', { class: 'suggestions', 'aria-label': `Items matching the ${opts.label.toLowerCase()}` });
+  const list = h('ul', { class: 'suggestions', 'aria-label': 'Suggestions' });
   const hint = h(
     'p',
     { class: 'hint', id: `${opts.id}-hint` },

@@ -28,8 +28,12 @@ addEventListener('hashchange', () => {
 const hitText = (index: readonly SearchEntry[], [item, price, quantity]: [number, number | null, number]): string =>
   `${itemLabel(index, item)}: ${price === null ? 'none listed' : formatCopper(price)}, ${quantity.toLocaleString('en-US')} listed`;
 
+/** What people call an alert: its name, else its item's, else (a whole-market deal) its market's deals. */
+const alertTitle = (a: MarketAlert, index: readonly SearchEntry[]): string =>
+  a.name ?? (a.item === 0 ? `Deals in ${marketName(a.market)}` : itemLabel(index, a.item));
+
 function alertCard(a: MarketAlert, index: readonly SearchEntry[], actions: HTMLElement | null): HTMLElement {
-  const title = a.name ?? (a.item === 0 ? `Deals in ${marketName(a.market)}` : itemLabel(index, a.item));
+  const title = alertTitle(a, index);
   return h(
     'li',
     { class: 'card alert', 'data-alert': a.id, 'data-armed': String(a.armed) },
@@ -82,7 +86,7 @@ async function render({ session, query, redraw }: RouteContext) {
     replace(
       list,
       ...alerts.map((a) => {
-        const label = a.name ?? itemLabel(index, a.item);
+        const label = alertTitle(a, index);
         const actions = canWrite
           ? h(
               'div',
@@ -125,10 +129,13 @@ async function render({ session, query, redraw }: RouteContext) {
         const i = alerts.findIndex((a) => a.id === got.id);
         if (i >= 0) alerts[i] = got;
         drawList();
-        const label = got.name ?? (got.item === 0 ? `Deals in ${marketName(got.market)}` : itemLabel(index, got.item));
+        const label = alertTitle(got, index);
         fired.prepend(h('p', { class: 'card fired-alert' }, `${label} fired ${when(got.last?.at ?? Date.now())}: ${conditionText(got)}.`));
       },
       (sentence) => say(line, sentence, 'error'),
+      () => {
+        fired.dataset.live = 'open';
+      },
     );
   }
   const limit = session.me.limits.alerts;

@@ -28,6 +28,9 @@ const endpointHost = (endpoint: string): string => {
   }
 };
 
+/** What the last change did, said on the page drawn after it (the redraw replaces the status line). */
+let flash: string | null = null;
+
 export const marketPushRoute: AppRoute = {
   path: '/market/push',
   title: 'Notifications',
@@ -35,6 +38,8 @@ export const marketPushRoute: AppRoute = {
   async render({ session, redraw }) {
     const [{ publicKey }, { subscriptions }] = await Promise.all([session.api.pushKey(), session.api.pushSubscriptions()]);
     const line = status();
+    if (flash) say(line, flash, 'ok');
+    flash = null;
     if (publicKey === null) return h('p', {}, 'Notifications are not set up on this deployment: alerts still reach the alerts page while it is open.');
     const why = unsupported();
     const mine = why ? null : await currentSubscription();
@@ -64,7 +69,7 @@ export const marketPushRoute: AppRoute = {
       say(line, doing);
       try {
         await work();
-        say(line, done, 'ok');
+        flash = done;
         redraw();
       } catch (err) {
         say(line, err instanceof PushRefused ? err.message : explainWrite(err, 'push'), 'error');
