@@ -4,6 +4,7 @@
  * hash that is not a route (an in-page anchor like `#prices`) is left to the browser.
  */
 import { type Child, h, replace } from './dom';
+import { type HashLocation, parseHash } from './hash';
 import { explain } from './messages';
 import type { Session } from './session';
 
@@ -22,20 +23,6 @@ export interface AppRoute {
   /** Whether the route needs a signed-in caller (signed out, it shows the sign-in prompt). */
   signedIn: boolean;
   render(ctx: RouteContext): Child | Promise<Child>;
-}
-
-export interface HashLocation {
-  path: string;
-  query: URLSearchParams;
-}
-
-/** `#/devices/confirm?code=AB` → `{path: '/devices/confirm', query}`; null for a hash that is no route path. */
-export function parseHash(hash: string): HashLocation | null {
-  if (!hash.startsWith('#/')) return null;
-  const rest = hash.slice(1);
-  const q = rest.indexOf('?');
-  const path = (q < 0 ? rest : rest.slice(0, q)).replace(/\/+$/, '') || '/';
-  return { path, query: new URLSearchParams(q < 0 ? '' : rest.slice(q + 1)) };
 }
 
 /** Where a sign-in should come back to: this page and route. */

@@ -14,7 +14,9 @@ import { ManifestQueue, MergeQueues } from './constructs/queues';
 import { Schedules } from './constructs/schedules';
 import { ServiceSecrets } from './constructs/secrets';
 import { ServiceFunctions } from './constructs/service-functions';
+import { SiteAssets } from './constructs/site-assets';
 import { WorkBucket } from './constructs/work-bucket';
+import { siteBuild } from './site-build';
 import type { StageConfig } from './stages';
 
 /** Props of a {@link MarketDataStack}. */
@@ -43,6 +45,9 @@ export class MarketDataStack extends Stack {
       originSecret: secrets.secrets.origin,
       webAclArn: firewall?.webAcl.attrArn,
     });
+    // The website's build (made now when missing or stale), deployed behind the same distribution.
+    const build = siteBuild();
+    const assets = new SiteAssets(this, 'SiteAssets', { stage, build, distribution: site.distribution, logsBucket });
 
     const dev = stage.sharedFileHost ? new DevImports(this, 'Dev', { prefix: stage.sharedFileHost.prefix }) : undefined;
     const origins = [site.origin, ...(dev ? [dev.devOrigin] : []), ...stage.extraOrigins];
@@ -56,7 +61,7 @@ export class MarketDataStack extends Stack {
     }
     if (stage.stage === 'dev') new DevExports(this, 'DevExports', { files, publicOrigin: site.origin });
     const work = new WorkBucket(this, 'WorkBucket', { stage, logsBucket });
-    logsBucket.emptiedAfter(site, work, ...(ownFiles ? [ownFiles] : []));
+    logsBucket.emptiedAfter(site, work, assets, ...(ownFiles ? [ownFiles] : []));
 
     const functions = new ServiceFunctions(this, 'Functions', {
       stage,
@@ -68,6 +73,7 @@ export class MarketDataStack extends Stack {
         cdnBase: files.cdnBase,
         origins: origins.join(','),
         identity: stage.identity,
+        siteEntry: build.entry,
         connectionsEndpoint: liveApi.connectionsEndpoint,
         vapidSubject: stage.vapidSubject,
         logSampleRate: stage.logSampleRate ?? 0.01,

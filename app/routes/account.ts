@@ -99,7 +99,7 @@ async function apiKeys(auth: AuthProvider, me: Me): Promise<HTMLElement> {
                     onclick: async () => {
                       try {
                         await auth.apiKeys.revoke(k.id);
-                        say(line, `Revoked “${k.name}”: it no longer works.`, 'ok');
+                        say(line, `Revoked “${k.name}”: the service refuses it within 5 minutes (it keeps a verified key that long).`, 'ok');
                         await draw();
                       } catch (err) {
                         say(line, explain(err), 'error');

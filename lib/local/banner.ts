@@ -47,6 +47,7 @@ export function demoLines(base: string, d: Demo): string[] {
     `  session  ${d.session}`,
     '           a session token of the same user, 24 h',
     `  item     ${d.item.key} (${d.item.name}) on ${d.market}`,
+    `  site     ${base}/ in a browser: Sign in as demo@localhost; a desktop app's pairing code is confirmed at ${base}/#/devices/confirm`,
     'try (paste into a shell in this folder):',
     '  # a live read with the key: the row as merged ("live": true)',
     `  curl -s -H "Authorization: Bearer ${d.apiKey}" "${item}"`,

@@ -79,7 +79,10 @@ export class Edge {
       }
       if (path.startsWith('/_local/')) {
         const body = (await readBody(req, MAX_LOCAL_BODY)) ?? Buffer.alloc(0);
-        const refused = contentTypeRefusal(req.headers, body.length);
+        // The sign-in page's own form (lib/local/identity-site.ts) posts a form from this origin: its Origin was
+        // checked above, and a browser always sends it on a POST, so a form without one is refused as before.
+        const ownForm = path === '/_local/idp/sign-in' && req.headers.origin !== undefined;
+        const refused = ownForm ? null : contentTypeRefusal(req.headers, body.length);
         if (refused) return sendJson(res, refused.status, { error: refused.error, message: refused.message });
         if (path.startsWith('/_local/idp') || path.startsWith('/_local/users') || path.startsWith('/_local/sessions') || path.startsWith('/_local/api-keys')) {
           if (await p.identity.handle(req, res, url, body)) return;

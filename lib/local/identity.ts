@@ -8,8 +8,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { exportJWK, importPKCS8, type JWK, SignJWT } from 'jose';
+import { exportJWK, importJWK, importPKCS8, type JWK, jwtVerify, SignJWT } from 'jose';
 import { entitlementsOf, FEATURES, scopedEntitlements } from '../../shared/domain/roles';
+import { handleSite, isSitePath } from './identity-site';
 
 export interface LocalIdentityOptions {
   dataDir: string | ':memory:';
@@ -31,6 +32,8 @@ interface LocalUser {
 interface LocalApiKey {
   id: string;
   subject: string;
+  /** The name given on the account page (keys made through the control API have none). */
+  name?: string;
   /** The scopes asked for; null: none asked, so every feature name (the key has all of its user's features). */
   scopes: string[] | null;
   revoked: boolean;
@@ -72,6 +75,7 @@ export class LocalIdentity {
   private state!: State;
   private signingKey!: Awaited<ReturnType<typeof importPKCS8>>;
   private publicJwk!: JWK;
+  private verifyKey!: Awaited<ReturnType<typeof importJWK>>;
   private saving: Promise<void> = Promise.resolve();
   private isDown = false;
   /** Backend API calls answered, by route (`api_keys/verify`, `users`, `users/metadata`): what tests count of the provider's quota. */
@@ -102,6 +106,7 @@ export class LocalIdentity {
     this.signingKey = await importPKCS8(this.state.privateKeyPem, 'RS256', { extractable: true });
     const jwk = await exportJWK(this.signingKey);
     this.publicJwk = { kty: jwk.kty, n: jwk.n, e: jwk.e, kid: this.state.kid, alg: 'RS256', use: 'sig' };
+    this.verifyKey = await importJWK(this.publicJwk, 'RS256');
   }
 
   /**
@@ -142,6 +147,7 @@ export class LocalIdentity {
 
   private async provider(method: string, path: string, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean> {
     if (method === 'GET' && path === '/.well-known/jwks.json') return send(res, 200, { keys: [this.publicJwk] });
+    if (isSitePath(path)) return handleSite(this, method, path, req, res, body);
     if (!path.startsWith('/v1/')) return send(res, 404, clerkError('resource_not_found', 'not found'));
     if (req.headers.authorization !== `Bearer ${this.opts.secretKey}`) return send(res, 401, clerkError('authentication_invalid', 'invalid secret key'));
     const route = path.startsWith('/v1/users/') ? (path.endsWith('/metadata') ? 'users/metadata' : 'users') : path.slice('/v1/'.length);
@@ -199,6 +205,66 @@ export class LocalIdentity {
       created_at: k.created,
       updated_at: k.created,
     };
+  }
+
+  // ── What the website's pages of the provider use (lib/local/identity-site.ts) ──────────────
+
+  /** The newest user with this e-mail (the demo makes `demo@localhost`), or a new free one. */
+  async signInAs(email: string): Promise<string> {
+    const wanted = email.trim().toLowerCase();
+    const found = Object.values(this.state.users)
+      .filter((u) => u.email.toLowerCase() === wanted)
+      .sort((a, b) => b.created - a.created)[0];
+    if (found) return found.id;
+    const u: LocalUser = { id: randomId('user_'), email: email.trim(), created: this.opts.clock.now(), meta: {} };
+    this.state.users[u.id] = u;
+    await this.save();
+    return u.id;
+  }
+
+  /** A session token for the user, as the sign-in page sets it in `__session`. */
+  sessionToken(userId: string, expiresIn: number): Promise<string> {
+    return this.session({ userId, expiresIn });
+  }
+
+  /** The user a `__session` token names, when this provider signed it and it is valid now; else null. */
+  async sessionUser(token: string): Promise<string | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.verifyKey, {
+        issuer: this.opts.issuer,
+        currentDate: new Date(this.opts.clock.now()),
+        clockTolerance: 5,
+      });
+      return typeof payload.sub === 'string' && this.state.users[payload.sub] ? payload.sub : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The user's API keys, newest first (never a key itself: only its hash is kept). */
+  keysOf(userId: string): Array<{ id: string; name: string; created: number; revoked: boolean }> {
+    return Object.values(this.state.apiKeys)
+      .filter((k) => k.subject === userId)
+      .sort((a, b) => b.created - a.created)
+      .map((k) => ({ id: k.id, name: k.name ?? 'Unnamed key', created: k.created, revoked: k.revoked }));
+  }
+
+  /** A new key of the user with every feature of the user (as Clerk's keys made on the account page). */
+  async createKeyFor(userId: string, name: string): Promise<{ id: string; name: string; created: number; revoked: boolean; secret: string }> {
+    const secret = `ak_${randomBytes(24).toString('base64url')}`;
+    const record: LocalApiKey = { id: randomId('ak_id_'), subject: userId, name, scopes: null, revoked: false, created: this.opts.clock.now() };
+    this.state.apiKeys[sha256(secret)] = record;
+    await this.save();
+    return { id: record.id, name, created: record.created, revoked: false, secret };
+  }
+
+  /** Revokes one of the user's keys; false when the user has no key of that id. */
+  async revokeKeyOf(userId: string, id: string): Promise<boolean> {
+    const k = Object.values(this.state.apiKeys).find((x) => x.id === id && x.subject === userId);
+    if (!k) return false;
+    k.revoked = true;
+    await this.save();
+    return true;
   }
 
   // ── Control routes (local runtime only) ─────────────────────────────────────────────────

@@ -1,11 +1,13 @@
 /**
- * The stylesheet of every HTML page, inlined in the head: a page is one request (its cache rules are the
- * page's own) and needs nothing else to look right. Light and dark schemes; the charts are styled here too,
- * their presentation attributes being only the fallback for an SVG read without the page.
+ * The one stylesheet of the site, inlined in the head of every HTML page: a page is one request (its cache rules
+ * are the page's own) and needs nothing else to look right. The app (app/) draws inside these pages and
+ * carries no CSS of its own, so its forms, buttons and status lines are styled here too (issue 24 point 1).
+ * Light and dark schemes; the charts are styled here too, their presentation attributes being only the
+ * fallback for an SVG read without the page.
  */
 export const PAGE_CSS = `
-:root{color-scheme:light dark;--bg:#f6f8fa;--card:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--accent:#0969da;--area:rgba(9,105,218,.12);--gold:#8a6500;--silver:#57606a;--copper:#a0461b}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--card:#151b23;--fg:#e6edf3;--muted:#9198a1;--line:#30363d;--accent:#4493f8;--area:rgba(68,147,248,.18);--gold:#e3b341;--silver:#b1bac4;--copper:#f0883e}}
+:root{color-scheme:light dark;--bg:#f6f8fa;--card:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--accent:#0969da;--area:rgba(9,105,218,.12);--gold:#8a6500;--silver:#57606a;--copper:#a0461b;--button:#0969da;--bad:#cf222e;--good:#1a7f37}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--card:#151b23;--fg:#e6edf3;--muted:#9198a1;--line:#30363d;--accent:#4493f8;--area:rgba(68,147,248,.18);--gold:#e3b341;--silver:#b1bac4;--copper:#f0883e;--button:#1f6feb;--bad:#ff7b72;--good:#3fb950}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,sans-serif}
 a{color:var(--accent);text-underline-offset:2px}
@@ -60,6 +62,28 @@ ul.pills a{display:inline-block;padding:4px 12px;border:1px solid var(--line);bo
 .markets .row span{font-variant-numeric:tabular-nums;white-space:nowrap}
 .muted{color:var(--muted)}
 footer{margin-top:2rem;color:var(--muted);font-size:.875rem}
+.site .account-nav{margin-left:auto;display:flex;gap:12px;flex-wrap:wrap}
+.stack{display:grid;gap:16px}.stack>*{margin:0}
+.card h2{margin:0 0 12px}
+.field{display:grid;gap:4px;max-width:360px}
+.field label{font-weight:600}
+input,select,button{font:inherit;color:inherit}
+input,select{padding:8px 10px;border:1px solid var(--muted);border-radius:6px;background:var(--bg);min-height:44px}
+input:focus-visible,select:focus-visible,button:focus-visible,a:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+button{padding:8px 16px;min-height:44px;border:1px solid var(--line);border-radius:6px;background:var(--card);cursor:pointer}
+button.primary{background:var(--button);border-color:var(--button);color:#fff;font-weight:600}
+button:disabled{opacity:.6;cursor:default}
+.actions{display:flex;gap:8px;flex-wrap:wrap}
+.hint{margin:0;color:var(--muted);font-size:.875rem}
+.status:empty{display:none}
+.status[data-tone=error]{color:var(--bad)}.status[data-tone=ok]{color:var(--good)}
+.prompt{display:grid;gap:12px;justify-items:start}.prompt p{margin:0}
+ul.keys{list-style:none;padding:0;margin:0 0 16px;display:grid;gap:8px}
+ul.keys .row{display:flex;justify-content:space-between;align-items:center;gap:12px;flex-wrap:wrap}
+code.key{display:block;padding:8px;border:1px solid var(--line);border-radius:6px;overflow-wrap:anywhere;font-size:.875rem}
+.pill{display:inline-block;padding:2px 10px;border:1px solid var(--line);border-radius:999px;font-size:.875rem}
+h1[tabindex="-1"]:focus{outline:none}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `
   .trim()
   .replace(/\n/g, '');

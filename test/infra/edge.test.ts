@@ -22,6 +22,8 @@ const withDomains = () => synth(productionWithDomains());
 interface Origin {
   Id: string;
   DomainName: unknown;
+  CustomOriginConfig?: unknown;
+  S3OriginConfig?: unknown;
   OriginCustomHeaders?: Array<{ HeaderName: string; HeaderValue: unknown }>;
 }
 interface Behavior {
@@ -47,8 +49,11 @@ describe('only CloudFront reaches the APIs (issue 11, point 2)', () => {
     it(`sends the origin secret's current value to both API origins (${stage})`, () => {
       const s = synth(stage);
       const [[secretId]] = ofType(s, 'AWS::SecretsManager::Secret').filter(([id]) => id.startsWith('SecretsOrigin'));
-      const origins = siteConfig(s).Origins;
+      // The APIs are the custom origins; the third is the site's bucket (issue 24), which gets no secret.
+      const all = siteConfig(s).Origins;
+      const origins = all.filter((o) => o.CustomOriginConfig);
       expect(origins).toHaveLength(2);
+      expect(all.filter((o) => !o.CustomOriginConfig).map((o) => [Boolean(o.S3OriginConfig), o.OriginCustomHeaders ?? []])).toEqual([[true, []]]);
       for (const origin of origins) {
         expect(origin.OriginCustomHeaders).toHaveLength(1);
         const [header] = origin.OriginCustomHeaders ?? [];
@@ -92,7 +97,8 @@ describe('only CloudFront reaches the APIs (issue 11, point 2)', () => {
     const mappingOf = (apiId: string) => mappings.find(([, m]) => mentions(m.Properties.ApiId, apiId))?.[1].Properties;
     expect(mappingOf(httpId)?.ApiMappingKey).toBeUndefined();
     expect(mappingOf(wsId)?.ApiMappingKey).toBeUndefined();
-    const origins = siteConfig(s).Origins;
+    // The APIs' origins (the site's bucket, issue 24, is the distribution's one S3 origin).
+    const origins = siteConfig(s).Origins.filter((o) => o.CustomOriginConfig);
     expect(origins.map((o) => o.DomainName).sort()).toEqual([DOMAINS.apiOrigin, DOMAINS.liveOrigin]);
     // The origin header guards the origin domains too: anyone can resolve and call them.
     for (const o of origins) expect(o.OriginCustomHeaders?.[0].HeaderName).toBe('x-origin-verify');
@@ -233,6 +239,7 @@ describe('identities stay apart (issue 11, point 8)', () => {
       expect(config.CacheBehaviors.map((b) => [b.PathPattern, b.ViewerProtocolPolicy])).toEqual([
         ['/api/v1/live', 'https-only'],
         ['/api/*', 'https-only'],
+        ['/assets/*', 'redirect-to-https'],
       ]);
       expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
     }

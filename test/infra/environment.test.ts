@@ -121,12 +121,13 @@ describe('function environment', () => {
     expect(env.FILES_PREFIX).toBe('preview-abc/');
     expect(flatten(env.BUCKET_NAME)).toBe('dev-files-bucket');
     expect(flatten(env.CDN_BASE)).toBe('https://files.dev.example/preview-abc/');
-    // Only the access-log bucket and the work bucket (internal state, never served) are the preview's own.
+    // Only the access-log bucket, the work bucket (internal state, never served) and the website's build
+    // (issue 24: its own site, own bucket) are the preview's own: its files are the dev host's.
     expect(
       ofType(s, 'AWS::S3::Bucket')
         .map(([id]) => id.replace(/[0-9A-F]{8}$/, ''))
         .sort(),
-    ).toEqual(['AccessLogs', 'WorkBucket']);
+    ).toEqual(['AccessLogs', 'SiteAssetsBucket', 'WorkBucket']);
   });
 
   it('publishes the dev file host for previews as SSM parameters, with no CloudFormation export to lock dev', () => {

@@ -16,6 +16,9 @@ export interface ReviewedSuppression {
   reason: string;
 }
 
+/** CDK's bucket-deployment provider (the website's build, lib/constructs/site-assets.ts): the function, its role and policy. */
+const SITE_DEPLOY = /^CustomCDKBucketDeployment[0-9A-F]{32}[0-9]+MiB(ServiceRole(DefaultPolicy)?)?$/;
+
 /** Stages without the production safeguards (disposable data, no web ACL). */
 const NOT_PRODUCTION = /^(dev|preview-.+)$/;
 
@@ -95,6 +98,33 @@ export const REVIEWED_SUPPRESSIONS: ReviewedSuppression[] = [
     resources: /^Functions(Api|Upload|Pages|WsConnect|WsMessage|WsDisconnect|Merge|Fanout|Push|Seal|Snapshot|Retention|Items|LiveSweep|Redrive)$/,
     reason:
       'Node.js 22 is the runtime the design pins (LTS, matched by the esbuild target and the local runtime); moving to a newer runtime is a deliberate upgrade, not a drift.',
+  },
+  {
+    rule: 'AwsSolutions-L1',
+    resources: SITE_DEPLOY,
+    reason:
+      'CDK’s bucket-deployment provider pins its own runtime (it bundles the AWS CLI layer for it); it runs only while CloudFormation deploys the site’s files.',
+  },
+  {
+    rule: 'AwsSolutions-IAM4',
+    resources: SITE_DEPLOY,
+    appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
+    reason: 'CDK’s bucket-deployment provider writes its logs with the basic execution policy; it runs only while CloudFormation deploys the site’s files.',
+  },
+  {
+    rule: 'AwsSolutions-IAM5',
+    resources: SITE_DEPLOY,
+    appliesTo: [
+      'Action::s3:GetObject*',
+      'Action::s3:GetBucket*',
+      'Action::s3:List*',
+      'Action::s3:DeleteObject*',
+      'Action::s3:Abort*',
+      { regex: '/^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-[0-9]+-[a-z0-9-]+\\/\\*$/g' },
+      { regex: '/^Resource::<SiteAssetsBucket[0-9A-F]{8}\\.Arn>\\/\\*$/g' },
+    ],
+    reason:
+      'CDK’s bucket-deployment provider copies the build from the stack’s asset bucket (the build’s key prefix) to the site bucket’s assets/ prefix: object wildcards under those two buckets only.',
   },
   {
     rule: 'AwsSolutions-S1',

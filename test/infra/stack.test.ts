@@ -27,10 +27,14 @@ describe('stack built from the manifest', () => {
     expect(dev().stack.bundlingRequired).toBe(false);
   });
 
-  it('creates one function per manifest entry, plus only the auto-delete provider outside production', () => {
-    expect(ofType(production(), 'AWS::Lambda::Function')).toHaveLength(FUNCTIONS.length);
+  it('creates one function per manifest entry, plus the website deployment provider, and the auto-delete provider outside production', () => {
+    const deploys = (fns: Array<[string, unknown]>) => fns.filter(([id]) => id.startsWith('CustomCDKBucketDeployment'));
+    const productionFunctions = ofType(production(), 'AWS::Lambda::Function');
+    expect(productionFunctions).toHaveLength(FUNCTIONS.length + 1);
+    expect(deploys(productionFunctions)).toHaveLength(1);
     const devFunctions = ofType(dev(), 'AWS::Lambda::Function');
-    expect(devFunctions).toHaveLength(FUNCTIONS.length + 1);
+    expect(devFunctions).toHaveLength(FUNCTIONS.length + 2);
+    expect(deploys(devFunctions)).toHaveLength(1);
     expect(devFunctions.filter(([id]) => id.startsWith('CustomS3AutoDeleteObjects'))).toHaveLength(1);
   });
 
@@ -294,7 +298,8 @@ describe('stack built from the manifest', () => {
         RestrictPublicBuckets: true,
       });
     }
-    expect(ofType(s, 'AWS::CloudFront::OriginAccessControl')).toHaveLength(1);
+    // One per bucket CloudFront reads: the files bucket and the website's build (issue 24).
+    expect(ofType(s, 'AWS::CloudFront::OriginAccessControl')).toHaveLength(2);
     const [[, policy]] = ofType(s, 'AWS::CloudFront::ResponseHeadersPolicy');
     const cors = (policy.Properties.ResponseHeadersPolicyConfig as { CorsConfig: { AccessControlAllowOrigins: { Items: unknown[] } } }).CorsConfig;
     // Production: its own origin only.

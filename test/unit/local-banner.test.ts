@@ -44,6 +44,9 @@ describe('the lines after ready', () => {
     expect(lines).toContain('  API key  ak_key');
     expect(lines).toContain('  session  eyJ.session');
     expect(lines).toContain('  item     123 (Silken Thread) on forever.normal.horde.us');
+    expect(lines).toContain(
+      `  site     ${BASE}/ in a browser: Sign in as demo@localhost; a desktop app's pairing code is confirmed at ${BASE}/#/devices/confirm`,
+    );
     expect(lines).toContain(`  curl -s -H "Authorization: Bearer ak_key" "${BASE}/api/v1/ah/forever.normal.horde.us/123"`);
     expect(lines).toContain(`  curl -s "${BASE}/api/v1/ah/forever.normal.horde.us/123"`);
     expect(lines).toContain(`  curl -s "${BASE}/api/v1/items/123"`);
