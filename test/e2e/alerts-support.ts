@@ -1,22 +1,20 @@
 /**
- * What the alerts e2e tests do outside the browser: the local runtime's control API (users, sessions, API
- * keys, clock, settle; DESIGN "local control API"), a signed-in browser context (the `__session` cookie the
- * local identity provider's sign-in sets), uploads through the typed client, and a stand-in for the browser's
- * push service: Chromium's own is unreachable here, so PushManager hands the page a subscription whose
+ * What the alerts e2e tests do outside the browser, on the runtime playwright.config.ts starts: the local
+ * control API (users with chosen plans and features, settle; DESIGN "local control API"), uploads through the
+ * typed client, and a stand-in for the browser's push service: Chromium's own is unreachable here, so PushManager hands the page a subscription whose
  * endpoint is a push receiver on 127.0.0.1 (allowed locally: PUSH_LOOPBACK) with keys the test holds, and
  * the test decrypts what the service sends there (test/support/push-receiver.ts).
  */
-import type { BrowserContext, Page } from '@playwright/test';
-import { httpClient } from '../../../shared/client/http-client';
-import { bookOf, type Listing } from '../../support/market-books';
+import { randomBytes } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { httpClient } from '../../shared/client/http-client';
+import { bookOf, type Listing } from '../support/market-books';
 
-export const MARKET = 'forever.normal.alliance.us';
+/** A market the demo feeds no book to (lib/local/demo.ts DEMO_MARKETS): only these tests' books fire alerts there. */
+export const MARKET = 'forever.rp.alliance.us';
 
-export const base = (): string => {
-  const b = process.env.E2E_BASE;
-  if (!b) throw new Error('E2E_BASE is not set: run with -c test/e2e/alerts (its global setup starts the runtime)');
-  return b;
-};
+/** The runtime's base (playwright.config.ts picks the port once; workers inherit it). */
+export const base = (): string => `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 async function control<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(`${base()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -27,35 +25,34 @@ async function control<T>(path: string, body: unknown): Promise<T> {
 
 export const now = async (): Promise<number> => ((await (await fetch(`${base()}/_local/health`)).json()) as { now: number }).now;
 export const settle = (): Promise<unknown> => control('/_local/settle', {});
-export const advance = (ms: number): Promise<unknown> => control('/_local/clock', { advance: ms });
 
-/** A user of the local identity provider and a 30-day session of theirs. */
-export async function user(input: Record<string, unknown> = {}): Promise<{ id: string; token: string }> {
-  const u = await control<{ id: string }>('/_local/users', input);
-  const { token } = await control<{ token: string }>('/_local/sessions', { userId: u.id, expiresIn: 30 * 86_400 });
-  return { id: u.id, token };
+/**
+ * A new user of the local identity provider (`input`: plan, withheld features), with a fresh e-mail that the
+ * sign-in page then signs in as (it takes the newest user of an e-mail), and a session for checking what the
+ * pages stored through the typed client.
+ */
+export async function user(input: Record<string, unknown> = {}): Promise<{ email: string; token: string }> {
+  const email = `alerts-${randomBytes(6).toString('hex')}@e2e.test`;
+  const u = await control<{ id: string }>('/_local/users', { email, ...input });
+  const { token } = await control<{ token: string }>('/_local/sessions', { userId: u.id, expiresIn: 8 * 3600 });
+  return { email, token };
 }
 
 /** The typed client acting for a session, as the page's own requests do (same Origin). */
 export const sessionClient = (token: string) => httpClient({ base: base(), token, origin: base() });
 
-/** Signs the browser context in: the `__session` cookie as the local identity provider sets it. */
-export async function signIn(context: BrowserContext, token: string): Promise<void> {
-  const { hostname } = new URL(base());
-  await context.addCookies([{ name: '__session', value: token, domain: hostname, path: '/', httpOnly: true, sameSite: 'Lax' }]);
-}
-
 /** Uploads a complete book of `listings` observed now (a fresh uploader each time, so the 5-minute rule never bites) and merges it. */
 export async function uploadBook(listings: readonly Listing[]): Promise<void> {
   const u = await control<{ id: string }>('/_local/users', { plan: 'free' });
   const { key } = await control<{ key: string }>('/_local/api-keys', { userId: u.id });
-  await httpClient({ base: base(), apiKey: key }).uploadBook(bookOf(await now(), listings));
+  await httpClient({ base: base(), apiKey: key }).uploadBook(bookOf(await now(), listings, true, MARKET));
   await settle();
 }
 
 /**
  * Makes PushManager (in pages only) hand out a subscription to `endpoint` with the given keys, kept across
- * reloads, instead of asking the browser's push service.
+ * reloads, instead of asking the browser's push service; `localStorage['e2e-push-subscription']` holds the
+ * application server (VAPID) key the page subscribed with.
  */
 export async function fakePushService(page: Page, endpoint: string, keys: { p256dh: string; auth: string }): Promise<void> {
   await page.addInitScript(
@@ -75,8 +72,17 @@ export async function fakePushService(page: Page, endpoint: string, keys: { p256
         },
       });
       const proto = (globalThis as unknown as { PushManager: { prototype: Record<string, unknown> } }).PushManager.prototype;
-      proto.subscribe = async () => {
-        localStorage.setItem(STORE, '1');
+      // Keeps the application server key the page subscribed with (base64url), for the test to compare with the deployment's.
+      proto.subscribe = async (options: { applicationServerKey: ArrayBuffer | ArrayBufferView }) => {
+        const k = options.applicationServerKey;
+        const bytes = k instanceof ArrayBuffer ? new Uint8Array(k) : new Uint8Array(k.buffer, k.byteOffset, k.byteLength);
+        localStorage.setItem(
+          STORE,
+          btoa(String.fromCharCode(...bytes))
+            .replace(/\+/g, '-')
+            .replace(/\//g, '_')
+            .replace(/=+$/, ''),
+        );
         return make();
       };
       proto.getSubscription = async () => (localStorage.getItem(STORE) ? make() : null);
