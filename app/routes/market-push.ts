@@ -122,7 +122,7 @@ export const marketPushRoute: AppRoute = {
         'section',
         { class: 'card', 'aria-labelledby': 'push-subs' },
         h('h2', { id: 'push-subs' }, 'Subscribed browsers'),
-        rows.length ? h('ul', { class: 'stack' }, ...rows) : h('p', {}, 'No browser receives notifications yet.'),
+        rows.length ? h('ul', { class: 'subscriptions' }, ...rows) : h('p', {}, 'No browser receives notifications yet.'),
       ),
       h('p', {}, h('a', { href: '#/market/alerts' }, 'Back to your alerts')),
     );
