@@ -91,7 +91,7 @@ ul.hits{margin:0;padding-left:1.25rem}
 .field-error{margin:0;color:var(--bad);font-size:.875rem}
 input[aria-invalid=true],select[aria-invalid=true]{border-color:var(--bad)}
 fieldset{border:1px solid var(--line);border-radius:6px;padding:12px}fieldset:disabled{opacity:.6}
-.fired:empty{display:none}.fired{display:grid;gap:8px}
+.fired{display:grid;gap:8px}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `
   .trim()
