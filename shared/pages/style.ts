@@ -86,6 +86,15 @@ ul.keys .row{display:flex;justify-content:space-between;align-items:center;gap:1
 code.key{display:block;padding:8px;border:1px solid var(--line);border-radius:6px;overflow-wrap:anywhere;font-size:.875rem}
 .pill{display:inline-block;padding:2px 10px;border:1px solid var(--line);border-radius:999px;font-size:.875rem}
 h1[tabindex="-1"]:focus{outline:none}
+ul.alerts,ul.watchlist,ul.boards,ul.widgets,ul.suggestions,ul.subscriptions{list-style:none;padding:0;margin:0;display:grid;gap:8px}
+ul.watchlist .row,ul.widgets .row,ul.subscriptions .row{display:flex;justify-content:space-between;align-items:center;gap:12px;flex-wrap:wrap}
+ul.suggestions button{width:100%;max-width:360px;text-align:left}
+ul.hits{margin:0;padding-left:1.25rem}
+.field.check{display:flex;align-items:center;gap:8px;max-width:none}.field.check input{min-height:auto;width:20px;height:20px}
+.field-error{margin:0;color:var(--bad);font-size:.875rem}
+input[aria-invalid=true],select[aria-invalid=true]{border-color:var(--bad)}
+fieldset{border:1px solid var(--line);border-radius:6px;padding:12px}fieldset:disabled{opacity:.6}
+.fired{display:grid;gap:8px}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `
   .trim()
