@@ -71,6 +71,7 @@ export class MarketDataStack extends Stack {
         connectionsEndpoint: liveApi.connectionsEndpoint,
         vapidSubject: stage.vapidSubject,
         logSampleRate: stage.logSampleRate ?? 0.01,
+        tracing: stage.tracing,
       },
       table,
       files,

@@ -87,6 +87,12 @@ export interface StageConfig {
   logRetention: RetentionDays;
   /** The share of invocations that log at DEBUG (Powertools' sampled debug, 0..1); default 0.01. */
   logSampleRate?: number;
+  /**
+   * X-Ray active tracing of every function and Powertools Tracer on (issue 26 point 1). On in production;
+   * off in dev and previews unless deployed with `-c tracing=on` (X-Ray bills per trace recorded beyond its
+   * free tier, and a short-lived stage rarely needs one).
+   */
+  tracing: boolean;
 }
 
 const DEV_IDENTITY: IdentityInstance = {
@@ -118,6 +124,7 @@ export const STAGES: Record<'production' | 'dev', StageConfig> = {
     region: 'us-east-1',
     vapidSubject: 'mailto:ops@example.com',
     reserveConcurrency: true,
+    tracing: true,
     removalPolicy: RemovalPolicy.RETAIN,
     pointInTimeRecovery: true,
     logRetention: RetentionDays.THREE_MONTHS,
@@ -133,6 +140,7 @@ export const STAGES: Record<'production' | 'dev', StageConfig> = {
     waf: false,
     vapidSubject: 'mailto:ops@example.com',
     reserveConcurrency: true,
+    tracing: false,
     removalPolicy: RemovalPolicy.DESTROY,
     pointInTimeRecovery: false,
     logRetention: RetentionDays.TWO_WEEKS,

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -63,6 +63,8 @@ export class ServiceFunction extends NodejsFunction {
       description: `${spec.name} (${stage.stage})`,
       role,
       logGroup,
+      // X-Ray active tracing where the stage traces (lib/stages.ts tracing); the Tracer follows POWERTOOLS_TRACE_ENABLED.
+      tracing: stage.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       environment: props.environment,
       bundling: {
         format: OutputFormat.ESM,
@@ -72,6 +74,20 @@ export class ServiceFunction extends NodejsFunction {
       },
     });
     this.spec = spec;
+    if (stage.tracing) {
+      NagSuppressions.addResourceSuppressions(
+        role,
+        [
+          {
+            id: 'AwsSolutions-IAM5',
+            reason:
+              'xray:PutTraceSegments and xray:PutTelemetryRecords (what active tracing adds) have no resource-level permissions: X-Ray takes only Resource "*".',
+            appliesTo: ['Resource::*'],
+          },
+        ],
+        true,
+      );
+    }
     NagSuppressions.addResourceSuppressions(this, [
       {
         id: 'AwsSolutions-L1',

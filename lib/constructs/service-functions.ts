@@ -16,7 +16,7 @@ import { ServiceFunction } from './service-function';
 /** The part of a {@link Deployment} the stack knows before its functions' resources. */
 export type StageDeployment = Pick<
   Deployment,
-  'stage' | 'publicBase' | 'cdnBase' | 'origins' | 'identity' | 'connectionsEndpoint' | 'vapidSubject' | 'logSampleRate'
+  'stage' | 'publicBase' | 'cdnBase' | 'origins' | 'identity' | 'connectionsEndpoint' | 'vapidSubject' | 'logSampleRate' | 'tracing'
 >;
 
 /** Props of {@link ServiceFunctions}. */
