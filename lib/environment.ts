@@ -43,7 +43,13 @@ export interface Deployment {
 }
 
 /** Read by the Node.js runtime and Powertools, not by the config parser. */
-export const RUNTIME_VARIABLES = ['NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE', 'POWERTOOLS_LOGGER_SAMPLE_RATE', 'POWERTOOLS_TRACE_ENABLED'] as const;
+export const RUNTIME_VARIABLES = [
+  'NODE_OPTIONS',
+  'POWERTOOLS_SERVICE_NAME',
+  'POWERTOOLS_METRICS_NAMESPACE',
+  'POWERTOOLS_LOGGER_SAMPLE_RATE',
+  'POWERTOOLS_TRACE_ENABLED',
+] as const;
 
 /** The queues a function may use, by manifest name: only those (a URL it may not use only invites an AccessDenied). */
 export function queuesOf(spec: FunctionSpec): string[] {

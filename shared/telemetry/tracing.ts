@@ -13,9 +13,10 @@
  * session), errors are captured after `redactErrors` has redacted them, and annotations take only the keys of
  * {@link TraceAnnotations}.
  */
+
+import { getXrayTraceDataFromEnv } from '@aws-lambda-powertools/commons/utils/env';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import { getXrayTraceDataFromEnv } from '@aws-lambda-powertools/commons/utils/env';
 import type { MiddlewareObj } from '@middy/core';
 
 /** What a trace may be searched by: never a cap, a token or a key, so no other key typechecks. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FunctionName } from '../../shared/topology';
+import { type FunctionName, SCHEDULES, STREAM_CONSUMER } from '../../shared/topology';
 import { actionsOf, environmentOf, flatten, type Statement, statementsOf, synth } from './synth';
 
 /**
@@ -96,18 +96,20 @@ function bucketGrants(stage: string, name: FunctionName, stagePrefix: string): R
   return out;
 }
 
-function queueGrants(name: FunctionName): { merge: number; push: number; rejected: number; deadLetters: number } {
+function queueGrants(name: FunctionName): { merge: number; push: number; rejected: number; deadLetters: number; failures: number } {
   const statements = statementsOf(synth('dev'), name).filter((st) => st.Effect === 'Allow');
   const targets = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap((st) => resourcesOf(st).map((r) => JSON.stringify(r)));
   const rejected = targets.filter((r) => r.includes('MergeQueuesRejected')).length;
   const merge = targets.filter((r) => r.includes('MergeQueues') && !r.includes('MergeQueuesRejected') && !r.includes('DeadLetters')).length;
   const push = targets.filter((r) => r.includes('PushQueue')).length;
-  expect(merge + push + rejected, `${name} sends to a queue outside the stage's`).toBe(targets.length);
+  // Lambda sends a failed scheduled run or a skipped stream batch there as the function (issue 26 point 3).
+  const failures = targets.filter((r) => r.includes('FailedRuns') || r.includes('StreamFailed')).length;
+  expect(merge + push + rejected + failures, `${name} sends to a queue outside the stage's`).toBe(targets.length);
   const deadLetters = statements
     .filter((st) => actionsOf(st).includes('sqs:ReceiveMessage'))
     .flatMap((st) => resourcesOf(st).map((r) => JSON.stringify(r)))
     .filter((r) => r.includes('DeadLetters')).length;
-  return { merge, push, rejected, deadLetters };
+  return { merge, push, rejected, deadLetters, failures };
 }
 
 describe('least privilege: each function touches only the bucket prefixes and queues its code uses', () => {
@@ -161,7 +163,8 @@ describe('least privilege: each function touches only the bucket prefixes and qu
       const want1 = want.queues?.includes('push') ? 1 : 0;
       const rejected = want.rejects ? 1 : 0;
       const deadLetters = want.redrives ? 6 : 0;
-      expect(queueGrants(name), name).toEqual({ merge: want6, push: want1, rejected, deadLetters });
+      const failures = SCHEDULES.some((s) => s.function === name) || STREAM_CONSUMER.function === name ? 1 : 0;
+      expect(queueGrants(name), name).toEqual({ merge: want6, push: want1, rejected, deadLetters, failures });
       const urls = JSON.parse(flatten(environmentOf(synth('dev'), name).QUEUE_URLS)) as Record<string, string>;
       expect(Object.keys(urls).length, `${name} QUEUE_URLS`).toBe(want6 + want1 + rejected + deadLetters);
     }
