@@ -5,7 +5,7 @@
 import { systemClock } from '../clock';
 import { type Config, parseConfig } from '../config';
 import { jsonLog } from '../log';
-import { processTracer } from '../telemetry/tracing';
+import { tracedClient } from '../telemetry/tracing';
 import type { ClientName, Clients, Platform } from './platform';
 import { keepSecretsOutOfLogs, loadSecretEnv } from './secret-env';
 import { placeholderVariables } from './secret-placeholder';
@@ -28,20 +28,10 @@ export async function awsPlatform<K extends ClientName>(factories: ClientFactori
     Object.entries(all).map(([name, make]) => [
       name,
       () => {
-        if (!built.has(name)) built.set(name, traced((make as (c: Config) => unknown)(config)));
+        if (!built.has(name)) built.set(name, tracedClient((make as (c: Config) => unknown)(config)));
         return built.get(name);
       },
     ]),
   );
   return { config, clock: systemClock, log: jsonLog, ...getters } as Platform<K>;
-}
-
-/**
- * An SDK client with its calls as X-Ray subsegments named by service and operation, when tracing is on; the
- * ports over a client of their own (queues, secrets) show as the HTTPS calls the tracer captures.
- */
-function traced<C>(client: C): C {
-  const tracer = processTracer();
-  const sdk = typeof client === 'object' && client !== null && 'middlewareStack' in client;
-  return sdk && tracer.isTracingEnabled() ? tracer.captureAWSv3Client(client) : client;
 }

@@ -15,7 +15,7 @@ import { loggerFor } from './loggers';
 import { METRIC_NAMESPACE, type MetricName } from './metric-names';
 import { invocationScope, type Scope } from './scope';
 import { sinkConsole, toSink } from './sink';
-import { traceMiddleware } from './tracing';
+import { traceMiddlewares } from './tracing';
 
 export interface FunctionTelemetry {
   logger: Logger;
@@ -49,7 +49,7 @@ export function functionTelemetry(fn: string): FunctionTelemetry {
       logger,
       metrics,
       middlewares: <E, R>() =>
-        [traceMiddleware<E, R>(), injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics)] as unknown as Array<MiddlewareObj<E, R>>,
+        [...traceMiddlewares<E, R>(), injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics)] as unknown as Array<MiddlewareObj<E, R>>,
       handler: (h) => (event, context) => {
         const coldStart = first;
         first = false;

@@ -1,7 +1,6 @@
 /**
- * X-Ray traces (issue 26 point 1): one Powertools Tracer per process (in AWS a process hosts one function; its
- * service name comes from `POWERTOOLS_SERVICE_NAME`), whose handler middleware every function's telemetry puts
- * first in its chain (shared/telemetry/function-telemetry.ts).
+ * X-Ray traces (issue 26 point 1): one Powertools Tracer per process (shared/telemetry/xray-tracer.ts), whose
+ * handler middleware every function's telemetry puts first in its chain (shared/telemetry/function-telemetry.ts).
  *
  * The Tracer is on only where Lambda runs the function with the stage's tracing on: the stack sets
  * `POWERTOOLS_TRACE_ENABLED` from the stage (lib/stages.ts `tracing`), and outside Lambda (no
@@ -13,10 +12,6 @@
  * session), errors are captured after `redactErrors` has redacted them, and annotations take only the keys of
  * {@link TraceAnnotations}.
  */
-
-import { getXrayTraceDataFromEnv } from '@aws-lambda-powertools/commons/utils/env';
-import { Tracer } from '@aws-lambda-powertools/tracer';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { MiddlewareObj } from '@middy/core';
 
 /** What a trace may be searched by: never a cap, a token or a key, so no other key typechecks. */
@@ -25,22 +20,32 @@ export interface TraceAnnotations {
   uploadId?: string;
 }
 
-let made: Tracer | undefined;
+/**
+ * Whether this process traces: in Lambda (`AWS_EXECUTION_ENV`) unless `POWERTOOLS_TRACE_ENABLED` is `false`,
+ * Powertools' own rule. Only then is the tracer module loaded (a cold start without tracing pays nothing).
+ */
+const wanted = (process.env.AWS_EXECUTION_ENV ?? '') !== '' && (process.env.POWERTOOLS_TRACE_ENABLED ?? '').toLowerCase() !== 'false';
+const xray = wanted ? await import('./xray-tracer') : undefined;
+const tracer = xray?.tracer.isTracingEnabled() ? xray.tracer : undefined;
 
-/** The process's tracer, made on first use (after the environment is in place). */
-export function processTracer(): Tracer {
-  made ??= new Tracer();
-  return made;
+/** Whether the invocations of this process are traced. */
+export const tracingOn = (): boolean => tracer !== undefined;
+
+/** The handler middleware (a subsegment per invocation), none when tracing is off. */
+export const traceMiddlewares = <E, R>(): Array<MiddlewareObj<E, R>> => (xray && tracer ? [xray.handlerMiddleware() as MiddlewareObj<E, R>] : []);
+
+/**
+ * An SDK client with its calls as X-Ray subsegments named by service and operation, when tracing is on; the
+ * ports over a client of their own (queues, secrets) show as the HTTPS calls the tracer captures.
+ */
+export function tracedClient<C>(client: C): C {
+  const sdk = typeof client === 'object' && client !== null && 'middlewareStack' in client;
+  return sdk && tracer ? tracer.captureAWSv3Client(client) : client;
 }
-
-/** The handler middleware: a subsegment per invocation, cold start annotated, the response left out. */
-export const traceMiddleware = <E, R>(): MiddlewareObj<E, R> =>
-  captureLambdaHandler(processTracer(), { captureResponse: false }) as unknown as MiddlewareObj<E, R>;
 
 /** Annotates the current (sub)segment; nothing when tracing is off. */
 export function annotate(annotations: TraceAnnotations): void {
-  const tracer = processTracer();
-  if (!tracer.isTracingEnabled()) return;
+  if (!tracer) return;
   for (const [key, value] of Object.entries(annotations)) if (value !== undefined) tracer.putAnnotation(key, value);
 }
 
@@ -49,9 +54,8 @@ export function annotate(annotations: TraceAnnotations): void {
  * is off.
  */
 export async function inSubsegment<T>(name: string, annotations: TraceAnnotations, work: () => Promise<T>): Promise<T> {
-  const tracer = processTracer();
-  const parent = tracer.isTracingEnabled() ? tracer.getSegment() : undefined;
-  if (!parent) return work();
+  const parent = tracer?.getSegment();
+  if (!tracer || !parent) return work();
   const sub = parent.addNewSubsegment(name);
   tracer.setSegment(sub);
   try {
@@ -83,7 +87,6 @@ export function traceHeaderOf(data: TraceData | undefined, parentId: string | un
 
 /** The current invocation's trace header for a message (undefined when tracing is off). */
 export function currentTraceHeader(): string | undefined {
-  const tracer = processTracer();
-  if (!tracer.isTracingEnabled()) return undefined;
-  return traceHeaderOf(getXrayTraceDataFromEnv(), tracer.getSegment()?.id);
+  if (!xray || !tracer) return undefined;
+  return traceHeaderOf(xray.getXrayTraceDataFromEnv(), tracer.getSegment()?.id);
 }

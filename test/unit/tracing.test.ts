@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { functionEnvironment } from '../../lib/environment';
 import { localDeployment, localSecrets } from '../../lib/local/deployment';
 import { SqsQueues } from '../../shared/store/queue';
-import { currentTraceHeader, processTracer, traceHeaderOf } from '../../shared/telemetry/tracing';
+import { currentTraceHeader, traceHeaderOf, tracingOn } from '../../shared/telemetry/tracing';
 import { FUNCTIONS } from '../../shared/topology';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -100,7 +100,7 @@ describe('traces (issue 26 point 1)', () => {
 
   it('is off outside Lambda (the in-process local runtime, tests): no header, no daemon needed', async () => {
     expect(process.env.AWS_EXECUTION_ENV).toBeUndefined();
-    expect(processTracer().isTracingEnabled()).toBe(false);
+    expect(tracingOn()).toBe(false);
     expect(currentTraceHeader()).toBeUndefined();
     const sent: unknown[] = [];
     const record = async (c: { input: unknown }) => {
