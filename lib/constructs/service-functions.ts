@@ -108,7 +108,7 @@ function suppressGrantWildcards(fn: ServiceFunction): void {
         appliesTo: [
           { regex: '/^Resource::.*FilesBucket.*\\*$/g' },
           { regex: '/^Resource::.*WorkBucket.*\\*$/g' },
-          { regex: '/^Resource::arn:<AWS::Partition>:execute-api:.*@connections\\/\\*$/g' },
+          { regex: '/^Resource::arn:(<AWS::Partition>|aws):execute-api:.*@connections\\/\\*$/g' },
         ],
       },
     ],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type FunctionName, SCHEDULES, STREAM_CONSUMER } from '../../shared/topology';
-import { actionsOf, environmentOf, flatten, type Statement, statementsOf, synth } from './synth';
+import { actionsOf, environmentOf, flatten, resourcesOf, type Statement, statementsOf, synth } from './synth';
 
 /**
  * What each function's code touches in the files bucket and the queues, read from the code (issue 11,
@@ -60,13 +60,13 @@ const sorted = (list: string[] | undefined): string[] => [...new Set(list ?? [])
 /** The key patterns (`books/*`) of a resource inside the files bucket, after the stage prefix. */
 function keyPattern(resource: unknown, stagePrefix: string): string {
   const arn = flatten(resource);
-  const m = arn.match(/^(?:resolved|arn:resolved:s3:::dev-files-bucket)\/(.*)$/);
+  // The partition is a literal where the stack's region is (`@aws-cdk/core:enablePartitionLiterals`, cdk.json).
+  const m = arn.match(/^(?:resolved|arn:(?:resolved|aws):s3:::dev-files-bucket)\/(.*)$/);
   if (!m) throw new Error(`not an object resource of the files bucket: ${arn}`);
   expect(m[1].startsWith(stagePrefix), arn).toBe(true);
   return m[1].slice(stagePrefix.length);
 }
 
-const resourcesOf = (st: Statement): unknown[] => (Array.isArray(st.Resource) ? st.Resource : [st.Resource]);
 
 /** A function's S3 grants as prefix lists per right (list: the `s3:prefix` values of s3:ListBucket). */
 function bucketGrants(stage: string, name: FunctionName, stagePrefix: string): Required<Pick<Expected, 'read' | 'write' | 'delete' | 'list'>> {

@@ -35,7 +35,7 @@ const WS_ACCESS_LOGS =
 const PREFIX_WILDCARDS = [
   { regex: '/^Resource::.*FilesBucket.*\\*$/g' },
   { regex: '/^Resource::.*WorkBucket.*\\*$/g' },
-  { regex: '/^Resource::arn:<AWS::Partition>:execute-api:.*@connections\\/\\*$/g' },
+  { regex: '/^Resource::arn:(<AWS::Partition>|aws):execute-api:.*@connections\\/\\*$/g' },
 ];
 
 export const REVIEWED_SUPPRESSIONS: ReviewedSuppression[] = [
