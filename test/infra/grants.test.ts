@@ -67,7 +67,6 @@ function keyPattern(resource: unknown, stagePrefix: string): string {
   return m[1].slice(stagePrefix.length);
 }
 
-
 /** A function's S3 grants as prefix lists per right (list: the `s3:prefix` values of s3:ListBucket). */
 function bucketGrants(stage: string, name: FunctionName, stagePrefix: string): Required<Pick<Expected, 'read' | 'write' | 'delete' | 'list'>> {
   const out = { read: [] as string[], write: [] as string[], delete: [] as string[], list: [] as string[] };
