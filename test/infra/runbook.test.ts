@@ -60,7 +60,8 @@ describe('runbook (issue 26 point 4)', () => {
 
   it('says how to bootstrap, deploy, roll back, rotate the secrets and redrive', () => {
     for (const section of ['## Bootstrap', '## Diff and deploy', '## Roll back', '## Rotate the secrets', '## Redrive']) expect(RUNBOOK).toContain(section);
-    for (const secret of ['IdentitySecretArn', 'VapidSecretArn', 'VapidPublicSecretArn', 'OriginSecretArn', 'Uploader-hash key']) expect(RUNBOOK).toContain(secret);
+    for (const secret of ['IdentitySecretArn', 'VapidSecretArn', 'VapidPublicSecretArn', 'OriginSecretArn', 'Uploader-hash key'])
+      expect(RUNBOOK).toContain(secret);
     expect(RUNBOOK).toContain('npm run deploy -- --stage production -c productionAccount=');
   });
 });
