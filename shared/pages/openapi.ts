@@ -1,8 +1,13 @@
 /**
  * `/openapi.json` (spec api.md Conventions): OpenAPI 3.1 description of the integration subset: public market
  * summaries, item metadata, item prices, daily candles and book uploads. Pure: the document for a base URL.
+ * Its answer schemas are written here; who may call each operation, its other statuses (errors, 303, 304) and
+ * its headers are those of the same operation in `/openapi.full.json`, so the two never disagree (issue 24).
  */
+import { itemKeyJsonSchema } from '../api/common.schemas';
 import { MARKETS } from '../domain/market';
+import { HEADERS, SECURITY_SCHEMES } from './openapi-answers';
+import { fullOpenApiDocument } from './openapi-full';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const int = (description?: string, extra: Record<string, unknown> = {}) => ({ type: 'integer', ...(description ? { description } : {}), ...extra });
@@ -22,7 +27,7 @@ const error = (description: string) => json(ref('Error'), description);
 const SCHEMAS = {
   Error: obj({ error: { type: 'string' }, message: { type: 'string' }, feature: { type: 'string' }, limit: int() }, ['error']),
   Market: { type: 'string', enum: [...MARKETS] },
-  ItemKey: int('item + 2147483648 * v (v: 0 plain, 2s / 2|s|-1 for suffix s, 65536 + species for caged pets)', { minimum: 1, maximum: 9007199254740991 }),
+  ItemKey: itemKeyJsonSchema(),
   AuctionRow: tuple('[id, price or null, quantity, at]', [
     ref('ItemKey'),
     nullable(int('lowest unit price in copper')),
@@ -86,8 +91,39 @@ const marketParam = { name: 'market', in: 'path', required: true, schema: ref('M
 const itemParam = { name: 'item', in: 'path', required: true, schema: ref('ItemKey') };
 const hourly = 'Callers without `prices.live` get the market as of the top of the hour (`live: false`).';
 
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked field by field
+type Json = Record<string, any>;
+
+/**
+ * Each operation with the full document's parameters, security and answers, its own 200 schema kept (the subset's
+ * hand-written component schemas). The full document's error bodies and headers are self-contained.
+ */
+function withFullAnswers(paths: Json, full: Json): Json {
+  const out: Json = {};
+  for (const [path, ops] of Object.entries(paths)) {
+    out[path] = {};
+    for (const [method, op] of Object.entries(ops as Json)) {
+      const twin = full.paths[path][method];
+      const ok = twin.responses['200'];
+      out[path][method] = {
+        ...op,
+        // Parameters too: the same names, types and rules in both documents.
+        ...(twin.parameters ? { parameters: twin.parameters } : {}),
+        security: twin.security,
+        responses: { ...twin.responses, '200': { ...ok, content: op.responses['200'].content } },
+      };
+    }
+  }
+  return out;
+}
+
 /** The OpenAPI 3.1 document for a deployment's public base URL. */
 export function openApiDocument(publicBase: string): Record<string, unknown> {
+  const doc = subsetDocument(publicBase);
+  return { ...doc, paths: withFullAnswers(doc.paths, fullOpenApiDocument(publicBase)) };
+}
+
+function subsetDocument(publicBase: string): Json {
   return {
     openapi: '3.1.0',
     info: {
@@ -97,11 +133,8 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
     },
     servers: [{ url: publicBase.replace(/\/$/, '') }],
     externalDocs: { url: `${publicBase}docs/api/reference`, description: 'Endpoint directory' },
-    security: [{}, { bearer: [] }],
-    components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (`ak_…`), device token or session JWT' } },
-      schemas: SCHEMAS,
-    },
+    security: [{}, { apiKey: [] }, { deviceToken: [] }, { sessionToken: [] }, { sessionCookie: [] }],
+    components: { securitySchemes: SECURITY_SCHEMES, schemas: SCHEMAS, headers: HEADERS },
     paths: {
       '/api/v1/ah': {
         get: {
@@ -204,7 +237,6 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
           summary: 'Upload an order book',
           description:
             'Devices need `upload.device`, API keys `api.upload`; a browser session is 403 `devices_only`. Body may be gzip (`Content-Encoding: gzip`), at most 32 MiB.',
-          security: [{ bearer: [] }],
           requestBody: { required: true, content: { 'application/json': { schema: ref('Book') } } },
           responses: {
             200: json(obj({ at: int(), credited: { type: 'boolean' }, reason: { type: 'string' } }, ['at', 'credited'])),
