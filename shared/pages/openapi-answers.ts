@@ -108,6 +108,21 @@ export function errorCodesOf(place: Place, doc: RouteDoc): ErrorCode[] {
   return [...codes];
 }
 
+/**
+ * API Gateway's own error body (`{"message": ...}`): 413 past its 10 MB request body, 503 when the function did
+ * not answer within its 30 s integration timeout. The service's own errors are `{error, message?}`.
+ */
+export const GATEWAY_ERROR = {
+  type: 'object',
+  description: "API Gateway's own answer: 413 `Request Entity Too Large` (a body past 10 MB), 503 `Service Unavailable` (no answer in 30 s)",
+  properties: { message: { type: 'string' } },
+  required: ['message'],
+};
+
+/** Whether an error status may also come from the gateway in front of the route (a body route's 413, any API route's 503). */
+export const gatewayMayAnswer = (place: Place, doc: RouteDoc, status: number): boolean =>
+  place.api && doc.callers !== 'none' && (status === 503 || (status === 413 && doc.body !== undefined));
+
 /** The statuses of the HTTP layer an operation may answer besides 200 and its errors. */
 export function layerAnswers(place: Place, doc: RouteDoc, head: boolean): Json {
   const out: Json = {};

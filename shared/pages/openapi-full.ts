@@ -21,7 +21,7 @@ import type { ErrorCode } from '../errors';
 import { ERROR_STATUS } from '../http/status';
 import { type EndpointRule, PUSH_SERVICE_HOSTS } from '../push/subscription';
 import { HTTP_ROUTES, type RouteKey } from '../topology';
-import { errorCodesOf, HEADERS, headersOf, layerAnswers, type Place, SECURITY_SCHEMES, securityOf } from './openapi-answers';
+import { errorCodesOf, GATEWAY_ERROR, gatewayMayAnswer, HEADERS, headersOf, layerAnswers, type Place, SECURITY_SCHEMES, securityOf } from './openapi-answers';
 import { pageDocs } from './openapi-pages';
 import { ROUTE_DOCS as DIRECTORY } from './reference';
 
@@ -76,10 +76,11 @@ function queryParams(query: z.ZodObject | undefined): Json[] {
   });
 }
 
-/** The error body with `error` narrowed to the codes of one status. */
-function errorContent(codes: readonly ErrorCode[]): Json {
+/** The error body with `error` narrowed to the codes of one status (or, where the gateway may answer, its body). */
+function errorContent(codes: readonly ErrorCode[], gateway: boolean): Json {
   const body = schemaOf(ErrorBody, 'output');
-  return { 'application/json': { schema: { ...body, properties: { ...(body.properties as Json), error: { type: 'string', enum: [...codes] } } } } };
+  const own = { ...body, properties: { ...(body.properties as Json), error: { type: 'string', enum: [...codes] } } };
+  return { 'application/json': { schema: gateway ? { anyOf: [own, GATEWAY_ERROR] } : own } };
 }
 
 /** Error answers grouped by status, each with its codes and headers (openapi-answers.ts says which). */
@@ -88,7 +89,11 @@ function errorResponses(place: Place, doc: RouteDoc, head: boolean): Json {
   for (const c of errorCodesOf(place, doc)) byStatus.set(ERROR_STATUS[c], [...(byStatus.get(ERROR_STATUS[c]) ?? []), c]);
   const out: Json = {};
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0]))
-    out[String(status)] = { description: list.join(', '), headers: headersOf(place, doc, status), ...(head ? {} : { content: errorContent(list) }) };
+    out[String(status)] = {
+      description: list.join(', '),
+      headers: headersOf(place, doc, status),
+      ...(head ? {} : { content: errorContent(list, gatewayMayAnswer(place, doc, status)) }),
+    };
   return out;
 }
 

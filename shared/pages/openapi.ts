@@ -67,28 +67,8 @@ const SCHEMAS = {
     },
     ['n', 'q'],
   ),
-  BookEntry: tuple('[key, price, stack, band, n]', [
-    ref('ItemKey'),
-    int('buyout per unit, copper; 0 = bid only'),
-    int('units per auction', { minimum: 1 }),
-    int('time-left band 0..4', { minimum: 0, maximum: 4 }),
-    int('identical auctions', { minimum: 1 }),
-  ]),
-  Book: obj(
-    {
-      market: ref('Market'),
-      at: int('observation time, Unix ms (24 h behind to 5 min ahead of the server clock)'),
-      complete: { type: 'boolean', description: 'true only after an unfiltered whole-market read' },
-      auctions: int('sum of n over all entries', { minimum: 0 }),
-      entries: arr(ref('BookEntry'), 'unique, ascending by (key, price, stack, band); at most 200000'),
-      via: { type: 'string', description: 'partners only' },
-    },
-    ['market', 'at', 'complete', 'auctions', 'entries'],
-  ),
 };
 
-const marketParam = { name: 'market', in: 'path', required: true, schema: ref('Market') };
-const itemParam = { name: 'item', in: 'path', required: true, schema: ref('ItemKey') };
 const hourly = 'Callers without `prices.live` get the market as of the top of the hour (`live: false`).';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked field by field
@@ -107,8 +87,10 @@ function withFullAnswers(paths: Json, full: Json): Json {
       const ok = twin.responses['200'];
       out[path][method] = {
         ...op,
-        // Parameters too: the same names, types and rules in both documents.
+        // Parameters and bodies too: the same names, types and rules in both documents.
         ...(twin.parameters ? { parameters: twin.parameters } : {}),
+        ...(twin.requestBody ? { requestBody: twin.requestBody } : {}),
+        ...(twin['x-rules-beyond-schema'] ? { 'x-rules-beyond-schema': twin['x-rules-beyond-schema'] } : {}),
         security: twin.security,
         responses: { ...twin.responses, '200': { ...ok, content: op.responses['200'].content } },
       };
@@ -148,7 +130,6 @@ function subsetDocument(publicBase: string): Json {
         get: {
           operationId: 'getItems',
           summary: 'Item metadata (generated data merged with the catalogue)',
-          parameters: [{ name: 'build', in: 'query', required: false, schema: { type: 'string' } }],
           responses: {
             200: json(
               obj({ v: { const: 1 }, build: { type: 'string' }, items: { type: 'object', additionalProperties: ref('ItemRecord') } }, ['v', 'build', 'items']),
@@ -162,7 +143,6 @@ function subsetDocument(publicBase: string): Json {
         get: {
           operationId: 'getItem',
           summary: "One key's item metadata",
-          parameters: [{ name: 'key', in: 'path', required: true, schema: ref('ItemKey') }],
           responses: {
             200: json(
               obj(
@@ -186,7 +166,6 @@ function subsetDocument(publicBase: string): Json {
           operationId: 'getItemPrice',
           summary: "One item's price row and day points",
           description: `${hourly} \`days\` is limited to the caller's history days; \`volume\` needs \`depth\`.`,
-          parameters: [marketParam, itemParam],
           responses: {
             200: json(
               obj({
@@ -208,12 +187,6 @@ function subsetDocument(publicBase: string): Json {
           operationId: 'getItemCandles',
           summary: 'Daily candles of one item',
           description: '`res=d1` (default) needs `candles.daily`; `h1` and `m1` need more features.',
-          parameters: [
-            marketParam,
-            itemParam,
-            { name: 'res', in: 'query', schema: { type: 'string', enum: ['d1', 'h1', 'm1'], default: 'd1' } },
-            { name: 'from', in: 'query', schema: int('Unix ms') },
-          ],
           responses: {
             200: json(
               obj({
@@ -237,7 +210,6 @@ function subsetDocument(publicBase: string): Json {
           summary: 'Upload an order book',
           description:
             'Devices need `upload.device`, API keys `api.upload`; a browser session is 403 `devices_only`. Body may be gzip (`Content-Encoding: gzip`), at most 32 MiB.',
-          requestBody: { required: true, content: { 'application/json': { schema: ref('Book') } } },
           responses: {
             200: json(obj({ at: int(), credited: { type: 'boolean' }, reason: { type: 'string' } }, ['at', 'credited'])),
             400: error('bad_book, bad_market or bad_via'),

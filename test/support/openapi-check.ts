@@ -104,7 +104,9 @@ function deref(doc: Json, node: Json): Json {
 function coerce(doc: Json, schema: Json, text: string): unknown {
   const s = deref(doc, schema);
   const types: string[] = Array.isArray(s?.type) ? s.type : s?.type ? [s.type] : [];
-  if ((types.includes('integer') || types.includes('number')) && /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/.test(text)) return Number(text);
+  // The canonical text of a number (what a generated client sends): `1e3` or `007` stay text, which no integer schema takes.
+  if (types.includes('integer') && /^-?(0|[1-9][0-9]*)$/.test(text)) return Number(text);
+  if (types.includes('number') && /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(text)) return Number(text);
   if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
   return text;
 }
@@ -230,7 +232,8 @@ function unroutedProblems(x: Exchange, kind: 'not_found' | 'method_not_allowed')
 /** Every problem of one exchange (an empty list: the documents describe it). Control API paths are not the service's. */
 export function checkExchange(x: Exchange): string[] {
   const path = x.url.pathname;
-  if (path.startsWith('/_local/')) return [];
+  // The control API, and the local file host (`/cdn/`: CloudFront's own host in AWS) are not the service's API.
+  if (path.startsWith('/_local/') || path.startsWith('/cdn/')) return [];
   const m = router.match(x.method, path);
   if (m.kind !== 'route') return unroutedProblems(x, m.kind);
   const docs = docsFor(x.url.origin);

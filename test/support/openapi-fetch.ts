@@ -15,10 +15,12 @@ interface State {
   original: typeof fetch;
   watched: Set<string>;
   problems: string[];
+  /** Answers checked, by status (OPENAPI_CHECK_STATS=1 prints them when a file ends). */
+  checked: Map<number, number>;
 }
 const KEY = Symbol.for('openapi-checked-fetch');
 const globals = globalThis as unknown as Record<symbol, State | undefined>;
-globals[KEY] ??= { original: globalThis.fetch, watched: new Set(), problems: [] };
+globals[KEY] ??= { original: globalThis.fetch, watched: new Set(), problems: [], checked: new Map() };
 const state = globals[KEY];
 const { original, watched, problems } = state;
 
@@ -70,6 +72,7 @@ async function checkedFetch(input: string | URL | Request, init?: RequestInit): 
     body: text,
     redirected: res.redirected,
   });
+  state.checked.set(res.status, (state.checked.get(res.status) ?? 0) + 1);
   if (found.length > 0) {
     problems.push(...found);
     throw new Error(`the answer does not match the OpenAPI documents:\n${found.join('\n')}`);
@@ -84,4 +87,7 @@ const failIfAny = () => {
   if (found.length > 0) throw new Error(`answers that do not match the OpenAPI documents:\n${found.join('\n')}`);
 };
 afterEach(failIfAny);
-afterAll(failIfAny);
+afterAll(() => {
+  if (process.env.OPENAPI_CHECK_STATS === '1') console.log(`OpenAPI check: answers by status ${JSON.stringify(Object.fromEntries(state.checked))}`);
+  failIfAny();
+});
