@@ -22,10 +22,25 @@ const tuple = (description: string, prefixItems: unknown[]) => ({
 const obj = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: 'object', properties, required });
 const nullable = (schema: Record<string, unknown>) => ({ oneOf: [schema, { type: 'null' }] });
 const json = (schema: unknown, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
-const error = (description: string) => json(ref('Error'), description);
+
+/** The fields of an item record (spec: Item fields). */
+const ITEM_FIELDS = {
+  n: { type: 'string', description: 'name' },
+  q: int('quality'),
+  il: int('item level'),
+  c: int('class'),
+  sc: int('subclass'),
+  ic: { type: 'string', description: 'icon name (GET /icons/<ic>.webp)' },
+  fi: int('icon file id (GET /icons/id/<fi>.webp)'),
+  sell: int('vendor sell price, copper'),
+  buy: int('vendor buy price, copper'),
+  st: int('max stack'),
+  rs: { type: 'boolean', description: 'rolls a suffix' },
+  bt: arr(int(), 'bonus tree ids'),
+  fl: int('flags: bit 0 commodity, bit 1 equipment, bit 2 pet'),
+};
 
 const SCHEMAS = {
-  Error: obj({ error: { type: 'string' }, message: { type: 'string' }, feature: { type: 'string' }, limit: int() }, ['error']),
   Market: { type: 'string', enum: [...MARKETS] },
   ItemKey: itemKeyJsonSchema(),
   AuctionRow: tuple('[id, price or null, quantity, at]', [
@@ -49,24 +64,8 @@ const SCHEMAS = {
     },
     ['market', 'at', 'items', 'listed', 'scans', 'contributors7d'],
   ),
-  ItemRecord: obj(
-    {
-      n: { type: 'string', description: 'name' },
-      q: int('quality'),
-      il: int('item level'),
-      c: int('class'),
-      sc: int('subclass'),
-      ic: { type: 'string', description: 'icon name (GET /icons/<ic>.webp)' },
-      fi: int('icon file id (GET /icons/id/<fi>.webp)'),
-      sell: int('vendor sell price, copper'),
-      buy: int('vendor buy price, copper'),
-      st: int('max stack'),
-      rs: { type: 'boolean', description: 'rolls a suffix' },
-      bt: arr(int(), 'bonus tree ids'),
-      fl: int('flags: bit 0 commodity, bit 1 equipment, bit 2 pet'),
-    },
-    ['n', 'q'],
-  ),
+  ItemRecord: obj(ITEM_FIELDS, ['n', 'q']),
+  ItemFileRecord: obj(ITEM_FIELDS, []),
 };
 
 const hourly = 'Callers without `prices.live` get the market as of the top of the hour (`live: false`).';
@@ -123,7 +122,7 @@ function subsetDocument(publicBase: string): Json {
           operationId: 'listMarkets',
           summary: 'Public market summaries',
           description: hourly,
-          responses: { 200: json(obj({ markets: arr(ref('MarketSummary')), now: int(), live: { type: 'boolean' } })), 429: error('Rate limited') },
+          responses: { 200: json(obj({ markets: arr(ref('MarketSummary')), now: int(), live: { type: 'boolean' } })) },
         },
       },
       '/api/v1/items': {
@@ -132,10 +131,19 @@ function subsetDocument(publicBase: string): Json {
           summary: 'Item metadata (generated data merged with the catalogue)',
           responses: {
             200: json(
-              obj({ v: { const: 1 }, build: { type: 'string' }, items: { type: 'object', additionalProperties: ref('ItemRecord') } }, ['v', 'build', 'items']),
+              obj(
+                {
+                  v: { const: 1 },
+                  build: { type: 'string' },
+                  items: {
+                    type: 'object',
+                    description: 'records as generated, the catalogue filling `n`, `q`, `fi` and `fl` where they are missing (a record may lack a name)',
+                    additionalProperties: ref('ItemFileRecord'),
+                  },
+                },
+                ['v', 'build', 'items'],
+              ),
             ),
-            400: error('bad_build'),
-            404: error('No item data is published'),
           },
         },
       },
@@ -156,8 +164,6 @@ function subsetDocument(publicBase: string): Json {
                 ['build', 'key', 'item', 'now'],
               ),
             ),
-            400: error('bad_item'),
-            404: error('No item data is published'),
           },
         },
       },
@@ -178,7 +184,6 @@ function subsetDocument(publicBase: string): Json {
                 live: { type: 'boolean' },
               }),
             ),
-            400: error('bad_market or bad_item'),
           },
         },
       },
@@ -199,8 +204,6 @@ function subsetDocument(publicBase: string): Json {
                 live: { type: 'boolean' },
               }),
             ),
-            400: error('bad_market, bad_item or bad_query'),
-            403: error('Missing feature'),
           },
         },
       },
@@ -212,12 +215,6 @@ function subsetDocument(publicBase: string): Json {
             'Devices need `upload.device`, API keys `api.upload`; a browser session is 403 `devices_only`. Body may be gzip (`Content-Encoding: gzip`), at most 32 MiB.',
           responses: {
             200: json(obj({ at: int(), credited: { type: 'boolean' }, reason: { type: 'string' } }, ['at', 'credited'])),
-            400: error('bad_book, bad_market or bad_via'),
-            401: error('unauthenticated'),
-            403: error('forbidden, devices_only or not_partner'),
-            409: error('too_soon'),
-            413: error('too_large'),
-            503: error('storage_failed or no_storage'),
           },
         },
       },
