@@ -61,6 +61,7 @@ export const HEADERS: Record<string, Json> = {
   'Retry-After': { description: 'Seconds to wait before retrying (60)', required: true, schema: { type: 'integer', minimum: 0 } },
   Location: { description: 'Where the answer is', required: true, schema: { type: 'string' } },
   'X-Service-Build': { description: 'The item data build the answer comes from', schema: { type: 'string' } },
+  Link: { description: 'The API catalog (RFC 9727 `rel="api-catalog"`)', schema: { type: 'string' } },
 };
 
 const header = (name: keyof typeof HEADERS & string) => [name, { $ref: `#/components/headers/${name}` }] as const;
@@ -81,6 +82,7 @@ export function headersOf(place: Place, doc: RouteDoc, status: number): Json {
   if (status === 302 || status === 303) h.push(header('Location'));
   if ((status === 200 || status === 304) && doc.cached) h.push(header('ETag'));
   if (status < 400 && place.api && place.path.startsWith('/api/v1/items') && place.method === 'get') h.push(header('X-Service-Build'));
+  if (status < 400 && place.path === '/') h.push(header('Link'));
   return Object.fromEntries(h);
 }
 

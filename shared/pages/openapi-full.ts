@@ -83,6 +83,19 @@ function errorContent(codes: readonly ErrorCode[], gateway: boolean): Json {
   return { 'application/json': { schema: gateway ? { anyOf: [own, GATEWAY_ERROR] } : own } };
 }
 
+const TEXT = { schema: { type: 'string' } };
+
+/**
+ * The content of one error status: the JSON error body; pages that answer HTML also answer their errors as an
+ * HTML or Markdown page (as the caller's Accept asks), the edge's 403 aside.
+ */
+function errorContentOf(place: Place, doc: RouteDoc, status: number, codes: readonly ErrorCode[]): Json {
+  const content = errorContent(codes, gatewayMayAnswer(place, doc, status));
+  const pageTypes = typeof doc.answerType === 'string' ? [doc.answerType] : (doc.answerType ?? []);
+  if (place.api || status === 403 || !pageTypes.some((t) => t.startsWith('text/html'))) return content;
+  return { ...content, 'text/html; charset=utf-8': TEXT, 'text/markdown; charset=utf-8': TEXT };
+}
+
 /** Error answers grouped by status, each with its codes and headers (openapi-answers.ts says which). */
 function errorResponses(place: Place, doc: RouteDoc, head: boolean): Json {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -92,7 +105,7 @@ function errorResponses(place: Place, doc: RouteDoc, head: boolean): Json {
     out[String(status)] = {
       description: list.join(', '),
       headers: headersOf(place, doc, status),
-      ...(head ? {} : { content: errorContent(list, gatewayMayAnswer(place, doc, status)) }),
+      ...(head ? {} : { content: errorContentOf(place, doc, status, list) }),
     };
   return out;
 }

@@ -101,7 +101,11 @@ function withFullAnswers(paths: Json, full: Json): Json {
 /** The OpenAPI 3.1 document for a deployment's public base URL. */
 export function openApiDocument(publicBase: string): Record<string, unknown> {
   const doc = subsetDocument(publicBase);
-  return { ...doc, paths: withFullAnswers(doc.paths, fullOpenApiDocument(publicBase)) };
+  const paths = withFullAnswers(doc.paths, fullOpenApiDocument(publicBase));
+  // Only the headers its answers name (a page's `Link` is not among them).
+  const text = JSON.stringify(paths);
+  const headers = Object.fromEntries(Object.entries(HEADERS).filter(([name]) => text.includes(`"#/components/headers/${name}"`)));
+  return { ...doc, paths, components: { ...doc.components, headers } };
 }
 
 function subsetDocument(publicBase: string): Json {
