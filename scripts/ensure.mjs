@@ -14,7 +14,7 @@ if (major < 20 || (major === 20 && minor < 19) || major === 21 || (major === 22 
 }
 const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
 if (java.error || java.status !== 0) {
-  // One line, as every failed start says what to do (README: the local runtime).
+  // One line, as every failed start says what to do (docs/local-runtime.md).
   console.error(
     'Java 17+ is required for DynamoDB Local and was not found on PATH: install it, e.g. `sudo apt-get install -y openjdk-17-jre-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS).',
   );

@@ -57,7 +57,7 @@ export interface ServiceAlarmsProps {
 /**
  * Alarms on every dead-letter queue holding a message (merge dead letters are also redriven once storage
  * answers), on the rejected merges, on stuck merge queues (an outage shows here first), on API 5xx, and on
- * the two contract-level risks the merge watches (shared/domain/book-watch.ts; README "Security model").
+ * the two contract-level risks the merge watches (shared/domain/book-watch.ts; docs/security.md).
  */
 export class ServiceAlarms extends Construct {
   readonly topic: Topic;

@@ -66,7 +66,7 @@ export interface MergeQueuesProps {
 
 /**
  * One FIFO queue per market (MessageGroupId = market), so each market merges one batch at a time, and the
- * rejected queue where merges that failed for their own data wait for an operator (README "Failure model").
+ * rejected queue where merges that failed for their own data wait for an operator (docs/failure-model.md).
  */
 export class MergeQueues extends Construct {
   readonly queues: ManifestQueue[];

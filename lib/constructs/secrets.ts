@@ -22,7 +22,7 @@ export interface ServiceSecretsProps {
  * random value) an operator replaces after the first deploy, checked by `npm run check-secrets`: the identity provider's secret key (a plain string) and the VAPID key pair (JSON
  * `{publicKey, privateKey}`, for the push function), with the pair's public half on its own (JSON `{publicKey}`,
  * for the api function, so the function that only tells browsers the key cannot read the private one). Two are the stage's own and generated here: the origin-verify value CloudFront
- * sends (`{current, previous?}`, rotated by the README's procedure) and the uploader-hash key.
+ * sends (`{current, previous?}`, rotated by the procedure in docs/security.md) and the uploader-hash key.
  */
 export class ServiceSecrets extends Construct {
   readonly secrets: Record<SecretName, Secret>;
@@ -67,7 +67,7 @@ export class ServiceSecrets extends Construct {
       vapid: 'The VAPID pair is what browsers subscribed with: a new pair orphans every subscription, so it is rotated only by a deliberate runbook step.',
       vapidPublic: 'The public half of the VAPID pair: it changes only with the pair, by the same deliberate runbook step.',
       origin:
-        'CloudFront’s origin custom header is static distribution config, so the value rotates in two steps (secret {current, previous}, then the distribution) as the README’s Security model describes, not by a rotation Lambda.',
+        'CloudFront’s origin custom header is static distribution config, so the value rotates in two steps (secret {current, previous}, then the distribution) as docs/security.md describes, not by a rotation Lambda.',
       uploader: 'The uploader-hash key must stay stable: a new key makes every stored uploader hash unrelated to new uploads (consensus, contributors7d).',
     };
     for (const [name, secret] of Object.entries(this.secrets) as Array<[SecretName, Secret]>) {

@@ -16,7 +16,7 @@ export interface StartOptions {
   clock: 'manual' | 'system';
   clockStart?: number;
   log: LogMode;
-  /** Every function from its deploy bundle, each in its own worker thread (README "Running the deployed bundles"). */
+  /** Every function from its deploy bundle, each in its own worker thread (docs/local-runtime.md "Running the deployed bundles"). */
   bundles: boolean;
 }
 

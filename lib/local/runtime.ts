@@ -99,7 +99,7 @@ export interface RuntimeOptions {
   recordCalls?: { file?: string };
   /**
    * Runs every function from its deploy bundle (esbuild, synth's options) in its own worker thread, with its
-   * own environment, instead of importing its sources into this process (README "Running the deployed
+   * own environment, instead of importing its sources into this process (docs/local-runtime.md "Running the deployed
    * bundles"). `alsoExternal` (tests only): a bundling mistake, to show that it fails the start.
    */
   bundles?: boolean | BundleBuildOptions;

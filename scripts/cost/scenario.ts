@@ -1,5 +1,5 @@
 /**
- * The one scenario `npm run cost` prices (the README's "What a stage costs" repeats it). Issue 15, point 6:
+ * The one scenario `npm run cost` prices (docs/cost.md repeats it). Issue 15, point 6:
  * 6 markets × 300 merges a day, 1 million API reads a day, 2000 sockets connected all day, the hourly files
  * read by 10000 clients, and the storage a month of that leaves behind. The rest are stated assumptions.
  */

@@ -40,7 +40,22 @@ export const BookBody = z
       .optional()
       .describe('partner only'),
   })
-  .refine((b) => b.entries.reduce((s, e) => s + e[4], 0) === b.auctions, { message: 'auctions must equal the sum of n over entries', path: ['auctions'] });
+  .refine((b) => b.entries.reduce((s, e) => s + e[4], 0) === b.auctions, { message: 'auctions must equal the sum of n over entries', path: ['auctions'] })
+  // Documentation's example: the entries' order and the auctions sum are beyond JSON Schema.
+  .meta({
+    examples: [
+      {
+        market: 'forever.normal.alliance.us',
+        at: Date.UTC(2026, 0, 1),
+        complete: true,
+        auctions: 3,
+        entries: [
+          [2589, 1500, 20, 2, 2],
+          [2592, 4000, 5, 3, 1],
+        ],
+      },
+    ],
+  });
 
 export const UploadAnswer = z.object({
   at: Ms.describe("the market's newest merged observation"),

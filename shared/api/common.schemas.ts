@@ -32,6 +32,8 @@ export const ItemKey = z
   .meta({
     description: 'item + 2147483648 * v (v: 0 plain, 2s / 2|s|-1 for suffix s, 65536 + species for caged pets)',
     ...ITEM_KEY_EXCLUSIONS,
+    // The API reference's examples name a real item (Linen Cloth) rather than the smallest key.
+    examples: [2589],
   });
 
 /** The item key as JSON Schema, the same in both OpenAPI documents (path parameters and bodies alike). */

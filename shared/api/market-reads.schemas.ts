@@ -15,6 +15,8 @@ export const Res = z.enum(['m1', 'h1', 'd1'], { error: 'must be m1, h1 or d1' })
 export const ItemsText = z
   .string({ error: 'must list 1 to 50 item keys' })
   .min(1, 'must list 1 to 50 item keys')
+  // Documentation's example (the API reference's request): no pattern can say "distinct keys".
+  .meta({ examples: ['2589,2592'] })
   .transform((text, ctx) => {
     const parts = text.split(',');
     if (parts.length > 50) ctx.addIssue({ code: 'custom', message: 'at most 50 items' });

@@ -49,7 +49,11 @@ export const PushPrefs = z
       .optional(),
   })
   .refine((p) => new TextEncoder().encode(JSON.stringify(p)).length <= PREFS_MAX_BYTES, `must be at most ${PREFS_MAX_BYTES} bytes of JSON`)
-  .describe(`at most ${PREFS_MAX_BYTES} bytes of JSON (a rule the schema cannot state)`);
+  // Documentation's example; "an IANA time zone" and the size are beyond JSON Schema.
+  .meta({
+    description: `at most ${PREFS_MAX_BYTES} bytes of JSON (a rule the schema cannot state)`,
+    examples: [{ market: true, quietHours: { start: '22:00', end: '07:00', tz: 'Europe/Berlin' } }],
+  });
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A port 0..65535 in decimal (leading zeros as URLs take them). */

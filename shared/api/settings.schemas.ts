@@ -50,6 +50,8 @@ export const AlertInput = z
     note: atMostChars(ALERT_NOTE_MAX).optional(),
     enabled: z.boolean().default(true),
   })
+  // Documentation's example: the rules below (item 0, the kind's value range) are beyond JSON Schema.
+  .meta({ examples: [{ market: 'forever.normal.alliance.us', kind: 'below', item: 2589, value: 1500, name: 'Cheap linen', enabled: true }] })
   .superRefine((a, ctx) => {
     if (a.item === 0 && a.kind !== 'deal') ctx.addIssue({ code: 'custom', path: ['item'], message: 'only a deal alert may use item 0 (the whole market)' });
     if (a.item !== 0 && !ItemKey.safeParse(a.item).success)
@@ -62,19 +64,37 @@ export const AlertInput = z
   .transform((a): MarketAlertInput => a);
 
 const AlertHit = z.tuple([int(), int().nullable(), int()]).describe('[item, price or null, quantity]');
-export const MarketAlert = z.object({
-  market: Market,
-  item: int(),
-  kind: z.enum(ALERT_KINDS),
-  value: int(),
-  name: z.string().optional(),
-  note: z.string().optional(),
-  enabled: z.boolean(),
-  id: z.string(),
-  created: Ms,
-  armed: z.boolean(),
-  last: z.object({ at: Ms, hits: z.array(AlertHit) }).nullable(),
-});
+export const MarketAlert = z
+  .object({
+    market: Market,
+    item: int(),
+    kind: z.enum(ALERT_KINDS),
+    value: int(),
+    name: z.string().optional(),
+    note: z.string().optional(),
+    enabled: z.boolean(),
+    id: z.string(),
+    created: Ms,
+    armed: z.boolean(),
+    last: z.object({ at: Ms, hits: z.array(AlertHit) }).nullable(),
+  })
+  // Documentation's example: an alert that fired (the same one the input's example creates).
+  .meta({
+    examples: [
+      {
+        market: 'forever.normal.alliance.us',
+        item: 2589,
+        kind: 'below',
+        value: 1500,
+        name: 'Cheap linen',
+        enabled: true,
+        id: 'Qm9va3Mgb2YgTGluZW4',
+        created: Date.UTC(2026, 0, 1),
+        armed: false,
+        last: { at: Date.UTC(2026, 0, 1, 9), hits: [[2589, 1450, 20]] },
+      },
+    ],
+  });
 export const AlertsAnswer = z.object({ alerts: z.array(MarketAlert), now: Ms });
 export const AlertAnswer = z.object({ alert: MarketAlert });
 

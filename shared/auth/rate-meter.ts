@@ -11,7 +11,7 @@
  * (the counter only grows within its minute). Requests that arrive while a reservation is on its way wait
  * for it rather than write their own.
  *
- * Tolerance (README, Interpretations: "Rate limits counted in the function"): every admitted request holds
+ * Tolerance (docs/interpretations.md: "Rate limits counted in the function"): every admitted request holds
  * a distinct place at or below the limit, so no more than the limit is ever admitted, whatever the number
  * of containers and the order of their writes. In one container the limit is exact: the count it knows is
  * the truth, so it reserves no place it cannot use. Over C containers a request can be refused before the

@@ -3,7 +3,7 @@ import type { Scan } from './derived-scan';
 import type { RowTable } from './merge';
 
 /**
- * Two contract-level risks the spec's rules let through, watched rather than refused (README "Security
+ * Two contract-level risks the spec's rules let through, watched rather than refused (docs/security.md,
  * model"): the spec merges every book that does not `disagree`, and credits every complete, big enough one.
  *
  * - A complete book blanks a market: one upload marks most of the market's listed keys gone (Merge rule 1),

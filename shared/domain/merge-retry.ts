@@ -1,5 +1,5 @@
 /**
- * How failed merges are retried (README "Failure model"). A book answered 200 must merge once its
+ * How failed merges are retried (docs/failure-model.md). A book answered 200 must merge once its
  * dependencies answer again, so a failure caused by S3 or DynamoDB only delays it; a failure of the book's
  * own making counts against a small budget, after which the book is set aside for an operator.
  */

@@ -1,5 +1,5 @@
 /**
- * Saturating arithmetic for derived sums (README "Failure model": Saturation). Inputs are in the spec's ranges
+ * Saturating arithmetic for derived sums (docs/failure-model.md: Saturation). Inputs are in the spec's ranges
  * (prices 0..2^53-1, stack and n 1..2^31-1), but a sum or product of them (n × stack summed over a book) can
  * pass 2^53-1, where doubles stop being exact: such a figure is held at 2^53-1 instead of throwing or wrapping.
  */

@@ -2,7 +2,7 @@
  * Internal state of the file jobs (today the folded hour series behind the recent-changes file) in the work
  * bucket: private, never behind the file host (DESIGN: besides the spec's paths the files bucket holds only
  * `answers/v1/<cap>/…`; internal state never sits where the file host serves it). S3 rather than DynamoDB:
- * a 20000-key market's series is about 25 MB, rewritten every hour (README: Interpretations). Each stage has
+ * a 20000-key market's series is about 25 MB, rewritten every hour (docs/interpretations.md). Each stage has
  * its own work bucket, so its keys need no stage prefix.
  */
 import type { FilesPort } from '../ports/files';

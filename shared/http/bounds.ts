@@ -1,7 +1,7 @@
 /**
  * Bounds of a request, applied once where the HTTP layer reads it, so no request reaches a limit of the stores
  * (DynamoDB keys of 2048 / 1024 bytes, items of 400 KB nested at most 32 levels, S3 keys of 1024 bytes).
- * Every bound sits far above anything valid (README: Interpretations). A path parameter or query value past
+ * Every bound sits far above anything valid (docs/interpretations.md). A path parameter or query value past
  * its bound cannot name anything: it reaches the route as the empty string, which every route answers as it
  * answers any value naming nothing (400 `bad_market` / `bad_item` / `bad_query` / `bad_build`, 404
  * `unknown_alert` / `unknown_book` / `not_found`, `{deleted: false}`), so the answer keeps the route's check order.

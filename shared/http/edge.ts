@@ -2,7 +2,7 @@
  * Only CloudFront reaches the APIs (issue 11, point 2). CloudFront adds an origin-verify header whose value
  * is a generated secret; requests without a current value are refused before any other work (no credential
  * lookup, no rate-limit write). The secret is `{current, previous?}` so it can rotate: functions accept both
- * while the distribution moves to the new value (README: Security model).
+ * while the distribution moves to the new value (docs/security.md).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ForbiddenError, UnavailableError } from '../errors';

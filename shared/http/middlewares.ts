@@ -26,7 +26,7 @@ export interface HttpErrorsOptions {
 
 /**
  * Middy: anything thrown becomes the spec's answer. Domain errors keep their code and status (status.ts);
- * a table or bucket that does not answer is a 503 the caller may retry, not a 500 (README "Failure model");
+ * a table or bucket that does not answer is a 503 the caller may retry, not a 500 (docs/failure-model.md);
  * anything else is logged and answered 500 `internal`.
  */
 export function httpErrors(opts: HttpErrorsOptions): MiddlewareObj<HttpEvent, HttpResult> {

@@ -7,7 +7,7 @@
  *   order: 401 → 429 → 403 → 400).
  * - An upgrade that authenticates no one (no credential, or one refused with 401) counts against its address
  *   (IPv6 by /64) as an anonymous request does; past the address's share it is 429 in place of 401, so a flood
- *   of them is refused before any socket work (README Interpretations: a deviation from "401 first").
+ *   of them is refused before any socket work (docs/interpretations.md: a deviation from "401 first").
  * - An account has at most `limits.liveSockets` sockets open at once, across markets and credentials: one past
  *   it is 429 before the upgrade. Checked last, as the spec's other state limits are, with a count of the
  *   account's stored socket entries (ConnectionsPort.countOfUser: why a count and not a counter). Upgrades

@@ -1,6 +1,6 @@
 /**
  * One SQS FIFO batch of a market's merge queue, merged in order (spec files: seq dense, never repeated), and
- * what happens to a book whose merge fails (README "Failure model"): it is received again after a backoff
+ * what happens to a book whose merge fails (docs/failure-model.md): it is received again after a backoff
  * that grows with its receives; a failure of its own making counts against its budget, after which it is
  * set aside in the rejected queue with an alarm; a dependency's failure only delays it.
  */
@@ -53,7 +53,7 @@ export async function mergeBatch(
 /**
  * The two watched risks (shared/domain/book-watch.ts): counted without a market dimension, so one alarm per
  * metric covers every market, and logged with the market, the book's time and the uploader's opaque hash,
- * so the operator knows what to withhold, restore or redrive (README "Security model").
+ * so the operator knows what to withhold, restore or redrive (docs/security.md).
  */
 function watchRisks(svc: Pick<Services, 'log'>, msg: MergeMessage, watch: MergeWatch): void {
   const book = { market: msg.market, at: msg.at, uploader: msg.uploader };

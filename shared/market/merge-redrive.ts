@@ -1,5 +1,5 @@
 /**
- * The redrive schedule (README "Failure model"): books that SQS moved to a merge queue's dead-letter queue
+ * The redrive schedule (docs/failure-model.md): books that SQS moved to a merge queue's dead-letter queue
  * (a merge that kept dying without answering: timeouts, crashes, an outage longer than the queue's receive
  * limit) go back to their merge queue once the table and the bucket answer again, in their group's order.
  * A book that keeps coming back is set aside in the rejected queue instead; books set aside for their own

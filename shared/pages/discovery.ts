@@ -7,7 +7,7 @@ import { MARKETS } from '../domain/market';
 import type { HomeMarket } from './home-markets';
 import { itemPageUrls, marketTitle } from './item-page';
 import { copperHtml, formatCopper } from './money';
-import { referenceMarkdown } from './reference';
+import { directoryMarkdown } from './reference';
 import { escapeHtml, escapeMarkdown, htmlDocument } from './render';
 
 /** RFC 9727 media type of the catalog (a linkset with the API catalog profile). */
@@ -73,7 +73,7 @@ export function llmsTxt(publicBase: string): string {
 
 /** `/llms-full.txt`: the guide, the agent rules and the whole endpoint directory in one file. */
 export function llmsFullTxt(publicBase: string): string {
-  return [llmsTxt(publicBase), agentsMd(publicBase), referenceMarkdown(publicBase)].join('\n---\n\n');
+  return [llmsTxt(publicBase), agentsMd(publicBase), directoryMarkdown(publicBase)].join('\n---\n\n');
 }
 
 /** `/AGENTS.md`: how software agents should use the service. */

@@ -51,12 +51,13 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
 /** ANY (the retired scan route) stands for every method it answers. */
 const ANY_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
+/** Path parameters by name; the examples are what the API reference's requests show (Linen Cloth, 2026-01-01). */
 const PATH_PARAMS: Record<string, Json> = {
   market: schemaOf(Market, 'output'),
-  at: { type: 'string', pattern: '^[0-9]{1,16}$', description: 'the book observation time, Unix ms' },
+  at: { type: 'string', pattern: '^[0-9]{1,16}$', description: 'the book observation time, Unix ms', examples: ['1767225600000'] },
 };
 /** The item page's key (`.md` asks for Markdown); `/api/v1/` routes take the item key itself, as `/openapi.json` types it. */
-const PAGE_KEY = { type: 'string', pattern: '^[0-9]{1,16}(\\.md)?$', description: 'an item key (`.md` for Markdown)' };
+const PAGE_KEY = { type: 'string', pattern: '^[0-9]{1,16}(\\.md)?$', description: 'an item key (`.md` for Markdown)', examples: ['2589'] };
 
 const pathParams = (path: string): Json[] =>
   [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => {

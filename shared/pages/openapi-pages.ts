@@ -58,6 +58,7 @@ const PAGES: Record<PagePath, RouteDoc> = {
 export const pageDocs = Object.fromEntries(
   Object.entries<RouteDoc>(PAGES).flatMap(([path, doc]) => [
     [`GET ${path}`, doc],
-    [`HEAD ${path}`, doc],
+    // HEAD answers GET's status and headers without the body, so without its schema.
+    [`HEAD ${path}`, { ...doc, answer: undefined }],
   ]),
 ) as Record<`GET ${PagePath}` | `HEAD ${PagePath}`, RouteDoc> satisfies DocsOf<'pages'>;

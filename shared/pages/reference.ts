@@ -1,9 +1,10 @@
 /**
- * The endpoint directory at `/docs/api/reference` (spec api.md Conventions, Versioning: it covers the complete
- * API), generated from the routes of shared/topology.ts with a short description of each. Pure rendering.
+ * The endpoint directory (spec api.md Conventions, Versioning: it covers the complete API): a short description
+ * and access rule for every route of shared/topology.ts. The generated OpenAPI document takes its tags and
+ * descriptions from here; `/docs/api/reference` renders that document (reference-page.ts). Pure.
  */
 import { HTTP_ROUTES, type RouteSpec } from '../topology';
-import { escapeHtml, escapeMarkdown, htmlDocument } from './render';
+import { escapeMarkdown } from './render';
 
 interface RouteDoc {
   section: string;
@@ -117,17 +118,21 @@ const sections = (entries: DirectoryEntry[]): Map<string, DirectoryEntry[]> => {
   return m;
 };
 
-const INTRO =
+/** What every caller should know first: formats, units and credentials. */
+export const API_INTRO =
   'Every route of the Market Data Service API. Answers are JSON; times are Unix milliseconds; prices are copper per unit. Send credentials as `Authorization: Bearer <token>` (session, device token or API key); API keys need `api.read` for reads except public snapshots, item data and icons.';
 
-/** The directory in Markdown (also the body of `/docs/api/reference.md` and part of `/llms-full.txt`). */
-export function referenceMarkdown(publicBase: string): string {
+/**
+ * The directory in Markdown, one table row per route: the compact form `/llms-full.txt` carries (the page at
+ * `/docs/api/reference` renders the full OpenAPI document: reference-page.ts).
+ */
+export function directoryMarkdown(publicBase: string): string {
   const lines = [
     '# API reference',
     '',
-    INTRO,
+    API_INTRO,
     '',
-    `Base URL: ${publicBase}. OpenAPI description of the integration subset: ${publicBase}openapi.json; of every route, generated from the schemas: ${publicBase}openapi.full.json.`,
+    `Base URL: ${publicBase}. OpenAPI description of the integration subset: ${publicBase}openapi.json; of every route, generated from the schemas: ${publicBase}openapi.full.json. Every route with its parameters, request body, answers and examples: ${publicBase}docs/api/reference.md.`,
     '',
   ];
   for (const [section, entries] of sections(endpointDirectory())) {
@@ -136,37 +141,4 @@ export function referenceMarkdown(publicBase: string): string {
     lines.push('');
   }
   return lines.join('\n');
-}
-
-const code = (s: string): string => escapeHtml(s).replace(/`([^`]+)`/g, '<code>$1</code>');
-
-/** The directory as an HTML page. */
-export function referenceHtml(publicBase: string): string {
-  const body = [
-    '<main>',
-    '<h1>API reference</h1>',
-    `<p>${code(INTRO)}</p>`,
-    `<p><a href="${escapeHtml(publicBase)}openapi.json">OpenAPI description</a> · <a href="${escapeHtml(publicBase)}openapi.full.json">Full OpenAPI description</a> · <a href="${escapeHtml(publicBase)}docs/api/reference.md">Markdown</a></p>`,
-  ];
-  for (const [section, entries] of sections(endpointDirectory())) {
-    body.push(
-      `<h2>${escapeHtml(section)}</h2>`,
-      '<table>',
-      '<thead><tr><th>Method</th><th>Path</th><th>Access</th><th>Description</th></tr></thead>',
-      '<tbody>',
-    );
-    for (const e of entries)
-      body.push(
-        `<tr><td>${e.methods.join(', ')}</td><td><code>${escapeHtml(e.path)}</code></td><td>${escapeHtml(e.doc.access)}</td><td>${code(e.doc.text)}</td></tr>`,
-      );
-    body.push('</tbody>', '</table>');
-  }
-  body.push('</main>');
-  return htmlDocument({
-    title: 'API reference · Market Data Service',
-    description: 'Every endpoint of the Market Data Service API with its access rule.',
-    url: `${publicBase}docs/api/reference`,
-    markdownUrl: `${publicBase}docs/api/reference.md`,
-    body: body.join('\n'),
-  });
 }

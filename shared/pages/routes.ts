@@ -20,7 +20,7 @@ import { negotiatePage, type PageFormat } from './negotiate';
 import { openApiDocument } from './openapi';
 import { fullOpenApiDocument } from './openapi-full';
 import { ItemPageQuery } from './openapi-pages';
-import { referenceHtml, referenceMarkdown } from './reference';
+import { referencePage } from './reference-page';
 import { DOCS_CACHE, pageError, pageResult, textResult } from './render';
 import { itemSnapshotView } from './snapshot-view';
 
@@ -85,16 +85,14 @@ const home: Route<'pages'> = {
 const reference: Route<'pages'> = {
   access: PUBLIC,
   async handle({ req, svc }) {
-    const base = svc.config.publicBase;
-    return pageResult(formatOf(req), { html: referenceHtml(base), markdown: referenceMarkdown(base) }, DOCS_CACHE);
+    return pageResult(formatOf(req), referencePage(svc.config.publicBase), DOCS_CACHE);
   },
 };
 
 const referenceMd: Route<'pages'> = {
   access: PUBLIC,
   async handle({ svc }) {
-    const base = svc.config.publicBase;
-    return pageResult('markdown', { html: '', markdown: referenceMarkdown(base) }, DOCS_CACHE);
+    return pageResult('markdown', referencePage(svc.config.publicBase), DOCS_CACHE);
   },
 };
 

@@ -1,9 +1,12 @@
 /**
  * The stylesheet of every HTML page, inlined in the head: a page is one request (its cache rules are the
  * page's own) and needs nothing else to look right. Light and dark schemes; the charts are styled here too,
- * their presentation attributes being only the fallback for an SVG read without the page.
+ * their presentation attributes being only the fallback for an SVG read without the page. The API reference's
+ * block lives in reference-style.ts.
  */
-export const PAGE_CSS = `
+import { REFERENCE_CSS } from './reference-style';
+
+const SITE_CSS = `
 :root{color-scheme:light dark;--bg:#f6f8fa;--card:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--accent:#0969da;--area:rgba(9,105,218,.12);--gold:#8a6500;--silver:#57606a;--copper:#a0461b}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--card:#151b23;--fg:#e6edf3;--muted:#9198a1;--line:#30363d;--accent:#4493f8;--area:rgba(68,147,248,.18);--gold:#e3b341;--silver:#b1bac4;--copper:#f0883e}}
 *{box-sizing:border-box}
@@ -63,3 +66,6 @@ footer{margin-top:2rem;color:var(--muted);font-size:.875rem}
 `
   .trim()
   .replace(/\n/g, '');
+
+/** The site's styles, then the API reference's (scoped to its classes). */
+export const PAGE_CSS = SITE_CSS + REFERENCE_CSS;

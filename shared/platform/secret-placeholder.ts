@@ -1,5 +1,5 @@
 /**
- * The value a third-party secret holds until an operator stores the real one (README "First deploy"): a
+ * The value a third-party secret holds until an operator stores the real one (docs/deploying.md): a
  * known marker, so `npm run check-secrets` can tell a stage that is not set up (scripts/check-secrets), and a
  * function that reads one says so at every cold start (shared/platform/aws.ts).
  */

@@ -244,7 +244,7 @@ export interface RetentionPort {
   rewriteRowsIfUnchanged(market: string, rows: RowTable, deletedKeys: readonly number[], seq: number): Promise<boolean>;
 }
 
-/** How often an upload's merge failed for a reason that was not a dependency's (README "Failure model"). */
+/** How often an upload's merge failed for a reason that was not a dependency's (docs/failure-model.md). */
 export interface MergeFailuresPort {
   /** Counts one more failure of the upload's merge at `now`; answers the count so far. */
   count(market: string, uploadId: string, error: string, now: number): Promise<number>;

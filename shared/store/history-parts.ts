@@ -1,5 +1,5 @@
 /**
- * History shards past DynamoDB's 400 KB item limit (README: Failure model). A history shard holds every
+ * History shards past DynamoDB's 400 KB item limit (docs/failure-model.md). A history shard holds every
  * variant of the items in it (variant keys share their item's shard), so one item with hundreds of variants
  * makes one shard's encoded page larger than an item may be. Such a page is split by (key, day) into parts,
  * each a valid history page of its own encoded under PART_BYTES, in key order: a part covers the key range

@@ -1,5 +1,5 @@
 /**
- * The poison budget of accepted uploads (README "Failure model"): how often a book's merge failed for a
+ * The poison budget of accepted uploads (docs/failure-model.md): how often a book's merge failed for a
  * reason that was not a dependency's. SQS's receive count cannot tell, because it grows on every receive,
  * outages included; this count grows only when the table is up, which a non-dependency failure implies.
  */

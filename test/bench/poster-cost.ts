@@ -1,5 +1,5 @@
 /**
- * `live.poster_cpu_ratio`: the README's reason for the poster (Architecture): the SDK command path costs several
+ * `live.poster_cpu_ratio`: docs/architecture.md's reason for the poster: the SDK command path costs several
  * times the CPU per post. Both paths post the same `ah` to 2000 connections through one in-memory HTTP handler
  * answering 200, so only the client-side work is counted (process CPU time, the least of 3 rounds after a
  * warm-up: other load on the machine only adds to a round). A bench figure, not a test: it is a measurement.

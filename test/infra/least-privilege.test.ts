@@ -4,10 +4,10 @@ import { actionsOf, environmentOf, mentions, ofType, type Statement, statementsO
 
 /**
  * Written out here rather than taken from the manifest, so a manifest change that grants one more function
- * cannot move the expectation with it (README "Deployment": only merge, seal and retention may write `MKT#`).
+ * cannot move the expectation with it (docs/deploying.md: only merge, seal and retention may write `MKT#`).
  */
 const MARKET_PAGE_WRITERS: FunctionName[] = ['merge', 'retention', 'seal'];
-/** Functions that post to, describe or close sockets (README "Security model"). */
+/** Functions that post to, describe or close sockets (docs/security.md). */
 const CONNECTION_MANAGERS: FunctionName[] = ['fanout', 'live-sweep', 'ws-message'];
 /** Who reads each secret, from the code that reads it. */
 const SECRET_READERS: Record<'identity' | 'vapid' | 'vapidPublic' | 'origin' | 'uploader', FunctionName[]> = {

@@ -105,7 +105,7 @@ export const REVIEWED_SUPPRESSIONS: ReviewedSuppression[] = [
     rule: 'AwsSolutions-SMG4',
     resources: /^SecretsOrigin$/,
     reason:
-      'CloudFront’s origin custom header is static distribution config, so the value rotates in two steps (secret {current, previous}, then the distribution) as the README’s Security model describes, not by a rotation Lambda.',
+      'CloudFront’s origin custom header is static distribution config, so the value rotates in two steps (secret {current, previous}, then the distribution) as docs/security.md describes, not by a rotation Lambda.',
   },
   {
     rule: 'AwsSolutions-SMG4',

@@ -21,7 +21,7 @@ function findings(check: (app: App) => void, suppress = false) {
   return { errors: annotations.findError('*', DDB3), warnings: annotations.findWarning('*', DDB3) };
 }
 
-describe('cdk-nag warnings fail synth (README "Deployment")', () => {
+describe('cdk-nag warnings fail synth (docs/deploying.md)', () => {
   it('is a warning-level rule: cdk-nag alone reports it as a warning, which synth would pass', () => {
     const plain = findings((app) => Aspects.of(app).add(new AwsSolutionsChecks()));
     expect(plain.warnings).toHaveLength(1);

@@ -105,7 +105,7 @@ describe('stack built from the manifest', () => {
     expect(text).not.toMatch(/"prefix":"MKT#"/);
   });
 
-  it('has the 7 queues of the README with literal settings, each with its own dead-letter queue of the same kind', () => {
+  it('has the 7 queues of docs/failure-model.md with literal settings, each with its own dead-letter queue of the same kind', () => {
     // Written out rather than taken from lib/topology.ts, so a manifest change cannot move both sides.
     const encrypted = { SqsManagedSseEnabled: true };
     const fifo = { FifoQueue: true, ContentBasedDeduplication: false };

@@ -5,7 +5,7 @@ import { type Local, startLocal } from '../support/local';
 import { MARKET } from '../support/market-books';
 
 const MINUTE = 60_000;
-/** The limits as the README writes them down (issue 11). */
+/** The limits as docs/security.md writes them down (issue 11). */
 const KEY_LOOKUPS_PER_MINUTE = 20;
 /** The deployment's budget of key verifications on a development instance (issue 23 point 4): new keys' share, window. */
 const NEW_KEYS_PER_WINDOW = 25;

@@ -171,7 +171,7 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
 
   it("records the sandboxes' SQS calls at the local endpoint, and the synthesized policies allow every one", () => {
     // The deploy bundles carry their own copy of the SDK (lib/constructs/bundling.ts), which the worker bootstrap
-    // cannot hook: their S3 and DynamoDB calls are recorded by the in-process suite, not here (README).
+    // cannot hook: their S3 and DynamoDB calls are recorded by the in-process suite, not here (docs/local-runtime.md).
     const calls = local.runtime.recorder!.calls;
     const by = (fn: string, action: string) => calls.some((c) => c.fn === fn && c.action === action);
     expect(by('upload', 'sqs:SendMessage')).toBe(true);

@@ -3,7 +3,7 @@ import { PAIR_CODE_ALPHABET } from '../../shared/domain/pairing';
 import { type Local, startLocal } from '../support/local';
 
 const MINUTE = 60_000;
-/** The limit as the README writes it down (issue 11, point 7): 10 missed confirms per 10 minutes per account. */
+/** The limit as docs/security.md writes it down (issue 11, point 7): 10 missed confirms per 10 minutes per account. */
 const MISSES = 10;
 const WINDOW = 10 * MINUTE;
 

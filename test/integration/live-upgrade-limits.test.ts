@@ -7,7 +7,7 @@ import { type Local, startLocal } from '../support/local';
 import { MARKET } from '../support/market-books';
 
 const MINUTE = 60_000;
-/** The limits as the README writes them down: `apiPerMinute` of a free account and of an anonymous address. */
+/** The limits as docs/security.md writes them down: `apiPerMinute` of a free account and of an anonymous address. */
 const FREE_PER_MINUTE = 120;
 const ANON_PER_MINUTE = 60;
 /** Open live sockets per account (issue 23 point 3: "e.g. 20 across markets"), per plan. */

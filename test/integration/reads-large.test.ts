@@ -33,7 +33,7 @@ describe('large answers', () => {
     expect(zipped.headers.get('content-encoding')).toBe('gzip');
     expect(zipped.headers.get('vary')).toContain('Accept-Encoding');
     const gzipBytes = Number(zipped.headers.get('content-length') ?? Number.NaN);
-    // README (Deviations, response size): about a third of the size even as Lambda's base64 body (0.27 here).
+    // docs/deploying.md (Deviations, response size): about a third of the size even as Lambda's base64 body (0.27 here).
     expect(Math.ceil(gzipBytes / 3) * 4).toBeLessThanOrEqual(text.length * 0.35);
     // fetch undoes the gzip: the same document (apart from `now`, which is the same on the manual clock).
     const body = (await zipped.json()) as { items: unknown[] };

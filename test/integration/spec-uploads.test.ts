@@ -117,7 +117,7 @@ describe('spec: uploads, catalogue uploads and item data', () => {
       await local.settle();
     });
 
-    // README "Deviations from the spec forced by AWS": API Gateway (10 MB) and Lambda (6 MB) refuse a plain
+    // docs/deploying.md "Deviations from the spec forced by AWS": API Gateway (10 MB) and Lambda (6 MB) refuse a plain
     // 32 MiB body before the service sees it, as the local runtime now does; 32 MiB decompressed still fits.
     it('accepts a body of exactly 32 MiB decompressed from gzip; a plain one is refused by the gateway (413)', async () => {
       const now = await local.now();

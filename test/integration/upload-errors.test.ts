@@ -158,7 +158,7 @@ describe('POST /api/v1/ah/books refusals', () => {
     expect(bomb.length).toBeLessThan(MiB);
     const res = await rawUpload(local, bomb, { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-encoding': 'gzip' });
     expect(res).toMatchObject({ status: 413, body: { error: 'too_large' } });
-    // Past API Gateway's 10 MB the gateway itself answers, in its own shape (README: deviations).
+    // Past API Gateway's 10 MB the gateway itself answers, in its own shape (docs/deploying.md: deviations).
     const big = await rawUpload(local, Buffer.alloc(32 * MiB + 1, 0x20), { authorization: `Bearer ${key}`, 'content-type': 'application/json' });
     expect(big).toMatchObject({ status: 413, body: { message: 'Request Entity Too Large' } });
   });

@@ -13,7 +13,7 @@ import {
 } from '../../shared/pages/item-page';
 import { negotiatePage } from '../../shared/pages/negotiate';
 import { openApiDocument } from '../../shared/pages/openapi';
-import { endpointDirectory, referenceMarkdown } from '../../shared/pages/reference';
+import { directoryMarkdown, endpointDirectory } from '../../shared/pages/reference';
 import { scriptJson } from '../../shared/pages/render';
 import { HTTP_ROUTES } from '../../shared/topology';
 
@@ -126,7 +126,7 @@ describe('discovery documents', () => {
     const dir = endpointDirectory();
     const listed = new Set(dir.flatMap((e) => e.methods.map((m) => `${m} ${e.path}`)));
     for (const r of HTTP_ROUTES) expect(listed.has(`${r.method} ${r.path}`)).toBe(true);
-    expect(referenceMarkdown(BASE)).toContain('`/api/v1/items/seen`');
+    expect(directoryMarkdown(BASE)).toContain('`/api/v1/items/seen`');
   });
 
   it('describes the integration subset in OpenAPI 3.1', () => {
