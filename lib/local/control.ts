@@ -1,4 +1,4 @@
-/** The local control API (`/_local/...`, local runtime only): health, clock, settle, tick, faults, queues, files. */
+/** The local control API (`/_local/...`, local runtime only): health, clock, settle, tick, faults, queues, files, live socket drops. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { ManualClock } from '../../shared/clock';
@@ -30,6 +30,10 @@ function mergeFault(merge: unknown, after: unknown): number | null | undefined |
   return merge === 'crash-once' ? 1 : undefined;
 }
 
+/** A close code a server may send in a close frame (RFC 6455 7.4; 1004..1006 and 1015 are never sent). */
+const serverCloseCode = (code: unknown): code is number =>
+  typeof code === 'number' && Number.isInteger(code) && ((code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999));
+
 const bad = (res: ServerResponse, message: string) => sendJson(res, 400, { error: 'bad_request', message });
 
 /** Every control route, for the 404 of a path that is none of them (runtime.ts answers it). */
@@ -47,6 +51,7 @@ export const CONTROL_ROUTES = [
   'POST /_local/items',
   'GET /_local/queues',
   'GET /_local/files?prefix=',
+  'POST /_local/live/drop',
 ];
 
 const FAULTS: Record<keyof Faults | 'merge', readonly string[]> = {
@@ -73,7 +78,7 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     sendJson(res, 200, { ok: true, now: rt.clock.now() });
     return true;
   }
-  if (method !== 'POST' && ['/_local/clock', '/_local/settle', '/_local/tick', '/_local/faults'].includes(path)) {
+  if (method !== 'POST' && ['/_local/clock', '/_local/settle', '/_local/tick', '/_local/faults', '/_local/live/drop'].includes(path)) {
     sendJson(res, 405, { error: 'method_not_allowed' });
     return true;
   }
@@ -138,6 +143,17 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     if (crash !== undefined) rt.mergeCrash.arm(crash);
     rt.faultsChanged();
     sendJson(res, 200, rt.faultState());
+    return true;
+  }
+  if (path === '/_local/live/drop') {
+    // Closes every live socket, as API Gateway does at its connection limits: clients' reconnects are tested with it.
+    const code = input?.code ?? 1001;
+    const problem = !input
+      ? 'body must be a JSON object, e.g. {"code": 1001}'
+      : (unknownField(input, ['code'], path) ??
+        (serverCloseCode(code) ? null : 'code must be a close code a server may send: 1000..1003, 1007..1014 or 3000..4999'));
+    if (problem) bad(res, problem);
+    else sendJson(res, 200, { dropped: rt.dropLiveConnections(code as number) });
     return true;
   }
   if (path === '/_local/items') {

@@ -191,6 +191,20 @@ export class LiveGateway {
     else this.connections.delete(c.id);
   }
 
+  /**
+   * Closes every open socket with `code` (`$disconnect` runs for each as usual), so clients can be tested
+   * for what API Gateway does to them: connections close after 10 idle minutes or 2 hours (1001 going away).
+   */
+  drop(code: number): number {
+    let dropped = 0;
+    for (const c of this.connections.values()) {
+      if (c.ws?.readyState !== WebSocket.OPEN) continue;
+      c.ws.close(code, 'dropped by the local runtime');
+      dropped++;
+    }
+    return dropped;
+  }
+
   /** Closes every socket (shutdown). */
   async closeAll(): Promise<void> {
     for (const c of this.connections.values()) c.ws?.terminate();

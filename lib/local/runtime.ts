@@ -552,6 +552,11 @@ export class Runtime {
     this.queues.poke();
   }
 
+  /** Closes every open live socket with `code`, as API Gateway does at its idle or 2-hour limit (`/_local/live/drop`); answers how many. */
+  dropLiveConnections(code: number): number {
+    return this.live.drop(code);
+  }
+
   /** The fault state `/_local/faults` answers. */
   faultState(): Faults & MergeFaultState {
     return { ...this.faults, ...this.mergeCrash.state };

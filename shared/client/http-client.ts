@@ -2,7 +2,7 @@
  * A typed HTTP client of the whole API (issue 15.1): one method per route of the manifest that answers JSON,
  * its answer type inferred from the zod answer schema the OpenAPI document (`/openapi.full.json`) is generated
  * from, its query and body types from the schemas the route parses with. Type-only imports: at run time this
- * module needs nothing but `fetch` (Node 20+, browsers).
+ * module needs nothing but `fetch` and the Compression Streams API (Node 20+, browsers).
  */
 import type { z } from 'zod';
 import type { ConfirmAnswer, ContributionsAnswer, DevicesAnswer, MeAnswer, PairAnswer, PollAnswer } from '../api/account.schemas';
@@ -16,6 +16,7 @@ import type { FilesAnswer } from '../api/market-files.schemas';
 import type { BatchCandlesAnswer, CandlesAnswer, HistoryAnswer, IntradayAnswer, ItemAnswer, MarketsAnswer, TableAnswer } from '../api/market-reads.schemas';
 import type { PushPrefs, PushSubscriptionView } from '../api/push.schemas';
 import type { AlertAnswer, AlertInput, AlertsAnswer, BoardsDocument, WatchAnswer } from '../api/settings.schemas';
+import { type Bytes, canGzip, gzipText } from './compression';
 
 export type Answer<S extends z.ZodType> = z.output<S>;
 export type Me = Answer<typeof MeAnswer>;
@@ -41,6 +42,11 @@ export interface HttpClientOptions {
   /** Headers added to every request. */
   headers?: Record<string, string>;
   fetch?: typeof fetch;
+  /**
+   * Gzip upload bodies (books, item reports) with `Content-Encoding: gzip`, as the spec allows: a 200k-entry
+   * book is ~6 MB of JSON. Default: where the platform has CompressionStream (browsers, Node 18+).
+   */
+  gzip?: boolean;
   /** Called with each 2xx JSON answer and its route key (`"GET /api/v1/me"`), e.g. to check it against the schemas. */
   onAnswer?: (routeKey: string, answer: unknown) => void;
 }
@@ -71,6 +77,8 @@ type Query = Record<string, string | number | readonly number[] | undefined>;
 interface Call {
   query?: Query;
   body?: unknown;
+  /** Send the JSON body gzipped (`Content-Encoding: gzip`). */
+  gzip?: boolean;
 }
 
 const seg = (v: string | number): string => encodeURIComponent(String(v));
@@ -78,8 +86,10 @@ const seg = (v: string | number): string => encodeURIComponent(String(v));
 /** The typed client. Every method answers the route's 2xx body or throws ApiError. */
 export function httpClient(opts: HttpClientOptions) {
   const base = opts.base.replace(/\/+$/, '');
-  const doFetch = opts.fetch ?? fetch;
+  // Called as a plain function: a browser's fetch refuses to run with another `this` ("Illegal invocation").
+  const doFetch: typeof fetch = opts.fetch ?? ((input, init) => fetch(input, init));
   const credential = opts.apiKey ?? opts.token;
+  const gzipUploads = opts.gzip ?? canGzip();
 
   async function send(method: string, path: string, call: Call = {}, redirect: 'follow' | 'manual' = 'follow'): Promise<Response> {
     const qs = new URLSearchParams();
@@ -88,8 +98,13 @@ export function httpClient(opts: HttpClientOptions) {
     if (credential) headers.authorization = `Bearer ${credential}`;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     if (method !== 'GET' && opts.origin) headers.origin = opts.origin;
+    let body: string | Bytes | undefined = call.body === undefined ? undefined : JSON.stringify(call.body);
+    if (body !== undefined && call.gzip) {
+      body = await gzipText(body);
+      headers['content-encoding'] = 'gzip';
+    }
     const url = `${base}${path}${qs.size ? `?${qs}` : ''}`;
-    const res = await doFetch(url, { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body), redirect });
+    const res = await doFetch(url, { method, headers, body, redirect });
     if (res.status >= 400) {
       const text = await res.text();
       let body: ApiErrorBody;
@@ -148,9 +163,12 @@ export function httpClient(opts: HttpClientOptions) {
     searchIndex: (q: { build?: string } = {}) => get<Answer<typeof ItemFile>>('/items/search-index', '/api/v1/items/search-index', q),
     itemRecord: (key: number) => get<Answer<typeof ItemRecordAnswer>>('/items/{key}', `/api/v1/items/${seg(key)}`),
     unknownItems: () => get<{ items: number[]; now: number }>('/items/unknown', '/api/v1/items/unknown'),
-    reportItems: (body: z.input<typeof CatalogueBody>) => json<{ added: number; known: number }>('POST', '/items/seen', '/api/v1/items/seen', { body }),
+    /** Gzipped unless `gzip: false` (spec: the catalogue body may be gzip). */
+    reportItems: (body: z.input<typeof CatalogueBody>) =>
+      json<{ added: number; known: number }>('POST', '/items/seen', '/api/v1/items/seen', { body, gzip: gzipUploads }),
     // Uploads
-    uploadBook: (body: BookUpload) => json<Upload>('POST', '/ah/books', '/api/v1/ah/books', { body }),
+    /** Gzipped unless `gzip: false` (spec Uploads: optional `Content-Encoding: gzip`, 32 MiB each way). */
+    uploadBook: (body: BookUpload) => json<Upload>('POST', '/ah/books', '/api/v1/ah/books', { body, gzip: gzipUploads }),
     // Settings
     watchlist: () => get<Answer<typeof WatchAnswer>>('/market/watch', '/api/v1/market/watch'),
     putWatchlist: (items: readonly number[]) => json<Answer<typeof WatchAnswer>>('PUT', '/market/watch', '/api/v1/market/watch', { body: { items } }),

@@ -3,101 +3,38 @@
  * it follows the socket's notices, fetches only the change and checkpoint files it was told of, never one
  * twice, and keeps the market's table. Used by integration tests and as the reference client.
  */
-import { EventEmitter } from 'node:events';
-import { gunzipSync } from 'node:zlib';
 import type { Caps } from '../files/caps';
 import type { AuctionRow } from '../files/documents';
 import type { AuthMessage, AuthRequestMessage, HelloMessage, LiveMessage, Sealed } from '../live/message-types';
+import { backoffDelay } from './backoff';
+import { maybeGunzip } from './compression';
+import { Emitter } from './emitter';
 import { applyRows, type KnownCheckpoint, nextStep } from './gap-rule';
+import { type ChangeBody, type FetchLog, type LiveClientOptions, LiveUpgradeError, type ReconnectOptions } from './live-options';
+import { defaultSocket, globalWebSocket, type LiveSocket } from './sockets';
 
 export type { AhMessage, AlertMessage, AuthMessage, ErrorMessage, HelloMessage, LiveMessage, RolesMessage, Sealed, SealedMessage } from '../live/message-types';
-
-/** What a socket tells the client. */
-export interface SocketEvents {
-  message(text: string): void;
-  close(code: number, reason: string): void;
-  error(err: Error): void;
-  /** The upgrade was answered with an HTTP status instead (only where the implementation can tell). */
-  refused(status: number, body: string): void;
-}
-
-/** An open socket as the client uses it. */
-export interface LiveSocket {
-  send(text: string): void;
-  close(code?: number): void;
-}
-
-/**
- * Opens a WebSocket with the implementation at hand: the platform's own (browsers, Node 22+), or a library
- * such as `ws` that can send headers and report a refused upgrade's status (the tests pass one).
- */
-export type OpenSocket = (url: string, headers: Record<string, string>, on: SocketEvents) => LiveSocket;
-
-/** The platform's WebSocket: it cannot send headers (use `tokenIn: 'query'`) nor see a refused upgrade's status. */
-export const platformSocket: OpenSocket = (url, headers, on) => {
-  const Socket = (globalThis as { WebSocket?: new (url: string) => WebSocketLike }).WebSocket;
-  if (!Socket) throw new Error('no WebSocket on this platform: pass openSocket');
-  if (Object.keys(headers).length > 0) throw new Error("the platform's WebSocket cannot send headers: use tokenIn: 'query' or pass openSocket");
-  const ws = new Socket(url);
-  ws.onmessage = (e) => on.message(String(e.data));
-  ws.onclose = (e) => on.close(e.code, e.reason);
-  ws.onerror = () => on.error(new Error('WebSocket error'));
-  return { send: (text) => ws.send(text), close: (code) => ws.close(code) };
-};
-
-interface WebSocketLike {
-  onmessage: ((e: { data: unknown }) => void) | null;
-  onclose: ((e: { code: number; reason: string }) => void) | null;
-  onerror: ((e: unknown) => void) | null;
-  send(text: string): void;
-  close(code?: number): void;
-}
-
-/** The upgrade was refused with an HTTP status (401, 403, 400, 426). */
-export class LiveUpgradeError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: string,
-  ) {
-    super(`live upgrade refused with ${status}`);
-    this.name = 'LiveUpgradeError';
-  }
-}
-
-export interface LiveClientOptions {
-  /** The service's base URL, e.g. `http://127.0.0.1:8787`. */
-  base: string;
-  market: string;
-  /** A session token, device token or API key. */
-  token: string;
-  /** Send the credential as `Authorization: Bearer` (default) or as `?token=` (browsers). */
-  tokenIn?: 'header' | 'query';
-  /** Keep the table by the gap rule; default: while the caller has `prices.live`. */
-  follow?: boolean;
-  /** A table kept from an earlier socket, and its seq. */
-  table?: Map<number, AuctionRow>;
-  have?: number | null;
-  fetch?: typeof fetch;
-  /** The WebSocket implementation (default: the platform's, see {@link platformSocket}). */
-  openSocket?: OpenSocket;
-}
-
-/** What the client fetched: change and checkpoint URLs in order, and how often it asked the files and table routes. */
-export type FetchLog = { change: string[]; checkpoint: string[]; files: number; table: number };
-
-type ChangeBody = { v: 1; market: string; seq: number; at: number; rows: AuctionRow[] };
+export { type FetchLog, type LiveClientOptions, LiveUpgradeError, type ReconnectOptions } from './live-options';
+export { type LiveSocket, type OpenSocket, platformSocket, type SocketEvents } from './sockets';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** The caller lost `live`: reconnecting would be refused 403 (spec: live socket credential rules). */
+const CLOSE_LOST_LIVE = 4403;
+/** Refused upgrades that the same request would meet again (401 can be mended by a fresh token). */
+const FINAL_REFUSALS = new Set([400, 403, 404, 426]);
 
 /** Reads a file body: JSON, gunzipped here when the host did not send `Content-Encoding: gzip`. */
 async function readJson(res: Response): Promise<unknown> {
-  const buf = Buffer.from(await res.arrayBuffer());
-  const text = buf[0] === 0x1f && buf[1] === 0x8b ? gunzipSync(buf) : buf;
-  return JSON.parse(text.toString('utf8'));
+  const bytes = await maybeGunzip(new Uint8Array(await res.arrayBuffer()));
+  return JSON.parse(new TextDecoder().decode(bytes));
 }
 
-/** Follows one market's live socket and keeps its table by the gap rule (spec: Catching up). */
-export class LiveClient extends EventEmitter {
+/**
+ * Follows one market's live socket and keeps its table by the gap rule (spec: Catching up). Events: `message`
+ * (each message), `seq` (the table moved), `idle` (catching up stopped), `close` ({code, reason}), and with
+ * `reconnect`: `reconnecting` ({attempt, delayMs}), `reconnected` (the new `hello`), `gave-up` (the error).
+ */
+export class LiveClient extends Emitter {
   readonly market: string;
   readonly table: Map<number, AuctionRow>;
   have: number | null;
@@ -111,11 +48,20 @@ export class LiveClient extends EventEmitter {
   readonly fetched: FetchLog = { change: [], checkpoint: [], files: 0, table: 0 };
   readonly errors: Error[] = [];
   closed: { code: number; reason: string } | null = null;
+  /** How many times the client reconnected (a `hello` on a later socket). */
+  reconnects = 0;
 
   private readonly opts: LiveClientOptions;
   private readonly fetchFn: typeof fetch;
+  private token: string | undefined;
   private ws: LiveSocket | null = null;
   private wsClosed = false;
+  /** Bumped per socket, so events of a socket already replaced are ignored. */
+  private generation = 0;
+  /** Set by close(): no reconnecting. */
+  private stopped = false;
+  private reconnecting = false;
+  private wake: (() => void) | null = null;
   private readonly changes = new Map<number, string>();
   private checkpoint: KnownCheckpoint | null = null;
   private readonly prefetched = new Map<string, ChangeBody>();
@@ -126,46 +72,79 @@ export class LiveClient extends EventEmitter {
 
   constructor(opts: LiveClientOptions) {
     super();
+    if (opts.token === undefined && !opts.getToken) throw new Error('LiveClient needs a token or getToken');
     this.opts = opts;
     this.market = opts.market;
     this.table = opts.table ?? new Map();
     this.have = opts.have ?? null;
-    this.fetchFn = opts.fetch ?? fetch;
+    this.token = opts.token;
+    // Called as a plain function: a browser's fetch refuses to run with another `this` ("Illegal invocation").
+    const fetchFn = opts.fetch ?? ((input: Parameters<typeof fetch>[0], init?: RequestInit) => fetch(input, init));
+    this.fetchFn = fetchFn as typeof fetch;
   }
 
   /** Opens the socket; resolves with `hello`, rejects with LiveUpgradeError when the upgrade is refused. */
-  connect(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<HelloMessage> {
+  async connect(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<HelloMessage> {
+    this.stopped = false;
+    return this.open(timeoutMs);
+  }
+
+  /** A fresh credential from getToken (else the one given). */
+  private async freshToken(): Promise<string> {
+    if (this.opts.getToken) this.token = await this.opts.getToken();
+    if (this.token === undefined) throw new Error('no token');
+    return this.token;
+  }
+
+  private async open(timeoutMs: number): Promise<HelloMessage> {
+    const token = await this.freshToken();
+    if (this.stopped) throw new Error('closed');
     const base = this.opts.base.replace(/\/+$/, '').replace(/^http/, 'ws');
     let url = `${base}/api/v1/live?market=${encodeURIComponent(this.market)}`;
     const headers: Record<string, string> = {};
-    if (this.opts.tokenIn === 'query') url += `&token=${encodeURIComponent(this.opts.token)}`;
-    else headers.authorization = `Bearer ${this.opts.token}`;
+    const tokenIn = this.opts.tokenIn ?? (this.opts.openSocket || !globalWebSocket() ? 'header' : 'query');
+    if (tokenIn === 'query') url += `&token=${encodeURIComponent(token)}`;
+    else headers.authorization = `Bearer ${token}`;
+    const generation = ++this.generation;
+    const current = () => generation === this.generation;
     return new Promise<HelloMessage>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no hello in time')), timeoutMs);
+      let greeted = false;
+      const timer = setTimeout(() => {
+        reject(new Error('no hello in time'));
+        if (current() && !greeted) this.ws?.close();
+      }, timeoutMs);
       const fail = (err: Error) => {
         clearTimeout(timer);
         reject(err);
       };
       this.wsClosed = false;
-      this.ws = (this.opts.openSocket ?? platformSocket)(url, headers, {
+      this.ws = (this.opts.openSocket ?? defaultSocket)(url, headers, {
         refused: (status, body) => fail(new LiveUpgradeError(status, body)),
         error: (err) => {
+          if (!current()) return;
           this.errors.push(err);
           fail(err);
         },
         close: (code, reason) => {
+          if (!current()) return;
           this.wsClosed = true;
           this.closed = { code, reason };
           this.emit('close', this.closed);
           fail(new Error(`socket closed with ${code} before hello`));
+          if (greeted && this.shouldReconnect(code)) void this.reconnectLoop();
         },
         message: (text) => {
+          if (!current()) return;
           let msg: LiveMessage;
           try {
             msg = JSON.parse(text) as LiveMessage;
           } catch {
             this.errors.push(new Error('a message that is not JSON'));
             return;
+          }
+          if (msg.t === 'hello') {
+            greeted = true;
+            this.closed = null;
           }
           this.onMessage(msg);
           if (msg.t === 'hello') {
@@ -174,6 +153,63 @@ export class LiveClient extends EventEmitter {
           }
         },
       });
+    });
+  }
+
+  private get reconnectOptions(): ReconnectOptions | null {
+    const r = this.opts.reconnect;
+    return r ? (r === true ? {} : r) : null;
+  }
+
+  private shouldReconnect(code: number): boolean {
+    return this.reconnectOptions !== null && !this.stopped && !this.reconnecting && code !== CLOSE_LOST_LIVE;
+  }
+
+  /** Waits with backoff and reopens until a `hello` arrives, the client is closed, or a retry cannot help. */
+  private async reconnectLoop(): Promise<void> {
+    const opts = this.reconnectOptions ?? {};
+    this.reconnecting = true;
+    try {
+      for (let attempt = 0; !this.stopped; attempt++) {
+        if (attempt >= (opts.maxAttempts ?? Number.POSITIVE_INFINITY)) {
+          this.emit('gave-up', new Error(`no hello after ${attempt} attempts`));
+          return;
+        }
+        const delayMs = backoffDelay(attempt, (opts.random ?? Math.random)(), opts);
+        this.emit('reconnecting', { attempt: attempt + 1, delayMs });
+        await this.sleep(delayMs);
+        if (this.stopped) return;
+        try {
+          const hello = await this.open(DEFAULT_TIMEOUT_MS);
+          this.reconnects++;
+          this.emit('reconnected', hello);
+          return;
+        } catch (err) {
+          this.errors.push(err as Error);
+          const final = err instanceof LiveUpgradeError && (FINAL_REFUSALS.has(err.status) || (err.status === 401 && !this.opts.getToken));
+          if (final) {
+            this.emit('gave-up', err);
+            return;
+          }
+        }
+      }
+    } finally {
+      this.reconnecting = false;
+    }
+  }
+
+  /** A wait that close() cuts short. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
     });
   }
 
@@ -189,15 +225,26 @@ export class LiveClient extends EventEmitter {
     this.send(JSON.stringify(renewal));
     const answer = await this.waitForMessage((m) => m.t === 'auth' || m.t === 'error', { since, timeoutMs });
     if (answer.t === 'error') throw new Error(`auth refused: ${answer.error}`);
+    this.token = token;
     return answer as AuthMessage;
   }
 
-  /** Closes the socket. */
+  /** Renews the open socket's credential with a fresh token from getToken (spec: `{t: "auth", token}`). */
+  async renew(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<AuthMessage> {
+    if (!this.opts.getToken) throw new Error('renew needs getToken');
+    return this.auth(await this.opts.getToken(), timeoutMs);
+  }
+
+  /** Closes the socket for good: no reconnecting after it. */
   close(code = 1000): void {
+    this.stopped = true;
+    this.wake?.();
     this.ws?.close(code);
   }
 
-  /** Resolves once a message received at or after index `since` (default 0) matches. */
+  /** Resolves once a message received at or after index `since` (default 0) matches (narrowed by a type guard). */
+  waitForMessage<M extends LiveMessage>(match: (m: LiveMessage) => m is M, opts?: { since?: number; timeoutMs?: number }): Promise<M>;
+  waitForMessage(match: (m: LiveMessage) => boolean, opts?: { since?: number; timeoutMs?: number }): Promise<LiveMessage>;
   waitForMessage(match: (m: LiveMessage) => boolean, { since = 0, timeoutMs = DEFAULT_TIMEOUT_MS } = {}): Promise<LiveMessage> {
     const found = this.messages.slice(since).find(match);
     if (found) return Promise.resolve(found);
@@ -407,7 +454,7 @@ export class LiveClient extends EventEmitter {
 
   private api(path: string): Promise<Response> {
     const base = this.opts.base.replace(/\/+$/, '');
-    return this.fetchFn(`${base}/api/v1/ah/${encodeURIComponent(this.market)}${path}`, { headers: { authorization: `Bearer ${this.opts.token}` } });
+    return this.fetchFn(`${base}/api/v1/ah/${encodeURIComponent(this.market)}${path}`, { headers: { authorization: `Bearer ${this.token}` } });
   }
 
   private async askFiles(): Promise<void> {

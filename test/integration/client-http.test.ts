@@ -5,12 +5,13 @@
  * spec's code. The full document is served and listed in the API catalog.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, type HttpClient, httpClient } from '../../shared/client';
 import { FULL_DOCS } from '../../shared/pages/openapi-full';
 import type { RouteKey } from '../../shared/topology';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';
-import { DAY, HOUR } from '../support/market-books';
+import { DAY, HOUR, MARKET as OTHER_MARKET } from '../support/market-books';
 
 const MARKET = 'forever.pvp.horde.us';
 const D0 = Math.floor(DEFAULT_START / DAY) * DAY;
@@ -85,6 +86,30 @@ describe('the typed HTTP client', () => {
     await expect(anon.itemRecord(25)).rejects.toMatchObject({ status: 404, code: 'not_found' });
     expect((await uploader.reportItems({ items: [[25, 'Linen Cloth', 1, 0, 0]] })).added).toBe(1);
     expect((await uploader.contributions()).scans).toHaveLength(1);
+    expect(drift).toEqual([]);
+  });
+
+  it('gzips the book it uploads (Content-Encoding: gzip), which the service takes and stores as sent', async () => {
+    const sent: { headers: Headers; body: Uint8Array }[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      if (init?.method === 'POST') sent.push({ headers: new Headers(init.headers), body: new Uint8Array(init.body as Uint8Array) });
+      return fetch(input, init);
+    };
+    const u = await local.user({ plan: 'free' });
+    const c = httpClient({ base: local.base, apiKey: await local.apiKey(u.id), fetch: recording, onAnswer, headers: { 'x-forwarded-for': `10.9.0.${++ip}` } });
+    const entries = Array.from({ length: 5000 }, (_, i): [number, number, number, number, number] => [1000 + i, 100 + (i % 97), 1 + (i % 20), 3, 1]);
+    const book = { market: OTHER_MARKET, at: AT, complete: true, auctions: 5000, entries };
+    expect(await c.uploadBook(book)).toMatchObject({ at: AT });
+    expect(sent).toHaveLength(1);
+    expect(sent[0].headers.get('content-encoding')).toBe('gzip');
+    expect(sent[0].headers.get('content-type')).toBe('application/json');
+    expect([...sent[0].body.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+    const json = gunzipSync(sent[0].body);
+    expect(JSON.parse(json.toString('utf8'))).toEqual(book);
+    expect(sent[0].body.length).toBeLessThan(json.length / 3);
+    await local.settle();
+    expect((await premium.bookFile(OTHER_MARKET, AT)).entries).toEqual(entries);
+    expect((await premium.item(OTHER_MARKET, 1000)).row).toEqual([1000, 100, 1, AT]);
     expect(drift).toEqual([]);
   });
 

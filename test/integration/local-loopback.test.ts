@@ -161,6 +161,7 @@ describe('the local runtime is local', () => {
       ['POST', '/_local/clock'],
       ['POST', '/_local/settle'],
       ['GET', '/_local/files'],
+      ['POST', '/_local/live/drop'],
       ['GET', '/_local/idp/.well-known/jwks.json'],
       ['POST', '/_local/idp/v1/api_keys/verify'],
       ['GET', '/local/@connections/abc'],

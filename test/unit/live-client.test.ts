@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type WebSocket, WebSocketServer } from 'ws';
+import WsPackageSocket, { type WebSocket, WebSocketServer } from 'ws';
+import { LiveClient as SharedLiveClient } from '../../shared/client/live-client';
 import { newCap } from '../../shared/files/caps';
 import { type AuctionRow, changeDoc, checkpointDoc, isCheckpointSeq } from '../../shared/files/documents';
 import { changePath, checkpointPath, fileUrl } from '../../shared/files/paths';
@@ -33,6 +34,11 @@ class FakeService {
   private readonly changes = new Map<number, string>();
   private readonly checkpoints: { seq: number; url: string }[] = [];
   private readonly server: Server;
+
+  /** Listens to the HTTP server (e.g. its upgrades). */
+  on(event: 'upgrade', listener: (req: IncomingMessage) => void): void {
+    this.server.on(event, listener);
+  }
   private readonly wss = new WebSocketServer({ noServer: true });
   private cap = 0;
 
@@ -373,5 +379,89 @@ describe('live client', () => {
     for (const ws of service.sockets) ws.close(4401, 'credential expired');
 
     await expect(c.waitForClose()).resolves.toEqual({ code: 4401, reason: 'credential expired' });
+  });
+});
+
+/**
+ * Issue 24.7: the shared client with nothing passed in runs where the app runs: on the platform's WebSocket
+ * (browsers, Node 22), on Node 20 (no global WebSocket) through the `ws` package loaded lazily, and with a
+ * platform `fetch` that must be called unbound (a browser's throws "Illegal invocation" otherwise).
+ */
+describe('live client on the platform it finds', () => {
+  const saved = { WebSocket: (globalThis as { WebSocket?: unknown }).WebSocket, fetch: globalThis.fetch };
+  afterEach(() => {
+    (globalThis as { WebSocket?: unknown }).WebSocket = saved.WebSocket;
+    globalThis.fetch = saved.fetch;
+  });
+  const plain = (extra: Partial<ConstructorParameters<typeof SharedLiveClient>[0]> = {}) => {
+    const c = new SharedLiveClient({ base: service.base, market: MARKET, token: GOOD, ...extra });
+    clients.push(c as LiveClient);
+    return c;
+  };
+
+  it('opens its socket with the ws package, loaded lazily, where there is no global WebSocket (Node 20), sending the token as a header', async () => {
+    await startService();
+    service.merge([row(1, 100, 1000)], false);
+    delete (globalThis as { WebSocket?: unknown }).WebSocket;
+    const seen: string[] = [];
+    service.on('upgrade', (req) => seen.push(`${req.url} ${req.headers.authorization}`));
+
+    const c = plain();
+    const hello = await c.connect();
+    await c.waitForSeq(1);
+
+    expect(hello.seq).toBe(1);
+    expect(seen).toEqual([`/api/v1/live?market=${MARKET} Bearer ${GOOD}`]);
+    expect(sortedRows(c.table)).toEqual(service.tables.get(1));
+  });
+
+  it("uses the platform's WebSocket when there is one, with the token in the query (it cannot send headers)", async () => {
+    await startService();
+    const urls: string[] = [];
+    /** A stand-in for the platform's WebSocket: the browser surface (onmessage, onclose, onerror) over a ws socket. */
+    class PlatformWebSocket {
+      onmessage: ((e: { data: unknown }) => void) | null = null;
+      onclose: ((e: { code: number; reason: string }) => void) | null = null;
+      onerror: ((e: unknown) => void) | null = null;
+      private readonly ws: WsPackageSocket;
+      constructor(url: string) {
+        if (arguments.length !== 1) throw new Error('the platform socket takes a URL only');
+        urls.push(url);
+        this.ws = new WsPackageSocket(url);
+        this.ws.on('message', (data) => this.onmessage?.({ data: data.toString() }));
+        this.ws.on('close', (code, reason) => this.onclose?.({ code, reason: reason.toString() }));
+        this.ws.on('error', (err) => this.onerror?.(err));
+      }
+      send(text: string) {
+        this.ws.send(text);
+      }
+      close(code?: number) {
+        this.ws.close(code);
+      }
+    }
+    (globalThis as { WebSocket?: unknown }).WebSocket = PlatformWebSocket;
+
+    const c = plain();
+    await c.connect();
+
+    expect(urls).toEqual([`${service.base.replace('http', 'ws')}/api/v1/live?market=${MARKET}&token=${GOOD}`]);
+    expect(c.hello?.market).toBe(MARKET);
+  });
+
+  it('calls the platform fetch unbound, as a browser requires', async () => {
+    await startService();
+    service.merge([row(1, 100, 1000)], false);
+    service.merge([row(2, 200, 2000)], false);
+    globalThis.fetch = function (this: unknown, ...args: Parameters<typeof fetch>) {
+      if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
+      return saved.fetch(...args);
+    } as typeof fetch;
+
+    const c = client();
+    await c.connect();
+    await c.waitForSeq(2);
+
+    expect(c.errors).toEqual([]);
+    expect(sortedRows(c.table)).toEqual(service.tables.get(2));
   });
 });
