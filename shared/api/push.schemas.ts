@@ -4,7 +4,6 @@
  * schema is made per rule.
  */
 import { z } from 'zod';
-import { JSON_MAX_DEPTH } from '../http/bounds';
 import { ENDPOINT_MAX, type EndpointRule, endpointAllowed, HHMM, keyBytes, PREFS_MAX_BYTES, PUSH_SERVICE_HOSTS, validZone } from '../push/subscription';
 import { Deleted, Ms } from './common.schemas';
 import type { DocsOf, RouteDoc } from './route-doc';
@@ -92,11 +91,7 @@ const docSubscription = (rule: EndpointRule) =>
   });
 
 /** The rules of the subscription body JSON Schema cannot state. */
-const PUSH_RULES = [
-  '`prefs.quietHours.tz` must be an IANA time zone the service knows',
-  '`prefs` is at most 4096 bytes of JSON',
-  `the body nests at most ${JSON_MAX_DEPTH} levels`,
-] as const;
+const PUSH_RULES = ['`prefs.quietHours.tz` must be an IANA time zone the service knows', '`prefs` is at most 4096 bytes of JSON'] as const;
 
 /** PUT /push/subscription `{subscription, prefs?}` for a deployment's endpoint rule (`prefs` null: none). */
 export const putSubscriptionBody = (rule: EndpointRule) => z.object({ subscription: subscriptionSchema(rule), prefs: PushPrefs.nullish() });

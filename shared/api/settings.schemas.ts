@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import { ALERT_KINDS, ALERT_NAME_MAX, ALERT_NOTE_MAX, type MarketAlertInput, VALUE_RANGE } from '../domain/alerts';
 import { BOARDS_LIMITS } from '../domain/boards';
-import { JSON_MAX_DEPTH } from '../http/bounds';
 import { Deleted, ITEM_KEY_EXCLUSIONS, ItemKey, int, Market, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
@@ -146,6 +145,6 @@ export const settingsDocs = {
     answer: BoardsDocument,
     errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'],
     callers: 'signedIn',
-    rules: ['dashboard ids are unique, screen ids are unique, and widget ids are unique within their board', `the body nests at most ${JSON_MAX_DEPTH} levels`],
+    rules: ['dashboard ids are unique, screen ids are unique, and widget ids are unique within their board'],
   },
 } satisfies DocsOf<'api'>;

@@ -18,6 +18,7 @@ import { pushDocs, putSubscriptionDoc } from '../api/push.schemas';
 import type { RouteDoc } from '../api/route-doc';
 import { settingsDocs } from '../api/settings.schemas';
 import type { ErrorCode } from '../errors';
+import { JSON_MAX_DEPTH } from '../http/bounds';
 import { ERROR_STATUS } from '../http/status';
 import { type EndpointRule, PUSH_SERVICE_HOSTS } from '../push/subscription';
 import { HTTP_ROUTES, type RouteKey } from '../topology';
@@ -102,12 +103,21 @@ function errorResponses(place: Place, doc: RouteDoc, head: boolean): Json {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of errorCodesOf(place, doc)) byStatus.set(ERROR_STATUS[c], [...(byStatus.get(ERROR_STATUS[c]) ?? []), c]);
   const out: Json = {};
+  // API Gateway's quota on the request line and headers (10240 bytes), before any route runs.
+  byStatus.set(431, []);
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0]))
-    out[String(status)] = {
-      description: list.join(', '),
-      headers: headersOf(place, doc, status),
-      ...(head ? {} : { content: errorContentOf(place, doc, status, list) }),
-    };
+    if (status === 431)
+      out['431'] = {
+        description: 'Request Header Fields Too Large: the request line and headers passed 10240 bytes (too_large)',
+        headers: headersOf(place, doc, status),
+        ...(head ? {} : { content: errorContent(['too_large'], false) }),
+      };
+    else
+      out[String(status)] = {
+        description: list.join(', '),
+        headers: headersOf(place, doc, status),
+        ...(head ? {} : { content: errorContentOf(place, doc, status, list) }),
+      };
   return out;
 }
 
@@ -157,7 +167,17 @@ function operation(method: string, path: string, doc: RouteDoc): Json {
     tags: [dir.section],
     security: securityOf(doc, place.api),
     ...(params.length ? { parameters: params } : {}),
-    ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(doc.body, 'input') } } } } : {}),
+    ...(doc.body
+      ? {
+          requestBody: {
+            required: true,
+            // Every JSON body's nesting is bounded (shared/http/bounds.ts): stated for tools as an extension.
+            description: `JSON nested at most ${JSON_MAX_DEPTH} levels (\`x-json-max-depth\`)`,
+            'x-json-max-depth': JSON_MAX_DEPTH,
+            content: { 'application/json': { schema: schemaOf(doc.body, 'input') } },
+          },
+        }
+      : {}),
     ...(doc.rules?.length ? { 'x-rules-beyond-schema': [...doc.rules] } : {}),
     responses: { ...successResponse(place, doc, head), ...layerAnswers(place, doc, head), ...errorResponses(place, doc, head) },
   };

@@ -10,6 +10,7 @@
  * runs them on every answer the integration suite's clients receive.
  */
 import { gunzipSync } from 'node:zlib';
+import { jsonDepth } from '../../shared/http/bounds';
 import { Router } from '../../shared/http/router';
 import { openApiDocument } from '../../shared/pages/openapi';
 import { fullOpenApiDocument } from '../../shared/pages/openapi-full';
@@ -145,6 +146,8 @@ function requestProblems(x: Exchange, op: Json, params: Record<string, string>, 
     } catch {
       return [...out, 'the body is not JSON'];
     }
+    const maxDepth = rb['x-json-max-depth'];
+    if (typeof maxDepth === 'number' && jsonDepth(text, maxDepth + 1) > maxDepth) out.push(`the body nests deeper than ${maxDepth} levels`);
     for (const e of checker.check(entry[1].schema ?? true, body)) out.push(`body${e.at}: ${e.problem}`);
   } else if (raw !== undefined && raw.length > 0 && !['GET', 'HEAD', 'DELETE'].includes(x.method)) {
     out.push('the operation takes no body');
