@@ -22,9 +22,10 @@ export default defineConfig({
     // Clerk's library (only fetched on AWS, app/auth/clerk.ts) is one large chunk by design.
     chunkSizeWarningLimit: 2000,
     rollupOptions: {
-      input: resolve(import.meta.dirname, 'app/main.ts'),
+      // The service worker (app/sw.ts) is served at `/sw.js`, unhashed, so its scope is the whole origin.
+      input: { main: resolve(import.meta.dirname, 'app/main.ts'), sw: resolve(import.meta.dirname, 'app/sw.ts') },
       output: {
-        entryFileNames: 'assets/[name]-[hash].js',
+        entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js'),
         chunkFileNames: 'assets/[name]-[hash].js',
         assetFileNames: 'assets/[name]-[hash][extname]',
       },

@@ -21,6 +21,8 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/infra/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
+          // Every answer of a local runtime is held to the OpenAPI documents (issue 24 point 10).
+          setupFiles: ['test/support/openapi-fetch.ts'],
         },
       },
     ],

@@ -26,6 +26,11 @@ export interface Deployment {
   workBucketName: string;
   /** Share of invocations that log at debug (Powertools' sampled debug; shared/telemetry). */
   logSampleRate: number;
+  /**
+   * Whether the functions' Powertools Tracer writes X-Ray segments (`POWERTOOLS_TRACE_ENABLED`): the stage's
+   * `tracing` in AWS; off in the local runtime, which has no X-Ray daemon.
+   */
+  tracing: boolean;
   /** The URL of a queue by manifest name (merge queues, push, rejected merges, dead letters), after `queueUrlBase`. */
   queueUrl: (name: string) => string;
   /** What every queue URL starts with (the stack: `https://sqs.<region>.<suffix>/<account>/`); '' when `queueUrl` gives whole URLs. */
@@ -40,7 +45,13 @@ export interface Deployment {
 }
 
 /** Read by the Node.js runtime and Powertools, not by the config parser. */
-export const RUNTIME_VARIABLES = ['NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE', 'POWERTOOLS_LOGGER_SAMPLE_RATE'] as const;
+export const RUNTIME_VARIABLES = [
+  'NODE_OPTIONS',
+  'POWERTOOLS_SERVICE_NAME',
+  'POWERTOOLS_METRICS_NAMESPACE',
+  'POWERTOOLS_LOGGER_SAMPLE_RATE',
+  'POWERTOOLS_TRACE_ENABLED',
+] as const;
 
 /** The queues a function may use, by manifest name: only those (a URL it may not use only invites an AccessDenied). */
 export function queuesOf(spec: FunctionSpec): string[] {
@@ -76,6 +87,7 @@ export function functionEnvironment(spec: FunctionSpec, d: Deployment): Record<s
     POWERTOOLS_SERVICE_NAME: spec.name,
     POWERTOOLS_METRICS_NAMESPACE: 'MarketData',
     POWERTOOLS_LOGGER_SAMPLE_RATE: String(d.logSampleRate),
+    POWERTOOLS_TRACE_ENABLED: String(d.tracing),
   };
   if (spec.access.workBucket === 'write') env.WORK_BUCKET_NAME = d.workBucketName;
   for (const name of spec.access.secrets ?? []) Object.assign(env, d.secret(name));

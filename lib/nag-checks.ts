@@ -1,5 +1,6 @@
 /**
- * The AWS Solutions checks (cdk-nag) every synth runs, with every unsuppressed finding an error.
+ * The cdk-nag packs every synth runs, AWS Solutions and Serverless (issue 26 point 2), with every unsuppressed
+ * finding an error.
  *
  * cdk-nag reports findings of warning-level rules (DDB3, CFR1, CFR2, …) as warning annotations, which
  * `cdk synth` prints and passes. The logger below adds an error annotation on the resource for each of them,
@@ -7,7 +8,7 @@
  * `cdk deploy`. Suppressed findings stay silent (test/infra/nag-reviewed.ts lists the reviewed ones).
  */
 import { Annotations, Aspects } from 'aws-cdk-lib';
-import { AwsSolutionsChecks, type INagLogger, type NagLoggerErrorData, type NagLoggerNonComplianceData, NagMessageLevel } from 'cdk-nag';
+import { AwsSolutionsChecks, type INagLogger, type NagLoggerErrorData, type NagLoggerNonComplianceData, NagMessageLevel, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 
 class FindingsFailSynth implements INagLogger {
@@ -26,7 +27,11 @@ class FindingsFailSynth implements INagLogger {
   onNotApplicable(): void {}
 }
 
-/** Adds the AWS Solutions checks to `scope`, every unsuppressed finding (warnings included) an error. */
+/**
+ * Adds the AWS Solutions and the Serverless checks to `scope`, every unsuppressed finding (warnings included)
+ * an error.
+ */
 export function addAwsSolutionsChecks(scope: IConstruct): void {
   Aspects.of(scope).add(new AwsSolutionsChecks({ additionalLoggers: [new FindingsFailSynth()] }));
+  Aspects.of(scope).add(new ServerlessChecks({ additionalLoggers: [new FindingsFailSynth()] }));
 }

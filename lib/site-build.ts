@@ -11,6 +11,8 @@ import { ensureSiteBuild, SITE_DIR } from '../scripts/site-build.mjs';
 export const ASSETS_PREFIX = '/assets/';
 /** How the hashed files are cached: a changed file has another name. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The service worker (app/sw.ts) at the origin's root, so its scope is every page; revalidated on each load. */
+export const WORKER_PATH = '/sw.js';
 
 export interface SiteBuild {
   /** build/site: `assets/` and Vite's manifest. */
@@ -24,7 +26,8 @@ export function readSiteBuild(dir: string = SITE_DIR): SiteBuild | null {
   const manifest = join(dir, '.vite', 'manifest.json');
   if (!existsSync(manifest)) return null;
   const chunks = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, { file: string; isEntry?: boolean }>;
-  const entry = Object.values(chunks).find((c) => c.isEntry);
+  // The app's entry: the other entry, the service worker, is `sw.js` at the root (lib/local/site-host.ts).
+  const entry = Object.values(chunks).find((c) => c.isEntry && c.file.startsWith('assets/'));
   if (!entry?.file.startsWith('assets/')) throw new Error(`${manifest} names no entry under assets/: run npm run build`);
   return { dir, entry: `/${entry.file}` };
 }

@@ -3,6 +3,7 @@ import type { Construct } from 'constructs';
 import { accessIn, FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../shared/topology';
 import { AccessLogsBucket } from './constructs/access-logs-bucket';
 import { ServiceAlarms } from './constructs/alarms';
+import { ServiceDashboard } from './constructs/dashboard';
 import { DataTable } from './constructs/data-table';
 import { DevExports, DevImports, type FileHost } from './constructs/dev-link';
 import { EdgeFirewall } from './constructs/edge-firewall';
@@ -77,6 +78,7 @@ export class MarketDataStack extends Stack {
         connectionsEndpoint: liveApi.connectionsEndpoint,
         vapidSubject: stage.vapidSubject,
         logSampleRate: stage.logSampleRate ?? 0.01,
+        tracing: stage.tracing,
       },
       table,
       files,
@@ -92,14 +94,32 @@ export class MarketDataStack extends Stack {
     httpApi.addRoutes(HTTP_ROUTES, fn(FALLBACK_FUNCTION), fn);
     liveApi.addRoutes(WS_ROUTES, fn);
     for (const q of [...merge.queues, push]) q.feed(fn(q.spec.consumer));
-    table.streamTo(fn(STREAM_CONSUMER.function), STREAM_CONSUMER.batchSize, STREAM_CONSUMER.filters);
-    new Schedules(this, 'Schedules', { specs: SCHEDULES, functionOf: fn });
-    new ServiceAlarms(this, 'Alarms', {
+    const streamConsumer = fn(STREAM_CONSUMER.function);
+    const streamFailed = table.streamTo(streamConsumer, STREAM_CONSUMER.batchSize, STREAM_CONSUMER.filters);
+    const { jobs } = new Schedules(this, 'Schedules', { specs: SCHEDULES, functionOf: fn });
+    const alarms = new ServiceAlarms(this, 'Alarms', {
       stage,
       queues: [...merge.queues, push],
       mergeQueues: merge.queues,
       mergeRejected: merge.rejected,
       serverErrors: httpApi.metricServerErrors(),
+      functions: functions.all(),
+      streamConsumer,
+      streamFailed,
+      jobs,
+      table,
+      liveStage: liveApi.stage,
+      distributionId: site.distribution.distributionId,
+    });
+    new ServiceDashboard(this, 'Dashboard', {
+      stage,
+      mergeQueues: merge.queues,
+      streamConsumer,
+      liveStage: liveApi.stage,
+      jobs,
+      functionOf: fn,
+      distributionId: site.distribution.distributionId,
+      alarms: alarms.alarms,
     });
 
     new CfnOutput(this, 'PublicBase', { value: `${site.origin}/` });

@@ -68,6 +68,13 @@ export interface StageConfig {
   waf: boolean;
   /** The region the stage deploys to; unset: the CLI's default region (CDK_DEFAULT_REGION). */
   region?: string;
+  /**
+   * The AWS account the stage deploys to. Production's is pinned: bin/app.ts takes it from
+   * `-c productionAccount=<12 digits>` (or `PRODUCTION_ACCOUNT`) and refuses production without it, so a deploy
+   * with another account's credentials fails instead of creating a second production. Unset elsewhere: the
+   * CLI's account (CDK_DEFAULT_ACCOUNT).
+   */
+  account?: string;
   /** `mailto:` or URL identifying the push sender (RFC 8292 `sub`). */
   vapidSubject: string;
   /**
@@ -87,6 +94,12 @@ export interface StageConfig {
   logRetention: RetentionDays;
   /** The share of invocations that log at DEBUG (Powertools' sampled debug, 0..1); default 0.01. */
   logSampleRate?: number;
+  /**
+   * X-Ray active tracing of every function and Powertools Tracer on (issue 26 point 1). On in production;
+   * off in dev and previews unless deployed with `-c tracing=on` (X-Ray bills per trace recorded beyond its
+   * free tier, and a short-lived stage rarely needs one).
+   */
+  tracing: boolean;
 }
 
 const DEV_IDENTITY: IdentityInstance = {
@@ -118,6 +131,7 @@ export const STAGES: Record<'production' | 'dev', StageConfig> = {
     region: 'us-east-1',
     vapidSubject: 'mailto:ops@example.com',
     reserveConcurrency: true,
+    tracing: true,
     removalPolicy: RemovalPolicy.RETAIN,
     pointInTimeRecovery: true,
     logRetention: RetentionDays.THREE_MONTHS,
@@ -133,6 +147,7 @@ export const STAGES: Record<'production' | 'dev', StageConfig> = {
     waf: false,
     vapidSubject: 'mailto:ops@example.com',
     reserveConcurrency: true,
+    tracing: false,
     removalPolicy: RemovalPolicy.DESTROY,
     pointInTimeRecovery: false,
     logRetention: RetentionDays.TWO_WEEKS,
@@ -197,6 +212,24 @@ export function reservedConcurrencyOf(config: StageConfig): number {
 /** The account concurrency (per region) the stages deployed together in it need: the floor plus their reservations. */
 export function accountConcurrencyNeeded(stages: readonly StageConfig[]): number {
   return UNRESERVED_CONCURRENCY_FLOOR + stages.reduce((sum, s) => sum + reservedConcurrencyOf(s), 0);
+}
+
+const ACCOUNT_ID = /^\d{12}$/;
+
+/**
+ * The stack environment of a stage: its pinned account and region, else the CLI's (`defaults`). Production
+ * without a pinned account (or with one that is not 12 digits) refuses to synthesize: issue 26 point 4.
+ */
+export function stackEnvironment(config: StageConfig, defaults: { account?: string; region?: string }): { account?: string; region?: string } {
+  if (config.account !== undefined && !ACCOUNT_ID.test(config.account)) {
+    throw new Error(`stage ${config.stage}: account "${config.account}" is not a 12-digit AWS account id`);
+  }
+  if (config.env === 'production' && config.account === undefined) {
+    throw new Error(
+      `stage ${config.stage} deploys only to its pinned account: pass -c productionAccount=<12-digit account id> (or set PRODUCTION_ACCOUNT); a deploy with another account's credentials then fails`,
+    );
+  }
+  return { account: config.account ?? defaults.account, region: config.region ?? defaults.region };
 }
 
 /** The CloudFormation stack name of a stage (resources inside keep generated names). */

@@ -386,6 +386,22 @@ export const MERGE_QUEUES: readonly QueueSpec[] = MARKETS.map((market) => ({
 export const deadLetterQueueName = (queue: string): string => `${queue}-dead-letters`;
 
 /**
+ * Where a scheduled run that failed lands, one queue per schedule (issue 26 point 3): in AWS the EventBridge
+ * target's dead letters (an invocation it could not make) and the function's on-failure destination (a run
+ * that threw), the local scheduler's failed runs locally. Nothing consumes it; an alarm fires while it holds one.
+ */
+export const failedRunsQueueName = (schedule: string): string => `${schedule}-failed-runs`;
+
+/** Failed runs wait as long as dead letters (SQS's maximum), so a weekend's failures are still there on Monday. */
+export const FAILED_RUNS_RETENTION_DAYS = 14;
+
+/**
+ * Where the table stream's consumer records a batch it gave up on (retries exhausted or records too old):
+ * the shard and sequence numbers of the skipped records, for an operator to read them again.
+ */
+export const STREAM_FAILED_QUEUE = { name: 'fanout-stream-failed', fifo: false, retentionDays: FAILED_RUNS_RETENTION_DAYS } as const;
+
+/**
  * Where merges that failed for their own data wait for an operator (FIFO, group = market): no consumer,
  * never redriven, alarmed on.
  */

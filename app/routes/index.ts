@@ -9,6 +9,8 @@ import { devicesRoute } from './devices';
 import { devicesConfirmRoute } from './devices-confirm';
 import { marketAlertsRoute } from './market-alerts';
 import { marketBoardsRoute } from './market-boards';
+import { marketPushRoute } from './market-push';
+import { MARKET_ROUTES } from './market-routes';
 import { marketWatchRoute } from './market-watch';
 import { signInRoute } from './sign-in';
 
@@ -19,5 +21,7 @@ export const ROUTES: readonly AppRoute[] = [
   marketWatchRoute,
   marketAlertsRoute,
   marketBoardsRoute,
+  marketPushRoute,
   signInRoute,
+  ...MARKET_ROUTES,
 ];

@@ -1,11 +1,14 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import type { FilterPattern } from '../../shared/live/stream-filter';
+import { STREAM_FAILED_QUEUE } from '../../shared/topology';
 import type { StageConfig } from '../stages';
+import { DEAD_LETTER_PLACE } from './queues';
 import type { ServiceFunction } from './service-function';
 
 /** Retries of a failing stream batch (halved each time by bisection) before its records are skipped. */
@@ -45,9 +48,23 @@ export class DataTable extends Table {
 
   /**
    * Feeds the table's stream to its consumer: newest records first, poison batches bisected, then skipped;
-   * only records passing one of `filters` invoke it.
+   * only records passing one of `filters` invoke it. A skipped batch is not lost silently: its shard and
+   * sequence numbers go to the returned on-failure queue (issue 26 point 3), which an alarm watches.
    */
-  streamTo(consumer: ServiceFunction, batchSize: number, filters: readonly FilterPattern[]): void {
+  streamTo(consumer: ServiceFunction, batchSize: number, filters: readonly FilterPattern[]): Queue {
+    const failed = new Queue(this, 'StreamFailed', {
+      retentionPeriod: Duration.days(STREAM_FAILED_QUEUE.retentionDays),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    NagSuppressions.addResourceSuppressions(failed, [
+      {
+        id: 'AwsSolutions-SQS3',
+        reason:
+          'The stream’s on-failure queue is itself a dead-letter place (the skipped batches’ shard and sequence numbers): nothing consumes it, an alarm fires while it holds a message.',
+      },
+      { id: 'Serverless-SQSRedrivePolicy', reason: DEAD_LETTER_PLACE },
+    ]);
     consumer.addEventSource(
       new DynamoEventSource(this, {
         startingPosition: StartingPosition.LATEST,
@@ -56,6 +73,7 @@ export class DataTable extends Table {
         retryAttempts: STREAM_RETRY_ATTEMPTS,
         maxRecordAge: STREAM_MAX_RECORD_AGE,
         reportBatchItemFailures: true,
+        onFailure: new SqsDlq(failed),
         filters: filters.map((f) => FilterCriteria.filter(f as Record<string, unknown>)),
       }),
     );
@@ -70,5 +88,6 @@ export class DataTable extends Table {
       ],
       true,
     );
+    return failed;
   }
 }

@@ -18,6 +18,10 @@ export const LIVE_STAGE = 'live';
  */
 export const LIVE_THROTTLE = { rateLimit: 250, burstLimit: 500 };
 
+/** Why the WebSocket stage has no access log (cdk-nag's access-logging rules of both packs). */
+const WS_ACCESS_LOGS =
+  'WebSocket access logging needs the account-wide API Gateway CloudWatch role, which a per-stage stack must not own; the ws-* functions log every connect, message and disconnect.';
+
 /** Props of a {@link LiveApi}. */
 export interface LiveApiProps {
   stage: StageConfig;
@@ -68,11 +72,8 @@ export class LiveApi extends Construct {
     this.connectionsEndpoint = domains ? `https://${domains.liveOrigin}` : this.stage.callbackUrl;
     this.originTarget = origin?.regionalDomainName;
     NagSuppressions.addResourceSuppressions(this.stage, [
-      {
-        id: 'AwsSolutions-APIG1',
-        reason:
-          'WebSocket access logging needs the account-wide API Gateway CloudWatch role, which a per-stage stack must not own; the ws-* functions log every connect, message and disconnect.',
-      },
+      { id: 'AwsSolutions-APIG1', reason: WS_ACCESS_LOGS },
+      { id: 'Serverless-APIGWAccessLogging', reason: WS_ACCESS_LOGS },
     ]);
   }
 

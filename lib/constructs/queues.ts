@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Names } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
@@ -8,6 +8,17 @@ import type { ServiceFunction } from './service-function';
 
 /** Dead letters wait the SQS maximum so an operator can inspect and redrive them after a weekend. */
 const DEAD_LETTER_RETENTION = Duration.days(14);
+
+/** Why a queue that is itself where failures end has no redrive policy (cdk-nag Serverless-SQSRedrivePolicy). */
+export const DEAD_LETTER_PLACE =
+  'This queue is itself where failed messages end: nothing consumes it, an alarm fires while it holds a message, and an operator reads or redrives it (docs/runbook.md).';
+
+/**
+ * Why an SQS event source mapping has no on-failure destination (cdk-nag Serverless-LambdaEventSourceMappingDestination):
+ * Lambda takes none for SQS sources.
+ */
+const SQS_MAPPING_FAILURES =
+  'Lambda takes no on-failure destination for an SQS event source: the queue’s redrive policy moves a message received maxReceives times to its dead-letter queue, which an alarm watches.';
 
 /** Props of a {@link ManifestQueue}. */
 export interface ManifestQueueProps {
@@ -35,6 +46,7 @@ export class ManifestQueue extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
+    NagSuppressions.addResourceSuppressions(this.deadLetterQueue, [{ id: 'Serverless-SQSRedrivePolicy', reason: DEAD_LETTER_PLACE }]);
     this.queue = new Queue(this, 'Queue', {
       ...fifo,
       visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
@@ -53,9 +65,11 @@ export class ManifestQueue extends Construct {
     if (consumer.spec.timeoutSeconds > this.spec.visibilityTimeoutSeconds) {
       throw new Error(`queue ${this.spec.name}: visibility timeout is shorter than ${consumer.spec.name}'s timeout`);
     }
-    consumer.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: this.spec.batchSize, reportBatchItemFailures: true, maxConcurrency: this.spec.maxConcurrency }),
-    );
+    const source = new SqsEventSource(this.queue, { batchSize: this.spec.batchSize, reportBatchItemFailures: true, maxConcurrency: this.spec.maxConcurrency });
+    consumer.addEventSource(source);
+    // The mapping SqsEventSource adds, under the id it gives it.
+    const mapping = consumer.node.findChild(`SqsEventSource:${Names.nodeUniqueId(this.queue.node)}`);
+    NagSuppressions.addResourceSuppressions(mapping, [{ id: 'Serverless-LambdaEventSourceMappingDestination', reason: SQS_MAPPING_FAILURES }], true);
   }
 }
 
@@ -87,6 +101,7 @@ export class MergeQueues extends Construct {
     });
     NagSuppressions.addResourceSuppressions(this.rejected, [
       { id: 'AwsSolutions-SQS3', reason: 'The rejected queue is itself a dead-letter place: nothing consumes it, an alarm fires while it holds a message.' },
+      { id: 'Serverless-SQSRedrivePolicy', reason: DEAD_LETTER_PLACE },
     ]);
   }
 }

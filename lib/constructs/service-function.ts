@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -15,6 +15,10 @@ import type { DataTable } from './data-table';
 
 /** The project root: handler entries in the manifest are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Why the functions stay on Node.js 22 (cdk-nag's runtime rules of both packs). */
+const PINNED_RUNTIME =
+  'Node.js 22 is the runtime the design pins (LTS, matched by the esbuild target and the local runtime); moving to a newer runtime is a deliberate upgrade, not a drift.';
 
 /** Reads that carry the items' partition keys (a transaction's reads are GetItem and ConditionCheckItem). */
 const KEYED_READS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
@@ -63,6 +67,8 @@ export class ServiceFunction extends NodejsFunction {
       description: `${spec.name} (${stage.stage})`,
       role,
       logGroup,
+      // X-Ray active tracing where the stage traces (lib/stages.ts tracing); the Tracer follows POWERTOOLS_TRACE_ENABLED.
+      tracing: stage.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       environment: props.environment,
       bundling: {
         format: OutputFormat.ESM,
@@ -72,12 +78,36 @@ export class ServiceFunction extends NodejsFunction {
       },
     });
     this.spec = spec;
+    if (stage.tracing) {
+      NagSuppressions.addResourceSuppressions(
+        role,
+        [
+          {
+            id: 'AwsSolutions-IAM5',
+            reason:
+              'xray:PutTraceSegments and xray:PutTelemetryRecords (what active tracing adds) have no resource-level permissions: X-Ray takes only Resource "*".',
+            appliesTo: ['Resource::*'],
+          },
+        ],
+        true,
+      );
+    }
     NagSuppressions.addResourceSuppressions(this, [
+      { id: 'AwsSolutions-L1', reason: PINNED_RUNTIME },
+      { id: 'Serverless-LambdaLatestVersion', reason: PINNED_RUNTIME },
       {
-        id: 'AwsSolutions-L1',
+        id: 'Serverless-LambdaDLQ',
         reason:
-          'Node.js 22 is the runtime the design pins (LTS, matched by the esbuild target and the local runtime); moving to a newer runtime is a deliberate upgrade, not a drift.',
+          'Only the scheduled functions are invoked asynchronously, and their failed runs go to an on-failure destination (SQS, alarmed), which AWS recommends over a DLQ; HTTP and WebSocket functions are invoked synchronously, and queue and stream consumers are polled, their failures kept by the queues’ dead-letter queues and the stream’s on-failure queue.',
       },
+      ...(stage.tracing
+        ? []
+        : [
+            {
+              id: 'Serverless-LambdaTracing',
+              reason: `The ${stage.stage} stage runs without X-Ray (StageConfig.tracing, on in production; -c tracing=on switches it on for a deploy).`,
+            },
+          ]),
     ]);
   }
 

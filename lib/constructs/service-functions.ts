@@ -16,7 +16,7 @@ import { ServiceFunction } from './service-function';
 /** The part of a {@link Deployment} the stack knows before its functions' resources. */
 export type StageDeployment = Pick<
   Deployment,
-  'stage' | 'publicBase' | 'siteEntry' | 'cdnBase' | 'origins' | 'identity' | 'connectionsEndpoint' | 'vapidSubject' | 'logSampleRate'
+  'stage' | 'publicBase' | 'siteEntry' | 'cdnBase' | 'origins' | 'identity' | 'connectionsEndpoint' | 'vapidSubject' | 'logSampleRate' | 'tracing'
 >;
 
 /** Props of {@link ServiceFunctions}. */
@@ -108,7 +108,7 @@ function suppressGrantWildcards(fn: ServiceFunction): void {
         appliesTo: [
           { regex: '/^Resource::.*FilesBucket.*\\*$/g' },
           { regex: '/^Resource::.*WorkBucket.*\\*$/g' },
-          { regex: '/^Resource::arn:<AWS::Partition>:execute-api:.*@connections\\/\\*$/g' },
+          { regex: '/^Resource::arn:(<AWS::Partition>|aws):execute-api:.*@connections\\/\\*$/g' },
         ],
       },
     ],

@@ -6,7 +6,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-c
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { ASSETS_PREFIX, IMMUTABLE, type SiteBuild } from '../site-build';
+import { ASSETS_PREFIX, IMMUTABLE, type SiteBuild, WORKER_PATH } from '../site-build';
 import type { StageConfig } from '../stages';
 
 /** Why CDK's deployment provider keeps what cdk-nag finds (test/infra/nag-reviewed.ts holds the same words). */
@@ -40,7 +40,7 @@ export interface SiteAssetsProps {
 
 /**
  * The website's build in the site's bucket behind the public distribution (issue 24 point 11), at the same
- * paths the local runtime serves it: `/assets/<name>-<hash>.js`. Files are named by their content, so they are
+ * paths the local runtime serves it: `/assets/<name>-<hash>.js`, and the service worker at `/sw.js`. Files are named by their content, so they are
  * cached as immutable at the edge and in browsers, and a deployment never removes the previous build's files
  * (`prune: false`): a page cached until the next hour may still name them. The pages name the entry
  * (`SITE_ENTRY`), so a request reaches the bucket only for a file some deployment wrote.
@@ -69,10 +69,28 @@ export class SiteAssets extends Construct {
       cacheControl: [CacheControl.fromString(IMMUTABLE)],
       memoryLimit: 256,
     });
-    props.distribution.addBehavior(`${ASSETS_PREFIX}*`, S3BucketOrigin.withOriginAccessControl(this.bucket), {
+    const origin = S3BucketOrigin.withOriginAccessControl(this.bucket);
+    props.distribution.addBehavior(`${ASSETS_PREFIX}*`, origin, {
       viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
       cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+      compress: true,
+    });
+    // The service worker (app/sw.ts) at the origin's root, so its scope is every page: not hashed (its URL is
+    // its scope's), so never cached at the edge and revalidated by browsers, which then see a new build's.
+    new BucketDeployment(this, 'DeployWorker', {
+      sources: [Source.asset(props.build.dir)],
+      destinationBucket: this.bucket,
+      exclude: ['*'],
+      include: [WORKER_PATH.slice(1)],
+      prune: false,
+      cacheControl: [CacheControl.fromString('no-cache')],
+      memoryLimit: 256,
+    });
+    props.distribution.addBehavior(WORKER_PATH, origin, {
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
       compress: true,
     });
     this.suppressDeployFindings(deployment);

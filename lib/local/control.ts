@@ -58,6 +58,7 @@ const FAULTS: Record<keyof Faults | 'merge', readonly string[]> = {
   identity: ['up', 'down'],
   storage: ['up', 'down'],
   table: ['up', 'down'],
+  seal: ['fail', 'none'],
   merge: ['crash-once', 'none'],
 };
 const quoted = (values: readonly string[]): string => values.map((v) => `"${v}"`).join(' or ');
@@ -136,10 +137,11 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
     }
     const crash = mergeFault(input.merge, input.mergeCrashAfter);
     if (typeof crash === 'string') return (bad(res, crash), true);
-    const { identity, storage, table } = input as Partial<Faults>;
+    const { identity, storage, table, seal } = input as Partial<Faults>;
     if (identity) rt.faults.identity = identity;
     if (storage) rt.faults.storage = storage;
     if (table) rt.faults.table = table;
+    if (seal) rt.faults.seal = seal;
     if (crash !== undefined) rt.mergeCrash.arm(crash);
     rt.faultsChanged();
     sendJson(res, 200, rt.faultState());

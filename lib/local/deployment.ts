@@ -68,6 +68,8 @@ export function localDeployment(names: LocalNames, secrets: LocalSecrets): Deplo
   return {
     stage: 'dev',
     logSampleRate: 0.01,
+    // No X-Ray daemon locally: the bundle sandboxes look like Lambda to Powertools, so say it outright.
+    tracing: false,
     publicBase: `${base}/`,
     cdnBase: `${base}/cdn/${names.filesPrefix}`,
     origins: base,

@@ -25,9 +25,11 @@ import { s3Client } from '../../shared/store/clients/s3';
 import { isDependencyFailure } from '../../shared/store/dependency-failure';
 import { consoleSink, type LogSink, setLogSink } from '../../shared/telemetry/sink';
 import {
+  FAILED_RUNS_RETENTION_DAYS,
   FUNCTIONS,
   type FunctionName,
   type FunctionSpec,
+  failedRunsQueueName,
   functionSpec,
   MERGE_REJECTED_QUEUE,
   QUEUES,
@@ -62,7 +64,7 @@ import { LocalQueues } from './queues';
 import { ReplayClock } from './replay-clock';
 import { sandboxEnvironments } from './sandbox-environment';
 import { Sandboxes } from './sandboxes';
-import { LocalScheduler } from './scheduler';
+import { failedRunRecord, LocalScheduler } from './scheduler';
 import { instrumentClients } from './service-clients';
 import { SiteHost } from './site-host';
 import { type SqsEndpoint, startSqsEndpoint } from './sqs-endpoint';
@@ -119,6 +121,8 @@ export interface Faults {
   storage: 'up' | 'down';
   /** The service's table calls fail as in a DynamoDB outage (the runtime's own stream poller and sweeper go on). */
   table: 'up' | 'down';
+  /** `fail`: every scheduled seal run throws (until `none`), so its event lands in the seal's failed-runs queue. */
+  seal: 'fail' | 'none';
 }
 
 // The SDK's notice about Node 22 is about future releases; the pinned clients support Node 20.
@@ -137,7 +141,7 @@ export class Runtime {
   /** The APIs reached without the edge (only with the `direct` option). */
   directBase = '';
   readonly clock: Clock;
-  readonly faults: Faults = { identity: 'up', storage: 'up', table: 'up' };
+  readonly faults: Faults = { identity: 'up', storage: 'up', table: 'up', seal: 'none' };
   /** The `merge` fault: the next merge crashes after its k-th write (lib/local/merge-crash.ts). */
   readonly mergeCrash = new MergeCrash();
   readonly tableName: string;
@@ -376,7 +380,9 @@ export class Runtime {
     // The runtime's own table client (the sweeper), untouched by the `table` fault.
     this.doc = DynamoDBDocumentClient.from(rawDdb);
     await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName), ensureBucket(plainS3, this.workBucketName)]);
-    this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event), [MERGE_REJECTED_QUEUE]);
+    // Unconsumed: the rejected merges, and where failed scheduled runs land (issue 26 point 3).
+    const failedRuns = SCHEDULES.map((s) => ({ name: failedRunsQueueName(s.name), fifo: false, retentionDays: FAILED_RUNS_RETENTION_DAYS }));
+    this.queues = new LocalQueues(QUEUES, this.clock, (spec) => (event) => this.lambdas.invoke(spec.consumer, event), [MERGE_REJECTED_QUEUE, ...failedRuns]);
     // A crashed merge sends nothing either; its error path may still hide the failed messages (a throw, not a lost process).
     const queues = this.withRecorder(
       enforceQueueGrants(
@@ -426,12 +432,18 @@ export class Runtime {
     this.scheduler = new LocalScheduler(
       SCHEDULES,
       this.clock,
-      (s) => (ev) => this.lambdas.invoke(s.function, ev),
-      (name, err) =>
+      (s) => (ev) =>
+        s.name === 'seal' && this.faults.seal === 'fail'
+          ? Promise.reject(new Error('seal failed: the local seal fault is on (POST /_local/faults {"seal": "none"} turns it off)'))
+          : this.lambdas.invoke(s.function, ev),
+      async (spec, err, event) => {
         // A run that met an outage is retried by the next period's run: a warning, not an error.
-        isDependencyFailure(err)
-          ? this.log('warn', `schedule ${name} waits for a dependency`, { error: err instanceof Error ? err.message : String(err) })
-          : this.log('error', `schedule ${name} failed`, { error: err instanceof Error ? err.stack : String(err) }),
+        if (isDependencyFailure(err))
+          this.log('warn', `schedule ${spec.name} waits for a dependency`, { error: err instanceof Error ? err.message : String(err) });
+        else this.log('error', `schedule ${spec.name} failed`, { error: err instanceof Error ? err.stack : String(err) });
+        // As in AWS, every failed run lands in its failed-runs queue (the function's on-failure destination).
+        await this.queues.send(failedRunsQueueName(spec.name), [{ body: JSON.stringify(failedRunRecord(spec, event, err, this.clock.now())) }]);
+      },
     );
     this.poller = new StreamPoller(
       ddbEndpoint,

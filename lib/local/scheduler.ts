@@ -1,13 +1,48 @@
 /**
  * EventBridge `rate(N minutes)` schedules on the service clock. A schedule is due once its period index
  * (floor(now / period)) passed the one it last ran in; it runs once however many periods were skipped,
- * because the jobs catch up on their own (sealing writes every pending period).
+ * because the jobs catch up on their own (sealing writes every pending period). A run that throws is handed
+ * to `onError` with its event, so the runtime can land it where AWS would: the schedule's failed-runs queue,
+ * as the function's on-failure destination record ({@link failedRunRecord}).
  */
 import type { ScheduledEvent } from 'aws-lambda';
 import type { Clock } from '../../shared/clock';
+import { redact } from '../../shared/log-redact';
 import type { ScheduleSpec } from '../../shared/topology';
 
 export type ScheduledConsumer = (event: ScheduledEvent) => Promise<unknown>;
+
+/** What Lambda sends an asynchronous invocation's on-failure destination when the function throws. */
+export interface FailedRunRecord {
+  version: '1.0';
+  timestamp: string;
+  requestContext: { requestId: string; functionArn: string; condition: 'RetriesExhausted'; approximateInvokeCount: number };
+  requestPayload: ScheduledEvent;
+  responseContext: { statusCode: 200; executedVersion: '$LATEST'; functionError: 'Unhandled' };
+  responsePayload: { errorType: string; errorMessage: string };
+}
+
+/**
+ * The on-failure destination record of a scheduled run that threw, as Lambda writes it for a function whose
+ * asynchronous invocations are not retried (lib/constructs/schedules.ts: retryAttempts 0). The message is
+ * redacted, as every log line is.
+ */
+export function failedRunRecord(spec: ScheduleSpec, event: ScheduledEvent, err: unknown, now: number): FailedRunRecord {
+  const error = err instanceof Error ? err : new Error(String(err));
+  return {
+    version: '1.0',
+    timestamp: new Date(now).toISOString(),
+    requestContext: {
+      requestId: event.id,
+      functionArn: `arn:aws:lambda:${event.region}:${event.account}:function:${spec.function}:$LATEST`,
+      condition: 'RetriesExhausted',
+      approximateInvokeCount: 1,
+    },
+    requestPayload: event,
+    responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+    responsePayload: { errorType: error.name, errorMessage: redact(error.message) },
+  };
+}
 
 export class LocalScheduler {
   private readonly lastPeriod = new Map<string, number>();
@@ -17,7 +52,7 @@ export class LocalScheduler {
     private readonly specs: readonly ScheduleSpec[],
     private readonly clock: Clock,
     private readonly consumerOf: (spec: ScheduleSpec) => ScheduledConsumer,
-    private readonly onError: (name: string, err: unknown) => void,
+    private readonly onError: (spec: ScheduleSpec, err: unknown, event: ScheduledEvent) => unknown,
   ) {
     const now = clock.now();
     for (const s of specs) this.lastPeriod.set(s.name, periodOf(now, s));
@@ -67,10 +102,11 @@ export class LocalScheduler {
       if (period <= (this.lastPeriod.get(s.name) ?? -1)) continue;
       this.lastPeriod.set(s.name, period);
       ran.push(s.name);
+      const event = scheduledEvent(s, now);
       try {
-        await this.consumerOf(s)(scheduledEvent(s, now));
+        await this.consumerOf(s)(event);
       } catch (err) {
-        this.onError(s.name, err);
+        await this.onError(s, err, event);
       }
     }
     return ran;

@@ -1,13 +1,14 @@
 /**
  * The website's build at the origin, as CloudFront serves the site's bucket on AWS (issue 24 point 11):
  * `/assets/<name>` from build/site, each file named by its content's hash and so cached as immutable,
- * compressed for browsers that accept gzip (CloudFront compresses them on AWS). Nothing else is served.
+ * compressed for browsers that accept gzip (CloudFront compresses them on AWS), and the service worker at
+ * `/sw.js` (no-cache: its name is its scope's). Nothing else is served.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ASSETS_PREFIX, IMMUTABLE, type SiteBuild } from '../site-build';
+import { ASSETS_PREFIX, IMMUTABLE, type SiteBuild, WORKER_PATH } from '../site-build';
 import { sendJson } from './http-events';
 
 const TYPES: Record<string, string> = {
@@ -36,7 +37,7 @@ export class SiteHost {
 
   /** Whether the path is the site's to answer. */
   static owns(path: string): boolean {
-    return path.startsWith(ASSETS_PREFIX);
+    return path.startsWith(ASSETS_PREFIX) || path === WORKER_PATH;
   }
 
   serve(req: IncomingMessage, res: ServerResponse, path: string): void {
@@ -45,7 +46,8 @@ export class SiteHost {
       sendJson(res, 405, { error: 'method_not_allowed' }, { allow: 'GET, HEAD' });
       return;
     }
-    const file = this.file(path.slice(ASSETS_PREFIX.length));
+    const worker = path === WORKER_PATH;
+    const file = worker ? this.worker() : this.file(path.slice(ASSETS_PREFIX.length));
     if (!file) {
       sendJson(res, 404, { error: 'not_found', message: 'no such file of the site' });
       return;
@@ -55,12 +57,21 @@ export class SiteHost {
     res.writeHead(200, {
       'content-type': file.type,
       'content-length': String(body.length),
-      'cache-control': IMMUTABLE,
+      // The worker keeps its name across builds: browsers must ask for it again to see a new one.
+      'cache-control': worker ? 'no-cache' : IMMUTABLE,
       'x-content-type-options': 'nosniff',
       vary: 'Accept-Encoding',
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     });
     res.end(method === 'HEAD' ? undefined : body);
+  }
+
+  /** The service worker, `sw.js` at the build's root (not hashed: its URL is its scope's). */
+  private worker(): Served | null {
+    const path = join(this.build.dir, WORKER_PATH.slice(1));
+    if (!existsSync(path)) return null;
+    const body = readFileSync(path);
+    return { body, gzip: gzipSync(body), type: TYPES.js };
   }
 
   private file(name: string): Served | null {

@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { DEFAULT_DEVICE_NAME, DEVICE_NAME_MAX } from '../domain/pairing';
 import { Deleted, int, Market, Ms } from './common.schemas';
+
+const chars = (s: string): number => [...s].length;
+
 import type { DocsOf } from './route-doc';
 
 /** POST /devices/pair `{name}`: at most 100 characters once trimmed; absent, null or blank: the default name. */
@@ -9,7 +12,9 @@ export const PairBody = z.object({
   name: z
     .string()
     .trim()
-    .max(DEVICE_NAME_MAX, `must be a string of at most ${DEVICE_NAME_MAX} characters`)
+    // Characters (code points), as JSON Schema's maxLength counts them.
+    .refine((n) => chars(n) <= DEVICE_NAME_MAX, `must be a string of at most ${DEVICE_NAME_MAX} characters`)
+    .meta({ maxLength: DEVICE_NAME_MAX, description: `at most ${DEVICE_NAME_MAX} characters once trimmed` })
     .nullish()
     .transform((n) => (n ? n : DEFAULT_DEVICE_NAME)),
 });
@@ -56,14 +61,15 @@ export const DevicesAnswer = z.object({ devices: z.array(Device) });
 
 export const accountDocs = {
   'GET /api/v1/me': { answer: MeAnswer },
-  'GET /api/v1/contributions': { query: ContributionsQuery, answer: ContributionsAnswer, errors: ['unauthenticated', 'bad_query'] },
+  'GET /api/v1/contributions': { query: ContributionsQuery, answer: ContributionsAnswer, errors: ['unauthenticated', 'bad_query'], callers: 'signedIn' },
   'POST /api/v1/devices/pair': { body: PairBody, answer: PairAnswer, errors: ['bad_request'] },
   'POST /api/v1/devices/confirm': {
     body: ConfirmBody,
     answer: ConfirmAnswer,
     errors: ['bad_request', 'unauthenticated', 'sessions_only', 'bad_origin', 'unknown_code', 'expired'],
+    callers: 'sessions',
   },
   'GET /api/v1/devices/pair/{pairId}': { answer: PollAnswer, errors: ['not_found'] },
-  'GET /api/v1/devices': { answer: DevicesAnswer, errors: ['unauthenticated'] },
-  'DELETE /api/v1/devices/{id}': { answer: Deleted, errors: ['unauthenticated', 'bad_origin'] },
+  'GET /api/v1/devices': { answer: DevicesAnswer, errors: ['unauthenticated'], callers: 'signedIn' },
+  'DELETE /api/v1/devices/{id}': { answer: Deleted, errors: ['unauthenticated', 'bad_origin'], callers: 'signedIn' },
 } satisfies DocsOf<'api'>;

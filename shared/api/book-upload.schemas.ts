@@ -26,13 +26,14 @@ const ascending = (a: z.infer<typeof BookEntry>, b: z.infer<typeof BookEntry>): 
 export const BookBody = z
   .object({
     market: Market,
-    at: Ms.describe('original observation time: 24 h behind to 5 min ahead of the server clock'),
+    at: Ms.describe('original observation time: 24 h behind to 5 min ahead of the server clock (a rule the schema cannot state)'),
     complete: z.boolean().describe('true only after an unfiltered whole-market read finished'),
-    auctions: int().describe('sum of n over all entries'),
+    auctions: int().describe('sum of n over all entries (a rule the schema cannot state)'),
     entries: z
       .array(BookEntry)
       .max(MAX_BOOK_ENTRIES)
-      .refine((es) => es.every((e, i) => i === 0 || ascending(es[i - 1], e)), 'entries must be unique and ascending by (key, price, stack, band)'),
+      .refine((es) => es.every((e, i) => i === 0 || ascending(es[i - 1], e)), 'entries must be unique and ascending by (key, price, stack, band)')
+      .describe('unique and ascending by (key, price, stack, band): a rule the schema cannot state'),
     via: z
       .string()
       .regex(/^[A-Za-z0-9_.:-]{1,64}$/)
@@ -78,6 +79,13 @@ export const bookUploadDocs = {
       'too_soon',
       'storage_failed',
       'no_storage',
+      'unavailable',
+    ],
+    callers: 'uploaders',
+    rules: [
+      '`entries` are unique and ascending by (key, price, stack, band)',
+      '`auctions` is the sum of `n` over `entries`',
+      "`at` lies within 24 h behind to 5 min ahead of the server's clock",
     ],
   },
 } satisfies DocsOf<'upload'>;

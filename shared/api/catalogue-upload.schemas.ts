@@ -6,12 +6,21 @@
  * refused too (domain/inert-text.ts says which characters, and why).
  */
 import { z } from 'zod';
-import { hasUnsafeText, UNSAFE_TEXT_MESSAGE } from '../domain/inert-text';
+import { hasUnsafeText, UNSAFE_CHAR_CLASS, UNSAFE_TEXT_MESSAGE } from '../domain/inert-text';
 import { CATALOGUE_MAX_ENTRIES, CATALOGUE_NAME_MAX, type CatalogueReport, type CatalogueUpload } from '../domain/item-catalogue';
 import { ItemKey, int } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
 const codePoints = (s: string): number => [...s].length;
+
+/** The refused characters and any surrogate (a lone one: a pair is one code point to JSON Schema), inside a class. */
+const REFUSED = `${UNSAFE_CHAR_CLASS.slice(1, -1)}\\ud800-\\udfff`;
+/**
+ * The name rule as JSON Schema states it: no refused character anywhere and one that is not white space (the
+ * name is trimmed, then 1..200 characters). Stricter than the rule at the ends, where it refuses tabs and line
+ * breaks the trim would drop.
+ */
+const NAME_PATTERN = `^[^${REFUSED}]*[^${REFUSED}\\s][^${REFUSED}]*$`;
 
 export const CatalogueEntry = z
   .tuple([
@@ -20,7 +29,8 @@ export const CatalogueEntry = z
       .string()
       .trim()
       .refine((n) => n.length > 0 && codePoints(n) <= CATALOGUE_NAME_MAX, `name must be 1..${CATALOGUE_NAME_MAX} characters`)
-      .refine((n) => !hasUnsafeText(n), `name ${UNSAFE_TEXT_MESSAGE}`),
+      .refine((n) => !hasUnsafeText(n), `name ${UNSAFE_TEXT_MESSAGE}`)
+      .meta({ minLength: 1, maxLength: CATALOGUE_NAME_MAX, pattern: NAME_PATTERN, description: `name: 1..${CATALOGUE_NAME_MAX} characters, no controls` }),
     int(0, 10).describe('quality'),
     int().describe('icon file id (0: none)'),
     int(0, 7).describe('flags: bit 0 commodity, bit 1 equipment, bit 2 pet'),
@@ -48,5 +58,6 @@ export const catalogueDocs = {
     body: CatalogueBody,
     answer: z.object({ added: int(), known: int() }),
     errors: ['unauthenticated', 'forbidden', 'devices_only', 'bad_request', 'too_large'],
+    callers: 'uploaders',
   },
 } satisfies DocsOf<'upload'>;

@@ -16,6 +16,12 @@ export const Ms = int().describe('Unix ms');
 
 export const Market = z.enum(MARKETS as [string, ...string[]]).describe('forever.<normal|pvp|rp>.<alliance|horde>.us');
 
+/**
+ * What JSON Schema can say of an item key beyond its range (for the OpenAPI documents): the item part is not 0
+ * (the key is no multiple of 2^31) and `v` is not 65536 (the key is not in 2^47 .. 2^47 + 2^31 - 1).
+ */
+export const ITEM_KEY_EXCLUSIONS = { not: { anyOf: [{ multipleOf: 2 ** 31 }, { minimum: 2 ** 47, maximum: 2 ** 47 + 2 ** 31 - 1 }] } };
+
 /** Spec Item key: `item + 2147483648 * v`. */
 export const ItemKey = z
   .number()
@@ -23,9 +29,18 @@ export const ItemKey = z
   .min(1)
   .max(MAX_SAFE)
   .refine(isItemKey, 'not an item key')
-  .describe('item + 2147483648 * v (v: 0 plain, 2s / 2|s|-1 for suffix s, 65536 + species for caged pets)')
-  // The API reference's examples name a real item (Linen Cloth) rather than the smallest key.
-  .meta({ examples: [2589] });
+  .meta({
+    description: 'item + 2147483648 * v (v: 0 plain, 2s / 2|s|-1 for suffix s, 65536 + species for caged pets)',
+    ...ITEM_KEY_EXCLUSIONS,
+    // The API reference's examples name a real item (Linen Cloth) rather than the smallest key.
+    examples: [2589],
+  });
+
+/** The item key as JSON Schema, the same in both OpenAPI documents (path parameters and bodies alike). */
+export const itemKeyJsonSchema = (): Record<string, unknown> => {
+  const { $schema: _, ...rest } = z.toJSONSchema(ItemKey, { io: 'output' }) as Record<string, unknown>;
+  return rest;
+};
 
 /** Spec Conventions: `{error, message?}`; 403 adds `feature`, 409 `too_many` adds `limit`. */
 export const ErrorBody = z.object({ error: z.string(), message: z.string().optional(), feature: z.string().optional(), limit: int().optional() });

@@ -25,10 +25,11 @@ export const UpdateManifest = z.looseObject({
 export const LiveQuery = z.object({ market: Market });
 
 export const environmentDocs = {
-  'GET /api/v1/config': { answer: ConfigAnswer },
-  'POST /api/v1/admin/snapshot': { answer: AdminSnapshotAnswer, errors: ['forbidden', 'not_found', 'bad_origin'] },
-  'ANY /api/v1/ah/scans': { errors: ['not_found'] },
+  'GET /api/v1/config': { answer: ConfigAnswer, cached: true },
+  'POST /api/v1/admin/snapshot': { answer: AdminSnapshotAnswer, errors: ['forbidden', 'not_found', 'bad_origin'], callers: 'signedIn', keyExempt: true },
+  // Retired: 404 whatever the request, its credential unread (spec Uploads).
+  'ANY /api/v1/ah/scans': { errors: ['not_found'], callers: 'none' },
   'GET /api/v1/update/latest.json': { answer: UpdateManifest },
   'GET /api/v1/downloads/desktop/latest': { status: 302 },
-  'GET /api/v1/live': { query: LiveQuery, errors: ['forbidden', 'bad_market', 'upgrade_required'] },
+  'GET /api/v1/live': { query: LiveQuery, status: 101, errors: ['forbidden', 'bad_market', 'upgrade_required'], callers: 'signedIn' },
 } satisfies DocsOf<'api'>;

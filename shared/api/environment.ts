@@ -17,7 +17,7 @@ export const getConfig: Route = {
 
 /** The retired scan upload: always 404, nothing merged or credited. */
 export const retiredScans: Route = {
-  access: { kind: 'public', keyExempt: true, writesNothing: true },
+  access: { kind: 'retired' },
   async handle() {
     throw new NotFoundError('not_found', 'scan uploads are retired; upload order books to /api/v1/ah/books');
   },

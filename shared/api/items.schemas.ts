@@ -4,7 +4,9 @@ import { ItemKey, int, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
 /** `?build`: a build name (an unknown one is 400 `bad_build`, checked against the stored builds). */
-export const BuildQuery = z.object({ build: z.string().optional().describe('a build name; default the current build') });
+export const BuildQuery = z.object({ build: z.string().optional().describe('a build name (one the service stores); default the current build') });
+/** Item data names a build only the service knows. */
+const BUILD_RULES = ['`build` names a build the service stores'] as const;
 
 export const ItemRecord = z.looseObject({
   n: z.string().describe('name'),
@@ -32,8 +34,24 @@ export const ItemAnswer = z.object({
 export const ItemFile = z.looseObject({ v: z.literal(1), build: z.string() });
 
 export const itemDocs = {
-  'GET /api/v1/items': { query: BuildQuery, answer: ItemFile, errors: ['bad_build', 'not_found'] },
-  'GET /api/v1/items/search-index': { query: BuildQuery, answer: ItemFile, errors: ['bad_build', 'not_found'] },
-  'GET /api/v1/items/unknown': { answer: z.object({ items: z.array(ItemKey), now: Ms }) },
-  'GET /api/v1/items/{key}': { answer: ItemAnswer, errors: ['bad_item', 'not_found'] },
+  'GET /api/v1/items': {
+    query: BuildQuery,
+    answer: ItemFile,
+    errors: ['bad_build', 'not_found'],
+    keyExempt: true,
+    cached: true,
+    spills: true,
+    rules: BUILD_RULES,
+  },
+  'GET /api/v1/items/search-index': {
+    query: BuildQuery,
+    answer: ItemFile,
+    errors: ['bad_build', 'not_found'],
+    keyExempt: true,
+    cached: true,
+    spills: true,
+    rules: BUILD_RULES,
+  },
+  'GET /api/v1/items/unknown': { answer: z.object({ items: z.array(ItemKey), now: Ms }), keyExempt: true, cached: true },
+  'GET /api/v1/items/{key}': { answer: ItemAnswer, errors: ['bad_item', 'not_found'], keyExempt: true, cached: true },
 } satisfies DocsOf<'api'>;

@@ -5,6 +5,7 @@ import { itemFilePaths } from '../files/paths';
 import type { Route, RoutesOf } from '../http/handler';
 import { acceptsGzip, json, storedJson } from '../http/respond';
 import type { ApiRequest, HttpResult } from '../http/types';
+import { weakTag } from '../http/validators';
 import type { StoredObject } from '../items/bucket';
 import { keysWithRows } from '../items/market-keys';
 import { currentItemFiles, type ItemFilesRef, itemFileObject, itemFileOf, itemOfKeyIn, resolveItemFiles } from '../items/read';
@@ -60,15 +61,21 @@ export const getSearchIndex: Route = {
   },
 };
 
-/** GET /api/v1/items/:key: `{build, key, item, variant?, now}` from the current merged data. */
+/**
+ * GET /api/v1/items/:key: `{build, key, item, variant?, now}` from the current merged data. The spec lists
+ * `now`, which changes on every request, so the answer's tag is a weak one over the answer without it
+ * (RFC 9110 8.8.1: answers differing only in `now` are equivalent): a revalidation earns its 304 until the
+ * record or the build changes.
+ */
 export const getItem: Route = {
   access: PUBLIC,
   async handle({ req, svc }) {
     const key = parseItemKey(req.params.key);
     const ref = await resolveItemFiles(svc, undefined);
     const { item, variant } = await itemOfKeyIn(svc, ref, key);
-    const body = variant ? { build: ref.build, key, item, variant, now: svc.clock.now() } : { build: ref.build, key, item, now: svc.clock.now() };
-    return json(200, body, { 'cache-control': ITEMS_CACHE, 'x-service-build': ref.build });
+    const data = variant ? { build: ref.build, key, item, variant } : { build: ref.build, key, item };
+    const result = json(200, { ...data, now: svc.clock.now() }, { 'cache-control': ITEMS_CACHE, 'x-service-build': ref.build });
+    return { ...result, headers: { ...result.headers, etag: weakTag(String(result.headers?.['content-type']), JSON.stringify(data)) } };
   },
 };
 

@@ -27,7 +27,12 @@ const StoredJson = z.looseObject({ v: int().optional(), market: Market }).descri
 
 export const marketBookDocs = {
   'GET /api/v1/ah/{market}/{item}/book': { answer: ItemBookAnswer, errors: ['bad_market', 'bad_item', 'forbidden'] },
-  'GET /api/v1/ah/{market}/books': { query: BooksQuery, answer: BooksAnswer, errors: ['bad_market', 'bad_query', 'forbidden'] },
-  'GET /api/v1/ah/{market}/books/{at}': { answer: StoredJson, errors: ['bad_market', 'forbidden', 'unknown_book'] },
-  'GET /api/v1/ah/{market}/snapshot': { answer: StoredJson, errors: ['bad_market', 'not_found'] },
+  'GET /api/v1/ah/{market}/books': {
+    query: BooksQuery,
+    answer: BooksAnswer,
+    errors: ['bad_market', 'bad_query', 'forbidden'],
+    rules: ['`from` is at most `to`'],
+  },
+  'GET /api/v1/ah/{market}/books/{at}': { answer: StoredJson, errors: ['bad_market', 'forbidden', 'unknown_book'], cached: true, spills: true },
+  'GET /api/v1/ah/{market}/snapshot': { answer: StoredJson, errors: ['bad_market', 'not_found'], keyExempt: true, cached: true, spills: true },
 } satisfies DocsOf<'api'>;

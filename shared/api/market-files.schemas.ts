@@ -27,5 +27,5 @@ export const FilesAnswer = z.object({
 });
 
 export const marketFilesDocs = {
-  'GET /api/v1/ah/{market}/files': { answer: FilesAnswer, errors: ['bad_market', 'forbidden'] },
+  'GET /api/v1/ah/{market}/files': { answer: FilesAnswer, errors: ['bad_market', 'forbidden'], cached: true },
 } satisfies DocsOf<'api'>;

@@ -90,11 +90,21 @@ export const HistoryAnswer = z.object({
 const READ_ERRORS = ['bad_market', 'forbidden'] as const;
 
 export const marketReadDocs = {
-  'GET /api/v1/ah': { answer: MarketsAnswer, errors: ['forbidden'] },
+  'GET /api/v1/ah': { answer: MarketsAnswer, errors: ['forbidden'], cached: true, spills: true },
   'GET /api/v1/ah/{market}': { query: TableQuery, answer: TableAnswer, errors: [...READ_ERRORS, 'bad_query'] },
-  'GET /api/v1/ah/{market}/{item}': { answer: ItemAnswer, errors: [...READ_ERRORS, 'bad_item'] },
-  'GET /api/v1/ah/{market}/{item}/candles': { query: ItemCandlesQuery, answer: CandlesAnswer, errors: [...READ_ERRORS, 'bad_item', 'bad_query'] },
-  'GET /api/v1/ah/{market}/candles': { query: BatchCandlesQuery, answer: BatchCandlesAnswer, errors: [...READ_ERRORS, 'bad_query'] },
-  'GET /api/v1/ah/{market}/intraday': { query: IntradayQuery, answer: IntradayAnswer, errors: [...READ_ERRORS, 'bad_query'] },
-  'GET /api/v1/ah/{market}/history': { query: HistoryQuery, answer: HistoryAnswer, errors: [...READ_ERRORS, 'bad_query'] },
+  'GET /api/v1/ah/{market}/{item}': { answer: ItemAnswer, errors: [...READ_ERRORS, 'bad_item'], cached: true, spills: true },
+  'GET /api/v1/ah/{market}/{item}/candles': {
+    query: ItemCandlesQuery,
+    answer: CandlesAnswer,
+    errors: [...READ_ERRORS, 'bad_item', 'bad_query'],
+    cached: true,
+  },
+  'GET /api/v1/ah/{market}/candles': {
+    query: BatchCandlesQuery,
+    answer: BatchCandlesAnswer,
+    errors: [...READ_ERRORS, 'bad_query'],
+    rules: ['the keys of `items` are distinct item keys'],
+  },
+  'GET /api/v1/ah/{market}/intraday': { query: IntradayQuery, answer: IntradayAnswer, errors: [...READ_ERRORS, 'bad_query'], spills: true },
+  'GET /api/v1/ah/{market}/history': { query: HistoryQuery, answer: HistoryAnswer, errors: [...READ_ERRORS, 'bad_query'], cached: true, spills: true },
 } satisfies DocsOf<'api'>;

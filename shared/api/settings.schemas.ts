@@ -6,17 +6,34 @@
 import { z } from 'zod';
 import { ALERT_KINDS, ALERT_NAME_MAX, ALERT_NOTE_MAX, type MarketAlertInput, VALUE_RANGE } from '../domain/alerts';
 import { BOARDS_LIMITS } from '../domain/boards';
-import { Deleted, ItemKey, int, Market, Ms } from './common.schemas';
+import { Deleted, ITEM_KEY_EXCLUSIONS, ItemKey, int, Market, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 
 const chars = (s: string): number => [...s].length;
-const atMostChars = (max: number) => z.string().refine((s) => chars(s) <= max, `must be at most ${max} characters`);
+const atMostChars = (max: number) =>
+  z
+    .string()
+    .refine((s) => chars(s) <= max, `must be at most ${max} characters`)
+    .meta({ maxLength: max });
 
 /** PUT /market/watch `{items}`: an ordered list of distinct item keys (the limit is the role's: 409). */
 export const WatchBody = z.object({
-  items: z.array(ItemKey).refine((items) => new Set(items).size === items.length, 'the watchlist holds each key once'),
+  items: z
+    .array(ItemKey)
+    .refine((items) => new Set(items).size === items.length, 'the watchlist holds each key once')
+    .meta({ uniqueItems: true, description: 'distinct item keys, in order' }),
 });
 export const WatchAnswer = z.object({ items: z.array(ItemKey) });
+
+/** `item`: an item key, or 0 for a whole-market deal alert only. */
+const ALERT_ITEM_RULE = {
+  anyOf: [{ properties: { item: { minimum: 1, ...ITEM_KEY_EXCLUSIONS } } }, { properties: { item: { const: 0 }, kind: { const: 'deal' } } }],
+};
+/** One kind's `value` range (spec Alert kinds). */
+const kindValueRule = (kind: (typeof ALERT_KINDS)[number]) => ({
+  properties: { kind: { const: kind }, value: { minimum: VALUE_RANGE[kind][0], maximum: VALUE_RANGE[kind][1] } },
+  required: ['kind'],
+});
 
 /**
  * MarketAlertInput: `item` a key, or 0 for a whole-market `deal` only; `value` in the kind's range; `name` at
@@ -41,6 +58,8 @@ export const AlertInput = z
     const [lo, hi] = VALUE_RANGE[a.kind];
     if (a.value < lo || a.value > hi) ctx.addIssue({ code: 'custom', path: ['value'], message: `of a ${a.kind} alert must be in ${lo}..${hi}` });
   })
+  // The same rules as JSON Schema: `item` a key or (deal only) 0, `value` in its kind's range.
+  .meta({ allOf: [ALERT_ITEM_RULE, { oneOf: ALERT_KINDS.map((k) => kindValueRule(k)) }] })
   .transform((a): MarketAlertInput => a);
 
 const AlertHit = z.tuple([int(), int().nullable(), int()]).describe('[item, price or null, quantity]');
@@ -79,7 +98,10 @@ export const AlertsAnswer = z.object({ alerts: z.array(MarketAlert), now: Ms });
 export const AlertAnswer = z.object({ alert: MarketAlert });
 
 const Id = z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1..40 characters of A-Z a-z 0-9 _ -');
-const Name = z.string().refine((s) => chars(s) >= 1 && chars(s) <= 60, 'must be 1..60 characters');
+const Name = z
+  .string()
+  .refine((s) => chars(s) >= 1 && chars(s) <= 60, 'must be 1..60 characters')
+  .meta({ minLength: 1, maxLength: 60 });
 /** A widget: `id` and `type`; other fields belong to the client and are kept as given. */
 const Widget = z.looseObject({ id: Id, type: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'must be 1..32 characters of a-z 0-9 _ -') });
 const uniqueIds = (list: readonly { id: string }[]) => new Set(list.map((x) => x.id)).size === list.length;
@@ -96,28 +118,33 @@ export const BoardsDocument = z.object({
 });
 
 export const settingsDocs = {
-  'GET /api/v1/market/watch': { answer: WatchAnswer, errors: ['unauthenticated'] },
+  'GET /api/v1/market/watch': { answer: WatchAnswer, errors: ['unauthenticated'], callers: 'signedIn' },
   'PUT /api/v1/market/watch': {
     body: WatchBody,
     answer: WatchAnswer,
     errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'],
+    callers: 'signedIn',
   },
-  'GET /api/v1/market/alerts': { answer: AlertsAnswer, errors: ['unauthenticated'] },
+  'GET /api/v1/market/alerts': { answer: AlertsAnswer, errors: ['unauthenticated'], callers: 'signedIn' },
   'POST /api/v1/market/alerts': {
     body: AlertInput,
     answer: AlertAnswer,
     errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'],
+    callers: 'signedIn',
   },
   'PUT /api/v1/market/alerts/{id}': {
     body: AlertInput,
     answer: AlertAnswer,
     errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'unknown_alert', 'too_large'],
+    callers: 'signedIn',
   },
-  'DELETE /api/v1/market/alerts/{id}': { answer: Deleted, errors: ['unauthenticated', 'forbidden', 'bad_origin'] },
-  'GET /api/v1/market/boards': { answer: BoardsDocument, errors: ['unauthenticated'] },
+  'DELETE /api/v1/market/alerts/{id}': { answer: Deleted, errors: ['unauthenticated', 'forbidden', 'bad_origin'], callers: 'signedIn' },
+  'GET /api/v1/market/boards': { answer: BoardsDocument, errors: ['unauthenticated'], callers: 'signedIn' },
   'PUT /api/v1/market/boards': {
     body: BoardsDocument,
     answer: BoardsDocument,
     errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'],
+    callers: 'signedIn',
+    rules: ['dashboard ids are unique, screen ids are unique, and widget ids are unique within their board'],
   },
 } satisfies DocsOf<'api'>;

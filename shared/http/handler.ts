@@ -1,4 +1,5 @@
 import middy from '@middy/core';
+import { anonymousPrincipal } from '../auth/authenticate';
 import { admit } from '../auth/gate';
 import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
@@ -48,7 +49,9 @@ export type Access =
       writesNothing?: boolean;
     }
   | { kind: 'signedIn' }
-  | { kind: 'feature'; feature: Feature /** reads need only a signed-in caller */; signedInOnly?: boolean };
+  | { kind: 'feature'; feature: Feature /** reads need only a signed-in caller */; signedInOnly?: boolean }
+  /** A retired route (spec: always 404): answered before admission, so no credential is read and nothing is counted. */
+  | { kind: 'retired' };
 
 /** The functions that serve HTTP routes. */
 export type HttpFunction = 'api' | 'upload' | 'pages';
@@ -155,7 +158,10 @@ export function httpHandler<F extends HttpFunction>(fn: F, table: RouteTable<F>,
     .handler(async (event) => {
       const { route, params } = resolve(event, routes);
       const req = toApiRequest(event, params, true);
-      const principal = await admit(req, route.access, svc, (m) => metered.set(event, rateLimitHeaders(m)));
+      const principal =
+        route.access.kind === 'retired'
+          ? anonymousPrincipal(req.ip, svc.clock.now())
+          : await admit(req, route.access, svc, (m) => metered.set(event, rateLimitHeaders(m)));
       checkPathParams(req.params);
       return route.handle({ req, svc, principal });
     });

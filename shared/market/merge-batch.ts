@@ -11,6 +11,7 @@ import type { Services } from '../services';
 import { isDependencyFailure } from '../store/dependency-failure';
 import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
+import { inSubsegment } from '../telemetry/tracing';
 import { MERGE_REJECTED_QUEUE } from '../topology';
 import { type MergeMessage, parseMergeMessage } from '../upload/merge-message';
 import { type MergeWatch, mergeBook } from './merge-book';
@@ -32,7 +33,8 @@ export async function mergeBatch(
     }
     try {
       const started = performance.now();
-      const out = await mergeBook(svc, msg);
+      // A subsegment per book, found in X-Ray by the market and upload id its upload's trace carries.
+      const out = await inSubsegment('merge book', { market: msg.market, uploadId: msg.uploadId }, () => mergeBook(svc, msg));
       svc.log('info', 'merge', { market: msg.market, at: msg.at, ...out });
       if (out.merged) {
         // Wall time of the work, not the service clock (a manual clock locally).

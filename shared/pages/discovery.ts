@@ -183,6 +183,7 @@ export function homePage(publicBase: string, markets: readonly HomeMarket[] = []
     '<h2>Markets</h2>',
     '<p class="muted">Prices are per unit (100c = 1s, 100s = 1g) with the number of units listed; each name opens the item\'s page.</p>',
     `<div class="markets">\n${sections.map(marketCard).join('\n')}\n</div>`,
+    `<p>${link('#/market', 'Search items, compare the six markets and open interactive charts')}</p>`,
     '<h2>Documentation</h2>',
     '<ul>',
     `<li>${link(`${publicBase}docs/api/reference`, 'API reference')}</li>`,

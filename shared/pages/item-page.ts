@@ -156,6 +156,7 @@ export function itemPageHtml(d: ItemPageData, urls: ItemPageUrls, hours: readonl
     `<figure class="card">\n<figcaption>Daily close</figcaption>\n${dailyChart(history, name)}\n</figure>`,
     `<figure class="card">\n<figcaption>Hourly close</figcaption>\n${hourlyChart(history, name)}\n</figure>`,
     '</section>',
+    `<p>${link(`#/market/item?key=${d.key}&m=${d.market}`, 'Interactive chart, live prices and this item in the six markets')}</p>`,
     '<h2>Details</h2>',
     '<dl class="facts card">',
     ...facts(d).map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`),

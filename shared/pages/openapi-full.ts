@@ -8,18 +8,21 @@ import { z } from 'zod';
 import { accountDocs } from '../api/account.schemas';
 import { bookUploadDocs } from '../api/book-upload.schemas';
 import { catalogueDocs } from '../api/catalogue-upload.schemas';
-import { ErrorBody, Market } from '../api/common.schemas';
+import { ErrorBody, itemKeyJsonSchema, Market } from '../api/common.schemas';
 import { environmentDocs } from '../api/environment.schemas';
 import { itemDocs } from '../api/items.schemas';
 import { marketBookDocs } from '../api/market-books.schemas';
 import { marketFilesDocs } from '../api/market-files.schemas';
 import { marketReadDocs } from '../api/market-reads.schemas';
-import { pushDocs } from '../api/push.schemas';
+import { pushDocs, putSubscriptionDoc } from '../api/push.schemas';
 import type { RouteDoc } from '../api/route-doc';
 import { settingsDocs } from '../api/settings.schemas';
 import type { ErrorCode } from '../errors';
+import { JSON_MAX_DEPTH } from '../http/bounds';
 import { ERROR_STATUS } from '../http/status';
+import { type EndpointRule, PUSH_SERVICE_HOSTS } from '../push/subscription';
 import { HTTP_ROUTES, type RouteKey } from '../topology';
+import { errorCodesOf, GATEWAY_ERROR, gatewayMayAnswer, HEADERS, headersOf, layerAnswers, type Place, SECURITY_SCHEMES, securityOf } from './openapi-answers';
 import { pageDocs } from './openapi-pages';
 import { ROUTE_DOCS as DIRECTORY } from './reference';
 
@@ -52,13 +55,17 @@ const ANY_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 /** Path parameters by name; the examples are what the API reference's requests show (Linen Cloth, 2026-01-01). */
 const PATH_PARAMS: Record<string, Json> = {
   market: schemaOf(Market, 'output'),
-  item: { type: 'string', pattern: '^[0-9]{1,16}$', description: 'an item key', examples: ['2589'] },
-  key: { type: 'string', pattern: '^[0-9]{1,16}(\\.md)?$', description: 'an item key (item pages: `.md` for Markdown)', examples: ['2589'] },
   at: { type: 'string', pattern: '^[0-9]{1,16}$', description: 'the book observation time, Unix ms', examples: ['1767225600000'] },
 };
+/** The item page's key (`.md` asks for Markdown); `/api/v1/` routes take the item key itself, as `/openapi.json` types it. */
+const PAGE_KEY = { type: 'string', pattern: '^[0-9]{1,16}(\\.md)?$', description: 'an item key (`.md` for Markdown)', examples: ['2589'] };
 
 const pathParams = (path: string): Json[] =>
-  [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: PATH_PARAMS[name] ?? { type: 'string' } }));
+  [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => {
+    const key = name === 'item' || name === 'key';
+    const schema = key && path.startsWith('/api/') ? itemKeyJsonSchema() : key ? PAGE_KEY : (PATH_PARAMS[name] ?? { type: 'string' });
+    return { name, in: 'path', required: true, schema };
+  });
 
 /** Query parameters from the route's query schema (text values; an optional or defaulted one is not required). */
 function queryParams(query: z.ZodObject | undefined): Json[] {
@@ -71,44 +78,68 @@ function queryParams(query: z.ZodObject | undefined): Json[] {
   });
 }
 
-/** The error body with `error` narrowed to the codes of one status. */
-function errorContent(codes: readonly ErrorCode[]): Json {
+/** The error body with `error` narrowed to the codes of one status (or, where the gateway may answer, its body). */
+function errorContent(codes: readonly ErrorCode[], gateway: boolean): Json {
   const body = schemaOf(ErrorBody, 'output');
-  return { 'application/json': { schema: { ...body, properties: { ...(body.properties as Json), error: { type: 'string', enum: [...codes] } } } } };
+  const own = { ...body, properties: { ...(body.properties as Json), error: { type: 'string', enum: [...codes] } } };
+  return { 'application/json': { schema: gateway ? { anyOf: [own, GATEWAY_ERROR] } : own } };
 }
 
+const TEXT = { schema: { type: 'string' } };
+
 /**
- * Error answers grouped by status. Every route of a deployment refuses a request that did not come through its
- * CloudFront distribution (403 `edge_only`); every `/api/v1/` route also answers 401 (bad credential) and 429.
+ * The content of one error status: the JSON error body; pages that answer HTML also answer their errors as an
+ * HTML or Markdown page (as the caller's Accept asks), the edge's 403 aside.
  */
-function errorResponses(path: string, doc: RouteDoc, head: boolean): Json {
-  const codes = new Set<ErrorCode>(doc.errors ?? []);
-  codes.add('edge_only');
-  if (path.startsWith('/api/v1/')) {
-    codes.add('unauthenticated');
-    codes.add('rate_limited');
-  }
+function errorContentOf(place: Place, doc: RouteDoc, status: number, codes: readonly ErrorCode[]): Json {
+  const content = errorContent(codes, gatewayMayAnswer(place, doc, status));
+  const pageTypes = typeof doc.answerType === 'string' ? [doc.answerType] : (doc.answerType ?? []);
+  if (place.api || status === 403 || !pageTypes.some((t) => t.startsWith('text/html'))) return content;
+  return { ...content, 'text/html; charset=utf-8': TEXT, 'text/markdown; charset=utf-8': TEXT };
+}
+
+/** Error answers grouped by status, each with its codes and headers (openapi-answers.ts says which). */
+function errorResponses(place: Place, doc: RouteDoc, head: boolean): Json {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const c of codes) byStatus.set(ERROR_STATUS[c], [...(byStatus.get(ERROR_STATUS[c]) ?? []), c]);
+  for (const c of errorCodesOf(place, doc)) byStatus.set(ERROR_STATUS[c], [...(byStatus.get(ERROR_STATUS[c]) ?? []), c]);
   const out: Json = {};
-  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    const headers = status === 429 ? { headers: { 'Retry-After': { description: 'seconds (60)', schema: { type: 'integer' } } } } : {};
-    out[String(status)] = { description: list.join(', '), ...headers, ...(head ? {} : { content: errorContent(list) }) };
-  }
+  // API Gateway's quota on the request line and headers (10240 bytes), before any route runs.
+  byStatus.set(431, []);
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0]))
+    if (status === 431)
+      out['431'] = {
+        description: 'Request Header Fields Too Large: the request line and headers passed 10240 bytes (too_large)',
+        headers: headersOf(place, doc, status),
+        ...(head ? {} : { content: errorContent(['too_large'], false) }),
+      };
+    else
+      out[String(status)] = {
+        description: list.join(', '),
+        headers: headersOf(place, doc, status),
+        ...(head ? {} : { content: errorContentOf(place, doc, status, list) }),
+      };
   return out;
 }
 
-function successResponse(doc: RouteDoc, head: boolean): Json {
-  if (doc.status === 302)
-    return { '302': { description: 'Redirect to the file host', headers: { Location: { description: 'the file URL', schema: { type: 'string' } } } } };
-  if (head) return { '200': { description: "The GET answer's status and headers, no body" } };
-  if (doc.answer) return { '200': { description: 'OK', content: { 'application/json': { schema: schemaOf(doc.answer, 'output') } } } };
-  if (doc.answerType) {
-    const types = typeof doc.answerType === 'string' ? [doc.answerType] : doc.answerType;
-    const schema = types[0] === 'image/webp' ? { type: 'string', contentMediaType: 'image/webp' } : { type: 'string' };
-    return { '200': { description: 'OK', content: Object.fromEntries(types.map((t) => [t, { schema }])) } };
-  }
-  return {};
+/** The success answer: its status (200, the download's 302, the live route's 101), headers and content. */
+function successResponse(place: Place, doc: RouteDoc, head: boolean): Json {
+  if (doc.status === 101)
+    return {
+      '101': {
+        description:
+          'Switching Protocols: the WebSocket of one market (`Upgrade: websocket`; a browser may pass its token as `?token=`). The messages are in the published files and live messages document.',
+      },
+    };
+  if (doc.status === 302) return { '302': { description: 'Redirect to the file host', headers: headersOf(place, doc, 302) } };
+  const headers = headersOf(place, doc, 200);
+  if (head) return { '200': { description: "The GET answer's status and headers, no body", headers } };
+  const types = doc.answerType === undefined ? ['application/json'] : typeof doc.answerType === 'string' ? [doc.answerType] : doc.answerType;
+  const schema = doc.answer
+    ? schemaOf(doc.answer, 'output')
+    : types[0] === 'image/webp'
+      ? { type: 'string', contentMediaType: 'image/webp' }
+      : { type: 'string' };
+  return { '200': { description: 'OK', headers, content: Object.fromEntries(types.map((t) => [t, { schema }])) } };
 }
 
 const operationId = (method: string, path: string): string =>
@@ -122,7 +153,9 @@ function operation(method: string, path: string, doc: RouteDoc): Json {
   const dir = DIRECTORY[path]?.[method === 'head' ? 'GET' : method.toUpperCase()] ?? DIRECTORY[path]?.ANY;
   if (!dir) throw new Error(`no directory entry for ${method} ${path}`);
   const head = method === 'head';
+  const place: Place = { api: path.startsWith('/api/'), method, path };
   const params = [...pathParams(path), ...queryParams(doc.query)];
+  const rules = doc.rules?.length ? `\n\nRules the schemas cannot state (a 400 may come from them): ${doc.rules.join('; ')}.` : '';
   return {
     operationId: operationId(method, path === '/' ? '/home' : path),
     summary:
@@ -130,30 +163,50 @@ function operation(method: string, path: string, doc: RouteDoc): Json {
         .replace(/\s*\(.*$/, '')
         .replace(/[.:]\s.*$/, '')
         .slice(0, 120) || dir.text,
-    description: `${dir.text}\n\nAccess: ${dir.access}.`,
+    description: `${dir.text}\n\nAccess: ${dir.access}.${rules}`,
     tags: [dir.section],
+    security: securityOf(doc, place.api),
     ...(params.length ? { parameters: params } : {}),
-    ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(doc.body, 'input') } } } } : {}),
-    responses: { ...successResponse(doc, head), ...errorResponses(path, doc, head) },
+    ...(doc.body
+      ? {
+          requestBody: {
+            required: true,
+            // Every JSON body's nesting is bounded (shared/http/bounds.ts): stated for tools as an extension.
+            description: `JSON nested at most ${JSON_MAX_DEPTH} levels (\`x-json-max-depth\`)`,
+            'x-json-max-depth': JSON_MAX_DEPTH,
+            content: { 'application/json': { schema: schemaOf(doc.body, 'input') } },
+          },
+        }
+      : {}),
+    ...(doc.rules?.length ? { 'x-rules-beyond-schema': [...doc.rules] } : {}),
+    responses: { ...successResponse(place, doc, head), ...layerAnswers(place, doc, head), ...errorResponses(place, doc, head) },
   };
 }
 
-/** One document per base URL: the schemas never change while a function lives. */
+/** The push endpoints a deployment takes when none is named: the known push services, no loopback. */
+const DEFAULT_PUSH: EndpointRule = { hosts: PUSH_SERVICE_HOSTS, loopback: false };
+
+/** One document per base URL and push rule: the schemas never change while a function lives. */
 const built = new Map<string, Json>();
 
-/** The full document for a public base URL (ends with `/`). */
-export function fullOpenApiDocument(publicBase: string): Json {
-  const known = built.get(publicBase);
+/**
+ * The full document for a public base URL (ends with `/`) and the deployment's push endpoint rule (its
+ * config's `push`), which the subscription body's schema states.
+ */
+export function fullOpenApiDocument(publicBase: string, push: EndpointRule = DEFAULT_PUSH): Json {
+  const key = JSON.stringify([publicBase, push.hosts, push.loopback]);
+  const known = built.get(key);
   if (known) return known;
-  const doc = buildDocument(publicBase);
-  built.set(publicBase, doc);
+  const doc = buildDocument(publicBase, push);
+  built.set(key, doc);
   return doc;
 }
 
-function buildDocument(publicBase: string): Json {
+function buildDocument(publicBase: string, push: EndpointRule): Json {
+  const docs: Record<string, RouteDoc> = { ...FULL_DOCS, 'PUT /api/v1/push/subscription': putSubscriptionDoc(push) };
   const paths: Record<string, Json> = {};
   for (const r of HTTP_ROUTES) {
-    const doc: RouteDoc = FULL_DOCS[`${r.method} ${r.path}` as RouteKey];
+    const doc = docs[`${r.method} ${r.path}`];
     const methods = r.method === 'ANY' ? ANY_METHODS : [r.method.toLowerCase()];
     paths[r.path] ??= {};
     for (const m of methods) paths[r.path][m] = operation(m, r.path, doc);
@@ -165,19 +218,14 @@ function buildDocument(publicBase: string): Json {
       title: 'Market Data Service API (full)',
       version: '1.0.0',
       description:
-        'Every HTTP route of the service, generated from the zod schemas that validate its requests and answers. Answers are JSON; times are Unix ms; prices are copper per unit. The integration subset the spec defines is at /openapi.json.',
+        'Every HTTP route of the service, generated from the zod schemas that validate its requests and answers. Answers are JSON; times are Unix ms; prices are copper per unit. Each operation states who may call it (`security`). The integration subset the spec defines is at /openapi.json.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: publicBase.replace(/\/$/, ''), description: 'this deployment' }],
-    // Anonymous callers are welcome on public routes; the routes say which features they need.
-    security: [{}, { bearer: [] }, { session: [] }],
+    // Anonymous callers are welcome where an operation does not say otherwise.
+    security: [{}, { apiKey: [] }, { deviceToken: [] }, { sessionToken: [] }, { sessionCookie: [] }],
     tags: sections.map((name) => ({ name, description: `${name} routes` })),
     paths,
-    components: {
-      securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'A session JWT, a device token (svc_dev_…) or an API key (ak_…)' },
-        session: { type: 'apiKey', in: 'cookie', name: '__session', description: 'The website session cookie (same site)' },
-      },
-    },
+    components: { securitySchemes: SECURITY_SCHEMES, headers: HEADERS },
   };
 }

@@ -1,8 +1,13 @@
 /**
  * `/openapi.json` (spec api.md Conventions): OpenAPI 3.1 description of the integration subset: public market
  * summaries, item metadata, item prices, daily candles and book uploads. Pure: the document for a base URL.
+ * Its answer schemas are written here; who may call each operation, its other statuses (errors, 303, 304) and
+ * its headers are those of the same operation in `/openapi.full.json`, so the two never disagree (issue 24).
  */
+import { itemKeyJsonSchema } from '../api/common.schemas';
 import { MARKETS } from '../domain/market';
+import { HEADERS, SECURITY_SCHEMES } from './openapi-answers';
+import { fullOpenApiDocument } from './openapi-full';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const int = (description?: string, extra: Record<string, unknown> = {}) => ({ type: 'integer', ...(description ? { description } : {}), ...extra });
@@ -17,12 +22,27 @@ const tuple = (description: string, prefixItems: unknown[]) => ({
 const obj = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: 'object', properties, required });
 const nullable = (schema: Record<string, unknown>) => ({ oneOf: [schema, { type: 'null' }] });
 const json = (schema: unknown, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
-const error = (description: string) => json(ref('Error'), description);
+
+/** The fields of an item record (spec: Item fields). */
+const ITEM_FIELDS = {
+  n: { type: 'string', description: 'name' },
+  q: int('quality'),
+  il: int('item level'),
+  c: int('class'),
+  sc: int('subclass'),
+  ic: { type: 'string', description: 'icon name (GET /icons/<ic>.webp)' },
+  fi: int('icon file id (GET /icons/id/<fi>.webp)'),
+  sell: int('vendor sell price, copper'),
+  buy: int('vendor buy price, copper'),
+  st: int('max stack'),
+  rs: { type: 'boolean', description: 'rolls a suffix' },
+  bt: arr(int(), 'bonus tree ids'),
+  fl: int('flags: bit 0 commodity, bit 1 equipment, bit 2 pet'),
+};
 
 const SCHEMAS = {
-  Error: obj({ error: { type: 'string' }, message: { type: 'string' }, feature: { type: 'string' }, limit: int() }, ['error']),
   Market: { type: 'string', enum: [...MARKETS] },
-  ItemKey: int('item + 2147483648 * v (v: 0 plain, 2s / 2|s|-1 for suffix s, 65536 + species for caged pets)', { minimum: 1, maximum: 9007199254740991 }),
+  ItemKey: itemKeyJsonSchema(),
   AuctionRow: tuple('[id, price or null, quantity, at]', [
     ref('ItemKey'),
     nullable(int('lowest unit price in copper')),
@@ -44,50 +64,51 @@ const SCHEMAS = {
     },
     ['market', 'at', 'items', 'listed', 'scans', 'contributors7d'],
   ),
-  ItemRecord: obj(
-    {
-      n: { type: 'string', description: 'name' },
-      q: int('quality'),
-      il: int('item level'),
-      c: int('class'),
-      sc: int('subclass'),
-      ic: { type: 'string', description: 'icon name (GET /icons/<ic>.webp)' },
-      fi: int('icon file id (GET /icons/id/<fi>.webp)'),
-      sell: int('vendor sell price, copper'),
-      buy: int('vendor buy price, copper'),
-      st: int('max stack'),
-      rs: { type: 'boolean', description: 'rolls a suffix' },
-      bt: arr(int(), 'bonus tree ids'),
-      fl: int('flags: bit 0 commodity, bit 1 equipment, bit 2 pet'),
-    },
-    ['n', 'q'],
-  ),
-  BookEntry: tuple('[key, price, stack, band, n]', [
-    ref('ItemKey'),
-    int('buyout per unit, copper; 0 = bid only'),
-    int('units per auction', { minimum: 1 }),
-    int('time-left band 0..4', { minimum: 0, maximum: 4 }),
-    int('identical auctions', { minimum: 1 }),
-  ]),
-  Book: obj(
-    {
-      market: ref('Market'),
-      at: int('observation time, Unix ms (24 h behind to 5 min ahead of the server clock)'),
-      complete: { type: 'boolean', description: 'true only after an unfiltered whole-market read' },
-      auctions: int('sum of n over all entries', { minimum: 0 }),
-      entries: arr(ref('BookEntry'), 'unique, ascending by (key, price, stack, band); at most 200000'),
-      via: { type: 'string', description: 'partners only' },
-    },
-    ['market', 'at', 'complete', 'auctions', 'entries'],
-  ),
+  ItemRecord: obj(ITEM_FIELDS, ['n', 'q']),
+  ItemFileRecord: obj(ITEM_FIELDS, []),
 };
 
-const marketParam = { name: 'market', in: 'path', required: true, schema: ref('Market') };
-const itemParam = { name: 'item', in: 'path', required: true, schema: ref('ItemKey') };
 const hourly = 'Callers without `prices.live` get the market as of the top of the hour (`live: false`).';
+
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked field by field
+type Json = Record<string, any>;
+
+/**
+ * Each operation with the full document's parameters, security and answers, its own 200 schema kept (the subset's
+ * hand-written component schemas). The full document's error bodies and headers are self-contained.
+ */
+function withFullAnswers(paths: Json, full: Json): Json {
+  const out: Json = {};
+  for (const [path, ops] of Object.entries(paths)) {
+    out[path] = {};
+    for (const [method, op] of Object.entries(ops as Json)) {
+      const twin = full.paths[path][method];
+      const ok = twin.responses['200'];
+      out[path][method] = {
+        ...op,
+        // Parameters and bodies too: the same names, types and rules in both documents.
+        ...(twin.parameters ? { parameters: twin.parameters } : {}),
+        ...(twin.requestBody ? { requestBody: twin.requestBody } : {}),
+        ...(twin['x-rules-beyond-schema'] ? { 'x-rules-beyond-schema': twin['x-rules-beyond-schema'] } : {}),
+        security: twin.security,
+        responses: { ...twin.responses, '200': { ...ok, content: op.responses['200'].content } },
+      };
+    }
+  }
+  return out;
+}
 
 /** The OpenAPI 3.1 document for a deployment's public base URL. */
 export function openApiDocument(publicBase: string): Record<string, unknown> {
+  const doc = subsetDocument(publicBase);
+  const paths = withFullAnswers(doc.paths, fullOpenApiDocument(publicBase));
+  // Only the headers its answers name (a page's `Link` is not among them).
+  const text = JSON.stringify(paths);
+  const headers = Object.fromEntries(Object.entries(HEADERS).filter(([name]) => text.includes(`"#/components/headers/${name}"`)));
+  return { ...doc, paths, components: { ...doc.components, headers } };
+}
+
+function subsetDocument(publicBase: string): Json {
   return {
     openapi: '3.1.0',
     info: {
@@ -97,31 +118,36 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
     },
     servers: [{ url: publicBase.replace(/\/$/, '') }],
     externalDocs: { url: `${publicBase}docs/api/reference`, description: 'Endpoint directory' },
-    security: [{}, { bearer: [] }],
-    components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (`ak_…`), device token or session JWT' } },
-      schemas: SCHEMAS,
-    },
+    security: [{}, { apiKey: [] }, { deviceToken: [] }, { sessionToken: [] }, { sessionCookie: [] }],
+    components: { securitySchemes: SECURITY_SCHEMES, schemas: SCHEMAS, headers: HEADERS },
     paths: {
       '/api/v1/ah': {
         get: {
           operationId: 'listMarkets',
           summary: 'Public market summaries',
           description: hourly,
-          responses: { 200: json(obj({ markets: arr(ref('MarketSummary')), now: int(), live: { type: 'boolean' } })), 429: error('Rate limited') },
+          responses: { 200: json(obj({ markets: arr(ref('MarketSummary')), now: int(), live: { type: 'boolean' } })) },
         },
       },
       '/api/v1/items': {
         get: {
           operationId: 'getItems',
           summary: 'Item metadata (generated data merged with the catalogue)',
-          parameters: [{ name: 'build', in: 'query', required: false, schema: { type: 'string' } }],
           responses: {
             200: json(
-              obj({ v: { const: 1 }, build: { type: 'string' }, items: { type: 'object', additionalProperties: ref('ItemRecord') } }, ['v', 'build', 'items']),
+              obj(
+                {
+                  v: { const: 1 },
+                  build: { type: 'string' },
+                  items: {
+                    type: 'object',
+                    description: 'records as generated, the catalogue filling `n`, `q`, `fi` and `fl` where they are missing (a record may lack a name)',
+                    additionalProperties: ref('ItemFileRecord'),
+                  },
+                },
+                ['v', 'build', 'items'],
+              ),
             ),
-            400: error('bad_build'),
-            404: error('No item data is published'),
           },
         },
       },
@@ -129,7 +155,6 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
         get: {
           operationId: 'getItem',
           summary: "One key's item metadata",
-          parameters: [{ name: 'key', in: 'path', required: true, schema: ref('ItemKey') }],
           responses: {
             200: json(
               obj(
@@ -143,8 +168,6 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
                 ['build', 'key', 'item', 'now'],
               ),
             ),
-            400: error('bad_item'),
-            404: error('No item data is published'),
           },
         },
       },
@@ -153,7 +176,6 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
           operationId: 'getItemPrice',
           summary: "One item's price row and day points",
           description: `${hourly} \`days\` is limited to the caller's history days; \`volume\` needs \`depth\`.`,
-          parameters: [marketParam, itemParam],
           responses: {
             200: json(
               obj({
@@ -166,7 +188,6 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
                 live: { type: 'boolean' },
               }),
             ),
-            400: error('bad_market or bad_item'),
           },
         },
       },
@@ -175,12 +196,6 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
           operationId: 'getItemCandles',
           summary: 'Daily candles of one item',
           description: '`res=d1` (default) needs `candles.daily`; `h1` and `m1` need more features.',
-          parameters: [
-            marketParam,
-            itemParam,
-            { name: 'res', in: 'query', schema: { type: 'string', enum: ['d1', 'h1', 'm1'], default: 'd1' } },
-            { name: 'from', in: 'query', schema: int('Unix ms') },
-          ],
           responses: {
             200: json(
               obj({
@@ -193,8 +208,6 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
                 live: { type: 'boolean' },
               }),
             ),
-            400: error('bad_market, bad_item or bad_query'),
-            403: error('Missing feature'),
           },
         },
       },
@@ -204,16 +217,8 @@ export function openApiDocument(publicBase: string): Record<string, unknown> {
           summary: 'Upload an order book',
           description:
             'Devices need `upload.device`, API keys `api.upload`; a browser session is 403 `devices_only`. Body may be gzip (`Content-Encoding: gzip`), at most 32 MiB.',
-          security: [{ bearer: [] }],
-          requestBody: { required: true, content: { 'application/json': { schema: ref('Book') } } },
           responses: {
             200: json(obj({ at: int(), credited: { type: 'boolean' }, reason: { type: 'string' } }, ['at', 'credited'])),
-            400: error('bad_book, bad_market or bad_via'),
-            401: error('unauthenticated'),
-            403: error('forbidden, devices_only or not_partner'),
-            409: error('too_soon'),
-            413: error('too_large'),
-            503: error('storage_failed or no_storage'),
           },
         },
       },

@@ -108,6 +108,14 @@ const text = (type: string, render: (base: string) => string): Route<'pages'> =>
   },
 });
 
+/** The full document states the deployment's own push endpoint rule (config `push`). */
+const fullDocument: Route<'pages'> = {
+  access: PUBLIC,
+  async handle({ svc }) {
+    return textResult('application/json; charset=utf-8', JSON.stringify(fullOpenApiDocument(svc.config.publicBase, svc.config.push)));
+  },
+};
+
 const sitemap: Route<'pages'> = {
   access: PUBLIC,
   async handle({ svc }) {
@@ -141,7 +149,7 @@ export const pageRoutes = getAndHead({
   '/item/{key}': itemRoute,
   '/item/{key}/{slug}': itemRoute,
   '/openapi.json': text('application/json; charset=utf-8', (b) => JSON.stringify(openApiDocument(b))),
-  '/openapi.full.json': text('application/json; charset=utf-8', (b) => JSON.stringify(fullOpenApiDocument(b))),
+  '/openapi.full.json': fullDocument,
   '/docs/api/reference': reference,
   '/docs/api/reference.md': referenceMd,
   '/.well-known/api-catalog': text(LINKSET_TYPE, (b) => JSON.stringify(apiCatalog(b))),

@@ -203,7 +203,7 @@ class PatternSampler {
   }
 
   private charClass(): string | null {
-    if (this.src[this.at] === '^') return null;
+    if (this.src[this.at] === '^') return this.negatedClass();
     let first: string | null = null;
     while (!this.done() && this.src[this.at] !== ']') {
       let c = this.src[this.at++];
@@ -214,6 +214,15 @@ class PatternSampler {
       first ??= c;
     }
     return this.src[this.at++] === ']' ? first : null;
+  }
+
+  /** A negated class (`[^…]`, e.g. a name's refused characters): the first plain character it lets through. */
+  private negatedClass(): string | null {
+    const start = this.at - 1;
+    while (!this.done() && this.src[this.at] !== ']') this.at += this.src[this.at] === '\\' ? 2 : 1;
+    if (this.src[this.at++] !== ']') return null;
+    const cls = new RegExp(this.src.slice(start, this.at), 'u');
+    return ['a', 'A', '0', '_', '-', '.'].find((c) => cls.test(c)) ?? null;
   }
 
   /** How many times the atom is written: once, or the quantifier's minimum when that is more. */

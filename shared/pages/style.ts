@@ -1,12 +1,12 @@
 /**
-/**
  * The one stylesheet of the site, inlined in the head of every HTML page: a page is one request (its cache rules
  * are the page's own) and needs nothing else to look right. The app (app/) draws inside these pages and
  * carries no CSS of its own, so its forms, buttons and status lines are styled here too (issue 24 point 1).
  * Light and dark schemes; the charts are styled here too, their presentation attributes being only the
- * fallback for an SVG read without the page. The API reference's block lives in reference-style.ts.
+ * fallback for an SVG read without the page.
  */
 import { REFERENCE_CSS } from './reference-style';
+import { MARKET_CSS } from './style-market';
 
 const SITE_CSS = `
 :root{color-scheme:light dark;--bg:#f6f8fa;--card:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--accent:#0969da;--area:rgba(9,105,218,.12);--gold:#8a6500;--silver:#57606a;--copper:#a0461b;--button:#0969da;--bad:#cf222e;--good:#1a7f37}
@@ -86,10 +86,19 @@ ul.keys .row{display:flex;justify-content:space-between;align-items:center;gap:1
 code.key{display:block;padding:8px;border:1px solid var(--line);border-radius:6px;overflow-wrap:anywhere;font-size:.875rem}
 .pill{display:inline-block;padding:2px 10px;border:1px solid var(--line);border-radius:999px;font-size:.875rem}
 h1[tabindex="-1"]:focus{outline:none}
+ul.alerts,ul.watchlist,ul.boards,ul.widgets,ul.suggestions,ul.subscriptions{list-style:none;padding:0;margin:0;display:grid;gap:8px}
+ul.watchlist .row,ul.widgets .row,ul.subscriptions .row{display:flex;justify-content:space-between;align-items:center;gap:12px;flex-wrap:wrap}
+ul.suggestions button{width:100%;max-width:360px;text-align:left}
+ul.hits{margin:0;padding-left:1.25rem}
+.field.check{display:flex;align-items:center;gap:8px;max-width:none}.field.check input{min-height:auto;width:20px;height:20px}
+.field-error{margin:0;color:var(--bad);font-size:.875rem}
+input[aria-invalid=true],select[aria-invalid=true]{border-color:var(--bad)}
+fieldset{border:1px solid var(--line);border-radius:6px;padding:12px}fieldset:disabled{opacity:.6}
+.fired{display:grid;gap:8px}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `
   .trim()
   .replace(/\n/g, '');
 
-/** The site's styles, then the API reference's (scoped to its classes). */
-export const PAGE_CSS = SITE_CSS + REFERENCE_CSS;
+/** The site's styles, then the market views' and the API reference's (each scoped to its classes). */
+export const PAGE_CSS = SITE_CSS + MARKET_CSS + REFERENCE_CSS;

@@ -5,6 +5,7 @@
 import { systemClock } from '../clock';
 import { type Config, parseConfig } from '../config';
 import { jsonLog } from '../log';
+import { tracedClient } from '../telemetry/tracing';
 import type { ClientName, Clients, Platform } from './platform';
 import { keepSecretsOutOfLogs, loadSecretEnv } from './secret-env';
 import { placeholderVariables } from './secret-placeholder';
@@ -27,7 +28,7 @@ export async function awsPlatform<K extends ClientName>(factories: ClientFactori
     Object.entries(all).map(([name, make]) => [
       name,
       () => {
-        if (!built.has(name)) built.set(name, (make as (c: Config) => unknown)(config));
+        if (!built.has(name)) built.set(name, tracedClient((make as (c: Config) => unknown)(config)));
         return built.get(name);
       },
     ]),

@@ -15,10 +15,15 @@ export function queueUrlOfArn(arn: string): string {
   return `https://sqs.${region}.amazonaws.com${partition === 'aws-cn' ? '.cn' : ''}/${account}/${name}`;
 }
 
+/**
+ * The SQS queues. Each message sent carries the sender's X-Ray trace as its `AWSTraceHeader` system attribute
+ * when `traceHeader` gives one, so the consumer's trace (the merge, the push) continues the sender's.
+ */
 export class SqsQueues implements QueuePort {
   constructor(
     private readonly client: SQSClient,
     private readonly urls: Record<string, string>,
+    private readonly traceHeader: () => string | undefined = () => undefined,
   ) {}
 
   private url(queue: string): string {
@@ -29,6 +34,8 @@ export class SqsQueues implements QueuePort {
 
   async send(queue: string, messages: QueueMessage[]): Promise<void> {
     const url = this.url(queue);
+    const trace = this.traceHeader();
+    const system = trace ? { AWSTraceHeader: { DataType: 'String', StringValue: trace } } : undefined;
     for (let i = 0; i < messages.length; i += 10) {
       const batch = messages.slice(i, i + 10);
       const out = await this.client.send(
@@ -43,6 +50,7 @@ export class SqsQueues implements QueuePort {
             MessageAttributes: m.attributes
               ? Object.fromEntries(Object.entries(m.attributes).map(([k, v]) => [k, { DataType: 'String', StringValue: v }]))
               : undefined,
+            MessageSystemAttributes: system,
           })),
         }),
       );

@@ -2,7 +2,8 @@
  * A function's telemetry: its Powertools Logger (service = the function's name; request id and cold start
  * from `injectLambdaContext`) and Metrics (EMF, flushed by `logMetrics` at the end of each invocation), both
  * writing to the sink. Code below the handlers counts with `metric()`, which finds the invocation's function
- * through the scope; outside any invocation (unit tests, the bench) it does nothing.
+ * through the scope; outside any invocation (unit tests, the bench) it does nothing. The X-Ray tracer's
+ * middleware comes first (shared/telemetry/tracing.ts), so every function is traced from this one place.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -14,11 +15,15 @@ import { loggerFor } from './loggers';
 import { METRIC_NAMESPACE, type MetricName } from './metric-names';
 import { invocationScope, type Scope } from './scope';
 import { sinkConsole, toSink } from './sink';
+import { traceMiddlewares } from './tracing';
 
 export interface FunctionTelemetry {
   logger: Logger;
   metrics: Metrics;
-  /** injectLambdaContext (request id, cold start, sampled debug) and logMetrics (EMF flush), first in a handler's middy chain. */
+  /**
+   * The tracer's handler subsegment, injectLambdaContext (request id, cold start, sampled debug) and logMetrics
+   * (EMF flush), first in a handler's middy chain.
+   */
   middlewares<E, R>(): Array<MiddlewareObj<E, R>>;
   /** The exported handler: the middy chain run inside the function's scope. */
   handler<E, R>(h: (event: E, context: Context) => Promise<R>): (event: E, context: Context) => Promise<R>;
@@ -43,7 +48,8 @@ export function functionTelemetry(fn: string): FunctionTelemetry {
     t = {
       logger,
       metrics,
-      middlewares: <E, R>() => [injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics)] as unknown as Array<MiddlewareObj<E, R>>,
+      middlewares: <E, R>() =>
+        [...traceMiddlewares<E, R>(), injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics)] as unknown as Array<MiddlewareObj<E, R>>,
       handler: (h) => (event, context) => {
         const coldStart = first;
         first = false;

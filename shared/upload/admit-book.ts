@@ -16,6 +16,7 @@ import { BODY_LIMIT, readBody } from '../http/body';
 import type { MarketPages } from '../ports/market';
 import type { UploadAnswer } from '../ports/uploads';
 import type { Services } from '../services';
+import { annotate } from '../telemetry/tracing';
 import { deleteStored, storeBookFile, storeQuarantined } from './book-storage';
 import { mergeMessage } from './merge-message';
 import { requireUploader, requireViaAllowed, retryIdentity, type Uploader, uploaderOf } from './uploader';
@@ -49,6 +50,8 @@ export async function admitBook(
   const retryId = retryIdentity(who, book.market, 'book', book.at);
   const claim = await claimOrAwait(svc, retryId, now, book.at + KEEP_AFTER_AT_MS);
   if ('answer' in claim) return claim.answer;
+  // The trace is found by market and upload id (the merge's subsegment carries the same two).
+  annotate({ market: book.market, uploadId: claim.uploadId });
   try {
     return await new Admission(svc, book, who, retryId, claim.uploadId, now).run();
   } catch (err) {

@@ -98,6 +98,7 @@ const BENCH_DEPLOYMENT: Deployment = {
   filesPrefix: '',
   workBucketName: 'bench-work',
   logSampleRate: 0,
+  tracing: false,
   queueUrl: (name) => `https://sqs.us-east-1.amazonaws.com/000000000000/${name}`,
   secret: (name) => BENCH_SECRETS[name],
 };

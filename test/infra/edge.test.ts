@@ -240,6 +240,7 @@ describe('identities stay apart (issue 11, point 8)', () => {
         ['/api/v1/live', 'https-only'],
         ['/api/*', 'https-only'],
         ['/assets/*', 'redirect-to-https'],
+        ['/sw.js', 'redirect-to-https'],
       ]);
       expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
     }

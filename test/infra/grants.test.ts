@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FunctionName } from '../../shared/topology';
-import { actionsOf, environmentOf, flatten, type Statement, statementsOf, synth } from './synth';
+import { type FunctionName, SCHEDULES, STREAM_CONSUMER } from '../../shared/topology';
+import { actionsOf, environmentOf, flatten, resourcesOf, type Statement, statementsOf, synth } from './synth';
 
 /**
  * What each function's code touches in the files bucket and the queues, read from the code (issue 11,
@@ -60,13 +60,12 @@ const sorted = (list: string[] | undefined): string[] => [...new Set(list ?? [])
 /** The key patterns (`books/*`) of a resource inside the files bucket, after the stage prefix. */
 function keyPattern(resource: unknown, stagePrefix: string): string {
   const arn = flatten(resource);
-  const m = arn.match(/^(?:resolved|arn:resolved:s3:::dev-files-bucket)\/(.*)$/);
+  // The partition is a literal where the stack's region is (`@aws-cdk/core:enablePartitionLiterals`, cdk.json).
+  const m = arn.match(/^(?:resolved|arn:(?:resolved|aws):s3:::dev-files-bucket)\/(.*)$/);
   if (!m) throw new Error(`not an object resource of the files bucket: ${arn}`);
   expect(m[1].startsWith(stagePrefix), arn).toBe(true);
   return m[1].slice(stagePrefix.length);
 }
-
-const resourcesOf = (st: Statement): unknown[] => (Array.isArray(st.Resource) ? st.Resource : [st.Resource]);
 
 /** A function's S3 grants as prefix lists per right (list: the `s3:prefix` values of s3:ListBucket). */
 function bucketGrants(stage: string, name: FunctionName, stagePrefix: string): Required<Pick<Expected, 'read' | 'write' | 'delete' | 'list'>> {
@@ -96,18 +95,20 @@ function bucketGrants(stage: string, name: FunctionName, stagePrefix: string): R
   return out;
 }
 
-function queueGrants(name: FunctionName): { merge: number; push: number; rejected: number; deadLetters: number } {
+function queueGrants(name: FunctionName): { merge: number; push: number; rejected: number; deadLetters: number; failures: number } {
   const statements = statementsOf(synth('dev'), name).filter((st) => st.Effect === 'Allow');
   const targets = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap((st) => resourcesOf(st).map((r) => JSON.stringify(r)));
   const rejected = targets.filter((r) => r.includes('MergeQueuesRejected')).length;
   const merge = targets.filter((r) => r.includes('MergeQueues') && !r.includes('MergeQueuesRejected') && !r.includes('DeadLetters')).length;
   const push = targets.filter((r) => r.includes('PushQueue')).length;
-  expect(merge + push + rejected, `${name} sends to a queue outside the stage's`).toBe(targets.length);
+  // Lambda sends a failed scheduled run or a skipped stream batch there as the function (issue 26 point 3).
+  const failures = targets.filter((r) => r.includes('FailedRuns') || r.includes('StreamFailed')).length;
+  expect(merge + push + rejected + failures, `${name} sends to a queue outside the stage's`).toBe(targets.length);
   const deadLetters = statements
     .filter((st) => actionsOf(st).includes('sqs:ReceiveMessage'))
     .flatMap((st) => resourcesOf(st).map((r) => JSON.stringify(r)))
     .filter((r) => r.includes('DeadLetters')).length;
-  return { merge, push, rejected, deadLetters };
+  return { merge, push, rejected, deadLetters, failures };
 }
 
 describe('least privilege: each function touches only the bucket prefixes and queues its code uses', () => {
@@ -161,7 +162,8 @@ describe('least privilege: each function touches only the bucket prefixes and qu
       const want1 = want.queues?.includes('push') ? 1 : 0;
       const rejected = want.rejects ? 1 : 0;
       const deadLetters = want.redrives ? 6 : 0;
-      expect(queueGrants(name), name).toEqual({ merge: want6, push: want1, rejected, deadLetters });
+      const failures = SCHEDULES.some((s) => s.function === name) || STREAM_CONSUMER.function === name ? 1 : 0;
+      expect(queueGrants(name), name).toEqual({ merge: want6, push: want1, rejected, deadLetters, failures });
       const urls = JSON.parse(flatten(environmentOf(synth('dev'), name).QUEUE_URLS)) as Record<string, string>;
       expect(Object.keys(urls).length, `${name} QUEUE_URLS`).toBe(want6 + want1 + rejected + deadLetters);
     }

@@ -22,19 +22,30 @@ const SITE_DEPLOY = /^CustomCDKBucketDeployment[0-9A-F]{32}[0-9]+MiB(ServiceRole
 /** Stages without the production safeguards (disposable data, no web ACL). */
 const NOT_PRODUCTION = /^(dev|preview-.+)$/;
 
+/** Every function of the manifest, by its logical id. */
+const FUNCTIONS = /^Functions(Api|Upload|Pages|WsConnect|WsMessage|WsDisconnect|Merge|Fanout|Push|Seal|Snapshot|Retention|Items|LiveSweep|Redrive)$/;
+
+/** Queues that are themselves where failures end (dead letters, rejected merges, failed runs, skipped stream batches). */
+const DEAD_LETTER_PLACES = /^(MergeQueuesmerge[a-z]+DeadLetters|PushQueueDeadLetters|MergeQueuesRejected|Schedules[a-z]+FailedRuns|TableStreamFailed)$/;
+
+const PINNED_RUNTIME =
+  'Node.js 22 is the runtime the design pins (LTS, matched by the esbuild target and the local runtime); moving to a newer runtime is a deliberate upgrade, not a drift.';
+
+const WS_ACCESS_LOGS =
+  'WebSocket access logging needs the account-wide API Gateway CloudWatch role, which a per-stage stack must not own; the ws-* functions log every connect, message and disconnect.';
+
 /** IAM5 findings the stack accepts: key-prefix wildcards of the stage's own buckets and its @connections paths. */
 const PREFIX_WILDCARDS = [
   { regex: '/^Resource::.*FilesBucket.*\\*$/g' },
   { regex: '/^Resource::.*WorkBucket.*\\*$/g' },
-  { regex: '/^Resource::arn:<AWS::Partition>:execute-api:.*@connections\\/\\*$/g' },
+  { regex: '/^Resource::arn:(<AWS::Partition>|aws):execute-api:.*@connections\\/\\*$/g' },
 ];
 
 export const REVIEWED_SUPPRESSIONS: ReviewedSuppression[] = [
   {
     rule: 'AwsSolutions-APIG1',
     resources: /^LiveApiStage$/,
-    reason:
-      'WebSocket access logging needs the account-wide API Gateway CloudWatch role, which a per-stage stack must not own; the ws-* functions log every connect, message and disconnect.',
+    reason: WS_ACCESS_LOGS,
   },
   {
     rule: 'AwsSolutions-APIG4',
@@ -94,10 +105,16 @@ export const REVIEWED_SUPPRESSIONS: ReviewedSuppression[] = [
     reason: 'dynamodb:ListStreams has no resource-level permissions; the stream read actions themselves are scoped to this table’s stream.',
   },
   {
+    rule: 'AwsSolutions-IAM5',
+    resources: /^Functions[A-Za-z]+Role(DefaultPolicy)?$/,
+    stages: /^production/,
+    appliesTo: ['Resource::*'],
+    reason: 'xray:PutTraceSegments and xray:PutTelemetryRecords (what active tracing adds) have no resource-level permissions: X-Ray takes only Resource "*".',
+  },
+  {
     rule: 'AwsSolutions-L1',
-    resources: /^Functions(Api|Upload|Pages|WsConnect|WsMessage|WsDisconnect|Merge|Fanout|Push|Seal|Snapshot|Retention|Items|LiveSweep|Redrive)$/,
-    reason:
-      'Node.js 22 is the runtime the design pins (LTS, matched by the esbuild target and the local runtime); moving to a newer runtime is a deliberate upgrade, not a drift.',
+    resources: FUNCTIONS,
+    reason: PINNED_RUNTIME,
   },
   {
     rule: 'AwsSolutions-L1',
@@ -167,5 +184,59 @@ export const REVIEWED_SUPPRESSIONS: ReviewedSuppression[] = [
     rule: 'AwsSolutions-SQS3',
     resources: /^MergeQueuesRejected$/,
     reason: 'The rejected queue is itself a dead-letter place: nothing consumes it, an alarm fires while it holds a message.',
+  },
+  {
+    rule: 'AwsSolutions-SQS3',
+    resources: /^Schedules[a-z]+FailedRuns$/,
+    reason:
+      'A failed-runs queue is itself a dead-letter place (the EventBridge target’s dead letters and the function’s on-failure destination): nothing consumes it, an alarm fires while it holds a message.',
+  },
+  {
+    rule: 'AwsSolutions-SQS3',
+    resources: /^TableStreamFailed$/,
+    reason:
+      'The stream’s on-failure queue is itself a dead-letter place (the skipped batches’ shard and sequence numbers): nothing consumes it, an alarm fires while it holds a message.',
+  },
+  // cdk-nag's Serverless pack (issue 26 point 2).
+  {
+    rule: 'Serverless-APIGWAccessLogging',
+    resources: /^LiveApiStage$/,
+    reason: WS_ACCESS_LOGS,
+  },
+  {
+    rule: 'Serverless-LambdaDLQ',
+    resources: FUNCTIONS,
+    reason:
+      'Only the scheduled functions are invoked asynchronously, and their failed runs go to an on-failure destination (SQS, alarmed), which AWS recommends over a DLQ; HTTP and WebSocket functions are invoked synchronously, and queue and stream consumers are polled, their failures kept by the queues’ dead-letter queues and the stream’s on-failure queue.',
+  },
+  {
+    rule: 'Serverless-LambdaEventSourceMappingDestination',
+    resources: /^Functions(Merge|Push)SqsEventSource[A-Za-z0-9-]+(MergeQueuesmerge[a-z]+Queue|PushQueue)[0-9A-F]{8}$/,
+    reason:
+      'Lambda takes no on-failure destination for an SQS event source: the queue’s redrive policy moves a message received maxReceives times to its dead-letter queue, which an alarm watches.',
+  },
+  {
+    rule: 'Serverless-LambdaLatestVersion',
+    resources: FUNCTIONS,
+    reason: PINNED_RUNTIME,
+  },
+  {
+    rule: 'Serverless-LambdaTracing',
+    resources: FUNCTIONS,
+    stages: NOT_PRODUCTION,
+    reason: 'The <stage> stage runs without X-Ray (StageConfig.tracing, on in production; -c tracing=on switches it on for a deploy).',
+  },
+  {
+    rule: 'Serverless-SNSRedrivePolicy',
+    resources: /^AlarmsTopic[a-z0-9]+$/,
+    stages: /^production/,
+    reason:
+      'The one subscription is the on-call email: SNS retries a mail server itself, and a dead-letter queue of undelivered alarm notifications could only be alarmed through this same topic; the alarms stay visible in CloudWatch and on the dashboard.',
+  },
+  {
+    rule: 'Serverless-SQSRedrivePolicy',
+    resources: DEAD_LETTER_PLACES,
+    reason:
+      'This queue is itself where failed messages end: nothing consumes it, an alarm fires while it holds a message, and an operator reads or redrives it (docs/runbook.md).',
   },
 ];

@@ -13,13 +13,13 @@ interface Suppression {
   is_reason_encoded?: boolean;
 }
 
-describe('AWS Solutions checks (cdk-nag)', () => {
+describe('AWS Solutions and Serverless checks (cdk-nag)', () => {
   for (const stage of STAGES) {
     it(`reports no unsuppressed error or warning for ${typeof stage === 'string' ? stage : stage.key}`, () => {
       const annotations = Annotations.fromStack(synth(stage, { nag: true }).stack);
       const findings = [
-        ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-')),
-        ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-')),
+        ...annotations.findError('*', Match.stringLikeRegexp('(AwsSolutions|Serverless)-')),
+        ...annotations.findWarning('*', Match.stringLikeRegexp('(AwsSolutions|Serverless)-')),
       ].map((f) => `${f.id}: ${String(f.entry.data).split(':')[0]}`);
       expect(findings).toEqual([]);
     });

@@ -148,8 +148,9 @@ describe('stack built from the manifest', () => {
       })
       .sort((a, b) => a.id.localeCompare(b.id));
     expect(actual).toEqual(expected.sort((a, b) => a.id.localeCompare(b.id)));
-    // 7 queues, 7 dead-letter queues and the rejected queue: nothing else.
-    expect(queues).toHaveLength(15);
+    // 7 queues, 7 dead-letter queues, the rejected queue, a failed-runs queue per schedule and the stream's
+    // on-failure queue (issue 26 point 3): nothing else.
+    expect(queues).toHaveLength(15 + SCHEDULES.length + 1);
   });
 
   it('keeps accepted books 14 days in the merge queues, dead-letters them only as a last resort, and backs off within 15 minutes', () => {
@@ -245,7 +246,8 @@ describe('stack built from the manifest', () => {
     const s = dev();
     const all = ofType(s, 'AWS::CloudWatch::Alarm');
     const alarms = all.map(([, a]) => a.Properties.MetricName);
-    expect(alarms.filter((m) => m === 'ApproximateNumberOfMessagesVisible')).toHaveLength(QUEUES.length + 1);
+    // Dead letters, the rejected merges, and (issue 26 point 3) each schedule's failed runs and the stream's skipped batches.
+    expect(alarms.filter((m) => m === 'ApproximateNumberOfMessagesVisible')).toHaveLength(QUEUES.length + 1 + SCHEDULES.length + 1);
     const [[rejectedId]] = ofType(s, 'AWS::SQS::Queue').filter(([id]) => id.includes('Rejected'));
     const rejected = all.filter(([, a]) => mentions(a.Properties.Dimensions, rejectedId));
     expect(rejected).toHaveLength(1);

@@ -1,10 +1,11 @@
 /**
- * Builds a stage's stack for assertions without bundling (`aws:cdk:bundling-stacks` = [] skips esbuild)
- * and without the built-in CloudFormation validation (`npm run synth` runs both). One template per stage
- * and process, because synthesis is the slow part.
+ * Builds a stage's stack for assertions with cdk.json's feature flags (as `cdk synth` has them), without
+ * bundling (`aws:cdk:bundling-stacks` = [] skips esbuild) and without the built-in CloudFormation validation
+ * (`npm run synth` runs both). One template per stage and process, because synthesis is the slow part.
  */
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { appContext } from '../../lib/cdk-context';
 import { addAwsSolutionsChecks } from '../../lib/nag-checks';
 import { MarketDataStack } from '../../lib/stack';
 import { devParameters, type IdentityInstance, STAGES, type StageConfig, stackName, stageConfig } from '../../lib/stages';
@@ -76,7 +77,7 @@ export function synth(stage: string | { key: string; config: StageConfig }, opti
   const key = `${name}:${options.nag === true}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
+  const app = new App({ context: appContext({ 'aws:cdk:bundling-stacks': [] }), builtinCloudFormationValidation: false });
   const named = (name: string): StageConfig => {
     const config = stageConfig(name, name.startsWith('preview-') ? PREVIEW_IDENTITY : undefined);
     // Production deploys with `-c alarmEmail=…` (bin/app.ts); the other stages are built as configured.
@@ -124,8 +125,14 @@ export function statementsOf(s: Synthesized, name: FunctionName): Statement[] {
 /** Actions of a statement as a list. */
 export const actionsOf = (st: Statement): string[] => (Array.isArray(st.Action) ? st.Action : [st.Action]);
 
-/** Whether `value` (a resolved-or-intrinsic CloudFormation value) mentions the logical id `id`. */
-export const mentions = (value: unknown, id: string): boolean => JSON.stringify(value).includes(`"${id}"`);
+/**
+ * Resources of a statement as a list: count these, not statements, since `@aws-cdk/aws-iam:minimizePolicies`
+ * (cdk.json) merges statements that differ only in their resources.
+ */
+export const resourcesOf = (st: Statement): unknown[] => (Array.isArray(st.Resource) ? st.Resource : [st.Resource]);
+
+/** Whether `value` (a resolved-or-intrinsic CloudFormation value, or nothing) mentions the logical id `id`. */
+export const mentions = (value: unknown, id: string): boolean => (JSON.stringify(value) ?? '').includes(`"${id}"`);
 
 /** What the dev stack publishes for previews (SSM parameters), as a deployed dev stage would hold them. */
 export const DEV_PARAMETER_VALUES: Record<string, string> = {

@@ -115,6 +115,25 @@ describe('item data', () => {
     expect(res.body.items[1]).toEqual([2589, 'Linen Cloth', 1, 'inv_fabric_linen_01', 7, 5]);
   });
 
+  it("tags one key's answer without its now, so a revalidation earns a 304 until the record changes (issue 24.10)", async () => {
+    const first = await get('/api/v1/items/2589');
+    const tag = first.headers.get('etag');
+    expect(tag).toMatch(/^W\/"/);
+    await local.advance(1000);
+    const second = await get('/api/v1/items/2589');
+    // The body changed (`now`), the record did not: the same tag, and a 304 for it.
+    expect(second.body.now).toBe(first.body.now + 1000);
+    expect(second.headers.get('etag')).toBe(tag);
+    const revalidated = await get('/api/v1/items/2589', { 'if-none-match': tag as string });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body).toBeUndefined();
+    expect(revalidated.headers.get('etag')).toBe(tag);
+    // Another key is another record: its tag differs, and the first key's tag earns it no 304.
+    const other = await get('/api/v1/items/424242', { 'if-none-match': tag as string });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('etag')).not.toBe(tag);
+  });
+
   it('answers one key with its item record, and 400 bad_item for an invalid key', async () => {
     const res = await get('/api/v1/items/2589');
     expect(res.status).toBe(200);

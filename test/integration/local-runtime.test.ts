@@ -94,6 +94,7 @@ describe('local runtime: gateway basics and the control API', () => {
       identity: 'down',
       storage: 'down',
       table: 'up',
+      seal: 'none',
       merge: 'none',
       mergeCrashAfter: null,
       mergeWrites: null,
@@ -103,6 +104,7 @@ describe('local runtime: gateway basics and the control API', () => {
       identity: 'up',
       storage: 'up',
       table: 'down',
+      seal: 'none',
       merge: 'crash-once',
       mergeCrashAfter: 1,
       mergeWrites: null,
@@ -114,6 +116,7 @@ describe('local runtime: gateway basics and the control API', () => {
     for (const body of [
       { storage: 'sideways' },
       { table: 'sideways' },
+      { seal: 'sideways' },
       { mergeCrashAfter: 0 },
       { mergeCrashAfter: 1.5 },
       { mergeCrashAfter: '2' },

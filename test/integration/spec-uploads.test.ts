@@ -143,6 +143,25 @@ describe('spec: uploads, catalogue uploads and item data', () => {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ error: 'not_found' });
     });
+
+    it('answers 404 to the retired route whatever the credential: never 401 for a bad key, never 503 (issue 24.10)', async () => {
+      const body = makeBook((await local.now()) - MINUTE);
+      const bad = [{ token: 'ak_not_a_key' }, { token: 'svc_dev_garbled' }, { token: 'not.a.jwt' }, {}];
+      for (const o of bad) {
+        for (const method of ['POST', 'GET', 'DELETE']) {
+          const res = await local.api(method, '/api/v1/ah/scans', { ...o, ...(method === 'POST' ? { body } : {}) });
+          expect({ method, o, status: res.status, error: res.body?.error }).toEqual({ method, o, status: 404, error: 'not_found' });
+        }
+      }
+      // The identity provider cannot be asked: a key would be 503 anywhere else, and is still 404 here.
+      await local.faults({ identity: 'down' });
+      try {
+        const res = await local.api('POST', '/api/v1/ah/scans', { token: 'ak_unknown_while_down', body });
+        expect(res.status).toBe(404);
+      } finally {
+        await local.faults({ identity: 'up' });
+      }
+    });
   });
 
   describe('POST /api/v1/ah/books: answers and credit rules', () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { BundleBuildOptions } from '../../lib/local/bundles';
 import { type Runtime, startRuntime } from '../../lib/local/runtime';
+import { watchBase } from './openapi-fetch';
 
 /** 2026-11-02T00:00:00Z plus a little: a Monday, far from any boundary tests move across. */
 export const DEFAULT_START = Date.UTC(2026, 10, 2, 0, 0, 0) + 1000;
@@ -68,11 +69,14 @@ export async function startLocal(
     recordCalls: opts.callsInMemory ? {} : { file: join(inject('iamCallsDir'), `${process.pid}.jsonl`) },
     templateFile: inject('localTemplateFile'),
   });
+  if (opts.direct) watchBase(runtime.directBase);
   return { ...localClient(runtime.base), directBase: runtime.directBase, runtime, close: () => runtime.close() };
 }
 
 /** The control API and JSON requests of a local runtime at `base` (in this process or another). */
 export function localClient(base: string): Omit<Local, 'runtime' | 'close' | 'directBase'> {
+  // Every answer from the runtime is held to its OpenAPI documents (issue 24 point 10).
+  watchBase(base);
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const json = await res.json();

@@ -26,6 +26,7 @@ function awsDeployment(fn: string): Deployment {
     filesPrefix: '',
     workBucketName: 'work',
     logSampleRate: 0,
+    tracing: false,
     queueUrl: (name) => `https://sqs.eu-west-1.amazonaws.com/123456789012/${name}`,
     secret: (name) => ({ [CONFIG_VARIABLES_BY_SOURCE.secretArns[name]]: arn(name) }),
   };
