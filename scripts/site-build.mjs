@@ -10,7 +10,7 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SITE_DIR = join(ROOT, 'build', 'site');
 export const SITE_MANIFEST = join(SITE_DIR, '.vite', 'manifest.json');
 /** What the build is made of: the app, the client module, domain rules and page helpers (prices, market names) it imports, the build's configuration. */
-const SOURCES = ['app', 'shared/client', 'shared/domain', 'shared/pages', 'vite.config.ts', 'package-lock.json'];
+const SOURCES = ['app', 'shared/client', 'shared/domain', 'shared/pages', 'shared/clock.ts', 'vite.config.ts', 'package-lock.json'];
 
 function newest(path) {
   if (!existsSync(path)) return 0;

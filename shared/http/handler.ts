@@ -7,6 +7,7 @@ import { parseMarket } from '../domain/market';
 import type { Feature } from '../domain/roles';
 import { ForbiddenError, type UnavailableCode } from '../errors';
 import type { Log } from '../log';
+import { asksForHtml } from '../pages/negotiate';
 import { pageError } from '../pages/render';
 import type { ServicesOf } from '../services';
 import { functionTelemetry } from '../telemetry/function-telemetry';
@@ -81,7 +82,7 @@ const router = new Router(HTTP_ROUTES);
 
 /** A browser asking for a page (not an API path): it gets a page, other callers and `/api/` JSON. */
 const wantsPage = (req: ApiRequest): boolean =>
-  (req.method === 'GET' || req.method === 'HEAD') && !req.path.startsWith('/api/') && /\btext\/html\b/i.test(req.headers.accept ?? '');
+  (req.method === 'GET' || req.method === 'HEAD') && !req.path.startsWith('/api/') && asksForHtml(req.headers.accept);
 
 /**
  * 404 / 405 for paths no route of the API serves; still authenticated and rate limited like any `/api/v1/` request.

@@ -52,3 +52,8 @@ export function negotiatePage(accept: string | undefined): PageFormat {
   const html = qualityOf(ranges, 'text', 'html', false);
   return markdown > 0 && markdown > html ? 'markdown' : 'html';
 }
+
+/** Whether `Accept` names `text/html` itself as acceptable: a browser's navigation does, scripts and API clients rarely. */
+export function asksForHtml(accept: string | undefined): boolean {
+  return accept ? qualityOf(parseAccept(accept), 'text', 'html', true) > 0 : false;
+}

@@ -89,7 +89,8 @@ const home: Route<'pages'> = {
 const reference: Route<'pages'> = {
   access: PUBLIC,
   async handle({ req, svc }) {
-    return withSiteScript(pageResult(formatOf(req), referencePage(svc.config.publicBase), DOCS_CACHE), svc.config.siteEntry);
+    // A document, not part of the app (the issue names the home and item pages): it stays script-free.
+    return pageResult(formatOf(req), referencePage(svc.config.publicBase), DOCS_CACHE);
   },
 };
 

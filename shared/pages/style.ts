@@ -52,7 +52,7 @@ th,td{padding:6px 12px;border-bottom:1px solid var(--line);text-align:right;whit
 thead th{font-size:.875rem;color:var(--muted);font-weight:600}
 th:first-child,td:first-child{text-align:left}
 tbody th{font-weight:400}
-.table-scroll{overflow-x:auto}
+.table-scroll{overflow-x:auto;position:relative}
 details{margin-top:16px}
 summary{cursor:pointer;color:var(--accent)}
 ul.pills{list-style:none;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:8px}
@@ -66,7 +66,7 @@ ul.pills a{display:inline-block;padding:4px 12px;border:1px solid var(--line);bo
 .muted{color:var(--muted)}
 footer{margin-top:2rem;color:var(--muted);font-size:.875rem}
 .site .account-nav{margin-left:auto;display:flex;gap:12px;flex-wrap:wrap}
-.stack{display:grid;gap:16px}.stack>*{margin:0}
+.stack{display:grid;gap:16px}.stack>*{margin:0;min-width:0}
 .card h2{margin:0 0 12px}
 .field{display:grid;gap:4px;max-width:360px}
 .field label{font-weight:600}

@@ -109,3 +109,20 @@ test('answers an unknown path with a 404 page, not the app', async ({ page }) =>
   await expect(page.getByRole('heading', { level: 1, name: 'Not found (404)' })).toBeVisible();
   expect(await page.locator('script[type="module"]').count()).toBe(0);
 });
+
+test('shows names the API answers as text, never as markup', async ({ page, baseURL }) => {
+  const name = '<img src=x onerror="window.__injected=1">';
+  const desktop = httpClient({ base: baseURL ?? '' });
+  const { code, pairId } = await desktop.pairDevice(name);
+  await signIn(page, DEMO_USER, `/#/devices/confirm?code=${code}`);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('status')).toContainText(`Paired: “${name}”`);
+  // Listed once the app has collected its token (spec: a bound device is never listed before).
+  expect((await desktop.pollPairing(pairId)).status).toBe('paired');
+  await page.goto('/#/devices');
+  await expect(page.getByRole('rowheader', { name })).toBeVisible();
+  expect(await page.locator('#app img').count()).toBe(0);
+  expect(await page.evaluate(() => (globalThis as { __injected?: number }).__injected)).toBeUndefined();
+  await page.getByRole('button', { name: `Remove ${name}` }).click();
+  await expect(page.getByRole('rowheader', { name })).toHaveCount(0);
+});

@@ -25,13 +25,15 @@ export async function signIn(page: Page, email: string, redirect = '/#/account')
   await page.waitForURL((url) => `${url.pathname}${url.search}${url.hash}` === redirect);
 }
 
-/** A screenshot of the page at desktop (1280×800), phone (390×844) and desktop in the dark scheme. */
+/** A screenshot of the page at desktop (1280×800), phone (390×844) and desktop in the dark scheme, none scrolling sideways. */
 export async function shoot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENS, { recursive: true });
   const size = page.viewportSize();
   for (const v of VARIANTS) {
     await page.setViewportSize({ width: v.width, height: v.height });
     await page.emulateMedia({ colorScheme: v.scheme });
+    // Phone and desktop alike: nothing wider than the screen (wide tables scroll inside their own box).
+    expect(await page.evaluate('document.documentElement.scrollWidth'), `${name} at ${v.name}`).toBeLessThanOrEqual(v.width);
     await page.screenshot({ path: join(SCREENS, `${name}-${v.name}.png`), fullPage: true });
   }
   await page.emulateMedia({ colorScheme: 'light' });

@@ -25,8 +25,8 @@ describe('the website at the origin', () => {
     await local?.close();
   });
 
-  it('loads the app’s entry script as a deferred module from the home, item and reference pages; Markdown carries none', async () => {
-    for (const path of ['/', '/item/2589', '/docs/api/reference']) {
+  it('loads the app’s entry script as a deferred module from the home and item pages; Markdown carries none', async () => {
+    for (const path of ['/', '/item/2589', '/item/2589/linen-cloth']) {
       const res = await get(path, { accept: HTML });
       expect(res.status, path).toBe(200);
       expect(entryOf(await res.text()), path).toBeDefined();
@@ -61,6 +61,7 @@ describe('the website at the origin', () => {
     for (const [path, headers] of [
       ['/account', {}],
       ['/pair', { accept: 'application/json' }],
+      ['/login', { accept: 'text/markdown, text/html;q=0' }],
       ['/api/v1/nothing-here', { accept: HTML }],
     ] as const) {
       const res = await get(path, headers);

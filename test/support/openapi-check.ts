@@ -10,6 +10,7 @@
  * runs them on every answer the integration suite's clients receive.
  */
 import { gunzipSync } from 'node:zlib';
+import { SiteHost } from '../../lib/local/site-host';
 import { jsonDepth } from '../../shared/http/bounds';
 import { Router } from '../../shared/http/router';
 import { openApiDocument } from '../../shared/pages/openapi';
@@ -235,8 +236,9 @@ function unroutedProblems(x: Exchange, kind: 'not_found' | 'method_not_allowed')
 /** Every problem of one exchange (an empty list: the documents describe it). Control API paths are not the service's. */
 export function checkExchange(x: Exchange): string[] {
   const path = x.url.pathname;
-  // The control API, and the local file host (`/cdn/`: CloudFront's own host in AWS) are not the service's API.
-  if (path.startsWith('/_local/') || path.startsWith('/cdn/')) return [];
+  // The control API, the local file host (`/cdn/`: CloudFront's own host in AWS) and the website's build
+  // (`/assets/…`, the service worker: the site's bucket behind CloudFront in AWS) are not the service's API.
+  if (path.startsWith('/_local/') || path.startsWith('/cdn/') || SiteHost.owns(path)) return [];
   const m = router.match(x.method, path);
   if (m.kind !== 'route') return unroutedProblems(x, m.kind);
   const docs = docsFor(x.url.origin);
