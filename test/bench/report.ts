@@ -10,8 +10,9 @@ export interface Figure {
   unit: string;
   /** Human-readable target, e.g. "<= 2.5". */
   target: string;
-  /** Numeric bound for the check column. */
+  /** Numeric bounds for the check column (a value past either is MISSED). */
   max?: number;
+  min?: number;
   note?: string;
 }
 
@@ -39,7 +40,14 @@ export class FigureReport {
     if (this.printed.has(f.name)) throw new Error(`figure ${f.name} printed twice`);
     this.printed.add(f.name);
     this.figures.push({ name: f.name, value: f.value, unit: f.unit, target: f.target });
-    this.row(f.name, String(f.value), f.unit, f.target, f.max === undefined ? '' : f.value <= f.max ? 'ok' : 'MISSED', f.note ?? '');
+    this.row(
+      f.name,
+      String(f.value),
+      f.unit,
+      f.target,
+      f.max === undefined && f.min === undefined ? '' : f.value <= (f.max ?? Infinity) && f.value >= (f.min ?? -Infinity) ? 'ok' : 'MISSED',
+      f.note ?? '',
+    );
   }
 
   /** A figure of an opt-in bench (`--cost`): printed and written like the others, not required. */

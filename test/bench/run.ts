@@ -15,6 +15,7 @@ import { FUNCTIONS } from '../../shared/topology';
 import { benchCold, COLD_BEFORE_MS, type ColdFigures } from './cold';
 import { benchCostUnits } from './cost-units';
 import { benchValidation } from './engine';
+import { benchLighthouse } from './lighthouse';
 import { benchFanout, benchSnapshotFiles } from './live';
 import { benchMergeCost } from './merge-cost';
 import { benchMergeCpu } from './merge-cpu';
@@ -45,13 +46,17 @@ const FIGURES = [
   'files.recent_series_bytes',
 ] as const;
 
+/** Lighthouse's scores of the website's pages (issue 24 point 9). */
+const SITE_PAGES = ['home', 'item', 'alerts'] as const;
+const SITE_FIGURES = SITE_PAGES.flatMap((p) => [`site.lighthouse.${p}.performance`, `site.lighthouse.${p}.accessibility`]);
+
 /** Cold start per function (the bundles synth deploys): bundle size and import time. */
 const COLD_FIGURES = FUNCTIONS.flatMap((f) => [`cold.${f.name}.bundle_kb`, `cold.${f.name}.init_ms`]);
 
 const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
 
 async function main(): Promise<number> {
-  const report = new FigureReport([...FIGURES, ...COLD_FIGURES]);
+  const report = new FigureReport([...FIGURES, ...COLD_FIGURES, ...SITE_FIGURES]);
   const add = (f: Figure) => report.add(f);
   const section = (names: readonly string[], run: () => Promise<void> | void) =>
     report.section(names, async () => {
@@ -260,6 +265,21 @@ async function main(): Promise<number> {
     });
     unexpectedSdk += f.extra.length;
   }
+
+  await section(SITE_FIGURES, async () => {
+    for (const p of await benchLighthouse()) {
+      const note = `${p.url.replace(/^https?:\/\/[^/]+/, '')}, Lighthouse 12 defaults (phone, simulated throttling)`;
+      add({ name: `site.lighthouse.${p.page}.performance`, value: p.performance, unit: 'score', target: '>= 90', min: 90, note });
+      add({
+        name: `site.lighthouse.${p.page}.accessibility`,
+        value: p.accessibility,
+        unit: 'score',
+        target: '>= 100',
+        min: 100,
+        note: p.failing.length > 0 ? `failing: ${p.failing.join(' ')}` : note,
+      });
+    }
+  });
 
   // The cost model's units (`npm run cost`): with `--cost`, as it simulates 30 days (`--cost-days N` fewer).
   if (process.argv.includes('--cost')) {
