@@ -47,6 +47,9 @@ const structure = (md: string): string[] =>
     .split('\n')
     .map((l) => /^(#+ |- |\d+\. |> |```|\||\[)/.exec(l)?.[0] ?? '');
 
+/** The page without the site's own app script (issue 24: pages load it), so what is left holds no script of a name. */
+const withoutApp = (html: string): string => html.replace(/<script type="module" src="\/assets\/[^"]+\.js" defer><\/script>/, '');
+
 describe('names are inert', () => {
   let local: Local;
   let key: string;
@@ -113,7 +116,7 @@ describe('names are inert', () => {
       const html = await page(`/item/${k}`);
       expect(html.status, name).toBe(200);
       expect(html.text, name).not.toMatch(/<script>alert|<a href="https:\/\/evil|<img src="https:\/\/evil|\u202e/);
-      expect(html.text.match(/<script/g), name).toHaveLength(1);
+      expect(withoutApp(html.text).match(/<script/g), name).toHaveLength(1);
     }
   });
 

@@ -11,6 +11,8 @@ import { DAY, HOUR, MINUTE, uploadAt, uploaderKey } from '../support/market-book
  */
 
 const M = 'forever.normal.alliance.us';
+/** The page without the site's own app script (issue 24: pages load it), so what is left holds no script of a name. */
+const withoutApp = (html: string): string => html.replace(/<script type="module" src="\/assets\/[^"]+\.js" defer><\/script>/, '');
 const EVIL = '<svg onload=alert(1)>Linen"</title><script>alert(2)</script>';
 const FILE = {
   v: 1,
@@ -100,7 +102,7 @@ describe('item page price history and home page links', () => {
   it('escapes a markup-shaped catalogue name in the item page, its charts and its Markdown', async () => {
     const html = (await get('/item/2589')).text;
     expect(html).not.toMatch(/<svg onload|<script>alert/);
-    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(withoutApp(html).match(/<script/g)).toHaveLength(1);
     expect(html).toContain('&lt;svg onload=alert(1)&gt;Linen&quot;&lt;/title&gt;');
     expect(html).toMatch(/aria-label="Daily closing price of &lt;svg onload=alert\(1\)&gt;Linen&quot;/);
     const md = (await get('/item/2589', 'text/markdown')).text;
@@ -119,7 +121,7 @@ describe('item page price history and home page links', () => {
       [`${local.base}/item/2589`, '&lt;svg onload=alert(1)&gt;Linen&quot;&lt;/title&gt;&lt;script&gt;alert(2)&lt;/script&gt;'],
       [`${local.base}/item/2592`, 'Wool Cloth'],
     ]);
-    expect(home.text).not.toMatch(/<svg onload|<script/);
+    expect(withoutApp(home.text)).not.toMatch(/<svg onload|<script/);
     const md = await get('/', 'text/markdown');
     expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(md.text).toContain(`1. [\\<svg onload=alert(1)\\>Linen"\\</title\\>\\<script\\>alert(2)\\</script\\>](${local.base}/item/2589): `);
