@@ -15,6 +15,8 @@ export const DEPLOY_REASONS = {
     'CDK’s bucket-deployment provider pins its own runtime (it bundles the AWS CLI layer for it); it runs only while CloudFormation deploys the site’s files.',
   logs: 'CDK’s bucket-deployment provider writes its logs with the basic execution policy; it runs only while CloudFormation deploys the site’s files.',
   copy: 'CDK’s bucket-deployment provider copies the build from the stack’s asset bucket (the build’s key prefix) to the site bucket’s assets/ prefix: object wildcards under those two buckets only.',
+  deployOnly:
+    'CDK’s bucket-deployment provider is invoked only by CloudFormation during a deploy, which waits for its answer and fails the deploy on an error: no dead-letter queue, trace or runtime choice of ours would add a signal.',
 };
 
 /** The IAM5 wildcards of the deployment provider: S3 object actions on the CDK asset bucket and the site bucket. */
@@ -24,7 +26,7 @@ export const DEPLOY_WILDCARDS = [
   'Action::s3:List*',
   'Action::s3:DeleteObject*',
   'Action::s3:Abort*',
-  { regex: '/^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-[0-9]+-[a-z0-9-]+\\/\\*$/g' },
+  { regex: '/^Resource::arn:(aws|<AWS::Partition>):s3:::cdk-[a-z0-9]+-assets-[0-9]+-[a-z0-9-]+\\/\\*$/g' },
   { regex: '/^Resource::<SiteAssetsBucket[0-9A-F]{8}\\.Arn>\\/\\*$/g' },
 ];
 
@@ -113,6 +115,9 @@ export class SiteAssets extends Construct {
           appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
         },
         { id: 'AwsSolutions-IAM5', reason: DEPLOY_REASONS.copy, appliesTo: DEPLOY_WILDCARDS },
+        { id: 'Serverless-LambdaDLQ', reason: DEPLOY_REASONS.deployOnly },
+        { id: 'Serverless-LambdaLatestVersion', reason: DEPLOY_REASONS.deployOnly },
+        { id: 'Serverless-LambdaTracing', reason: DEPLOY_REASONS.deployOnly },
       ],
       true,
     );

@@ -17,7 +17,7 @@ export interface ReviewedSuppression {
 }
 
 /** CDK's bucket-deployment provider (the website's build, lib/constructs/site-assets.ts): the function, its role and policy. */
-const SITE_DEPLOY = /^CustomCDKBucketDeployment[0-9A-F]{32}[0-9]+MiB(ServiceRole(DefaultPolicy)?)?$/;
+const SITE_DEPLOY = /^CustomCDKBucketDeployment[0-9A-F]{32}[0-9]+MiB(ServiceRole(DefaultPolicy)?|LogGroup)?$/;
 
 /** Stages without the production safeguards (disposable data, no web ACL). */
 const NOT_PRODUCTION = /^(dev|preview-.+)$/;
@@ -137,12 +137,18 @@ export const REVIEWED_SUPPRESSIONS: ReviewedSuppression[] = [
       'Action::s3:List*',
       'Action::s3:DeleteObject*',
       'Action::s3:Abort*',
-      { regex: '/^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-[0-9]+-[a-z0-9-]+\\/\\*$/g' },
+      { regex: '/^Resource::arn:(aws|<AWS::Partition>):s3:::cdk-[a-z0-9]+-assets-[0-9]+-[a-z0-9-]+\\/\\*$/g' },
       { regex: '/^Resource::<SiteAssetsBucket[0-9A-F]{8}\\.Arn>\\/\\*$/g' },
     ],
     reason:
       'CDK’s bucket-deployment provider copies the build from the stack’s asset bucket (the build’s key prefix) to the site bucket’s assets/ prefix: object wildcards under those two buckets only.',
   },
+  ...['Serverless-LambdaDLQ', 'Serverless-LambdaLatestVersion', 'Serverless-LambdaTracing'].map((rule) => ({
+    rule,
+    resources: SITE_DEPLOY,
+    reason:
+      'CDK’s bucket-deployment provider is invoked only by CloudFormation during a deploy, which waits for its answer and fails the deploy on an error: no dead-letter queue, trace or runtime choice of ours would add a signal.',
+  })),
   {
     rule: 'AwsSolutions-S1',
     resources: /^AccessLogs$/,
