@@ -3,19 +3,14 @@
  * data are answered, so the others are shown as waiting for their first upload), one item compared across
  * them, and the live table's most recent rows. Pure.
  */
+import type { Markets } from '../../shared/client/http-client';
 import { MARKETS } from '../../shared/domain/market';
 
 /** `[key, price or null, quantity, at]` (spec: AuctionRow). */
 export type Row = readonly [key: number, price: number | null, quantity: number, at: number];
 
-export interface MarketSummary {
-  market: string;
-  at: number;
-  items: number;
-  listed: number;
-  scans: number;
-  contributors7d: number;
-}
+/** One market of `GET /api/v1/ah`, as the typed client has it. */
+export type MarketSummary = Markets['markets'][number];
 
 /** Every one of the six markets in their fixed order, with its summary or null when it has no data yet. */
 export function overviewOf(summaries: readonly MarketSummary[]): Array<{ market: string; summary: MarketSummary | null }> {

@@ -33,25 +33,20 @@ export const ItemAnswer = z.object({
 /** Merged item data and search index are stored files (formats: Resources, Item data). */
 export const ItemFile = z.looseObject({ v: z.literal(1), build: z.string() });
 
+/** The merged item data and the search index: one stored file each, documented alike. */
+const ITEM_FILE_DOC = {
+  query: BuildQuery,
+  answer: ItemFile,
+  errors: ['bad_build', 'not_found'] as ('bad_build' | 'not_found')[],
+  keyExempt: true,
+  cached: true,
+  spills: true,
+  rules: BUILD_RULES,
+};
+
 export const itemDocs = {
-  'GET /api/v1/items': {
-    query: BuildQuery,
-    answer: ItemFile,
-    errors: ['bad_build', 'not_found'],
-    keyExempt: true,
-    cached: true,
-    spills: true,
-    rules: BUILD_RULES,
-  },
-  'GET /api/v1/items/search-index': {
-    query: BuildQuery,
-    answer: ItemFile,
-    errors: ['bad_build', 'not_found'],
-    keyExempt: true,
-    cached: true,
-    spills: true,
-    rules: BUILD_RULES,
-  },
+  'GET /api/v1/items': ITEM_FILE_DOC,
+  'GET /api/v1/items/search-index': ITEM_FILE_DOC,
   'GET /api/v1/items/unknown': { answer: z.object({ items: z.array(ItemKey), now: Ms }), keyExempt: true, cached: true },
   'GET /api/v1/items/{key}': { answer: ItemAnswer, errors: ['bad_item', 'not_found'], keyExempt: true, cached: true },
 } satisfies DocsOf<'api'>;
