@@ -26,6 +26,9 @@ export interface AuthOptions {
 
 export const SESSION_COOKIE = '__session';
 
+/** The query parameter a live socket's browser sends its credential in (`?token=`, allowed by `queryToken`). */
+export const QUERY_TOKEN_PARAM = 'token';
+
 const unauthenticated = (message: string): DomainError => new UnauthenticatedError(message);
 
 /**
@@ -40,7 +43,7 @@ export async function authenticate(req: AuthRequest, svc: Pick<Services, 'config
     if (!m) throw unauthenticated('send the credential as Authorization: Bearer <token>');
     return fromBearer(m[1], svc, now, req.ip);
   }
-  if (opts.queryToken && req.query.token) return fromBearer(req.query.token, svc, now, req.ip);
+  if (opts.queryToken && req.query[QUERY_TOKEN_PARAM]) return fromBearer(req.query[QUERY_TOKEN_PARAM], svc, now, req.ip);
   const cookie = req.cookies[SESSION_COOKIE];
   if (cookie) {
     const session = await verifySession(cookie, svc, now);
