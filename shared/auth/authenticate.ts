@@ -29,6 +29,14 @@ export const SESSION_COOKIE = '__session';
 /** The query parameter a live socket's browser sends its credential in (`?token=`, allowed by `queryToken`). */
 export const QUERY_TOKEN_PARAM = 'token';
 
+/**
+ * Whether a request carries anything `authenticate` reads as a credential (even an empty or bad one). The
+ * public host's viewer-request function applies the same rule (lib/constructs/edge-cache.ts): what it leaves
+ * anonymous may be answered from the shared cache.
+ */
+export const carriesCredential = (req: Pick<AuthRequest, 'headers' | 'cookies' | 'query'>): boolean =>
+  req.headers.authorization !== undefined || req.cookies[SESSION_COOKIE] !== undefined || req.query[QUERY_TOKEN_PARAM] !== undefined;
+
 const unauthenticated = (message: string): DomainError => new UnauthenticatedError(message);
 
 /**

@@ -6,13 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CACHE_KEY_HEADERS, credentialGuardSource, EDGE_PRIVATE_HEADER } from '../../lib/constructs/edge-cache';
-import { authenticate } from '../../shared/auth/authenticate';
+import { authenticate, carriesCredential } from '../../shared/auth/authenticate';
 import { ManualClock } from '../../shared/clock';
 import type { Services } from '../../shared/services';
 import { type EdgeRequest, edgeHandler, viewerRequest } from '../support/cloudfront-function';
 
 const guard = edgeHandler(credentialGuardSource());
 const mark = (r: EdgeRequest): string | undefined => r.headers[EDGE_PRIVATE_HEADER]?.value;
+const values = (o: Record<string, { value: string }>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v.value]));
+/** The request as the origin reads it (shared/http/request.ts): lower-case headers, cookies and query by name. */
+const authRequest = (r: EdgeRequest) => ({ headers: values(r.headers), cookies: values(r.cookies), query: values(r.querystring) });
 
 /** Requests that carry a credential, in every form the service accepts (spec: Authentication) and malformed ones. */
 const CREDENTIALED: Array<[string, string, Record<string, string>]> = [
@@ -69,17 +72,18 @@ describe('edge credential guard (CloudFront viewer-request function)', () => {
     expect([...CACHE_KEY_HEADERS].map((h) => h.toLowerCase())).toEqual(['authorization', 'accept', EDGE_PRIVATE_HEADER]);
   });
 
+  it('marks exactly the requests the origin counts as credentialed (shared/auth carriesCredential)', () => {
+    for (const [name, url, headers] of [...CREDENTIALED, ...ANONYMOUS]) {
+      const r = guard(viewerRequest('GET', url, headers, 'r'));
+      expect(mark(r) !== undefined, name).toBe(carriesCredential(authRequest(r)));
+    }
+  });
+
   it('leaves unmarked only what the service answers as anonymous (even where ?token= is accepted)', async () => {
     const svc = { clock: new ManualClock(1_800_000_000_000) } as unknown as Services;
     for (const [name, url, headers] of ANONYMOUS) {
       const r = guard(viewerRequest('GET', url, headers));
-      const req = {
-        headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, v.value])),
-        cookies: Object.fromEntries(Object.entries(r.cookies).map(([k, v]) => [k, v.value])),
-        query: Object.fromEntries(Object.entries(r.querystring).map(([k, v]) => [k, v.value])),
-        ip: 'ip:198.51.100.7',
-      };
-      const principal = await authenticate(req, svc, { queryToken: true });
+      const principal = await authenticate({ ...authRequest(r), ip: 'ip:198.51.100.7' }, svc, { queryToken: true });
       expect(principal.kind, name).toBe('anon');
     }
   });
