@@ -85,6 +85,25 @@ describe('a template broken on purpose fails the check', () => {
     expect(flag.problems).toEqual([{ path: `${flag.id}.Properties.FifoQueue`, problem: 'expected a boolean, got "yes"' }]);
   });
 
+  it('a value the property does not allow (the specification’s enumerations)', () => {
+    const packaging = broken(upload, (r) => {
+      r.Properties.PackageType = 'Jar';
+    });
+    expect(packaging.problems).toEqual([{ path: `${packaging.id}.Properties.PackageType`, problem: 'expected one of Image, Zip, got "Jar"' }]);
+    const logGroup = (s: Synthesized) => ofType(s, 'AWS::Logs::LogGroup')[0][0];
+    const retention = broken(logGroup, (r) => {
+      r.Properties.RetentionInDays = 10;
+    });
+    expect(retention.problems).toEqual([
+      { path: `${retention.id}.Properties.RetentionInDays`, problem: expect.stringMatching(/^expected one of 1, 3, 5, 7, 14, 30, .*, got 10$/) },
+    ]);
+    expect(
+      broken(logGroup, (r) => {
+        r.Properties.RetentionInDays = '30';
+      }).problems,
+    ).toEqual([]);
+  });
+
   it('an unknown resource type, resource attribute or deletion policy', () => {
     const type = broken(aQueue, (r) => {
       r.Type = 'AWS::SQS::Queues';

@@ -5,7 +5,8 @@
  * CloudFormation finds them only at deploy time, one failed stack update at a time. Checked, per resource:
  * the type exists, no property the type does not have, every required property present, and every value of
  * the property's type (strings, numbers, integers, booleans, date-times, lists, maps, nested property types,
- * tags, unions), walking nested types to the leaves. An intrinsic function (`Ref`, `Fn::GetAtt`, `Fn::Join`,
+ * tags, unions) and among the values it allows where the specification lists them, walking nested types to
+ * the leaves. An intrinsic function (`Ref`, `Fn::GetAtt`, `Fn::Join`,
  * `Fn::Sub`, `Fn::If`, …) stands for any value, since CloudFormation resolves it at deploy time.
  *
  * Scalars are checked as CloudFormation reads them, not as JSON types them: a template's scalars reach the
@@ -69,12 +70,14 @@ function check(type: PropertyType, value: unknown, path: string, out: SchemaProb
     case 'date-time':
       if (!isScalar(value)) wrong(type.type === 'string' ? 'a string' : 'a date-time string');
       else if (type.type === 'date-time' && Number.isNaN(Date.parse(String(value)))) wrong('a date-time string');
+      else if (type.type === 'string' && type.allowedValues && !type.allowedValues.includes(String(value))) wrong(`one of ${type.allowedValues.join(', ')}`);
       return;
     case 'number':
       if (!isScalar(value) || typeof value === 'boolean' || String(value).trim() === '' || !Number.isFinite(Number(value))) wrong('a number');
       return;
     case 'integer':
       if (!isScalar(value) || typeof value === 'boolean' || !/^-?\d+$/.test(String(value))) wrong('an integer');
+      else if (type.allowedValues && !type.allowedValues.includes(Number(value))) wrong(`one of ${type.allowedValues.join(', ')}`);
       return;
     case 'boolean':
       if (!(typeof value === 'boolean' || value === 'true' || value === 'false')) wrong('a boolean');
