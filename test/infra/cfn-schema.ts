@@ -6,8 +6,8 @@
  * the type exists, no property the type does not have, every required property present, and every value of
  * the property's type (strings, numbers, integers, booleans, date-times, lists, maps, nested property types,
  * tags, unions) and among the values it allows where the specification lists them, walking nested types to
- * the leaves. An intrinsic function (`Ref`, `Fn::GetAtt`, `Fn::Join`,
- * `Fn::Sub`, `Fn::If`, …) stands for any value, since CloudFormation resolves it at deploy time.
+ * the leaves. An intrinsic function (`Ref`, `Fn::GetAtt`, `Fn::Join`, `Fn::Sub`, `Fn::If`, …) stands for any
+ * value, since CloudFormation resolves it at deploy time. Custom resources are held only to `ServiceToken`.
  *
  * Scalars are checked as CloudFormation reads them, not as JSON types them: a template's scalars reach the
  * resource providers as text converted to the schema's type, so `"30"` is a valid integer and `"true"` a valid
