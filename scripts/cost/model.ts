@@ -82,6 +82,8 @@ export interface CostReport {
   biggest: string;
   /** What would halve the biggest line. */
   halve: string;
+  /** Lambda invocations in the month by function (what X-Ray samples and Lambda's own log lines follow). */
+  invocations: Record<string, number>;
 }
 
 export class MissingFigureError extends Error {
@@ -117,6 +119,18 @@ export const HALVE: Readonly<Record<string, string>> = {
   'SQS requests': 'drop idle long-polling: one merge queue for all markets (message groups keep markets apart) cuts pollers 6-fold',
   'EventBridge schedules': 'run the seal and live-sweep schedules every 5 minutes',
   'CloudFront requests (hourly files)': 'clients read the snapshot pointer only when the hour turns (Cache-Control on the pointer) instead of polling it',
+  'X-Ray traces':
+    'trace the pipeline only (upload, merge, fan-out, push and the scheduled jobs): the API, pages and socket functions start most traces, and Lambda samples each function’s first request every second whatever the stack says; PassThrough on them leaves their traces to a caller that asks',
+  WAF: 'it is $0.60 a million requests inspected on top of the fixed $7: only fewer requests through the distribution halve it',
+  'CloudFront: signed-in traffic': 'fewer requests: callers reading many items use the batch candles route or the hourly files',
+  'CloudFront: anonymous reads': 'most of it is the item pages’ bytes: smaller pages (the embedded data is the anonymous hourly answer) or a longer max-age',
+  'CloudWatch Logs ingestion':
+    'Lambda’s own START/END/REPORT lines are most of it: the JSON log format with the system log level at WARN drops them; EMF lines of answers that count nothing new are the rest',
+  'CloudWatch custom metrics': 'drop the market dimension of the merge metrics (12 of the metrics) and keep it in the logs',
+  'CloudWatch alarms': 'one composite alarm per function over its errors and throttles instead of two alarms',
+  'Secrets Manager': 'it is the secrets’ monthly fee: fewer secrets (the VAPID public half is not secret and could be plain configuration)',
+  'DynamoDB units: anonymous misses':
+    'a longer max-age for item pages, or Origin Shield (one cache instead of one per regional edge): item pages spread over 120 000 URLs miss nearly always',
 };
 
 const lambdaLine = (fn: string): string => `Lambda ${fn} (GB-s)`;
@@ -381,5 +395,5 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
     (biggest.startsWith('Lambda ')
       ? 'give the function half the memory if its measured duration does not double (it is billed per GB-second), or cut the work per invocation'
       : 'no advice recorded');
-  return { total_usd_month: total, lines: rounded, biggest, halve };
+  return { total_usd_month: total, lines: rounded, biggest, halve, invocations: Object.fromEntries(invocations) };
 }

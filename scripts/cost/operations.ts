@@ -158,19 +158,21 @@ export function operationsLines(input: OperationsInput): CostLine[] {
     lines.push({ name, usd_month: usd, detail });
   };
   const invocations = [...input.invocations.values()].reduce((s, n) => s + n, 0);
-  const traced = facts.tracedFunctions > 0;
+  const traced = new Map([...input.invocations].filter(([fn]) => facts.tracedFunctions.includes(fn)));
+  const tracedInvocations = [...traced.values()].reduce((s, n) => s + n, 0);
 
   // CloudWatch Logs: the functions' lines as measured, Lambda's own lines, and the HTTP API's access lines.
   const fnBytes = input.functionLogBytes + input.functionLogLines * LOG_EVENT_OVERHEAD_BYTES;
   const emf = input.emfBytes + input.emfLines * LOG_EVENT_OVERHEAD_BYTES;
-  const platform = invocations * platformLogBytes(traced);
+  // Traced functions' invocations add the XRAY line.
+  const platform = (invocations - tracedInvocations) * platformLogBytes(false) + tracedInvocations * platformLogBytes(true);
   const accessLine = facts.accessLogFormats.reduce((n, f) => n + accessLogLineBytes(f), 0);
   const access = input.httpApiRequests * accessLine;
   const ingested = fnBytes + emf + platform + access;
   add(
     'CloudWatch Logs ingestion',
     (ingested / GB) * prices.cloudwatch_logs_ingestion_per_gb,
-    `${(ingested / GB).toFixed(2)} GB: functions' log lines ${(fnBytes / GB).toFixed(2)} GB and EMF metrics ${(emf / GB).toFixed(2)} GB (measured), Lambda's START/END/REPORT${traced ? '/XRAY' : ''} ${(platform / GB).toFixed(2)} GB (${platformLogBytes(traced)} B × ${M(invocations)} invocations), HTTP API access lines ${(access / GB).toFixed(2)} GB (${accessLine} B × ${M(input.httpApiRequests)})`,
+    `${(ingested / GB).toFixed(2)} GB: functions' log lines ${(fnBytes / GB).toFixed(2)} GB and EMF metrics ${(emf / GB).toFixed(2)} GB (measured), Lambda's START/END/REPORT(/XRAY) ${(platform / GB).toFixed(2)} GB (${platformLogBytes(false)} B, traced ${platformLogBytes(true)} B × ${M(invocations)} invocations), HTTP API access lines ${(access / GB).toFixed(2)} GB (${accessLine} B × ${M(input.httpApiRequests)})`,
   );
   // Kept for the log groups' retention: a month's ingestion times the months kept (uncompressed: an upper bound).
   const months = facts.logRetentionDays === null ? 12 : facts.logRetentionDays / scenario.daysPerMonth;
@@ -196,12 +198,12 @@ export function operationsLines(input: OperationsInput): CostLine[] {
   );
   add('CloudWatch dashboards', facts.dashboards * prices.cloudwatch_dashboard_month, `${facts.dashboards} dashboard(s) in the template`);
 
-  const traces = traced ? xrayTraces(input.invocations, scenario.daysPerMonth) : 0;
+  const traces = xrayTraces(traced, scenario.daysPerMonth);
   add(
     'X-Ray traces',
     (traces / 1e6) * prices.xray_traces_recorded_per_million,
-    traced
-      ? `${M(traces)} traces recorded (Lambda's fixed sampling: 1 a second and 5% of the rest, per function starting a trace; merge and push continue the upload's and sender's)`
+    traced.size > 0
+      ? `${M(traces)} traces recorded (${facts.tracedFunctions.length} functions traced; Lambda's fixed sampling: 1 a second and 5% of the rest, per function starting a trace; merge and push continue the upload's and sender's)`
       : 'tracing off in this stage',
   );
 

@@ -23,8 +23,8 @@ export interface TemplateFacts {
   /** WAF web ACLs and the rules in them (a managed rule group is one rule). */
   webAcls: number;
   webAclRules: number;
-  /** Lambda functions with X-Ray active tracing. */
-  tracedFunctions: number;
+  /** Manifest functions with X-Ray active tracing, by name (ServiceFunction describes each `<name> (<stage>)`). */
+  tracedFunctions: string[];
   /** The access-log line format of each API stage that writes one (`$context.*` variables in a JSON line). */
   accessLogFormats: string[];
   /** Retention of the functions' log groups in days (the longest, if they differ); null: kept forever. */
@@ -74,7 +74,9 @@ export function templateFacts(template: Template): TemplateFacts {
     secrets: ofType(template, 'AWS::SecretsManager::Secret').length,
     webAcls: acls.length,
     webAclRules: acls.reduce((n, a) => n + ((a.Rules ?? []) as unknown[]).length, 0),
-    tracedFunctions: functions.filter((f) => (f.TracingConfig as { Mode?: string } | undefined)?.Mode === 'Active').length,
+    tracedFunctions: functions
+      .filter((f) => (f.TracingConfig as { Mode?: string } | undefined)?.Mode === 'Active')
+      .map((f) => (typeof f.Description === 'string' ? f.Description.replace(/ \(.*\)$/, '') : '?')),
     accessLogFormats: stages.map((s) => (s.AccessLogSettings as { Format?: unknown } | undefined)?.Format).filter((f): f is string => typeof f === 'string'),
     logRetentionDays: retentions.some((r) => typeof r !== 'number') || retentions.length === 0 ? null : Math.max(...(retentions as number[])),
   };

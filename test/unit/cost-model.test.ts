@@ -80,7 +80,7 @@ const facts: TemplateFacts = {
   secrets: 0,
   webAcls: 0,
   webAclRules: 0,
-  tracedFunctions: 0,
+  tracedFunctions: [],
   accessLogFormats: [],
   logRetentionDays: 30,
 };

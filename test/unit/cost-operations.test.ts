@@ -40,7 +40,7 @@ const facts: TemplateFacts = {
   secrets: 2,
   webAcls: 1,
   webAclRules: 2,
-  tracedFunctions: 0,
+  tracedFunctions: [],
   accessLogFormats: [],
   logRetentionDays: 90,
 };
@@ -106,10 +106,15 @@ describe('cost model: the operator’s lines', () => {
       1,
     );
     expect(traces).toBeCloseTo(1.1 * day + 0.5 * day, 6);
-    const traced = lineOf('X-Ray traces', { facts: { ...facts, tracedFunctions: 2 }, invocations: new Map([['api', 3 * day]]) });
+    // Only the functions the template traces record: api's, not pages'.
+    const both = new Map([
+      ['api', 3 * day],
+      ['pages', 3 * day],
+    ]);
+    const traced = lineOf('X-Ray traces', { facts: { ...facts, tracedFunctions: ['api', 'merge'] }, invocations: both });
     expect(traced?.usd_month).toBeCloseTo((1.1 * day * 5) / 1e6, 9);
     // A stage without tracing records none.
-    expect(lineOf('X-Ray traces', { invocations: new Map([['api', 3 * day]]) })?.usd_month).toBe(0);
+    expect(lineOf('X-Ray traces', { invocations: both })?.usd_month).toBe(0);
   });
 
   it('Lambda’s own lines: START, END and REPORT per invocation, and the XRAY line when traced, 26 bytes an event', () => {
@@ -165,7 +170,10 @@ describe('cost model: the operator’s lines', () => {
         S1: { Type: 'AWS::SecretsManager::Secret' },
         S2: { Type: 'AWS::SecretsManager::Secret' },
         Acl: { Type: 'AWS::WAFv2::WebACL', Properties: { Rules: [{}, {}, {}] } },
-        Fn: { Type: 'AWS::Lambda::Function', Properties: { TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogGroup: { Ref: 'FnLogs' } } } },
+        Fn: {
+          Type: 'AWS::Lambda::Function',
+          Properties: { Description: 'merge (production)', TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogGroup: { Ref: 'FnLogs' } } },
+        },
         Other: { Type: 'AWS::Lambda::Function', Properties: { LoggingConfig: { LogGroup: { Ref: 'OtherLogs' } } } },
         FnLogs: { Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 90 } },
         OtherLogs: { Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 14 } },
@@ -182,7 +190,7 @@ describe('cost model: the operator’s lines', () => {
       secrets: 2,
       webAcls: 1,
       webAclRules: 3,
-      tracedFunctions: 1,
+      tracedFunctions: ['merge'],
       accessLogFormats: ['{"s":"$context.status"}'],
       logRetentionDays: 90,
     });
