@@ -96,6 +96,7 @@ export const LEFT_OUT = [
   'X-Ray traces retrieved or scanned (an operator’s queries), CloudWatch API calls of the dashboard and console, Logs Insights queries',
   'the dev stage and previews (no WAF, tracing off: their own, smaller bill), Route 53 and certificates (ACM’s public certificates are free)',
   'S3 storage of access logs (CloudFront and bucket access logs)',
+  'the website’s static files (app bundle, service worker, icons) served from the site bucket',
 ];
 
 async function main(): Promise<void> {

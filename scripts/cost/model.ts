@@ -50,6 +50,7 @@ export interface Prices {
   secrets_manager_secret_month: number;
   secrets_manager_api_calls_per_10000: number;
   cloudfront_data_transfer_out_per_gb: number;
+  cloudfront_functions_invocations_per_million: number;
 }
 
 /** What the model needs of the wiring manifest (lib/topology.ts): memory per function, schedules, queues. */

@@ -234,6 +234,12 @@ export function operationsLines(input: OperationsInput): CostLine[] {
     (input.anonymousRequests / 10_000) * prices.cloudfront_https_requests_per_10000 + (input.anonymousBytes / GB) * prices.cloudfront_data_transfer_out_per_gb,
     `${M(input.anonymousRequests)} HTTPS requests and ${(input.anonymousBytes / GB).toFixed(2)} GB out, hits and misses alike`,
   );
+  const edgeFunctionRuns = input.edgeRequests * facts.edgeFunctionsPerRequest;
+  add(
+    'CloudFront Functions',
+    (edgeFunctionRuns / 1e6) * prices.cloudfront_functions_invocations_per_million,
+    `${M(edgeFunctionRuns)} viewer-request runs (${facts.edgeFunctionsPerRequest} a request through the public distribution: the credential guard, the live router)`,
+  );
   const passed = input.edgeRequests - input.anonymousRequests;
   add(
     'CloudFront: signed-in traffic',

@@ -29,6 +29,30 @@ export interface TemplateFacts {
   accessLogFormats: string[];
   /** Retention of the functions' log groups in days (the longest, if they differ); null: kept forever. */
   logRetentionDays: number | null;
+  /**
+   * CloudFront Functions each API or page request through the public distribution (the one with `/api/`
+   * behaviours) runs: the fewest any of those behaviours and the default one associates (one today: the
+   * credential guard, the live router).
+   */
+  edgeFunctionsPerRequest: number;
+}
+
+/** One cache behaviour of a distribution, as far as the count needs it. */
+interface Behaviour {
+  PathPattern?: string;
+  FunctionAssociations?: unknown[];
+}
+
+/** Functions each request through the API's distribution runs (0 without one). */
+function edgeFunctionsPerRequest(t: Template): number {
+  for (const d of ofType(t, 'AWS::CloudFront::Distribution')) {
+    const config = (d.DistributionConfig ?? {}) as { DefaultCacheBehavior?: Behaviour; CacheBehaviors?: Behaviour[] };
+    const api = (config.CacheBehaviors ?? []).filter((b) => b.PathPattern?.startsWith('/api/'));
+    if (api.length === 0) continue;
+    // The scenario's requests: the API's behaviours and the default one (pages); the site's static files are not in it.
+    return Math.min(...[config.DefaultCacheBehavior ?? {}, ...api].map((b) => (b.FunctionAssociations ?? []).length));
+  }
+  return 0;
 }
 
 type Template = { Resources?: Record<string, Resource> };
@@ -78,6 +102,7 @@ export function templateFacts(template: Template): TemplateFacts {
       .filter((f) => (f.TracingConfig as { Mode?: string } | undefined)?.Mode === 'Active')
       .map((f) => (typeof f.Description === 'string' ? f.Description.replace(/ \(.*\)$/, '') : '?')),
     accessLogFormats: stages.map((s) => (s.AccessLogSettings as { Format?: unknown } | undefined)?.Format).filter((f): f is string => typeof f === 'string'),
+    edgeFunctionsPerRequest: edgeFunctionsPerRequest(template),
     logRetentionDays: retentions.some((r) => typeof r !== 'number') || retentions.length === 0 ? null : Math.max(...(retentions as number[])),
   };
 }

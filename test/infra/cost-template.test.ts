@@ -32,6 +32,9 @@ describe('cost model: counts from the template (issue 26 point 9)', () => {
     expect(facts.accessLogFormats).toHaveLength(1);
     expect(facts.accessLogFormats[0]).toContain('$context.requestId');
     expect(facts.logRetentionDays).toBe(90);
+    // The public distribution runs one viewer-request function on each behaviour (credential guard, live router).
+    expect(facts.edgeFunctionsPerRequest).toBe(1);
+    expect(ofType(s, 'AWS::CloudFront::Function').length).toBeGreaterThanOrEqual(1);
   });
 
   it('dev: no WAF and no traces to pay for', () => {

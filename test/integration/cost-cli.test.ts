@@ -54,6 +54,7 @@ describe('npm run cost', () => {
       'Secrets Manager',
       'CloudFront: anonymous reads',
       'CloudFront: signed-in traffic',
+      'CloudFront Functions',
       'DynamoDB units: anonymous misses',
     ]) {
       expect(names).toContain(expected);

@@ -58,6 +58,7 @@ const prices: Prices = {
   secrets_manager_secret_month: 0,
   secrets_manager_api_calls_per_10000: 0,
   cloudfront_data_transfer_out_per_gb: 0,
+  cloudfront_functions_invocations_per_million: 0,
 };
 
 const topology: CostTopology = {
@@ -83,6 +84,7 @@ const facts: TemplateFacts = {
   tracedFunctions: [],
   accessLogFormats: [],
   logRetentionDays: 30,
+  edgeFunctionsPerRequest: 1,
 };
 
 const GB = 1024 ** 3;
@@ -169,8 +171,8 @@ describe('cost model', () => {
     // New with issue 26 point 9: the API traffic passes through CloudFront, which bills each request.
     expect(line('CloudFront: signed-in traffic')).toBe(111); // 100 reads + 10 uploads + 1 socket upgrade
     expect(report.total_usd_month).toBe(903.49);
-    // 20 lines of requests and storage, the anonymous reads' DynamoDB units and the operator's 10 lines (at $0 here).
-    expect(report.lines).toHaveLength(31);
+    // 20 lines of requests and storage, the anonymous reads' DynamoDB units and the operator's 11 lines (at $0 here).
+    expect(report.lines).toHaveLength(32);
     expect(report.biggest).toBe('API Gateway HTTP requests');
     expect(report.halve).toMatch(/CloudFront/);
   });

@@ -43,6 +43,7 @@ const facts: TemplateFacts = {
   tracedFunctions: [],
   accessLogFormats: [],
   logRetentionDays: 90,
+  edgeFunctionsPerRequest: 1,
 };
 
 const prices = {
@@ -60,6 +61,7 @@ const prices = {
   secrets_manager_api_calls_per_10000: 10_000, // $1 a call, to count them
   cloudfront_https_requests_per_10000: 0.01,
   cloudfront_data_transfer_out_per_gb: 0,
+  cloudfront_functions_invocations_per_million: 0.1,
 } as Prices;
 
 const input = (over: Partial<OperationsInput> = {}): OperationsInput => ({
@@ -149,6 +151,9 @@ describe('cost model: the operator’s lines', () => {
     expect(lineOf('Secrets Manager')?.usd_month).toBeCloseTo(0.8 + (48 + 576 + 12), 9);
     // CloudFront passes the rest of the edge's requests on: 1.5 M at $0.01 per 10 000.
     expect(lineOf('CloudFront: signed-in traffic')?.usd_month).toBeCloseTo(1.5, 9);
+    // Every request through the public distribution runs its viewer-request function: 2 M × $0.10 a million.
+    expect(lineOf('CloudFront Functions')?.usd_month).toBeCloseTo(0.2, 9);
+    expect(lineOf('CloudFront Functions', { facts: { ...facts, edgeFunctionsPerRequest: 0 } })?.usd_month).toBe(0);
   });
 
   it('counts a template’s alarms and the metrics they read, dashboards, secrets, WAF rules, tracing, access formats and retention', () => {
@@ -180,6 +185,20 @@ describe('cost model: the operator’s lines', () => {
         Unrelated: { Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 731 } },
         Stage: { Type: 'AWS::ApiGatewayV2::Stage', Properties: { AccessLogSettings: { Format: '{"s":"$context.status"}' } } },
         Quiet: { Type: 'AWS::ApiGatewayV2::Stage', Properties: {} },
+        Files: { Type: 'AWS::CloudFront::Distribution', Properties: { DistributionConfig: { DefaultCacheBehavior: {} } } },
+        Site: {
+          Type: 'AWS::CloudFront::Distribution',
+          Properties: {
+            DistributionConfig: {
+              DefaultCacheBehavior: { FunctionAssociations: [{}] },
+              CacheBehaviors: [
+                { PathPattern: '/api/v1/live', FunctionAssociations: [{}] },
+                { PathPattern: '/api/*', FunctionAssociations: [{}] },
+                { PathPattern: '/assets/*' }, // the site's static files: not the scenario's requests
+              ],
+            },
+          },
+        },
       },
     };
     expect(templateFacts(template)).toEqual({
@@ -193,6 +212,7 @@ describe('cost model: the operator’s lines', () => {
       tracedFunctions: ['merge'],
       accessLogFormats: ['{"s":"$context.status"}'],
       logRetentionDays: 90,
+      edgeFunctionsPerRequest: 1,
     });
   });
 });
