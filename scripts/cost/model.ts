@@ -121,7 +121,7 @@ export const HALVE: Readonly<Record<string, string>> = {
   'EventBridge schedules': 'run the seal and live-sweep schedules every 5 minutes',
   'CloudFront requests (hourly files)': 'clients read the snapshot pointer only when the hour turns (Cache-Control on the pointer) instead of polling it',
   'X-Ray traces':
-    'trace the pipeline only (upload, merge, fan-out, push and the scheduled jobs): the API, pages and socket functions start most traces, and Lambda samples each function’s first request every second whatever the stack says; PassThrough on them leaves their traces to a caller that asks',
+    'trace the pipeline only (upload, merge, fan-out, push and the scheduled jobs): the API, pages and socket functions start most traces (X-Ray’s default rule records each function’s first request a second); PassThrough on them leaves their traces to a caller that asks, or a sampling rule of a lower rate, where Lambda honours one',
   WAF: 'it is $0.60 a million requests inspected on top of the fixed $7: only fewer requests through the distribution halve it',
   'CloudFront: signed-in traffic': 'fewer requests: callers reading many items use the batch candles route or the hourly files',
   'CloudFront: anonymous reads': 'most of it is the item pages’ bytes: smaller pages (the embedded data is the anonymous hourly answer) or a longer max-age',

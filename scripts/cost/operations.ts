@@ -72,10 +72,12 @@ export function cdnMissRate(perDay: number, urls: number, ttl: Scenario['anonymo
 }
 
 /**
- * Lambda samples invocations that arrive without a trace header at X-Ray's default rule, which it does not let
- * a stack change: the first request each second and 5 % of the rest
- * (https://docs.aws.amazon.com/lambda/latest/dg/services-xray.html, read 2026-11-28). Modelled per function
- * (the reservoir is not shared), requests spread evenly over the month: an upper bound for bursty traffic.
+ * Lambda samples invocations that arrive without a trace header at X-Ray's default rule (the stack defines no
+ * sampling rule): the first request each second and 5 % of the rest
+ * (https://docs.aws.amazon.com/lambda/latest/dg/services-xray.html and
+ * https://docs.aws.amazon.com/xray/latest/devguide/xray-console-sampling.html, read 2026-11-28). Modelled with
+ * a reservoir of its own for each function and requests spread evenly over the month: an upper bound (where
+ * X-Ray shares the default rule's reservoir among functions, fewer are recorded).
  */
 export const XRAY_DEFAULT_SAMPLING = { reservoirPerSecond: 1, rate: 0.05 };
 
@@ -203,7 +205,7 @@ export function operationsLines(input: OperationsInput): CostLine[] {
     'X-Ray traces',
     (traces / 1e6) * prices.xray_traces_recorded_per_million,
     traced.size > 0
-      ? `${M(traces)} traces recorded (${facts.tracedFunctions.length} functions traced; Lambda's fixed sampling: 1 a second and 5% of the rest, per function starting a trace; merge and push continue the upload's and sender's)`
+      ? `${M(traces)} traces recorded (${facts.tracedFunctions.length} functions traced; X-Ray's default sampling: 1 a second and 5% of the rest, per function starting a trace (an upper bound); merge and push continue the upload's and sender's)`
       : 'tracing off in this stage',
   );
 
