@@ -1,6 +1,6 @@
 /**
  * The frame of every packed page (page-codec.ts): byte 0 = VERSION << 4 | kind, byte 1 = flags (bit 0:
- * deflated), then the payload, raw-deflated when that makes it smaller (except the kinds in `STORED_PLAIN`).
+ * deflated), then the payload, raw-deflated when that makes it smaller.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Reader, type Writer } from './page-columns';
@@ -12,17 +12,10 @@ const DEFLATED = 1;
 /** Payloads smaller than this are left raw: deflate's framing would eat the gain. */
 const DEFLATE_FROM = 64;
 
-/**
- * Kinds stored without deflate (issue 27): row shards and candle heads deflate only to ~84 % and every merge
- * writes nearly all of them, so deflating cost the merge more CPU (~7 ms) than the write units it saved (~70
- * of ~550). Readers take both: the flag byte says which, so pages stored deflated before stay readable.
- */
-const STORED_PLAIN: ReadonlySet<Kind> = new Set<Kind>([Kind.Rows, Kind.CandleHead]);
-
 /** A page of `kind` from its written payload. */
 export function seal(kind: Kind, w: Writer): Uint8Array {
   const payload = w.bytes();
-  const packed = payload.length >= DEFLATE_FROM && !STORED_PLAIN.has(kind) ? deflateRawSync(payload) : undefined;
+  const packed = payload.length >= DEFLATE_FROM ? deflateRawSync(payload) : undefined;
   const useDeflate = packed !== undefined && packed.length < payload.length;
   const body = useDeflate ? packed : payload;
   const out = new Uint8Array(2 + body.length);

@@ -100,8 +100,8 @@ async function main(): Promise<number> {
       name: 'merge.write_units',
       value: round(c.writeUnits),
       unit: 'WCU',
-      target: '<= 1500',
-      max: 1500,
+      target: '<= 600',
+      max: 600,
       note: `${c.entries} entries, ${c.keys} keys, after a previous book`,
     });
     add({

@@ -1,16 +1,13 @@
 /**
  * The merge's page encoders (issue 27 points 2 and 6): faster encoders write the very bytes the earlier ones
- * did, page kind by page kind, except where the format is stated to change (row shards and candle heads are
- * stored without deflate, docs/figures.md): the digests below were taken from the encoders of main before the
- * change, over one seeded 20000-key market; pages written the old way (deflated) are still read.
+ * did, page kind by page kind (frame, deflate and payload): the digests below were taken from the encoders of
+ * main before the change, over one seeded 20000-key market.
  */
 import { createHash } from 'node:crypto';
-import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Candle, CandlePage } from '../../shared/domain/candles';
 import type { Row, RowTable } from '../../shared/domain/merge';
 import type { VolumePage } from '../../shared/domain/volume-estimate';
-import { decodeCandlePartsCloses } from '../../shared/store/page-closes';
 import { decodeCandleParts, decodeRows, encodeCandleParts, encodeRowShards, encodeVolumeShards } from '../../shared/store/page-codec';
 import { payload } from '../../shared/store/page-frame';
 import { PAGE_SHARDS, ROW_SHARDS } from '../../shared/store/shard-layout';
@@ -82,26 +79,6 @@ describe('page encoders', () => {
     expect(digest(volume.values())).toBe(GOLDEN.volume);
   });
 
-  it('store row shards and candle heads without deflate, and still read them stored deflated (as before)', () => {
-    for (const p of rows.values()) expect(p[1] & 1).toBe(0);
-    for (const p of parts.values()) expect(p.c[1] & 1).toBe(0);
-    // The rests and volume pages stay deflated.
-    expect([...parts.values()].some((p) => p.d[1] & 1)).toBe(true);
-    // A page written the old way: the same payload, raw-deflated, deflate flag set.
-    const old = (page: Uint8Array): Uint8Array => {
-      const body = deflateRawSync(page.subarray(2));
-      return Uint8Array.from([page[0], 1, ...body]);
-    };
-    const table: RowTable = new Map();
-    for (const p of rows.values()) decodeRows(old(p), table);
-    expect(table).toEqual(m.rows);
-    const page: CandlePage = new Map();
-    for (const p of parts.values()) decodeCandleParts({ c: old(p.c), d: p.d }, page);
-    expect(page).toEqual(m.candles);
-    const closes = [...parts.values()].map((p) => decodeCandlePartsCloses({ c: old(p.c), d: p.d }));
-    expect(closes).toEqual([...parts.values()].map((p) => decodeCandlePartsCloses(p)));
-  });
-
   it('read back what they wrote', () => {
     const table: RowTable = new Map();
     for (const p of rows.values()) decodeRows(p, table);
@@ -116,6 +93,8 @@ describe('page encoders', () => {
 const GOLDEN = {
   rowPayloads: '0e13531bd686e30f',
   headPayloads: '3aba02cf0c959e71',
+  rows: '10f58e783c413c87',
+  heads: '402dec634aa6dd04',
   rests: 'a8da9578d4c939c7',
   volume: 'd0cb2d355b64d330',
 };

@@ -3,12 +3,10 @@
  * and the rest `d`, so the cold recent series reads only the heads. (1) Both layouts give the same candles
  * and the same closes: a shard in the parts layout, and one stored before it (the whole page under `d`
  * alone), decode to the page that was encoded (property). (2) The parts cost no more write units than the
- * whole page did: their total item size is no larger on market-like pages (DynamoDB bills 1 KB per unit) with
- * the head deflated; since issue 27 the head is stored plain (the merge's CPU), at most a quarter more bytes.
+ * whole page did: their total item size is no larger on market-like pages (DynamoDB bills 1 KB per unit).
  * (3) Mismatched or swapped parts are refused, never read as other candles. (4) Heads read one after another
  * share the keys of the one before only when they list the same keys.
  */
-import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../shared/clock';
@@ -16,7 +14,6 @@ import type { Candle, CandlePage } from '../../shared/domain/candles';
 import { itemKey, petKey } from '../../shared/domain/item-key';
 import { decodeCandleCloses, decodeCandlePartsCloses } from '../../shared/store/page-closes';
 import { decodeCandleParts, decodeCandles, encodeCandleParts, encodeCandleShards } from '../../shared/store/page-codec';
-import { Kind, payload } from '../../shared/store/page-frame';
 import { shardOf } from '../../shared/store/shard-layout';
 
 const START = 490_000 * HOUR_MS;
@@ -67,7 +64,7 @@ describe('candle page parts (head and rest)', () => {
     );
   });
 
-  it('cost no more write units than the whole page with the head deflated, and at most a quarter more stored with the head plain (market-like hour page)', () => {
+  it('cost no more write units than the whole page: total item size per shard no larger on a market-like hour page', () => {
     // A 20000-key market's hour: prices spread over five decades, most candles with extremes, a few scan times.
     const page: CandlePage = new Map();
     let x = 12345;
@@ -96,20 +93,14 @@ describe('candle page parts (head and rest)', () => {
     const OTHER = 60;
     let whole = 0;
     let split = 0;
-    let stored = 0;
     for (const [shard, { c, d }] of encodeCandleParts(page, START, 16)) {
       const old = (wholes.get(shard) as Uint8Array).length + OTHER;
-      // The split as issue 15 made it (the head deflated too): no more units than the whole page.
-      const deflatedHead = 2 + deflateRawSync(payload(c, Kind.CandleHead)).length;
-      const now = deflatedHead + d.length + 1 + OTHER;
+      const now = c.length + d.length + 1 + OTHER;
       expect(units(now)).toBeLessThanOrEqual(units(old));
       whole += old;
       split += now;
-      stored += c.length + d.length + 1 + OTHER;
     }
     expect(split).toBeLessThanOrEqual(whole);
-    // Issue 27: heads are stored without deflate (the merge's CPU); the bytes grow by a bounded share.
-    expect(stored).toBeLessThanOrEqual(whole * 1.25);
   });
 
   it('refuses a head and rest of different pages, a rest read as a whole page, and a head without its rest', () => {
