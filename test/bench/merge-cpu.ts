@@ -28,7 +28,7 @@ import { getObject } from '../../shared/items/bucket';
 import { mergeBook } from '../../shared/market/merge-book';
 import { storeBookFile } from '../../shared/upload/book-storage';
 import { services } from '../support/operator';
-import { type CpuStats, describeStats, RUNS, sampleCpu, WARMUP } from './cpu-sample';
+import { type CpuStats, describeStats, RUNS, sampleCpu, sampleCpuAlternating, WARMUP } from './cpu-sample';
 
 export interface MergeCpuFigures {
   keys: number;
@@ -38,6 +38,11 @@ export interface MergeCpuFigures {
   merge: CpuStats;
   /** gunzip + JSON.parse + a minimal per-key loop of the same book. */
   floor: CpuStats;
+  /**
+   * With `ab`: merges alternating run by run between one that starts from the store (the previous merge ran on
+   * another instance) and one that starts from the pages its instance kept (merge-pages.ts), on the same load.
+   */
+  ab?: { fromStore: CpuStats; kept: CpuStats };
 }
 
 /** The least work over a book's entries: each key's lowest price and total quantity. */
@@ -52,7 +57,7 @@ function perKeyFloor(entries: readonly BookEntry[]): number {
   return low.size + qty.size;
 }
 
-export async function benchMergeCpu(opts: { warmup?: number; runs?: number } = {}): Promise<MergeCpuFigures> {
+export async function benchMergeCpu(opts: { warmup?: number; runs?: number; ab?: boolean } = {}): Promise<MergeCpuFigures> {
   const warmup = opts.warmup ?? WARMUP;
   const runs = opts.runs ?? RUNS;
   const start = Date.UTC(2026, 10, 2, 12, 0, 0);
@@ -65,11 +70,12 @@ export async function benchMergeCpu(opts: { warmup?: number; runs?: number } = {
     let seq = 0;
     let book = gen.nextBook();
     let msg = await prepare(book, seq);
-    const mergeOne = async () => {
-      const out = await mergeBook(svc, msg);
+    const mergeWith = async (on: typeof svc, m: typeof msg) => {
+      const out = await mergeBook(on, m);
       seq++;
       if (!out.merged || out.seq !== seq) throw new Error(`merge ${seq} did not merge: ${JSON.stringify(out)}`);
     };
+    const mergeOne = () => mergeWith(svc, msg);
     async function prepare(b: Book, i: number) {
       const bookPath = await storeBookFile(svc, b);
       clock.set(b.at + MINUTE_MS);
@@ -91,6 +97,31 @@ export async function benchMergeCpu(opts: { warmup?: number; runs?: number } = {
         await rt.settle();
       },
     });
+    let ab: MergeCpuFigures['ab'];
+    if (opts.ab) {
+      // A second merge instance over the same store: the kept pages are per store object.
+      const other = { ...svc, market: { ...svc.market, latest: Object.create(svc.market.latest) as typeof svc.market.latest } };
+      const on = [svc, other];
+      const msgs: Array<typeof msg> = [];
+      // Each run: a merge on the instance the previous run did not use (from the store), then one more on it (kept).
+      const [fromStore, kept] = await sampleCpuAlternating([(i) => mergeWith(on[i % 2], msgs[0]), (i) => mergeWith(on[i % 2], msgs[1])], {
+        warmup,
+        runs,
+        before: async () => {
+          msgs.length = 0;
+          for (let k = 0; k < 2; k++) {
+            book = gen.nextBook();
+            msgs.push(await prepare(book, 1000 + seq + k));
+          }
+          await rt.pauseStreamPoll();
+        },
+        after: async () => {
+          rt.resumeStreamPoll();
+          await rt.settle();
+        },
+      });
+      ab = { fromStore, kept };
+    }
     const stored = await getObject(svc, msg.bookPath);
     if (!stored) throw new Error('the bench book was not stored');
     let sink = 0;
@@ -102,19 +133,23 @@ export async function benchMergeCpu(opts: { warmup?: number; runs?: number } = {
       { warmup, runs },
     );
     if (sink === 0) throw new Error('the floor saw no keys');
-    return { keys: gen.keys.length, entries: book.entries.length, scanItems: deriveScan(book).items.length, merge, floor };
+    return { keys: gen.keys.length, entries: book.entries.length, scanItems: deriveScan(book).items.length, merge, floor, ab };
   } finally {
     await rt.close();
   }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const m = await benchMergeCpu();
+  const m = await benchMergeCpu({ ab: process.argv.includes('--ab') });
   console.log(`merge.cpu_ms ${m.merge.thread.median.toFixed(1)} ms main-thread CPU (target <= 130, stretch <= 90)`);
   console.log(`  merge: ${describeStats(m.merge)}`);
   console.log(`  floor: ${describeStats(m.floor)}`);
   console.log(
     `  ratio to floor ${(m.merge.thread.median / m.floor.thread.median).toFixed(1)}x; ${m.entries} entries, ${m.scanItems} scan items, ${m.keys} keys`,
   );
+  if (m.ab) {
+    console.log(`  A/B from the store: ${describeStats(m.ab.fromStore)}`);
+    console.log(`  A/B kept pages:     ${describeStats(m.ab.kept)}`);
+  }
   process.exit(0);
 }
