@@ -198,6 +198,8 @@ export class Runtime {
   private fileHost!: FileHost;
   private background: NodeJS.Timeout[] = [];
   private settling: Promise<void> | null = null;
+  /** Set by `pauseStreamPoll` (benchmarks only): the background poll skips its turns. */
+  private streamPollPaused = false;
   /** `Host` values of the control API: the printed loopback address and `localhost`, with the port. */
   private controlHosts: string[] = [];
   /** The listener's routing (lib/local/edge.ts), once everything it routes to is wired. */
@@ -552,7 +554,7 @@ export class Runtime {
     // as soon as a message is due (SQS long polling); schedules run by themselves only on the system clock.
     this.background.push(
       setInterval(() => {
-        if (!this.poller.busy && !this.settling) this.poller.pollOnce().catch(() => undefined);
+        if (!this.poller.busy && !this.settling && !this.streamPollPaused) this.poller.pollOnce().catch(() => undefined);
       }, STREAM_POLL_MS),
       setInterval(() => this.queues.poke(), 50),
     );
@@ -585,6 +587,22 @@ export class Runtime {
   }
 
   /** Waits until queues, the stream and sockets are idle, then runs due schedules, until nothing is left. */
+  /**
+   * Pauses the background stream poll until `resumeStreamPoll` (a poll in flight is waited for). For the
+   * bench: on AWS the stream's consumers run in other Lambdas, so a timed merge must not share this process
+   * with them. Records written meanwhile stay in the stream and are delivered by the next poll; `settle` and
+   * `drain` still poll. Nothing of the deployed stack has such a pause.
+   */
+  async pauseStreamPoll(): Promise<void> {
+    this.streamPollPaused = true;
+    await this.poller.idle();
+  }
+
+  /** Resumes the background stream poll paused by `pauseStreamPoll`. */
+  resumeStreamPoll(): void {
+    this.streamPollPaused = false;
+  }
+
   async settle(): Promise<void> {
     while (this.settling) await this.settling;
     this.settling = (async () => {

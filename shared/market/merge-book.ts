@@ -27,6 +27,7 @@ import type { MergeMessage } from '../upload/merge-message';
 import { evaluateMergeAlerts } from './after-merge';
 import { loadBookFile } from './book-file';
 import { writeMergeFiles } from './merge-files';
+import { MergePages } from './merge-pages';
 import { settled } from './settled';
 
 /** At least one SQS batch (10 messages): a batch received again after its merges committed skips them all. */
@@ -54,10 +55,13 @@ export async function mergeBook(
   if (meta.lastUpload === msg.uploadId || meta.recentUploads?.includes(msg.uploadId)) return { merged: false, reason: 'already_merged' };
   const book = await loadBookFile(svc, msg.bookPath);
   const scan = deriveScan(book);
+  // The pages the market's last merge here left, when still the stored ones (merge-pages.ts).
+  const pages = new MergePages(store, meta);
   const { pending, repeated } = await begin(svc, store, meta, msg.uploadId);
+  await pages.confirm(msg.uploadId);
   const now = pending.now;
 
-  const rows = await store.rows(msg.market);
+  const rows = await pages.rows();
   // Judged on the rows as read, before the merge changes them in place.
   const listedBefore = listedKeys(rows);
   const echo = msg.credited ? snapshotEcho(scan, rows, now) : null;
@@ -68,8 +72,8 @@ export async function mergeBook(
   const [files] = await settled([
     writeMergeFiles(svc, msg.market, pending, at, rows, changed),
     changed.length > 0 ? store.writeRows(msg.market, rows, changed) : undefined,
-    writeCandles(store, msg.market, scan),
-    transition.volume && meta.currentBook ? writeVolume(svc, store, msg.market, meta.currentBook, book) : undefined,
+    writeCandles(store, pages, msg.market, scan),
+    transition.volume && meta.currentBook ? writeVolume(svc, store, pages, msg.market, meta.currentBook, book) : undefined,
   ] as const);
 
   await settled([
@@ -104,6 +108,7 @@ export async function mergeBook(
   await evaluateMergeAlerts(svc, { ...meta, ...merged }, scan, rows, pending, repeated);
   if (!(await store.commitMeta({ market: msg.market, ...merged }, meta.seq)))
     throw new Error(`merge ${msg.market}: seq ${pending.seq} was taken by another merge`);
+  pages.keep(pending.seq);
   return { merged: true, seq: pending.seq, rowsChanged: changed.length, watch: { listedBefore: listedBefore + gone.earlier, gone: gone.total, echo } };
 }
 
@@ -150,13 +155,13 @@ function mergeRows(
 }
 
 /** Spec Merge rule 3 and Candles: the scan's minute, hour and day pages (day points are the day candles). */
-async function writeCandles(store: MarketPages, market: string, scan: Scan): Promise<void> {
+async function writeCandles(store: MarketPages, pages: MergePages, market: string, scan: Scan): Promise<void> {
   if (scan.items.length === 0) return;
   const keys = scan.items.map((i) => i[0]);
   await settled(
     RESOLUTIONS.map(async (res) => {
       const period = periodOf(res, scan.at);
-      const page = await store.candlePage(market, res, period);
+      const page = await pages.candlePage(res, period);
       applyScanToCandles(page, scan);
       await store.writeCandlePage(market, res, period, periodStart(res, period), page, keys);
     }),
@@ -167,7 +172,14 @@ async function writeCandles(store: MarketPages, market: string, scan: Scan): Pro
  * Spec Order books rule 4: estimates against the replaced book, added to the new book's UTC day. Each shard
  * remembers the newest book it holds, so a repeated merge never adds the same book twice.
  */
-async function writeVolume(svc: Pick<Services, 'files'>, store: MarketPages, market: string, previous: CurrentBook, book: BookFile): Promise<void> {
+async function writeVolume(
+  svc: Pick<Services, 'files'>,
+  store: MarketPages,
+  pages: MergePages,
+  market: string,
+  previous: CurrentBook,
+  book: BookFile,
+): Promise<void> {
   const prev = await loadBookFile(svc, previous.ref);
   const day = dayOf(book.at);
   const byShard = new Map<number, [number, Volume][]>();
@@ -178,7 +190,7 @@ async function writeVolume(svc: Pick<Services, 'files'>, store: MarketPages, mar
     else byShard.set(s, [est]);
   }
   if (byShard.size === 0) return;
-  const shards = await store.volumeShards(market, day);
+  const shards = await pages.volumeShards(day);
   const touched = new Map<number, VolumeShard>();
   for (const [s, estimates] of byShard) {
     const shard = shards.get(s) ?? { page: new Map(), bookAt: null };
@@ -187,4 +199,5 @@ async function writeVolume(svc: Pick<Services, 'files'>, store: MarketPages, mar
     touched.set(s, { page: shard.page, bookAt: book.at });
   }
   await store.writeVolumeShards(market, day, touched);
+  pages.wroteVolume(day, shards, touched);
 }

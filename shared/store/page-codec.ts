@@ -5,6 +5,7 @@ import type { Volume, VolumePage } from '../domain/volume-estimate';
 import type { HistoryDay, HistoryPage } from '../ports/market';
 import { readHead } from './page-closes';
 import {
+  dictIndexes,
   pick,
   type Reader,
   readDictColumn,
@@ -211,14 +212,11 @@ function rowsPage(rows: ReadonlyMap<number, Row>, keys: readonly number[], shard
     w,
     list.map((r) => r.changedAt),
   );
-  const readers = [...new Set(list.map((r) => r.reader))].sort();
-  const readerIndex = new Map(readers.map((s, i) => [s, i]));
+  const readerOf = list.map((r) => r.reader);
+  const readers = [...new Set(readerOf)].sort();
   w.uvar(readers.length);
   for (const s of readers) w.str(s);
-  writeRle(
-    w,
-    list.map((r) => readerIndex.get(r.reader) as number),
-  );
+  writeRle(w, dictIndexes(readers, readerOf));
   return seal(Kind.Rows, w);
 }
 
@@ -244,21 +242,32 @@ function volumePage(page: VolumePage, keys: readonly number[], shards: number): 
   return seal(Kind.Volume, w);
 }
 
-/** Keys per shard, each list ascending; only the shards in `only` when given. */
+/**
+ * Keys per shard, each list ascending; only the shards in `only` when given. One typed sort of every wanted key,
+ * dealt out to the shards in order (the merge encodes a whole 20000-key table or page per call).
+ */
 function shardKeys(map: ReadonlyMap<number, unknown>, shards: number, only?: Iterable<number>): Map<number, number[]> {
   checkShards(shards);
-  const wanted = only === undefined ? undefined : new Set(only);
+  const wantedList = only === undefined ? undefined : [...only];
+  let wanted: Uint8Array | undefined;
+  if (wantedList !== undefined) {
+    wanted = new Uint8Array(shards);
+    for (const shard of wantedList) if (shard >= 0 && shard < shards) wanted[shard] = 1;
+  }
+  const all = new Float64Array(map.size);
+  let n = 0;
+  for (const key of map.keys()) if (wanted === undefined || wanted[key % shards] === 1) all[n++] = key;
+  const sorted = all.subarray(0, n).sort();
   const lists = new Map<number, number[]>();
-  for (const key of map.keys()) {
+  for (let i = 0; i < n; i++) {
+    const key = sorted[i];
     const shard = key % shards;
-    if (wanted !== undefined && !wanted.has(shard)) continue;
     const list = lists.get(shard);
     if (list === undefined) lists.set(shard, [key]);
     else list.push(key);
   }
   // A shard asked for but left empty still gets its (empty) page, so the store can overwrite the old one.
-  if (wanted !== undefined) for (const shard of wanted) if (!lists.has(shard)) lists.set(shard, []);
-  for (const [shard, list] of lists) lists.set(shard, Array.from(Float64Array.from(list).sort()));
+  if (wantedList !== undefined) for (const shard of wantedList) if (!lists.has(shard)) lists.set(shard, []);
   return lists;
 }
 
@@ -342,15 +351,20 @@ function writeCandleRest(w: Writer, list: readonly Candle[], start: number): voi
     offsets.add(c.openAt - start);
   }
   const dict = [...offsets].sort((a, b) => a - b);
-  const index = new Map(dict.map((v, i) => [v, i]));
   writeSortedInts(w, dict);
   writeRle(
     w,
-    list.map((c) => index.get(c.lastAt - start) as number),
+    dictIndexes(
+      dict,
+      list.map((c) => c.lastAt - start),
+    ),
   );
   writeRle(
     w,
-    list.filter((_, i) => flags[i] & SPAN).map((c) => index.get(c.openAt - start) as number),
+    dictIndexes(
+      dict,
+      list.filter((_, i) => flags[i] & SPAN).map((c) => c.openAt - start),
+    ),
   );
 }
 

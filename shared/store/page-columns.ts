@@ -39,12 +39,28 @@ export function readKeys(r: Reader): Float64Array {
 /** A time column as a sorted dictionary plus run-length coded indexes. */
 export function writeDictColumn(w: Writer, values: number[]): void {
   const dict = [...new Set(values)].sort((a, b) => a - b);
-  const index = new Map(dict.map((v, i) => [v, i]));
   writeSortedInts(w, dict);
-  writeRle(
-    w,
-    values.map((v) => index.get(v) as number),
-  );
+  writeRle(w, dictIndexes(dict, values));
+}
+
+/**
+ * Each value's index in `dict` (which holds every value). Neighbouring values are mostly equal (one merge gives
+ * most keys the same time), so the last lookup is reused before asking the map.
+ */
+export function dictIndexes<T>(dict: readonly T[], values: readonly T[]): number[] {
+  const index = new Map(dict.map((v, i) => [v, i]));
+  const out = new Array<number>(values.length);
+  let last: T | undefined;
+  let lastIndex = -1;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (lastIndex < 0 || v !== last) {
+      last = v;
+      lastIndex = index.get(v) as number;
+    }
+    out[i] = lastIndex;
+  }
+  return out;
 }
 
 export function readDictColumn(r: Reader, n: number): number[] {

@@ -1,13 +1,14 @@
 /**
  * `live.poster_cpu_ratio`: docs/architecture.md's reason for the poster: the SDK command path costs several
  * times the CPU per post. Both paths post the same `ah` to 2000 connections through one in-memory HTTP handler
- * answering 200, so only the client-side work is counted (process CPU time, the least of 3 rounds after a
- * warm-up: other load on the machine only adds to a round). A bench figure, not a test: it is a measurement.
+ * answering 200, so only the client-side work is counted (main-thread CPU, the median of the shared
+ * discipline's runs after its warm-up, test/bench/cpu-sample.ts). A bench figure, not a test: it is a measurement.
  */
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { ConnectionPoster } from '../../shared/store/connection-poster';
+import { type CpuStats, sampleCpuAlternating } from './cpu-sample';
 
 const handler = {
   handle: async () => ({ response: { statusCode: 200, headers: {}, body: Readable.from([Buffer.alloc(0)]) } }),
@@ -32,24 +33,18 @@ const data = Buffer.from(
 );
 const SOCKETS = 2000;
 
-async function cpuMs(post: (i: number) => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 200; i++) await post(i);
-  let least = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < 3; round++) {
-    const before = process.cpuUsage();
+/** Both paths alternate run by run (test/bench/cpu-sample.ts), each run posting to every socket at once. */
+export async function benchPosterCost(): Promise<{ sdkMs: number; posterMs: number; sockets: number; sdk: CpuStats; poster: CpuStats }> {
+  const sdkClient = client();
+  const posterClient = new ConnectionPoster(client());
+  const all = (post: (i: number) => Promise<unknown>) => async () => {
     await Promise.all(Array.from({ length: SOCKETS }, (_, i) => post(i)));
-    const used = process.cpuUsage(before);
-    least = Math.min(least, (used.user + used.system) / 1000);
-  }
-  return least;
-}
-
-export async function benchPosterCost(): Promise<{ sdkMs: number; posterMs: number; sockets: number }> {
-  const sdk = client();
-  const sdkMs = await cpuMs((i) => sdk.send(new PostToConnectionCommand({ ConnectionId: `c${i}`, Data: data })));
-  const poster = new ConnectionPoster(client());
-  const posterMs = await cpuMs((i) => poster.post(`c${i}`, data));
-  return { sdkMs, posterMs, sockets: SOCKETS };
+  };
+  const [sdk, poster] = await sampleCpuAlternating([
+    all((i) => sdkClient.send(new PostToConnectionCommand({ ConnectionId: `c${i}`, Data: data }))),
+    all((i) => posterClient.post(`c${i}`, data)),
+  ]);
+  return { sdkMs: sdk.thread.median, posterMs: poster.thread.median, sockets: SOCKETS, sdk, poster };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

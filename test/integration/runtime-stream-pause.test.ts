@@ -1,0 +1,44 @@
+/**
+ * The bench's seam in the local runtime (issue 27 point 1): while a merge is timed the background stream poll
+ * is paused (on AWS the stream's consumers run in other Lambdas, not in the merge's process), and resumed
+ * after; `settle` still polls meanwhile, so nothing written while paused is lost.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Local, startLocal } from '../support/local';
+
+describe('local runtime stream poll pause', () => {
+  let local: Local;
+  let polls = 0;
+
+  beforeAll(async () => {
+    local = await startLocal();
+    const poller = (local.runtime as unknown as { poller: { pollOnce: () => Promise<number> } }).poller;
+    const pollOnce = poller.pollOnce.bind(poller);
+    poller.pollOnce = () => {
+      polls++;
+      return pollOnce();
+    };
+  });
+  afterAll(() => local.close());
+
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('polls in the background, not while paused, again once resumed; settle polls while paused', async () => {
+    const before = polls;
+    await wait(1500);
+    expect(polls).toBeGreaterThan(before);
+
+    await local.runtime.pauseStreamPoll();
+    const paused = polls;
+    await wait(1500);
+    expect(polls).toBe(paused);
+
+    await local.runtime.settle();
+    expect(polls).toBeGreaterThan(paused);
+
+    const settled = polls;
+    local.runtime.resumeStreamPoll();
+    await wait(1500);
+    expect(polls).toBeGreaterThan(settled);
+  });
+});
