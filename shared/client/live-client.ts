@@ -70,6 +70,9 @@ export class LiveClient extends Emitter {
   private tableLoadedFor: number | null = null;
   private running = false;
 
+  /** How long the client's awaits wait when not told ({@link LiveClientOptions.waitMs}). */
+  private readonly waitMs: number;
+
   constructor(opts: LiveClientOptions) {
     super();
     if (opts.token === undefined && !opts.getToken) throw new Error('LiveClient needs a token or getToken');
@@ -78,13 +81,14 @@ export class LiveClient extends Emitter {
     this.table = opts.table ?? new Map();
     this.have = opts.have ?? null;
     this.token = opts.token;
+    this.waitMs = opts.waitMs ?? DEFAULT_TIMEOUT_MS;
     // Called as a plain function: a browser's fetch refuses to run with another `this` ("Illegal invocation").
     const fetchFn = opts.fetch ?? ((input: Parameters<typeof fetch>[0], init?: RequestInit) => fetch(input, init));
     this.fetchFn = fetchFn as typeof fetch;
   }
 
   /** Opens the socket; resolves with `hello`, rejects with LiveUpgradeError when the upgrade is refused. */
-  async connect(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<HelloMessage> {
+  async connect(timeoutMs = this.waitMs): Promise<HelloMessage> {
     this.stopped = false;
     return this.open(timeoutMs);
   }
@@ -180,7 +184,7 @@ export class LiveClient extends Emitter {
         await this.sleep(delayMs);
         if (this.stopped) return;
         try {
-          const hello = await this.open(DEFAULT_TIMEOUT_MS);
+          const hello = await this.open(this.waitMs);
           this.reconnects++;
           this.emit('reconnected', hello);
           return;
@@ -219,7 +223,7 @@ export class LiveClient extends Emitter {
   }
 
   /** Re-authenticates with `{t: "auth", token}`; resolves with the `auth` answer, rejects on `error`. */
-  async auth(token: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<AuthMessage> {
+  async auth(token: string, timeoutMs = this.waitMs): Promise<AuthMessage> {
     const since = this.messages.length;
     const renewal: AuthRequestMessage = { t: 'auth', token };
     this.send(JSON.stringify(renewal));
@@ -230,7 +234,7 @@ export class LiveClient extends Emitter {
   }
 
   /** Renews the open socket's credential with a fresh token from getToken (spec: `{t: "auth", token}`). */
-  async renew(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<AuthMessage> {
+  async renew(timeoutMs = this.waitMs): Promise<AuthMessage> {
     if (!this.opts.getToken) throw new Error('renew needs getToken');
     return this.auth(await this.opts.getToken(), timeoutMs);
   }
@@ -245,27 +249,27 @@ export class LiveClient extends Emitter {
   /** Resolves once a message received at or after index `since` (default 0) matches (narrowed by a type guard). */
   waitForMessage<M extends LiveMessage>(match: (m: LiveMessage) => m is M, opts?: { since?: number; timeoutMs?: number }): Promise<M>;
   waitForMessage(match: (m: LiveMessage) => boolean, opts?: { since?: number; timeoutMs?: number }): Promise<LiveMessage>;
-  waitForMessage(match: (m: LiveMessage) => boolean, { since = 0, timeoutMs = DEFAULT_TIMEOUT_MS } = {}): Promise<LiveMessage> {
+  waitForMessage(match: (m: LiveMessage) => boolean, { since = 0, timeoutMs = this.waitMs } = {}): Promise<LiveMessage> {
     const found = this.messages.slice(since).find(match);
     if (found) return Promise.resolve(found);
     return this.waitFor('message', match, timeoutMs, 'message');
   }
 
   /** Resolves once the table's seq is at least `seq` and catching up has stopped. */
-  waitForSeq(seq: number, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+  waitForSeq(seq: number, timeoutMs = this.waitMs): Promise<void> {
     const done = () => this.have !== null && this.have >= seq && !this.running;
     if (done()) return Promise.resolve();
     return this.waitFor('idle', done, timeoutMs, `seq ${seq}`).then(() => undefined);
   }
 
   /** Resolves once catching up has stopped. */
-  idle(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+  idle(timeoutMs = this.waitMs): Promise<void> {
     if (!this.running) return Promise.resolve();
     return this.waitFor('idle', () => true, timeoutMs, 'idle').then(() => undefined);
   }
 
   /** Resolves with the close code and reason. */
-  waitForClose(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<{ code: number; reason: string }> {
+  waitForClose(timeoutMs = this.waitMs): Promise<{ code: number; reason: string }> {
     if (this.closed) return Promise.resolve(this.closed);
     return this.waitFor('close', () => true, timeoutMs, 'close') as Promise<{ code: number; reason: string }>;
   }

@@ -54,6 +54,8 @@ export interface LiveClientOptions {
    * table and gap rule state kept. Default: off.
    */
   reconnect?: boolean | ReconnectOptions;
+  /** How long `connect`, `auth`, `renew` and the `waitFor…` calls wait when not told (default 10 s). */
+  waitMs?: number;
 }
 
 /** What the client fetched: change and checkpoint URLs in order, and how often it asked the files and table routes. */

@@ -44,7 +44,7 @@ function sockets(getLocal: () => Local) {
     const closed = new Promise<{ code: number }>((resolve) => ws.on('close', (code) => resolve({ code })));
     const next = (pred: (m: Json) => boolean, since = 0) =>
       new Promise<Json>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching message; got ${JSON.stringify(messages)}`)), 8000);
+        const timer = setTimeout(() => reject(new Error(`no matching message; got ${JSON.stringify(messages)}`)), 60_000);
         const check = () => {
           const hit = messages.slice(since).find(pred);
           if (hit) {
