@@ -7,14 +7,16 @@
  * keeps: days no book can change any more (older than the 24 h an upload may lag) as they are, hours while no
  * later merge carried a book read in them.
  */
-import { dayOf, hourOf } from '../clock';
+import { DAY_MS, dayOf, hourOf } from '../clock';
 import type { CandlePage } from '../domain/candles';
 import { JsonText } from './answer-cache';
 import { periodsWithScans } from './candle-read';
 import { daySoFar } from './day-so-far';
-import { finalDay } from './history-compaction';
+import { finalDay, KEPT_DAYS } from './history-compaction';
 import { range } from './item-read';
 import { CLOSE, COMMA, JsonBytes, OPEN } from './json-bytes';
+import { type PeriodBytes, packPeriod, unpackPeriod } from './period-fragment';
+import { registerReadCache } from './read-cache';
 import type { ReadSources } from './sources';
 
 export interface HistoryOptions {
@@ -23,19 +25,17 @@ export interface HistoryOptions {
   withVolume: boolean;
 }
 
-/** One period's JSON element per item (`[day, …]` or `[hour, …]`), keys ascending; element i ends at `ends[i]`. */
-interface PeriodBytes {
-  keys: Float64Array;
-  ends: Int32Array;
-  data: Buffer;
-  /** The market's seq read before the page was (hours only). */
-  seq: number;
-}
-
 /** Kept period bytes of every market, least recently used first; bounded by total size. */
 const kept = new Map<string, PeriodBytes>();
 let keptBytes = 0;
 const KEPT_MAX_BYTES = 160 * 1024 * 1024;
+// A fresh instance (clearReadCaches) keeps nothing.
+registerReadCache({
+  clear: () => {
+    kept.clear();
+    keptBytes = 0;
+  },
+});
 
 function keep(id: string, p: PeriodBytes): void {
   const had = kept.get(id);
@@ -176,17 +176,49 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
   return new JsonText(writeItems([candles, volume]));
 }
 
-/** A day's candle (`c`) or volume (`v`) elements; final days are kept, later ones read every time. */
+/**
+ * A day's candle (`c`) or volume (`v`) elements. A final day (no book can change it any more) is kept in
+ * memory and, once written, stored as it is answered (the answer store's day fragments), so a fresh instance
+ * copies it instead of reading and decoding the day's pages; later days are read every time. A stored
+ * fragment expires when retention drops its day's pages ([`fragmentExpiry`]); no history window reaches
+ * such a day before then (`historyFrom`: at most 90 days back).
+ */
 async function dayBytes(src: ReadSources, market: string, kind: 'c' | 'v', day: number, final: boolean): Promise<PeriodBytes> {
   const id = `${src.scope}|${market}|d1${kind}|${day}`;
   const hit = final ? recall(id) : undefined;
   if (hit) return hit;
+  const key = `v1|${market}|d1${kind}|${day}`;
+  const stored = final && src.fragments ? await storedDay(src, key) : null;
+  if (stored) {
+    keep(id, stored);
+    return stored;
+  }
   const p =
     kind === 'c'
       ? writePeriod(await src.store.candlePage(market, 'd1', day), dayCandle(day))
       : writePeriod(await src.store.volumePage(market, day), dayVolume(day));
-  if (final) keep(id, p);
+  if (final) {
+    keep(id, p);
+    if (src.fragments && !src.readOnly) await storeDay(src, key, p, fragmentExpiry(day));
+  }
   return p;
+}
+
+/** Spec Retention deletes a day's pages once it is before today − 90: its fragment expires then too. */
+export const fragmentExpiry = (day: number): number => (day + KEPT_DAYS + 1) * DAY_MS;
+
+async function storedDay(src: ReadSources, key: string): Promise<PeriodBytes | null> {
+  const bytes = await (src.fragments as NonNullable<ReadSources['fragments']>).dayFragment(key, src.clock.now());
+  return bytes ? unpackPeriod(bytes) : null;
+}
+
+/** Stores a final day's elements; a lost write only costs a later instance the decoding. */
+async function storeDay(src: ReadSources, key: string, p: PeriodBytes, expiresAt: number): Promise<void> {
+  try {
+    await (src.fragments as NonNullable<ReadSources['fragments']>).putDayFragment(key, packPeriod(p), expiresAt);
+  } catch {
+    // The answer does not depend on it.
+  }
 }
 
 /** Spec intraday `items` as JSON text: per item, `[hour, close, quantity]` of its hour candles of hours `from..toHour`. */
