@@ -7,15 +7,16 @@
  * keeps: days no book can change any more (older than the 24 h an upload may lag) as they are, hours while no
  * later merge carried a book read in them.
  */
-import { DAY_MS, dayOf, hourOf } from '../clock';
+import { DAY_MS, dayOf, HOUR_MS, hourOf } from '../clock';
 import type { CandlePage } from '../domain/candles';
+import { RETAINED_HOURS } from '../domain/retention';
 import { JsonText } from './answer-cache';
 import { periodsWithScans } from './candle-read';
 import { daySoFar } from './day-so-far';
-import { finalDay, KEPT_DAYS } from './history-compaction';
+import { finalDay, finalHour, KEPT_DAYS } from './history-compaction';
 import { range } from './item-read';
 import { CLOSE, COMMA, JsonBytes, OPEN } from './json-bytes';
-import { type PeriodBytes, packPeriod, unpackPeriod } from './period-fragment';
+import { FINAL, type PeriodBytes, packPeriod, unpackPeriod } from './period-fragment';
 import { registerReadCache } from './read-cache';
 import type { ReadSources } from './sources';
 
@@ -199,7 +200,7 @@ async function dayBytes(src: ReadSources, market: string, kind: 'c' | 'v', day: 
       : writePeriod(await src.store.volumePage(market, day), dayVolume(day));
   if (final) {
     keep(id, p);
-    if (src.fragments && !src.readOnly) await storeDay(src, key, p, fragmentExpiry(day));
+    if (src.fragments && !src.readOnly) await storeFragment(src, key, p, fragmentExpiry(day));
   }
   return p;
 }
@@ -208,42 +209,67 @@ async function dayBytes(src: ReadSources, market: string, kind: 'c' | 'v', day: 
 export const fragmentExpiry = (day: number): number => (day + KEPT_DAYS + 1) * DAY_MS;
 
 async function storedDay(src: ReadSources, key: string): Promise<PeriodBytes | null> {
-  const bytes = await (src.fragments as NonNullable<ReadSources['fragments']>).dayFragment(key, src.clock.now());
-  return bytes ? unpackPeriod(bytes) : null;
+  return unpacked(await (src.fragments as NonNullable<ReadSources['fragments']>).readFragment(key, src.clock.now()));
 }
 
-/** Stores a final day's elements; a lost write only costs a later instance the decoding. */
-async function storeDay(src: ReadSources, key: string, p: PeriodBytes, expiresAt: number): Promise<void> {
+const unpacked = (bytes: Uint8Array | null): PeriodBytes | null => (bytes ? unpackPeriod(bytes) : null);
+
+/** Stores a period's elements; a lost write only costs a later instance the decoding. */
+async function storeFragment(src: ReadSources, key: string, p: PeriodBytes, expiresAt: number): Promise<void> {
   try {
-    await (src.fragments as NonNullable<ReadSources['fragments']>).putDayFragment(key, packPeriod(p), expiresAt);
+    await (src.fragments as NonNullable<ReadSources['fragments']>).writeFragment(key, packPeriod(p), expiresAt);
   } catch {
     // The answer does not depend on it.
   }
 }
 
-/** Spec intraday `items` as JSON text: per item, `[hour, close, quantity]` of its hour candles of hours `from..toHour`. */
+/**
+ * Spec intraday `items` as JSON text: per item, `[hour, close, quantity]` of its hour candles of hours
+ * `from..toHour`. Each hour's elements are kept in memory and stored (the answer store's fragments) with the
+ * market's seq read before the hour's page was, or as final when no book could reach the hour any more then. A
+ * kept or stored hour is used unless a merge after its seq carried a book read in that hour (a late upload);
+ * a stored hour that was not final is kept no longer than 48 h, within the 72 h the merge log says which
+ * merges came after it.
+ */
 export async function marketIntraday(src: ReadSources, market: string, from: number, toHour: number): Promise<JsonText> {
   const hours = await periodsWithScans(src, market, 'h1', from, toHour);
   const ids = hours.map((h) => `${src.scope}|${market}|h1|${h}`);
   const hits = ids.map((id) => recall(id));
-  const cached = hits.filter((p): p is PeriodBytes => p !== undefined);
+  const fragments = src.fragments;
+  if (fragments) {
+    const now = src.clock.now();
+    const stored = await Promise.all(hours.map(async (h, i) => (hits[i] ? undefined : unpacked(await fragments.readFragment(hourKey(market, h), now)))));
+    stored.forEach((p, i) => {
+      if (p) hits[i] = p;
+    });
+  }
+  const checked = hits.filter((p): p is PeriodBytes => p !== undefined && p.seq !== FINAL);
   const stale = new Set<number>();
-  if (cached.length > 0) {
+  if (checked.length > 0) {
     // A merge after a kept hour was read may have carried a book read in that hour (a late upload).
-    const later = await src.merges.after(market, Math.min(...cached.map((p) => p.seq)), src.clock.now());
+    const later = await src.merges.after(market, Math.min(...checked.map((p) => p.seq)), src.clock.now());
     hours.forEach((h, i) => {
       const p = hits[i];
-      if (p && later.some((r) => r.seq > p.seq && (r.bookAt === undefined || hourOf(r.bookAt) === h))) stale.add(h);
+      if (p && p.seq !== FINAL && later.some((r) => r.seq > p.seq && (r.bookAt === undefined || hourOf(r.bookAt) === h))) stale.add(h);
     });
   }
   const missing = hours.filter((h, i) => !hits[i] || stale.has(h));
+  const now = src.clock.now();
+  const lastFinal = finalHour(now);
   const seq = missing.length > 0 ? (await src.store.meta(market)).seq : 0;
   const read = await Promise.all(missing.map((h) => src.store.candlePage(market, 'h1', h)));
-  const fresh = new Map(missing.map((h, i) => [h, writePeriod(read[i], hourPoint(h), seq)]));
+  const fresh = new Map(missing.map((h, i) => [h, writePeriod(read[i], hourPoint(h), h <= lastFinal ? FINAL : seq)]));
   const periods = hours.map((h, i) => {
     const p = fresh.get(h) ?? (hits[i] as PeriodBytes);
-    if (fresh.has(h)) keep(ids[i], p);
+    keep(ids[i], p);
     return p;
   });
+  if (fragments && !src.readOnly) {
+    await Promise.all(
+      [...fresh].map(([h, p]) => storeFragment(src, hourKey(market, h), p, p.seq === FINAL ? (h + RETAINED_HOURS + 1) * HOUR_MS : now + 2 * DAY_MS)),
+    );
+  }
   return new JsonText(writeItems([periods]));
 }
+
+const hourKey = (market: string, hour: number): string => `v1|${market}|h1|${hour}`;

@@ -2,7 +2,7 @@
  * A period's answer elements packed as one byte string (issue 27 point 3: finished days kept in the form they
  * are answered in). A finished day's JSON elements, once written, are stored (the market port's answer store)
  * so a fresh function instance copies them into its answer instead of reading and decoding the day's pages
- * again. Layout: `u32 version, u32 count, f64 keys[count], i32 ends[count], data` (little-endian); anything
+ * again. Layout: `u32 version, u32 count, f64 seq, f64 keys[count], i32 ends[count], data` (little-endian); anything
  * else (another version, a short or inconsistent buffer) unpacks to null and the day is built from its pages.
  */
 
@@ -11,12 +11,15 @@ export interface PeriodBytes {
   keys: Float64Array;
   ends: Int32Array;
   data: Buffer;
-  /** The market's seq read before the page was (hours only). */
+  /** Hours: the market's seq read before the page was, or `FINAL` when the hour was final then (days: 0). */
   seq: number;
 }
 
 const VERSION = 1;
-const HEAD = 8;
+
+/** The seq of an hour read once no book could reach it any more: it never changes again. */
+export const FINAL = -1;
+const HEAD = 16;
 
 /** The fragment's bytes. */
 export function packPeriod(p: PeriodBytes): Uint8Array {
@@ -24,6 +27,7 @@ export function packPeriod(p: PeriodBytes): Uint8Array {
   const out = Buffer.allocUnsafe(HEAD + n * 12 + p.data.length);
   out.writeUInt32LE(VERSION, 0);
   out.writeUInt32LE(n, 4);
+  out.writeDoubleLE(p.seq, 8);
   for (let i = 0; i < n; i++) out.writeDoubleLE(p.keys[i], HEAD + i * 8);
   const endsAt = HEAD + n * 8;
   for (let i = 0; i < n; i++) out.writeInt32LE(p.ends[i], endsAt + i * 4);
@@ -53,5 +57,5 @@ export function unpackPeriod(bytes: Uint8Array): PeriodBytes | null {
   }
   if (n > 0 && prevEnd !== size) return null;
   if (n === 0 && size !== 0) return null;
-  return { keys, ends, data: buf.subarray(dataAt), seq: 0 };
+  return { keys, ends, data: buf.subarray(dataAt), seq: buf.readDoubleLE(8) };
 }

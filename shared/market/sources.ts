@@ -26,8 +26,8 @@ export interface ReadSources {
   scope: string;
   /** The caller may not write the table (the pages function): read caches are not stored (IAM would refuse). */
   readOnly?: boolean;
-  /** Finished days' stored answer fragments (market-read.ts); absent: every day is built from its pages. */
-  fragments?: Pick<AnswerStore, 'dayFragment' | 'putDayFragment'>;
+  /** Stored answer fragments of days and hours (market-read.ts); absent: every period is built from its pages. */
+  fragments?: Pick<AnswerStore, 'readFragment' | 'writeFragment'>;
   /** Only the API function's live item and candle reads set this (merge, seal, snapshot, retention read fresh). */
   cache?: PageCacheUse;
 }

@@ -281,12 +281,12 @@ export interface AnswerStore {
   /** Records `path` as the hour's file of `key` unless another is; answers the recorded one (the first wins a race). */
   recordSpilledFile(key: string, path: string, now: number): Promise<string>;
   /**
-   * A finished day's answer fragment (shared/market/market-read.ts: the day's JSON elements of every item,
+   * A stored answer fragment (shared/market/market-read.ts: a day's or an hour's JSON elements of every item,
    * kept in the form they are answered in), or null when none is stored or it has expired at `now`.
    */
-  dayFragment(key: string, now: number): Promise<Uint8Array | null>;
-  /** Stores a finished day's fragment until `expiresAt` (ms): a finished day never changes, so it is written once. */
-  putDayFragment(key: string, data: Uint8Array, expiresAt: number): Promise<void>;
+  readFragment(key: string, now: number): Promise<Uint8Array | null>;
+  /** Stores a fragment until `expiresAt` (ms), replacing any under `key`. */
+  writeFragment(key: string, data: Uint8Array, expiresAt: number): Promise<void>;
 }
 
 export interface MarketPort {

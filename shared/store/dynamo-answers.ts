@@ -9,7 +9,7 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { HOUR_MS, hourOf } from '../clock';
 import type { AnswerStore } from '../ports/market';
 import { isConditionFailure } from './identity-items';
-import { dayFragmentPk, spilledAnswerKey, viewAnswerPk } from './keys';
+import { fragmentPk, spilledAnswerKey, viewAnswerPk } from './keys';
 import type { Table } from './table';
 
 /** Below the 400 KB item limit with room for the key and attributes. */
@@ -37,13 +37,13 @@ export class DynamoAnswers implements AnswerStore {
     await this.writeChunks(viewAnswerPk(hash), gzipSync(body, { level: 1 }), Math.ceil(((hourOf(now) + 1) * HOUR_MS) / 1000));
   }
 
-  async dayFragment(key: string, now: number): Promise<Uint8Array | null> {
-    const packed = await this.readChunks(dayFragmentPk(key), now);
+  async readFragment(key: string, now: number): Promise<Uint8Array | null> {
+    const packed = await this.readChunks(fragmentPk(key), now);
     return packed === null ? null : gunzipSync(packed);
   }
 
-  async putDayFragment(key: string, data: Uint8Array, expiresAt: number): Promise<void> {
-    await this.writeChunks(dayFragmentPk(key), gzipSync(data, { level: 1 }), Math.ceil(expiresAt / 1000));
+  async writeFragment(key: string, data: Uint8Array, expiresAt: number): Promise<void> {
+    await this.writeChunks(fragmentPk(key), gzipSync(data, { level: 1 }), Math.ceil(expiresAt / 1000));
   }
 
   /** The chunks under `pk` joined, or null when absent, expired or incomplete. */

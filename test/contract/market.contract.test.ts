@@ -436,13 +436,13 @@ describe.each(variants)('market port (%s)', (_name, make) => {
     const small = Uint8Array.from([1, 2, 3, 0, 255]);
     // Random bytes do not compress: more than one 350 KB chunk.
     const big = Uint8Array.from({ length: 900_000 }, (_, i) => (i * 2654435761) >>> 24);
-    expect(await port.answers.dayFragment('v1|m|d1c|1', T0)).toBeNull();
-    await port.answers.putDayFragment('v1|m|d1c|1', small, T0 + DAY_MS);
-    await port.answers.putDayFragment('v1|m|d1v|1', big, T0 + DAY_MS);
-    expect(Buffer.from((await port.answers.dayFragment('v1|m|d1c|1', T0 + 10)) ?? [])).toEqual(Buffer.from(small));
-    expect(Buffer.from((await port.answers.dayFragment('v1|m|d1v|1', T0 + 10)) ?? []).equals(Buffer.from(big))).toBe(true);
-    expect(await port.answers.dayFragment('v1|m|d1c|1', T0 + DAY_MS)).toBeNull();
-    expect(await port.answers.dayFragment('v1|m|d1c|2', T0)).toBeNull();
+    expect(await port.answers.readFragment('v1|m|d1c|1', T0)).toBeNull();
+    await port.answers.writeFragment('v1|m|d1c|1', small, T0 + DAY_MS);
+    await port.answers.writeFragment('v1|m|d1v|1', big, T0 + DAY_MS);
+    expect(Buffer.from((await port.answers.readFragment('v1|m|d1c|1', T0 + 10)) ?? [])).toEqual(Buffer.from(small));
+    expect(Buffer.from((await port.answers.readFragment('v1|m|d1v|1', T0 + 10)) ?? []).equals(Buffer.from(big))).toBe(true);
+    expect(await port.answers.readFragment('v1|m|d1c|1', T0 + DAY_MS)).toBeNull();
+    expect(await port.answers.readFragment('v1|m|d1c|2', T0)).toBeNull();
   });
 });
 

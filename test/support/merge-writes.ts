@@ -1,6 +1,6 @@
 /**
  * A merge's writes as merge-book.ts orders them, over any market port (the in-memory fake in property tests):
- * `pending` first, then rows, day and hour candles, the scan log entry and volume, then the seq commit; reads
+ * `pending` first, then rows, day and hour candles, the merge and scan log entries and volume, then the seq commit; reads
  * may run in the middle (`between`).
  */
 import { expect } from 'vitest';
@@ -9,7 +9,7 @@ import type { Candle } from '../../shared/domain/candles';
 import type { MarketPort, VolumeShard } from '../../shared/ports/market';
 import { PAGE_SHARDS, shardOf } from '../../shared/store/shard-layout';
 
-/** A merge as merge-book.ts writes it: `pending` first, then rows, day candles and volume, then the seq commit. */
+/** A merge as merge-book.ts writes it: `pending` first, then rows, day and hour candles, the merge and scan log entries and volume, then the seq commit. */
 export async function mergeWrites(
   M: string,
   market: MarketPort,
@@ -44,6 +44,14 @@ export async function mergeWrites(
     }
     await store.writeCandlePage(M, res, period, start, page, changed);
   }
+  await market.merges.put({
+    market: M,
+    seq,
+    at: Math.max(meta.newestScanAt ?? at, at),
+    mergedAt: now,
+    changePath: `live/v1/${M}/${seq}-c.json.gz`,
+    bookAt: at,
+  });
   await market.scans.put({ market: M, at, items: prices.length, complete: false, credited: true, uploader: 'u', mergedAt: now }, `u${seq}`);
   const shards = await store.volumeShards(M, day);
   const touched = new Map<number, VolumeShard>();

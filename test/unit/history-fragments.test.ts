@@ -7,12 +7,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, dayOf, HOUR_MS, ManualClock } from '../../shared/clock';
-import { compactHistories, finalDay } from '../../shared/market/history-compaction';
-import { marketHistory } from '../../shared/market/market-read';
+import { DAY_MS, dayOf, HOUR_MS, hourOf, ManualClock } from '../../shared/clock';
+import { compactHistories, finalDay, finalHour } from '../../shared/market/history-compaction';
+import { marketHistory, marketIntraday } from '../../shared/market/market-read';
 import { retainMarket } from '../../shared/market/market-retention';
 import { packPeriod, unpackPeriod } from '../../shared/market/period-fragment';
-import { historyFrom } from '../../shared/market/query-rules';
+import { historyFrom, intradayFrom } from '../../shared/market/query-rules';
 import { clearReadCaches } from '../../shared/market/read-cache';
 import { type ReadSources, readSources } from '../../shared/market/sources';
 import type { MarketPages } from '../../shared/ports/market';
@@ -35,19 +35,30 @@ async function expected(store: MarketPages, from: number, last: number, withVolu
   return JSON.stringify([...items].sort((a, b) => a[0] - b[0]).map(([k, [c, v]]) => [k, c, v]));
 }
 
-/** Counts the day page reads of a store. */
-function counted(store: MarketPages): { store: MarketPages; days: Set<number> } {
+/** The spec's intraday items built straight from the stored hour pages. */
+async function expectedIntraday(store: MarketPages, from: number, last: number): Promise<string> {
+  const items = new Map<number, unknown[]>();
+  for (let h = from; h <= last; h++) {
+    for (const [k, c] of await store.candlePage(M, 'h1', h)) (items.get(k) ?? (items.set(k, []).get(k) as unknown[])).push([h, c.close, c.quantity]);
+  }
+  return JSON.stringify([...items].sort((a, b) => a[0] - b[0]));
+}
+
+/** Counts the day (and hour) page reads of a store. */
+function counted(store: MarketPages): { store: MarketPages; days: Set<number>; hours: Set<number> } {
   const days = new Set<number>();
+  const hours = new Set<number>();
   const wrapped = Object.create(store) as MarketPages;
   wrapped.candlePage = async (market, res, period) => {
     if (res === 'd1') days.add(period);
+    if (res === 'h1') hours.add(period);
     return store.candlePage(market, res, period);
   };
   wrapped.volumePage = async (market, day) => {
     days.add(day);
     return store.volumePage(market, day);
   };
-  return { store: wrapped, days };
+  return { store: wrapped, days, hours };
 }
 
 async function filled(days: number) {
@@ -90,12 +101,45 @@ describe('finished days kept as answered (issue 27 point 3)', () => {
     expect([...reads.days].sort()).toEqual([finalDay(now) + 1, finalDay(now) + 2].filter((d) => d <= dayOf(now)));
   });
 
+  it('a fresh instance answers intraday hours from their stored fragments; an hour a later merge reached is read again', async () => {
+    const clock = new ManualClock(START);
+    const market = memoryMarket(clock);
+    const svc = { clock, market } as unknown as Services;
+    for (let h = 0; h < 30; h++) {
+      await mergeWrites(
+        M,
+        market,
+        clock.now(),
+        clock.now(),
+        [
+          [16, 10 + h],
+          [528, 20 + h],
+        ],
+        async () => undefined,
+      );
+      clock.advance(HOUR_MS);
+    }
+    const now = clock.now();
+    const from = intradayFrom(now, undefined);
+    const first = await marketIntraday(readSources(svc), M, from, hourOf(now));
+    expect(first.text).toBe(await expectedIntraday(market.latest, from, hourOf(now)));
+    // A late book (read 5 hours ago) merged after the fragments were stored.
+    const late = (hourOf(now) - 5) * HOUR_MS + 60_000;
+    await mergeWrites(M, market, late, clock.now(), [[32, 77]], async () => undefined);
+    clearReadCaches();
+    const reads = counted(readSources(svc).store);
+    const again = await marketIntraday({ ...readSources(svc), store: reads.store }, M, from, hourOf(now));
+    expect(again.text).toBe(await expectedIntraday(market.latest, from, hourOf(now)));
+    expect(again.text).toContain(`[${hourOf(late)},77,1]`);
+    expect([...reads.hours]).toEqual([hourOf(late)]);
+  });
+
   it('a fragment that is not one this code wrote is ignored and the day is read from its pages', async () => {
     const { clock, market, svc } = await filled(6);
     const now = clock.now();
     const from = dayOf(now) - 5;
     const day = from + 1;
-    await market.answers.putDayFragment(`v1|${M}|d1c|${day}`, Buffer.from('not a fragment'), now + DAY_MS);
+    await market.answers.writeFragment(`v1|${M}|d1c|${day}`, Buffer.from('not a fragment'), now + DAY_MS);
     clearReadCaches();
     const out = await marketHistory(readSources(svc), M, from, now, { withVolume: true });
     expect(out.text).toBe(await expected(market.latest, from, dayOf(now), true));
@@ -115,6 +159,7 @@ describe('finished days kept as answered (issue 27 point 3)', () => {
     type Op =
       | { kind: 'merge'; prices: Array<[number, number]>; lateHours: number }
       | { kind: 'history'; days: number; volume: boolean; fresh: boolean }
+      | { kind: 'intraday'; hours: number; fresh: boolean }
       | { kind: 'compact' }
       | { kind: 'retain' }
       | { kind: 'advance'; ms: number };
@@ -124,7 +169,7 @@ describe('finished days kept as answered (issue 27 point 3)', () => {
         arbitrary: fc.record({
           kind: fc.constant('merge' as const),
           prices: fc.array(fc.tuple(fc.constantFrom(...KEYS), fc.integer({ min: 1, max: 999 })), { minLength: 1, maxLength: 4 }),
-          lateHours: fc.constantFrom(0, 0, 3, 20, 23),
+          lateHours: fc.constantFrom(0, 0, 1, 3, 20, 23),
         }),
       },
       {
@@ -136,13 +181,17 @@ describe('finished days kept as answered (issue 27 point 3)', () => {
           fresh: fc.boolean(),
         }),
       },
+      {
+        weight: 4,
+        arbitrary: fc.record({ kind: fc.constant('intraday' as const), hours: fc.constantFrom(2, 24, 60), fresh: fc.boolean() }),
+      },
       { weight: 1, arbitrary: fc.constant({ kind: 'compact' as const }) },
       { weight: 1, arbitrary: fc.constant({ kind: 'retain' as const }) },
       {
         weight: 3,
         arbitrary: fc.record({
           kind: fc.constant('advance' as const),
-          ms: fc.constantFrom(60_000, 11 * 60_000, 5 * HOUR_MS, DAY_MS, 2 * DAY_MS, 31 * DAY_MS, 60 * DAY_MS),
+          ms: fc.constantFrom(60_000, 11 * 60_000, HOUR_MS, 5 * HOUR_MS, DAY_MS, 2 * DAY_MS, 31 * DAY_MS, 60 * DAY_MS),
         }),
       },
     );
@@ -161,6 +210,12 @@ describe('finished days kept as answered (issue 27 point 3)', () => {
             const now = clock.now();
             await mergeWrites(M, market, Math.max(START, now - op.lateHours * HOUR_MS), now, op.prices, async () => undefined);
             clock.advance(60_000);
+          } else if (op.kind === 'intraday') {
+            if (op.fresh) clearReadCaches();
+            const now = clock.now();
+            const from = intradayFrom(now, hourOf(now) - op.hours);
+            const out = await marketIntraday(readSources(svc), M, from, hourOf(now));
+            expect(out.text).toBe(await expectedIntraday(market.latest, from, hourOf(now)));
           } else {
             if (op.fresh) clearReadCaches();
             const now = clock.now();

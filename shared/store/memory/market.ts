@@ -444,11 +444,11 @@ function memoryAnswers(): AnswerStore {
       spilled.set(key, { path, expires: hourEnd(now) });
       return path;
     },
-    async dayFragment(key, now) {
+    async readFragment(key, now) {
       const found = fragments.get(key);
       return found && live(found.expires, now) ? Uint8Array.from(found.data) : null;
     },
-    async putDayFragment(key, data, expiresAt) {
+    async writeFragment(key, data, expiresAt) {
       fragments.set(key, { data: Uint8Array.from(data), expires: expiresAt });
     },
   };
