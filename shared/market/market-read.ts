@@ -168,9 +168,26 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
   const lastStored = opts.cut === undefined ? today : today - 1;
   const lastFinal = Math.min(lastStored, finalDay(now));
   const days = range(from, lastStored);
+  const day = (kind: 'c' | 'v', d: number): PeriodSpec => ({
+    id: `d1${kind}|${d}`,
+    reachedBy: (bookAt) => dayOf(bookAt) === d,
+    final: d <= lastFinal,
+    // Spec Retention deletes a day's pages once it is before today − 90 (no history window reaches it before).
+    storeUntil: d <= lastFinal ? (d + KEPT_DAYS + 1) * DAY_MS : null,
+    build: async () =>
+      kind === 'c' ? writePeriod(await src.store.candlePage(market, 'd1', d), dayCandle(d)) : writePeriod(await src.store.volumePage(market, d), dayVolume(d)),
+  });
   const [candles, volume, soFar] = await Promise.all([
-    Promise.all(days.map((d) => dayBytes(src, market, 'c', d, d <= lastFinal))),
-    Promise.all((opts.withVolume ? days : []).map((d) => dayBytes(src, market, 'v', d, d <= lastFinal))),
+    periodsBytes(
+      src,
+      market,
+      days.map((d) => day('c', d)),
+    ),
+    periodsBytes(
+      src,
+      market,
+      (opts.withVolume ? days : []).map((d) => day('v', d)),
+    ),
     opts.cut !== undefined && from <= today ? daySoFar(src, market, opts.cut) : Promise.resolve<CandlePage>(new Map()),
   ]);
   if (soFar.size > 0) candles.push(writePeriod(soFar, dayCandle(today)));
@@ -178,98 +195,102 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
 }
 
 /**
- * A day's candle (`c`) or volume (`v`) elements. A final day (no book can change it any more) is kept in
- * memory and, once written, stored as it is answered (the answer store's day fragments), so a fresh instance
- * copies it instead of reading and decoding the day's pages; later days are read every time. A stored
- * fragment expires when retention drops its day's pages ([`fragmentExpiry`]); no history window reaches
- * such a day before then (`historyFrom`: at most 90 days back).
- */
-async function dayBytes(src: ReadSources, market: string, kind: 'c' | 'v', day: number, final: boolean): Promise<PeriodBytes> {
-  const id = `${src.scope}|${market}|d1${kind}|${day}`;
-  const hit = final ? recall(id) : undefined;
-  if (hit) return hit;
-  const key = `v1|${market}|d1${kind}|${day}`;
-  const stored = final && src.fragments ? await storedDay(src, key) : null;
-  if (stored) {
-    keep(id, stored);
-    return stored;
-  }
-  const p =
-    kind === 'c'
-      ? writePeriod(await src.store.candlePage(market, 'd1', day), dayCandle(day))
-      : writePeriod(await src.store.volumePage(market, day), dayVolume(day));
-  if (final) {
-    keep(id, p);
-    if (src.fragments && !src.readOnly) await storeFragment(src, key, p, fragmentExpiry(day));
-  }
-  return p;
-}
-
-/** Spec Retention deletes a day's pages once it is before today − 90: its fragment expires then too. */
-export const fragmentExpiry = (day: number): number => (day + KEPT_DAYS + 1) * DAY_MS;
-
-async function storedDay(src: ReadSources, key: string): Promise<PeriodBytes | null> {
-  return unpacked(await (src.fragments as NonNullable<ReadSources['fragments']>).readFragment(key, src.clock.now()));
-}
-
-const unpacked = (bytes: Uint8Array | null): PeriodBytes | null => (bytes ? unpackPeriod(bytes) : null);
-
-/** Stores a period's elements; a lost write only costs a later instance the decoding. */
-async function storeFragment(src: ReadSources, key: string, p: PeriodBytes, expiresAt: number): Promise<void> {
-  try {
-    await (src.fragments as NonNullable<ReadSources['fragments']>).writeFragment(key, packPeriod(p), expiresAt);
-  } catch {
-    // The answer does not depend on it.
-  }
-}
-
-/**
  * Spec intraday `items` as JSON text: per item, `[hour, close, quantity]` of its hour candles of hours
- * `from..toHour`. Each hour's elements are kept in memory and stored (the answer store's fragments) with the
- * market's seq read before the hour's page was, or as final when no book could reach the hour any more then. A
- * kept or stored hour is used unless a merge after its seq carried a book read in that hour (a late upload);
- * a stored hour that was not final is kept no longer than 48 h, within the 72 h the merge log says which
- * merges came after it.
+ * `from..toHour`. Every hour is stored; one that was not final when read is kept no longer than 48 h, well
+ * within the 72 h the merge log says which merges came after it.
  */
 export async function marketIntraday(src: ReadSources, market: string, from: number, toHour: number): Promise<JsonText> {
   const hours = await periodsWithScans(src, market, 'h1', from, toHour);
-  const ids = hours.map((h) => `${src.scope}|${market}|h1|${h}`);
+  const now = src.clock.now();
+  const lastFinal = finalHour(now);
+  const periods = await periodsBytes(
+    src,
+    market,
+    hours.map((h) => ({
+      id: `h1|${h}`,
+      reachedBy: (bookAt: number) => hourOf(bookAt) === h,
+      final: h <= lastFinal,
+      // Spec Retention deletes an hour's pages once it is before hour − 336.
+      storeUntil: h <= lastFinal ? (h + RETAINED_HOURS + 1) * HOUR_MS : now + 2 * DAY_MS,
+      build: async () => writePeriod(await src.store.candlePage(market, 'h1', h), hourPoint(h)),
+    })),
+  );
+  return new JsonText(writeItems([periods]));
+}
+
+/** One period of a whole-market answer: how to build its elements and how long they hold. */
+interface PeriodSpec {
+  /** Names the period within the market (`d1c|<day>`, `d1v|<day>`, `h1|<hour>`). */
+  id: string;
+  /** Whether a merge of a book read at `bookAt` writes this period's page. */
+  reachedBy: (bookAt: number) => boolean;
+  /** No book can reach the period any more: its elements never change again. */
+  final: boolean;
+  /** Until when its elements may be stored (the answer store's fragments); null: kept in memory only. */
+  storeUntil: number | null;
+  /** Reads the period's page and writes its elements. */
+  build: () => Promise<PeriodBytes>;
+}
+
+/**
+ * The elements of each period, kept in the form they are answered in: in memory, then stored (the answer
+ * store's fragments), so a fresh instance copies them instead of reading and decoding pages. Each is built
+ * with the market's seq read before its page was, or marked `FINAL` when no book could reach the period any
+ * more then. A kept or stored period that is not final is used unless a merge after its seq carried a book
+ * read in it (a late upload), or one whose book is unknown (the merge log keeps records 72 h).
+ */
+async function periodsBytes(src: ReadSources, market: string, specs: readonly PeriodSpec[]): Promise<PeriodBytes[]> {
+  if (specs.length === 0) return [];
+  const now = src.clock.now();
+  const ids = specs.map((s) => `${src.scope}|${market}|${s.id}`);
   const hits = ids.map((id) => recall(id));
   const fragments = src.fragments;
   if (fragments) {
-    const now = src.clock.now();
-    const stored = await Promise.all(hours.map(async (h, i) => (hits[i] ? undefined : unpacked(await fragments.readFragment(hourKey(market, h), now)))));
+    const stored = await Promise.all(
+      specs.map(async (s, i) => (hits[i] || s.storeUntil === null ? undefined : unpacked(await fragments.readFragment(fragmentKey(market, s), now)))),
+    );
     stored.forEach((p, i) => {
       if (p) hits[i] = p;
     });
   }
-  const checked = hits.filter((p): p is PeriodBytes => p !== undefined && p.seq !== FINAL);
   const stale = new Set<number>();
+  // A period built before it was final is built again once it is (then never again): so a non-final one is
+  // never older than the 24 h a book may lag plus its own length, and the merges that reached it are all logged.
+  specs.forEach((s, i) => {
+    if (hits[i] && hits[i].seq !== FINAL && s.final) stale.add(i);
+  });
+  const checked = hits.filter((p, i): p is PeriodBytes => p !== undefined && p.seq !== FINAL && !stale.has(i));
   if (checked.length > 0) {
-    // A merge after a kept hour was read may have carried a book read in that hour (a late upload).
-    const later = await src.merges.after(market, Math.min(...checked.map((p) => p.seq)), src.clock.now());
-    hours.forEach((h, i) => {
+    const later = await src.merges.after(market, Math.min(...checked.map((p) => p.seq)), now);
+    specs.forEach((s, i) => {
       const p = hits[i];
-      if (p && p.seq !== FINAL && later.some((r) => r.seq > p.seq && (r.bookAt === undefined || hourOf(r.bookAt) === h))) stale.add(h);
+      if (p && p.seq !== FINAL && !stale.has(i) && later.some((r) => r.seq > p.seq && (r.bookAt === undefined || s.reachedBy(r.bookAt)))) stale.add(i);
     });
   }
-  const missing = hours.filter((h, i) => !hits[i] || stale.has(h));
-  const now = src.clock.now();
-  const lastFinal = finalHour(now);
-  const seq = missing.length > 0 ? (await src.store.meta(market)).seq : 0;
-  const read = await Promise.all(missing.map((h) => src.store.candlePage(market, 'h1', h)));
-  const fresh = new Map(missing.map((h, i) => [h, writePeriod(read[i], hourPoint(h), h <= lastFinal ? FINAL : seq)]));
-  const periods = hours.map((h, i) => {
-    const p = fresh.get(h) ?? (hits[i] as PeriodBytes);
-    keep(ids[i], p);
-    return p;
+  const missing = specs.map((_, i) => i).filter((i) => !hits[i] || stale.has(i));
+  const seq = missing.some((i) => !specs[i].final) ? (await src.store.meta(market)).seq : FINAL;
+  const built = await Promise.all(missing.map(async (i) => ({ ...(await specs[i].build()), seq: specs[i].final ? FINAL : seq })));
+  const out = hits as PeriodBytes[];
+  missing.forEach((i, j) => {
+    out[i] = built[j];
   });
+  out.forEach((p, i) => keep(ids[i], p));
   if (fragments && !src.readOnly) {
     await Promise.all(
-      [...fresh].map(([h, p]) => storeFragment(src, hourKey(market, h), p, p.seq === FINAL ? (h + RETAINED_HOURS + 1) * HOUR_MS : now + 2 * DAY_MS)),
+      missing.map(async (i, j) => {
+        const until = specs[i].storeUntil;
+        if (until === null) return;
+        try {
+          await fragments.writeFragment(fragmentKey(market, specs[i]), packPeriod(built[j]), until);
+        } catch {
+          // A lost write only costs a later instance the decoding; the answer does not depend on it.
+        }
+      }),
     );
   }
-  return new JsonText(writeItems([periods]));
+  return out;
 }
 
-const hourKey = (market: string, hour: number): string => `v1|${market}|h1|${hour}`;
+const fragmentKey = (market: string, s: PeriodSpec): string => `v1|${market}|${s.id}`;
+
+const unpacked = (bytes: Uint8Array | null): PeriodBytes | null => (bytes ? unpackPeriod(bytes) : null);
