@@ -42,7 +42,7 @@ export async function historyAB(rounds: number): Promise<Record<string, number[]
       historyFragments: [],
       historyWarm: [],
       intradayPages: [],
-      intrareadFragments: [],
+      intradayFragments: [],
       intradayWarm: [],
     };
     for (let r = 0; r < rounds; r++) {

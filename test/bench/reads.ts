@@ -165,8 +165,9 @@ export async function benchReads(): Promise<ReadFigures> {
       clearReadCaches();
       live.push(await get(`/api/v1/ah/${MARKET}/${key}`, token));
     }
-    // The same answers from a warm instance: one pass fills the caches, the next is measured.
-    for (const key of sample(40, 1)) await get(`/api/v1/ah/${MARKET}/${key}`, token);
+    // The same answers from a warm instance: two passes fill the caches (a page is cached when an instance
+    // misses it a second time: page-cache.ts), the next is measured.
+    for (let pass = 0; pass < 2; pass++) for (const key of sample(40, 1)) await get(`/api/v1/ah/${MARKET}/${key}`, token);
     const warm = [];
     for (const key of sample(40, 1)) warm.push(await get(`/api/v1/ah/${MARKET}/${key}`, token));
     // Items not read before by the same warm instance: their page shards are cached (40 keys touched nearly
