@@ -8,9 +8,11 @@
  * request validates with one strongly consistent META read (1 RCU). Every page write comes from a merge, which
  * records `pending` in META first, writes its pages, and commits the next `seq` (clearing `pending`) last
  * (merge-book.ts): so while META shows seq S and no pending merge, the pages are those of S. A merge under way
- * (`pending` set) bypasses the caches. A miss is read strongly consistent before it is cached under S (an
- * eventually consistent read just after a commit could return the previous content and keep it a whole merge
- * interval). Writers that do not bump `seq`:
+ * (`pending` set) bypasses the caches. A page an instance misses for the first time is read eventually
+ * consistent and used for that answer only, as an uncached read would (issue 27: half the units of a fresh
+ * instance); missed again, it is read strongly consistent and cached under S (an eventually consistent read
+ * just after a commit could return the previous content and keep it a whole merge interval). Writers that do
+ * not bump `seq`:
  *  - retention deletes d1 and volume pages of days before today − 90: no read window reaches them (windows
  *    start at today − min(90, historyDays));
  *  - retention rewrites row shards without the rows older than 30 days (conditioned on an unchanged seq) and
