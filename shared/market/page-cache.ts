@@ -67,9 +67,9 @@ const MERGE_GRACE_MS = 10 * 60_000;
 const historyCache = new ReadCache<ItemHistory>('item histories', 32 * MB, (days) => 64 + days.length * (CANDLE_BYTES + VOLUME_BYTES));
 const historyShardCache = new ReadCache<Uint8Array[]>('history shards', 96 * MB, (parts) => 64 + parts.reduce((n, d) => n + d.length, 0));
 /**
- * Issue 27 point 4 (single-item fresh read units): a page an instance misses for the first time is read
- * eventually consistent (half the units) and not cached, as an uncached read would; only a page missed again
- * is read strongly consistent and cached. A fresh instance, and pages read once, pay half; a page read often
+ * Issue 27 point 4 (single-item fresh read units): a row, day candle or hour candle or volume shard an
+ * instance misses for the first time is read eventually consistent (half the units) and not cached, as an
+ * uncached read would; only one missed again is read strongly consistent and cached (history shards: below). A fresh instance, and pages read once, pay half; a page read often
  * pays one eventually consistent read more before it is cached.
  */
 const touched = new ReadCache<true>('pages touched once', 4 * MB, (_v) => 96);
@@ -243,8 +243,8 @@ export async function historyOf(src: ReadSources, market: string, keys: readonly
   const shard = shardOf(keys[0], HISTORY_SHARDS);
   const shardKey = `${src.scope}|${market}|${mark}|history-shard|${shard}`;
   let stored = historyShardCache.get(shardKey);
-  const cacheIt = stored !== undefined || missedBefore(shardKey);
-  if (!stored && !cacheIt) return src.store.historyOf(market, keys);
+  // Always strongly consistent (the first miss too): an eventually consistent read just after compaction
+  // could return the shard without the days the mark names, and nothing in the shard says which it holds.
   if (!stored) {
     // Own copies: the SDK's buffers may be views of a larger one the cache would keep alive uncounted.
     stored = (await c.latest.historyShardBytes(market, shard)).map((d) => new Uint8Array(d));
