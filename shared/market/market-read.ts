@@ -274,7 +274,7 @@ async function periodsBytes(src: ReadSources, market: string, specs: readonly Pe
   missing.forEach((i, j) => {
     out[i] = built[j];
   });
-  out.forEach((p, i) => keep(ids[i], p));
+  for (let i = 0; i < out.length; i++) keep(ids[i], out[i]);
   if (fragments && !src.readOnly) {
     await Promise.all(
       missing.map(async (i, j) => {

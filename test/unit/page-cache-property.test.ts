@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, dayOf, HOUR_MS, hourOf, ManualClock } from '../../shared/clock';
+import { DAY_MS, dayOf, HOUR_MS, ManualClock } from '../../shared/clock';
 import { candlesInWindow } from '../../shared/market/candle-read';
 import { compactHistories } from '../../shared/market/history-compaction';
 import { itemDays } from '../../shared/market/item-read';
