@@ -5,7 +5,7 @@
  * seq write this job must never race. Reads take days up to the mark from history pages and later days
  * from the day candle and volume pages.
  */
-import { DAY_MS, dayOf } from '../clock';
+import { DAY_MS, dayOf, HOUR_MS } from '../clock';
 import { earliestDataAt } from '../domain/book';
 import type { CandlePage } from '../domain/candles';
 import type { VolumePage } from '../domain/volume-estimate';
@@ -24,6 +24,9 @@ export const KEPT_DAYS = 90;
 
 /** The newest day no book can change any more at `now`: its end plus the 24 h an upload may lag, plus grace. */
 export const finalDay = (now: number): number => dayOf(now - LATE_BOOK_MS - MERGE_GRACE_MS) - 1;
+
+/** The newest hour no book can change any more at `now` (the same rule for hours). */
+export const finalHour = (now: number): number => Math.floor((now - LATE_BOOK_MS - MERGE_GRACE_MS) / HOUR_MS) - 1;
 
 /** The last day compacted into the market's history pages, or null before the first compaction. */
 export const historyMark = (src: Pick<ReadSources, 'store'>, market: string): Promise<number | null> => src.store.historyMark(market);

@@ -7,14 +7,17 @@
  * keeps: days no book can change any more (older than the 24 h an upload may lag) as they are, hours while no
  * later merge carried a book read in them.
  */
-import { dayOf, hourOf } from '../clock';
+import { DAY_MS, dayOf, HOUR_MS, hourOf } from '../clock';
 import type { CandlePage } from '../domain/candles';
+import { RETAINED_HOURS } from '../domain/retention';
 import { JsonText } from './answer-cache';
 import { periodsWithScans } from './candle-read';
 import { daySoFar } from './day-so-far';
-import { finalDay } from './history-compaction';
+import { finalDay, finalHour, KEPT_DAYS } from './history-compaction';
 import { range } from './item-read';
 import { CLOSE, COMMA, JsonBytes, OPEN } from './json-bytes';
+import { FINAL, type PeriodBytes, packPeriod, unpackPeriod } from './period-fragment';
+import { registerReadCache } from './read-cache';
 import type { ReadSources } from './sources';
 
 export interface HistoryOptions {
@@ -23,19 +26,17 @@ export interface HistoryOptions {
   withVolume: boolean;
 }
 
-/** One period's JSON element per item (`[day, …]` or `[hour, …]`), keys ascending; element i ends at `ends[i]`. */
-interface PeriodBytes {
-  keys: Float64Array;
-  ends: Int32Array;
-  data: Buffer;
-  /** The market's seq read before the page was (hours only). */
-  seq: number;
-}
-
 /** Kept period bytes of every market, least recently used first; bounded by total size. */
 const kept = new Map<string, PeriodBytes>();
 let keptBytes = 0;
 const KEPT_MAX_BYTES = 160 * 1024 * 1024;
+// A fresh instance (clearReadCaches) keeps nothing.
+registerReadCache({
+  clear: () => {
+    kept.clear();
+    keptBytes = 0;
+  },
+});
 
 function keep(id: string, p: PeriodBytes): void {
   const had = kept.get(id);
@@ -167,51 +168,129 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
   const lastStored = opts.cut === undefined ? today : today - 1;
   const lastFinal = Math.min(lastStored, finalDay(now));
   const days = range(from, lastStored);
+  const day = (kind: 'c' | 'v', d: number): PeriodSpec => ({
+    id: `d1${kind}|${d}`,
+    reachedBy: (bookAt) => dayOf(bookAt) === d,
+    final: d <= lastFinal,
+    // Spec Retention deletes a day's pages once it is before today − 90 (no history window reaches it before).
+    storeUntil: d <= lastFinal ? (d + KEPT_DAYS + 1) * DAY_MS : null,
+    build: async () =>
+      kind === 'c' ? writePeriod(await src.store.candlePage(market, 'd1', d), dayCandle(d)) : writePeriod(await src.store.volumePage(market, d), dayVolume(d)),
+  });
   const [candles, volume, soFar] = await Promise.all([
-    Promise.all(days.map((d) => dayBytes(src, market, 'c', d, d <= lastFinal))),
-    Promise.all((opts.withVolume ? days : []).map((d) => dayBytes(src, market, 'v', d, d <= lastFinal))),
+    periodsBytes(
+      src,
+      market,
+      days.map((d) => day('c', d)),
+    ),
+    periodsBytes(
+      src,
+      market,
+      (opts.withVolume ? days : []).map((d) => day('v', d)),
+    ),
     opts.cut !== undefined && from <= today ? daySoFar(src, market, opts.cut) : Promise.resolve<CandlePage>(new Map()),
   ]);
   if (soFar.size > 0) candles.push(writePeriod(soFar, dayCandle(today)));
   return new JsonText(writeItems([candles, volume]));
 }
 
-/** A day's candle (`c`) or volume (`v`) elements; final days are kept, later ones read every time. */
-async function dayBytes(src: ReadSources, market: string, kind: 'c' | 'v', day: number, final: boolean): Promise<PeriodBytes> {
-  const id = `${src.scope}|${market}|d1${kind}|${day}`;
-  const hit = final ? recall(id) : undefined;
-  if (hit) return hit;
-  const p =
-    kind === 'c'
-      ? writePeriod(await src.store.candlePage(market, 'd1', day), dayCandle(day))
-      : writePeriod(await src.store.volumePage(market, day), dayVolume(day));
-  if (final) keep(id, p);
-  return p;
-}
-
-/** Spec intraday `items` as JSON text: per item, `[hour, close, quantity]` of its hour candles of hours `from..toHour`. */
+/**
+ * Spec intraday `items` as JSON text: per item, `[hour, close, quantity]` of its hour candles of hours
+ * `from..toHour`. Every hour is stored; one that was not final when read is kept no longer than 48 h, well
+ * within the 72 h the merge log says which merges came after it.
+ */
 export async function marketIntraday(src: ReadSources, market: string, from: number, toHour: number): Promise<JsonText> {
   const hours = await periodsWithScans(src, market, 'h1', from, toHour);
-  const ids = hours.map((h) => `${src.scope}|${market}|h1|${h}`);
-  const hits = ids.map((id) => recall(id));
-  const cached = hits.filter((p): p is PeriodBytes => p !== undefined);
-  const stale = new Set<number>();
-  if (cached.length > 0) {
-    // A merge after a kept hour was read may have carried a book read in that hour (a late upload).
-    const later = await src.merges.after(market, Math.min(...cached.map((p) => p.seq)), src.clock.now());
-    hours.forEach((h, i) => {
-      const p = hits[i];
-      if (p && later.some((r) => r.seq > p.seq && (r.bookAt === undefined || hourOf(r.bookAt) === h))) stale.add(h);
-    });
-  }
-  const missing = hours.filter((h, i) => !hits[i] || stale.has(h));
-  const seq = missing.length > 0 ? (await src.store.meta(market)).seq : 0;
-  const read = await Promise.all(missing.map((h) => src.store.candlePage(market, 'h1', h)));
-  const fresh = new Map(missing.map((h, i) => [h, writePeriod(read[i], hourPoint(h), seq)]));
-  const periods = hours.map((h, i) => {
-    const p = fresh.get(h) ?? (hits[i] as PeriodBytes);
-    if (fresh.has(h)) keep(ids[i], p);
-    return p;
-  });
+  const now = src.clock.now();
+  const lastFinal = finalHour(now);
+  const periods = await periodsBytes(
+    src,
+    market,
+    hours.map((h) => ({
+      id: `h1|${h}`,
+      reachedBy: (bookAt: number) => hourOf(bookAt) === h,
+      final: h <= lastFinal,
+      // Spec Retention deletes an hour's pages once it is before hour − 336.
+      storeUntil: h <= lastFinal ? (h + RETAINED_HOURS + 1) * HOUR_MS : now + 2 * DAY_MS,
+      build: async () => writePeriod(await src.store.candlePage(market, 'h1', h), hourPoint(h)),
+    })),
+  );
   return new JsonText(writeItems([periods]));
 }
+
+/** One period of a whole-market answer: how to build its elements and how long they hold. */
+interface PeriodSpec {
+  /** Names the period within the market (`d1c|<day>`, `d1v|<day>`, `h1|<hour>`). */
+  id: string;
+  /** Whether a merge of a book read at `bookAt` writes this period's page. */
+  reachedBy: (bookAt: number) => boolean;
+  /** No book can reach the period any more: its elements never change again. */
+  final: boolean;
+  /** Until when its elements may be stored (the answer store's fragments); null: kept in memory only. */
+  storeUntil: number | null;
+  /** Reads the period's page and writes its elements. */
+  build: () => Promise<PeriodBytes>;
+}
+
+/**
+ * The elements of each period, kept in the form they are answered in: in memory, then stored (the answer
+ * store's fragments), so a fresh instance copies them instead of reading and decoding pages. Each is built
+ * with the market's seq read before its page was, or marked `FINAL` when no book could reach the period any
+ * more then. A kept or stored period that is not final is used unless a merge after its seq carried a book
+ * read in it (a late upload), or one whose book is unknown (the merge log keeps records 72 h).
+ */
+async function periodsBytes(src: ReadSources, market: string, specs: readonly PeriodSpec[]): Promise<PeriodBytes[]> {
+  if (specs.length === 0) return [];
+  const now = src.clock.now();
+  const ids = specs.map((s) => `${src.scope}|${market}|${s.id}`);
+  const hits = ids.map((id) => recall(id));
+  const fragments = src.fragments;
+  if (fragments) {
+    const stored = await Promise.all(
+      specs.map(async (s, i) => (hits[i] || s.storeUntil === null ? undefined : unpacked(await fragments.readFragment(fragmentKey(market, s), now)))),
+    );
+    stored.forEach((p, i) => {
+      if (p) hits[i] = p;
+    });
+  }
+  const stale = new Set<number>();
+  // A period built before it was final is built again once it is (then never again): so a non-final one is
+  // never older than the 24 h a book may lag plus its own length, and the merges that reached it are all logged.
+  specs.forEach((s, i) => {
+    if (hits[i] && hits[i].seq !== FINAL && s.final) stale.add(i);
+  });
+  const checked = hits.filter((p, i): p is PeriodBytes => p !== undefined && p.seq !== FINAL && !stale.has(i));
+  if (checked.length > 0) {
+    const later = await src.merges.after(market, Math.min(...checked.map((p) => p.seq)), now);
+    specs.forEach((s, i) => {
+      const p = hits[i];
+      if (p && p.seq !== FINAL && !stale.has(i) && later.some((r) => r.seq > p.seq && (r.bookAt === undefined || s.reachedBy(r.bookAt)))) stale.add(i);
+    });
+  }
+  const missing = specs.map((_, i) => i).filter((i) => !hits[i] || stale.has(i));
+  const seq = missing.some((i) => !specs[i].final) ? (await src.store.meta(market)).seq : FINAL;
+  const built = await Promise.all(missing.map(async (i) => ({ ...(await specs[i].build()), seq: specs[i].final ? FINAL : seq })));
+  const out = hits as PeriodBytes[];
+  missing.forEach((i, j) => {
+    out[i] = built[j];
+  });
+  for (let i = 0; i < out.length; i++) keep(ids[i], out[i]);
+  if (fragments && !src.readOnly) {
+    await Promise.all(
+      missing.map(async (i, j) => {
+        const until = specs[i].storeUntil;
+        if (until === null) return;
+        try {
+          await fragments.writeFragment(fragmentKey(market, specs[i]), packPeriod(built[j]), until);
+        } catch {
+          // A lost write only costs a later instance the decoding; the answer does not depend on it.
+        }
+      }),
+    );
+  }
+  return out;
+}
+
+const fragmentKey = (market: string, s: PeriodSpec): string => `v1|${market}|${s.id}`;
+
+const unpacked = (bytes: Uint8Array | null): PeriodBytes | null => (bytes ? unpackPeriod(bytes) : null);

@@ -8,9 +8,11 @@
  * request validates with one strongly consistent META read (1 RCU). Every page write comes from a merge, which
  * records `pending` in META first, writes its pages, and commits the next `seq` (clearing `pending`) last
  * (merge-book.ts): so while META shows seq S and no pending merge, the pages are those of S. A merge under way
- * (`pending` set) bypasses the caches. A miss is read strongly consistent before it is cached under S (an
- * eventually consistent read just after a commit could return the previous content and keep it a whole merge
- * interval). Writers that do not bump `seq`:
+ * (`pending` set) bypasses the caches. A page an instance misses for the first time is read eventually
+ * consistent and used for that answer only, as an uncached read would (issue 27: half the units of a fresh
+ * instance); missed again, it is read strongly consistent and cached under S (an eventually consistent read
+ * just after a commit could return the previous content and keep it a whole merge interval). Writers that do
+ * not bump `seq`:
  *  - retention deletes d1 and volume pages of days before today − 90: no read window reaches them (windows
  *    start at today − min(90, historyDays));
  *  - retention rewrites row shards without the rows older than 30 days (conditioned on an unchanged seq) and
@@ -64,6 +66,20 @@ const LATE_BOOK_MS = DAY_MS;
 const MERGE_GRACE_MS = 10 * 60_000;
 const historyCache = new ReadCache<ItemHistory>('item histories', 32 * MB, (days) => 64 + days.length * (CANDLE_BYTES + VOLUME_BYTES));
 const historyShardCache = new ReadCache<Uint8Array[]>('history shards', 96 * MB, (parts) => 64 + parts.reduce((n, d) => n + d.length, 0));
+/**
+ * Issue 27 point 4 (single-item fresh read units): a row, day candle or hour candle or volume shard an
+ * instance misses for the first time is read eventually consistent (half the units) and not cached, as an
+ * uncached read would; only one missed again is read strongly consistent and cached (history shards: below). A fresh instance, and pages read once, pay half; a page read often
+ * pays one eventually consistent read more before it is cached.
+ */
+const touched = new ReadCache<true>('pages touched once', 4 * MB, (_v) => 96);
+
+/** Whether `key` was missed before (and marks it): the miss is then read strongly and cached. */
+function missedBefore(key: string): boolean {
+  if (touched.get(key)) return true;
+  touched.set(key, true);
+  return false;
+}
 
 /**
  * The read sources of one live item or candle request of the API function: the market's seq read strongly
@@ -91,10 +107,15 @@ export async function rowsOf(src: ReadSources, market: string, keys: readonly nu
     else missing.push(s);
   }
   if (missing.length > 0) {
-    const read = await c.latest.rowShards(market, missing);
+    const again = missing.filter((s) => missedBefore(keyOf(s)));
+    const once = missing.filter((s) => !again.includes(s));
+    const [strong, eventual] = await Promise.all([
+      again.length > 0 ? c.latest.rowShards(market, again) : Promise.resolve(new Map<number, RowTable>()),
+      once.length > 0 ? src.store.rowShards(market, once) : Promise.resolve(new Map<number, RowTable>()),
+    ]);
     for (const s of missing) {
-      const rows = read.get(s) ?? new Map<number, Row>();
-      rowCache.set(keyOf(s), rows);
+      const rows = strong.get(s) ?? eventual.get(s) ?? new Map<number, Row>();
+      if (again.includes(s)) rowCache.set(keyOf(s), rows);
       shards.set(s, rows);
     }
   }
@@ -106,12 +127,12 @@ export async function rowsOf(src: ReadSources, market: string, keys: readonly nu
   return out;
 }
 
-/** The read of cache misses of `res` candle shards (periods as `day`, as the caches key them). */
+/** The read of cache misses of `res` candle shards (periods as `day`, as the caches key them), from `latest` or the eventually consistent store. */
 const readCandleShards =
-  (latest: MarketPages, market: string, res: CandleRes) =>
-  async (miss: ReadonlyArray<{ day: number; shard: number }>): Promise<Array<{ day: number; shard: number; page: CandlePage }>> =>
+  (src: ReadSources, latest: MarketPages, market: string, res: CandleRes) =>
+  async (miss: ReadonlyArray<{ day: number; shard: number }>, strong: boolean): Promise<Array<{ day: number; shard: number; page: CandlePage }>> =>
     (
-      await latest.candleShards(
+      await (strong ? latest : src.store).candleShards(
         market,
         res,
         miss.map((w) => ({ period: w.day, shard: w.shard })),
@@ -137,13 +158,13 @@ export async function dayPagesOf(
   const wanted = days.flatMap((day) => unique(keys.map((k) => shardOf(k, PAGE_SHARDS))).map((shard) => ({ day, shard })));
   const base = `${src.scope}|${market}|${c.seq}`;
   const [candleShards, volumeShards] = await Promise.all([
-    shardsOf(dayCache, wanted, (w) => `${base}|d1|${w.day}|${w.shard}`, readCandleShards(c.latest, market, 'd1')),
+    shardsOf(dayCache, wanted, (w) => `${base}|d1|${w.day}|${w.shard}`, readCandleShards(src, c.latest, market, 'd1')),
     withVolume
       ? shardsOf(
           volumeCache,
           wanted,
           (w) => `${base}|volume|${w.day}|${w.shard}`,
-          (miss) => c.latest.volumeShardsOf(market, miss),
+          (miss, strong) => (strong ? c.latest : src.store).volumeShardsOf(market, miss),
         )
       : Promise.resolve(new Map<string, VolumePage>()),
   ]);
@@ -169,7 +190,7 @@ async function shardsOf<V>(
   cache: ReadCache<Map<number, V>>,
   wanted: ReadonlyArray<{ day: number; shard: number }>,
   keyOf: (w: { day: number; shard: number }) => string,
-  read: (miss: Array<{ day: number; shard: number }>) => Promise<Array<{ day: number; shard: number; page: Map<number, V> }>>,
+  read: (miss: Array<{ day: number; shard: number }>, strong: boolean) => Promise<Array<{ day: number; shard: number; page: Map<number, V> }>>,
 ): Promise<Map<string, Map<number, V>>> {
   const out = new Map<string, Map<number, V>>();
   const miss: Array<{ day: number; shard: number }> = [];
@@ -179,10 +200,13 @@ async function shardsOf<V>(
     else miss.push(w);
   }
   if (miss.length === 0) return out;
-  const found = new Map((await read(miss)).map((r) => [`${r.day}|${r.shard}`, r.page]));
+  const again = miss.filter((w) => missedBefore(keyOf(w)));
+  const once = miss.filter((w) => !again.includes(w));
+  const [strong, eventual] = await Promise.all([again.length > 0 ? read(again, true) : [], once.length > 0 ? read(once, false) : []]);
+  const found = new Map([...strong, ...eventual].map((r) => [`${r.day}|${r.shard}`, r.page]));
   for (const w of miss) {
     const page = found.get(`${w.day}|${w.shard}`) ?? new Map<number, V>();
-    cache.set(keyOf(w), page);
+    if (again.includes(w)) cache.set(keyOf(w), page);
     out.set(`${w.day}|${w.shard}`, page);
   }
   return out;
@@ -219,6 +243,8 @@ export async function historyOf(src: ReadSources, market: string, keys: readonly
   const shard = shardOf(keys[0], HISTORY_SHARDS);
   const shardKey = `${src.scope}|${market}|${mark}|history-shard|${shard}`;
   let stored = historyShardCache.get(shardKey);
+  // Always strongly consistent (the first miss too): an eventually consistent read just after compaction
+  // could return the shard without the days the mark names, and nothing in the shard says which it holds.
   if (!stored) {
     // Own copies: the SDK's buffers may be views of a larger one the cache would keep alive uncounted.
     stored = (await c.latest.historyShardBytes(market, shard)).map((d) => new Uint8Array(d));
@@ -254,7 +280,7 @@ export async function candlePagesOf(
     hourCache,
     wanted,
     (w) => `${src.scope}|${market}|${w.day <= finalHour ? 'final' : c.seq}|h1|${w.day}|${w.shard}`,
-    readCandleShards(c.latest, market, 'h1'),
+    readCandleShards(src, c.latest, market, 'h1'),
   );
   return projectShards(shards, periods, keys);
 }

@@ -3,7 +3,7 @@
  * service clock, and the store's name for in-process caches of what never changes again (final days).
  */
 import type { Clock } from '../clock';
-import type { BookLogPort, MarketPages, MarketPort, MergeLogPort, ScanLogPort } from '../ports/market';
+import type { AnswerStore, BookLogPort, MarketPages, MarketPort, MergeLogPort, ScanLogPort } from '../ports/market';
 
 /**
  * The API function's read caches for one request (page-cache.ts): the market's merge `seq` and `rowsRev` read
@@ -26,6 +26,8 @@ export interface ReadSources {
   scope: string;
   /** The caller may not write the table (the pages function): read caches are not stored (IAM would refuse). */
   readOnly?: boolean;
+  /** Stored answer fragments of days and hours (market-read.ts); absent: every period is built from its pages. */
+  fragments?: Pick<AnswerStore, 'readFragment' | 'writeFragment'>;
   /** Only the API function's live item and candle reads set this (merge, seal, snapshot, retention read fresh). */
   cache?: PageCacheUse;
 }
@@ -33,5 +35,14 @@ export interface ReadSources {
 /** The read sources of a function's dependencies. */
 export function readSources(deps: { market: MarketPort; clock: Clock }, readOnly = false): ReadSources {
   const { market } = deps;
-  return { store: market.pages, scans: market.scans, books: market.books, merges: market.merges, clock: deps.clock, scope: market.scope, readOnly };
+  return {
+    store: market.pages,
+    scans: market.scans,
+    books: market.books,
+    merges: market.merges,
+    clock: deps.clock,
+    scope: market.scope,
+    readOnly,
+    fragments: market.answers,
+  };
 }

@@ -280,6 +280,13 @@ export interface AnswerStore {
   spilledFile(key: string, now: number): Promise<string | null>;
   /** Records `path` as the hour's file of `key` unless another is; answers the recorded one (the first wins a race). */
   recordSpilledFile(key: string, path: string, now: number): Promise<string>;
+  /**
+   * A stored answer fragment (shared/market/market-read.ts: a day's or an hour's JSON elements of every item,
+   * kept in the form they are answered in), or null when none is stored or it has expired at `now`.
+   */
+  readFragment(key: string, now: number): Promise<Uint8Array | null>;
+  /** Stores a fragment until `expiresAt` (ms), replacing any under `key`. */
+  writeFragment(key: string, data: Uint8Array, expiresAt: number): Promise<void>;
 }
 
 export interface MarketPort {

@@ -1,6 +1,7 @@
 /**
  * The DynamoDB adapter of the hour's reused answers: bodies gzip-compressed and split into chunks below
- * DynamoDB's 400 KB item limit (history answers of a big market run to megabytes), expiring when their hour ends.
+ * DynamoDB's 400 KB item limit (history answers of a big market run to megabytes), expiring when their hour ends;
+ * and of finished days' answer fragments, chunked the same way, expiring once retention has dropped their day.
  */
 import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -8,9 +9,12 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { HOUR_MS, hourOf } from '../clock';
 import type { AnswerStore } from '../ports/market';
 import { isConditionFailure } from './identity-items';
-import { spilledAnswerKey, viewAnswerPk } from './keys';
+import { fragmentPk, spilledAnswerKey, viewAnswerPk } from './keys';
 import type { Table } from './table';
 
+/** Chunk sort keys: an answer's are `0`, `1`, … (its head `0`); a fragment's `f0`, `f1`, … so nothing counting answers' heads counts them. */
+const ANSWER = '';
+const FRAGMENT = 'f';
 /** Below the 400 KB item limit with room for the key and attributes. */
 const CHUNK_BYTES = 350_000;
 
@@ -27,6 +31,26 @@ export class DynamoAnswers implements AnswerStore {
 
   /** The stored body, or null when absent, expired or incomplete (a concurrent writer's chunks mixed in). */
   async read(hash: string, now: number): Promise<string | null> {
+    const packed = await this.readChunks(viewAnswerPk(hash), ANSWER, now);
+    return packed === null ? null : gunzipSync(packed).toString('utf8');
+  }
+
+  /** Writes the chunks, the head last: a reader seeing the head with its `id` finds every chunk of that write. */
+  async write(hash: string, body: string, now: number): Promise<void> {
+    await this.writeChunks(viewAnswerPk(hash), ANSWER, gzipSync(body, { level: 1 }), Math.ceil(((hourOf(now) + 1) * HOUR_MS) / 1000));
+  }
+
+  async readFragment(key: string, now: number): Promise<Uint8Array | null> {
+    const packed = await this.readChunks(fragmentPk(key), FRAGMENT, now);
+    return packed === null ? null : gunzipSync(packed);
+  }
+
+  async writeFragment(key: string, data: Uint8Array, expiresAt: number): Promise<void> {
+    await this.writeChunks(fragmentPk(key), FRAGMENT, gzipSync(data, { level: 1 }), Math.ceil(expiresAt / 1000));
+  }
+
+  /** The chunks under `pk` joined, or null when absent, expired or incomplete. */
+  private async readChunks(pk: string, sk: string, now: number): Promise<Buffer | null> {
     const chunks: StoredChunk[] = [];
     let start: Record<string, unknown> | undefined;
     do {
@@ -34,27 +58,25 @@ export class DynamoAnswers implements AnswerStore {
         new QueryCommand({
           TableName: this.t.name,
           KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': viewAnswerPk(hash) },
+          ExpressionAttributeValues: { ':pk': pk },
           ExclusiveStartKey: start,
         }),
       );
       for (const item of out.Items ?? []) chunks.push(item as StoredChunk);
       start = out.LastEvaluatedKey;
     } while (start);
-    const head = chunks.find((c) => c.sk === '0');
+    const head = chunks.find((c) => c.sk === `${sk}0`);
     if (!head || typeof head.n !== 'number' || head.ttl * 1000 <= now) return null;
-    const parts = chunks.filter((c) => c.id === head.id).sort((a, b) => Number(a.sk) - Number(b.sk));
+    const parts = chunks.filter((c) => c.id === head.id).sort((a, b) => Number(a.sk.slice(sk.length)) - Number(b.sk.slice(sk.length)));
     if (parts.length !== head.n) return null;
-    return gunzipSync(Buffer.concat(parts.map((c) => Buffer.from(c.d)))).toString('utf8');
+    return Buffer.concat(parts.map((c) => Buffer.from(c.d)));
   }
 
-  /** Writes the chunks, the head last: a reader seeing the head with its `id` finds every chunk of that write. */
-  async write(hash: string, body: string, now: number): Promise<void> {
-    const packed = gzipSync(body, { level: 1 });
+  /** Writes `packed` in chunks under `pk`, the head last (with the count and this write's `id`). */
+  private async writeChunks(pk: string, sk: string, packed: Buffer, ttl: number): Promise<void> {
     const id = randomBytes(6).toString('base64url');
-    const ttl = Math.ceil(((hourOf(now) + 1) * HOUR_MS) / 1000);
     const n = Math.max(1, Math.ceil(packed.length / CHUNK_BYTES));
-    const item = (i: number) => ({ pk: viewAnswerPk(hash), sk: String(i), id, d: packed.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES), ttl });
+    const item = (i: number) => ({ pk, sk: `${sk}${i}`, id, d: packed.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES), ttl });
     await Promise.all(Array.from({ length: n - 1 }, (_, i) => this.t.ddb.send(new PutCommand({ TableName: this.t.name, Item: item(i + 1) }))));
     await this.t.ddb.send(new PutCommand({ TableName: this.t.name, Item: { ...item(0), n } }));
   }

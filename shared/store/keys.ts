@@ -114,6 +114,8 @@ export const VIEW_PK_PREFIX = PK_FAMILIES.view;
 export const viewAnswerPk = (hash: string): string => `${VIEW_PK_PREFIX}${hash}`;
 /** The hour's spilled file of one shared answer and encoding (`answers/v1/…`, expiring with the hour). */
 export const spilledAnswerKey = (key: string) => ({ pk: `${VIEW_PK_PREFIX}file#${key}`, sk: '0' });
+/** A day's or an hour's answer fragment (whole-market reads), chunked like the hour's answers. */
+export const fragmentPk = (key: string): string => `${VIEW_PK_PREFIX}frag#${key}`;
 /** A market's day so far before an hour's cut (hour candles folded from the day start), one item per key shard. */
 export const daySoFarPk = (market: string, hour: number): string => `${VIEW_PK_PREFIX}${market}#day#${hour}`;
 

@@ -236,7 +236,8 @@ export class MarketStore implements MarketPages {
 
   async volumePage(market: string, day: number): Promise<VolumePage> {
     const page: VolumePage = new Map();
-    for (const item of await this.queryAll(volumePk(market, day))) for (const [k, v] of decodeVolume(item.d)) page.set(k, v);
+    // Each shard decodes straight into the day's map (no per-shard map copied over).
+    for (const item of await this.queryAll(volumePk(market, day))) decodeVolume(item.d, page);
     return page;
   }
 

@@ -51,20 +51,25 @@ export interface ReadFigures {
   itemPageP50Ms: number;
   /** Median ms of the history answer, 30 days, every item, with volume (a warm function: final days kept). */
   historyMs: number;
-  /** The first history answer of a fresh function (every day decoded). */
+  /** The first history answer of a fresh function (nothing in memory; final days' fragments stored by an earlier answer). */
   historyColdMs: number;
+  /** The market's first history answer ever (every day read and decoded, final days' fragments stored). */
+  historyFirstMs: number;
   historyBytes: number;
   /** The same warm history answer to a client that accepts gzip (compressed at level 1, inflated by the client). */
   historyGzipMs: number;
   /** Median ms of the intraday answer, 24 hours, every item (a warm function: unchanged hours kept). */
   intradayMs: number;
+  /** The first intraday answer of a fresh function (nothing in memory; hours' fragments stored by an earlier answer). */
   intradayColdMs: number;
+  /** The market's first intraday answer ever (every hour read and decoded). */
+  intradayFirstMs: number;
   intradayBytes: number;
 }
 
-const MARKET = 'forever.rp.horde.us';
+export const MARKET = 'forever.rp.horde.us';
 const KEYS = 20_000;
-const NOW = Date.UTC(2026, 10, 2, 10, 30, 0);
+export const NOW = Date.UTC(2026, 10, 2, 10, 30, 0);
 
 /** Days of history the market holds: spec Retention keeps 90, so the single-item answer reads a full shard. */
 export const HISTORY_DAYS = 90;
@@ -74,7 +79,7 @@ export const HISTORY_DAYS = 90;
  * META, then compaction (days up to the newest final one go into the history shards). Books are generated and
  * folded one at a time: 90 days of 60000-entry books do not fit in memory at once. Returns the keys.
  */
-async function fill(rt: { clock: ManualClock }, days: number): Promise<number[]> {
+export async function fill(rt: { clock: ManualClock }, days: number): Promise<number[]> {
   const svc = services();
   const t = { ddb: svc.ddb, table: svc.config.tableName, clock: svc.clock };
   const today = dayOf(NOW);
@@ -160,8 +165,9 @@ export async function benchReads(): Promise<ReadFigures> {
       clearReadCaches();
       live.push(await get(`/api/v1/ah/${MARKET}/${key}`, token));
     }
-    // The same answers from a warm instance: one pass fills the caches, the next is measured.
-    for (const key of sample(40, 1)) await get(`/api/v1/ah/${MARKET}/${key}`, token);
+    // The same answers from a warm instance: two passes fill the caches (a page is cached when an instance
+    // misses it a second time: page-cache.ts), the next is measured.
+    for (let pass = 0; pass < 2; pass++) for (const key of sample(40, 1)) await get(`/api/v1/ah/${MARKET}/${key}`, token);
     const warm = [];
     for (const key of sample(40, 1)) warm.push(await get(`/api/v1/ah/${MARKET}/${key}`, token));
     // Items not read before by the same warm instance: their page shards are cached (40 keys touched nearly
@@ -183,10 +189,16 @@ export async function benchReads(): Promise<ReadFigures> {
     const pages = [];
     for (const key of sample(20, 9)) pages.push(await get(`/item/${key}?m=${MARKET}`));
 
+    // The first answer ever of the market computes and stores every final day's fragment (once per day in
+    // production, by whichever instance first answers it); cold is then a fresh instance's first answer.
+    const historyFirst = await get(`/api/v1/ah/${MARKET}/history?from=${dayOf(NOW) - 30}`, token);
+    clearReadCaches();
     const history = [];
     for (let i = 0; i < 4; i++) history.push(await get(`/api/v1/ah/${MARKET}/history?from=${dayOf(NOW) - 30}`, token));
     const historyGzip = [];
     for (let i = 0; i < 3; i++) historyGzip.push(await get(`/api/v1/ah/${MARKET}/history?from=${dayOf(NOW) - 30}`, token, 'gzip'));
+    const intradayFirst = await get(`/api/v1/ah/${MARKET}/intraday`, token);
+    clearReadCaches();
     const intraday = [];
     for (let i = 0; i < 4; i++) intraday.push(await get(`/api/v1/ah/${MARKET}/intraday`, token));
     const mean = (list: Array<{ units: number }>) => list.reduce((s, r) => s + r.units, 0) / list.length;
@@ -205,10 +217,12 @@ export async function benchReads(): Promise<ReadFigures> {
       itemPageP50Ms: median(pages.map((r) => r.ms)),
       historyMs: median(history.slice(1).map((r) => r.ms)),
       historyColdMs: history[0].ms,
+      historyFirstMs: historyFirst.ms,
       historyBytes: history[0].bytes,
       historyGzipMs: median(historyGzip.map((r) => r.ms)),
       intradayMs: median(intraday.slice(1).map((r) => r.ms)),
       intradayColdMs: intraday[0].ms,
+      intradayFirstMs: intradayFirst.ms,
       intradayBytes: intraday[0].bytes,
     };
   } finally {
@@ -220,7 +234,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const t0 = performance.now();
   const f = await benchReads();
   console.log(`market reads (${KEYS} keys, ${f.days} days of history; ${((performance.now() - t0) / 1000).toFixed(0)} s with the fill)`);
-  console.log(`  single item, live:   ${f.itemReadUnits.toFixed(1)} RCU (target <= 30), p50 ${f.itemP50Ms.toFixed(1)} ms (target <= 50), fresh instance`);
+  console.log(`  single item, live:   ${f.itemReadUnits.toFixed(1)} RCU (target <= 15), p50 ${f.itemP50Ms.toFixed(1)} ms (target <= 50), fresh instance`);
   console.log(`  single item, warm:   ${f.itemReadUnitsWarm.toFixed(1)} RCU, p50 ${f.itemP50MsWarm.toFixed(1)} ms (the same answers again, read caches warm)`);
   console.log(`  single item, new:    ${f.itemReadUnitsNewItem.toFixed(1)} RCU (items not read before by a warm instance, their history shard read)`);
   console.log(
@@ -229,10 +243,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`  single item, hourly: ${f.itemReadUnitsHourly.toFixed(1)} RCU, p50 ${f.itemP50MsHourly.toFixed(1)} ms (first answer of the hour)`);
   console.log(`  item page:           ${f.itemPageReadUnits.toFixed(1)} RCU, p50 ${f.itemPageP50Ms.toFixed(1)} ms (anonymous)`);
   console.log(
-    `  history 30 days:     ${f.historyMs.toFixed(0)} ms warm, ${f.historyColdMs.toFixed(0)} ms cold, ${(f.historyBytes / 1e6).toFixed(1)} MB (target <= 1000 ms); ${f.historyGzipMs.toFixed(0)} ms gzip`,
+    `  history 30 days:     ${f.historyMs.toFixed(0)} ms warm (target <= 400), ${f.historyColdMs.toFixed(0)} ms cold (target <= 1000), ${f.historyFirstMs.toFixed(0)} ms first ever, ${(f.historyBytes / 1e6).toFixed(1)} MB; ${f.historyGzipMs.toFixed(0)} ms gzip`,
   );
   console.log(
-    `  intraday 24 hours:   ${f.intradayMs.toFixed(0)} ms warm, ${f.intradayColdMs.toFixed(0)} ms cold, ${(f.intradayBytes / 1e6).toFixed(1)} MB (target <= 1000 ms)`,
+    `  intraday 24 hours:   ${f.intradayMs.toFixed(0)} ms warm, ${f.intradayColdMs.toFixed(0)} ms cold (target <= 300), ${f.intradayFirstMs.toFixed(0)} ms first ever, ${(f.intradayBytes / 1e6).toFixed(1)} MB`,
   );
   process.exit(0);
 }

@@ -430,6 +430,20 @@ describe.each(variants)('market port (%s)', (_name, make) => {
     expect(await port.answers.spilledFile('k', T0 + 1000)).toBe('answers/v1/a');
     expect(await port.answers.recordSpilledFile('k', 'answers/v1/c', (HOUR + 1) * HOUR_MS)).toBe('answers/v1/c');
   });
+
+  it("keeps a finished day's fragment, bytes as written, until it expires (several chunks when big)", async () => {
+    const port = await make(new ManualClock(T0));
+    const small = Uint8Array.from([1, 2, 3, 0, 255]);
+    // Random bytes do not compress: more than one 350 KB chunk.
+    const big = Uint8Array.from({ length: 900_000 }, (_, i) => (i * 2654435761) >>> 24);
+    expect(await port.answers.readFragment('v1|m|d1c|1', T0)).toBeNull();
+    await port.answers.writeFragment('v1|m|d1c|1', small, T0 + DAY_MS);
+    await port.answers.writeFragment('v1|m|d1v|1', big, T0 + DAY_MS);
+    expect(Buffer.from((await port.answers.readFragment('v1|m|d1c|1', T0 + 10)) ?? [])).toEqual(Buffer.from(small));
+    expect(Buffer.from((await port.answers.readFragment('v1|m|d1v|1', T0 + 10)) ?? []).equals(Buffer.from(big))).toBe(true);
+    expect(await port.answers.readFragment('v1|m|d1c|1', T0 + DAY_MS)).toBeNull();
+    expect(await port.answers.readFragment('v1|m|d1c|2', T0)).toBeNull();
+  });
 });
 
 /** Stores a candle page shard exactly as given (e.g. in the layout before the head split), beside the port. */

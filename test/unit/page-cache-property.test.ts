@@ -7,8 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, dayOf, HOUR_MS, hourOf, ManualClock } from '../../shared/clock';
-import type { Candle } from '../../shared/domain/candles';
+import { DAY_MS, dayOf, HOUR_MS, ManualClock } from '../../shared/clock';
 import { candlesInWindow } from '../../shared/market/candle-read';
 import { compactHistories } from '../../shared/market/history-compaction';
 import { itemDays } from '../../shared/market/item-read';
@@ -17,10 +16,9 @@ import { cachedReadSources, rowsOf } from '../../shared/market/page-cache';
 import { candleWindow } from '../../shared/market/query-rules';
 import { clearReadCaches } from '../../shared/market/read-cache';
 import { type ReadSources, readSources } from '../../shared/market/sources';
-import type { MarketPort, VolumeShard } from '../../shared/ports/market';
 import type { Services } from '../../shared/services';
 import { memoryMarket } from '../../shared/store/memory/market';
-import { PAGE_SHARDS, shardOf } from '../../shared/store/shard-layout';
+import { mergeWrites } from '../support/merge-writes';
 
 const M = 'forever.pvp.horde.us';
 /** Keys sharing row and page shards (0 and 1 of 16) and spread over history shards. */
@@ -63,50 +61,6 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 
 const merge = (prices: Array<[number, number]>): Op => ({ kind: 'merge', prices, readBetween: null, lateHours: 0 });
 const read = (key: number): Op => ({ kind: 'read', key, days: 7, volume: true });
-
-/** A merge as merge-book.ts writes it: `pending` first, then rows, day candles and volume, then the seq commit. */
-async function mergeWrites(market: MarketPort, at: number, now: number, prices: Array<[number, number]>, between: () => Promise<void>): Promise<void> {
-  const store = market.latest;
-  const meta = await store.meta(M);
-  const seq = meta.seq + 1;
-  expect(await store.markPending(M, { uploadId: `u${seq}`, seq, now, changeCap: 'c' })).toBe(true);
-  const rows = await store.rows(M);
-  for (const [k, price] of prices) rows.set(k, { price, quantity: 1, at, reader: 'r', changedAt: now });
-  await store.writeRows(
-    M,
-    rows,
-    prices.map(([k]) => k),
-  );
-  await between();
-  const day = dayOf(at);
-  const hour = hourOf(at);
-  const changed = prices.map(([k]) => k);
-  for (const [res, period, start] of [
-    ['d1', day, day * DAY_MS],
-    ['h1', hour, hour * HOUR_MS],
-  ] as const) {
-    const page = await store.candlePage(M, res, period);
-    for (const [k, price] of prices) {
-      const c: Candle = page.get(k) ?? { open: price, high: price, low: price, close: price, quantity: 0, openAt: at, lastAt: at };
-      page.set(k, { ...c, high: Math.max(c.high, price), low: Math.min(c.low, price), close: price, quantity: c.quantity + 1, lastAt: at });
-    }
-    await store.writeCandlePage(M, res, period, start, page, changed);
-  }
-  await market.scans.put({ market: M, at, items: prices.length, complete: false, credited: true, uploader: 'u', mergedAt: now }, `u${seq}`);
-  const shards = await store.volumeShards(M, day);
-  const touched = new Map<number, VolumeShard>();
-  for (const [k] of prices) {
-    const s = shardOf(k, PAGE_SHARDS);
-    const shard = touched.get(s) ?? shards.get(s) ?? { page: new Map(), bookAt: null };
-    const v = shard.page.get(k) ?? [0, 0, 0];
-    shard.page.set(k, [v[0] + 1, v[1] + 1, v[2]]);
-    touched.set(s, { page: shard.page, bookAt: at });
-  }
-  await store.writeVolumeShards(M, day, touched);
-  await between();
-  const committed = await store.commitMeta({ market: M, seq, newestScanAt: at, firstMergeAt: meta.firstMergeAt ?? now - DAY_MS, pending: null }, meta.seq);
-  expect(committed).toBe(true);
-}
 
 describe('read caches against a fresh instance (fast-check)', () => {
   it('every cached single-item read equals a fresh read', async () => {
@@ -153,7 +107,7 @@ describe('read caches against a fresh instance (fast-check)', () => {
                 await hours(op.readBetween);
               }
             };
-            await mergeWrites(market, Math.max(START, now - op.lateHours * HOUR_MS), now, op.prices, between);
+            await mergeWrites(M, market, Math.max(START, now - op.lateHours * HOUR_MS), now, op.prices, between);
             clock.advance(60_000);
           }
         }

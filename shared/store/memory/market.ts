@@ -181,7 +181,7 @@ export class MemoryPages implements MarketPages {
 
   async volumePage(market: string, day: number): Promise<VolumePage> {
     const page: VolumePage = new Map();
-    for (const item of this.t.query(P.volume(market, day))) for (const [k, v] of decodeVolume(item.d as Uint8Array)) page.set(k, v);
+    for (const item of this.t.query(P.volume(market, day))) decodeVolume(item.d as Uint8Array, page);
     return page;
   }
 
@@ -424,6 +424,7 @@ function memoryFilesState(): FilesStatePort {
 function memoryAnswers(): AnswerStore {
   const bodies = new Map<string, { body: string; expires: number }>();
   const spilled = new Map<string, { path: string; expires: number }>();
+  const fragments = new Map<string, { data: Uint8Array; expires: number }>();
   const hourEnd = (now: number) => (hourOf(now) + 1) * HOUR_MS;
   return {
     async read(hash, now) {
@@ -442,6 +443,13 @@ function memoryAnswers(): AnswerStore {
       if (found && live(found.expires, now)) return found.path;
       spilled.set(key, { path, expires: hourEnd(now) });
       return path;
+    },
+    async readFragment(key, now) {
+      const found = fragments.get(key);
+      return found && live(found.expires, now) ? Uint8Array.from(found.data) : null;
+    },
+    async writeFragment(key, data, expiresAt) {
+      fragments.set(key, { data: Uint8Array.from(data), expires: expiresAt });
     },
   };
 }
