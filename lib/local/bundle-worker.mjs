@@ -16,7 +16,7 @@
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { file, clock, sqsEndpoint, sdkShim, sdkClients, recordCalls } = workerData;
+const { file, clock, sqsEndpoint, sdkShim, sdkClients } = workerData;
 process.setSourceMapsEnabled(true);
 
 // The clock: [mode, value]; mode 0 the wall clock, 1 a fixed time (manual clock), 2 the wall clock plus an offset.
@@ -44,7 +44,6 @@ globalThis.Date = ServiceDate;
 // and SQS calls go to the local endpoint.
 const { load } = await import(pathToFileURL(sdkShim).href);
 const patched = new Set();
-const hooked = new WeakSet();
 const toLocalSqs = (url) => {
   const u = new URL(url);
   return u.origin === new URL(sqsEndpoint).origin ? url : `${sqsEndpoint}${u.pathname}`;
@@ -59,68 +58,9 @@ for (const name of sdkClients) {
   const send = base.send;
   base.send = function (command, ...rest) {
     if (this.config) this.config.systemClockOffset = wallNow() - serviceNow();
-    if (recordCalls) recordOn(this);
-    guard(this);
     if (typeof command?.input?.QueueUrl === 'string') command.input.QueueUrl = toLocalSqs(command.input.QueueUrl);
     return send.call(this, command, ...rest);
   };
-}
-
-/**
- * With the IAM call recording on, each S3 and DynamoDB call goes to the runtime as the runtime's own middleware
- * sees it in-process (lib/local/iam/record.ts): S3 at `initialize`, DynamoDB at `build` (attribute values
- * marshalled). A client is hooked at its first call; the document client shares its client's stack.
- */
-function recordOn(client) {
-  const stack = client.middlewareStack;
-  const service = client.config?.serviceId;
-  if (!stack || hooked.has(stack) || (service !== 'S3' && service !== 'DynamoDB')) return;
-  hooked.add(stack);
-  const post = (command, input) => parentPort.postMessage({ type: 'call', service, command, input });
-  if (service === 'S3') {
-    const pick = ({ Bucket, Key, Prefix, Delete, CopySource }) => ({ Bucket, Key, Prefix, Delete, CopySource });
-    stack.add(
-      (next, context) => async (args) => {
-        post(context.commandName, pick(args.input));
-        return next(args);
-      },
-      { step: 'initialize', priority: 'high', name: 'localIamRecord' },
-    );
-  } else {
-    stack.add(
-      (next, context) => async (args) => {
-        post(context.commandName, args.input);
-        return next(args);
-      },
-      { step: 'build', name: 'localIamRecord' },
-    );
-  }
-}
-
-/**
- * The manifest's bucket grants (lib/local/grants.ts), held as in-process: each S3 call is asked of the runtime
- * first, after the recording (a refused call is recorded too), and a refusal fails it as S3 does (403 AccessDenied).
- */
-const guarded = new WeakSet();
-const asked = new Map();
-let asks = 0;
-function guard(client) {
-  const stack = client.middlewareStack;
-  if (!stack || guarded.has(stack) || client.config?.serviceId !== 'S3') return;
-  guarded.add(stack);
-  const pick = ({ Bucket, Key, Prefix, Delete }) => ({ Bucket, Key, Prefix, Delete });
-  stack.add(
-    (next, context) => async (args) => {
-      const id = ++asks;
-      const denied = await new Promise((resolve) => {
-        asked.set(id, resolve);
-        parentPort.postMessage({ type: 'bucket-check', id, command: context.commandName, input: pick(args.input) });
-      });
-      if (denied) throw Object.assign(new Error(denied), { name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 } });
-      return next(args);
-    },
-    { step: 'initialize', name: 'localBucketGrants' },
-  );
 }
 
 const errorOf = (err) => ({
@@ -142,11 +82,6 @@ try {
 parentPort.postMessage({ type: 'ready', url: pathToFileURL(file).href });
 
 parentPort.on('message', async (m) => {
-  if (m.type === 'bucket-checked') {
-    asked.get(m.id)?.(m.denied);
-    asked.delete(m.id);
-    return;
-  }
   if (m.type !== 'invoke') return;
   const context = {
     ...m.context,
