@@ -216,6 +216,11 @@ export class Runtime {
     return this.sqsEndpoint?.url ?? '';
   }
 
+  /** The local AWS edge every function's DynamoDB and S3 calls go to ('' before start). */
+  get awsUrl(): string {
+    return this.aws?.edge.url ?? '';
+  }
+
   /** API Gateway's integration timeout (30 s for HTTP APIs); tests may shorten it. */
   get integrationTimeoutMs(): number {
     return this.httpApi.timeoutMs;
