@@ -366,7 +366,7 @@ export class Runtime {
     const clients = { ddb: documentClient(config), s3: s3Client(config), connections: connectionsClient(config) };
     this.s3 = clients.s3;
     const denied = (message: string) => this.log('error', message);
-    instrumentClients(clients, { recorder: this.recorder, mergeCrash: this.mergeCrash });
+    instrumentClients(clients, { mergeCrash: this.mergeCrash });
     const [plainS3, rawDdb] = [aws.engineS3, aws.engineDdb];
     // The runtime's own table client (the sweeper), past the edge: untouched by the `table` fault.
     this.doc = DynamoDBDocumentClient.from(rawDdb);
@@ -420,6 +420,7 @@ export class Runtime {
       { connect: ws('$connect'), message: ws('$default'), disconnect: ws('$disconnect') },
       (err) => this.log('error', 'live gateway', { error: String(err) }),
     );
+    this.live.access = aws.manage;
     this.scheduler = new LocalScheduler(
       SCHEDULES,
       this.clock,

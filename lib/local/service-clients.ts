@@ -1,15 +1,13 @@
 /**
  * The AWS clients every in-process function shares, instrumented for what only this process can do: the
- * `@connections` calls recorded for the IAM check (they go to the gateway, not through the local AWS edge) and
- * the merge crash (the merge's process dying mid-write). Recording, faults and policies of the DynamoDB and S3
- * calls happen at the local AWS edge (lib/local/aws-edge/), for in-process functions and sandboxes alike.
+ * merge crash (the merge's process dying mid-write). Recording, faults and policies of the DynamoDB, S3 and
+ * `@connections` calls happen at the local AWS edge (lib/local/aws-edge/), for in-process functions and
+ * sandboxes alike.
  */
 
 import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CallRecorder } from './iam/calls';
-import { recordConnectionCalls } from './iam/record';
 import type { MergeCrash } from './merge-crash';
 
 export interface ServiceClients {
@@ -19,13 +17,10 @@ export interface ServiceClients {
 }
 
 export interface Instrumentation {
-  /** Records each call as IAM sees it (the `recordCalls` option). */
-  recorder: CallRecorder | null;
   mergeCrash: MergeCrash;
 }
 
 export function instrumentClients(clients: ServiceClients, on: Instrumentation): void {
-  if (on.recorder) recordConnectionCalls(clients.connections, on.recorder);
   clients.s3.middlewareStack.add(on.mergeCrash.middleware, { step: 'initialize', name: 'localMergeCrash' });
   clients.ddb.middlewareStack.add(on.mergeCrash.middleware, { step: 'initialize', name: 'localMergeCrash' });
 }

@@ -2,13 +2,14 @@
  * The runtime's local AWS (docs/local-runtime.md "One local AWS edge"): the engines' own clients (the
  * runtime's set-up, the stream poller, the sweeper and the file host reach the engines directly, so no fault
  * or policy touches them), the functions' credentials, and the edge every function's DynamoDB and S3 call
- * goes through.
+ * goes through, and the same caller check for API Gateway's `@connections`.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { CallRecorder, LocalNames } from '../iam/calls';
 import type { TemplateJson } from '../iam/resolve';
 import { EdgeAccess } from './access';
+import { type ManageAccess, manageAccess } from './connections';
 import { LocalCredentials } from './credentials';
 import { AwsEdge, type AwsEdgeOptions } from './edge';
 
@@ -19,6 +20,8 @@ export interface LocalAws {
   engineS3: S3Client;
   /** DynamoDB Local with the key whose database the edge forwards to (set-up, stream, sweeper). */
   engineDdb: DynamoDBClient;
+  /** The `@connections` caller check for the gateway (lib/local/aws-edge/connections.ts). */
+  manage: ManageAccess;
 }
 
 export async function startLocalAws(opts: {
@@ -32,13 +35,14 @@ export async function startLocalAws(opts: {
 }): Promise<LocalAws> {
   const credentials = new LocalCredentials();
   const buckets = { filesPrefix: opts.names.filesPrefix, work: opts.names.work };
+  const access = new EdgeAccess(opts.template, opts.names, buckets);
   const edge = await AwsEdge.start({
     host: opts.host,
     dynamodb: opts.engines.dynamodb,
     s3: opts.engines.s3,
     secretOf: credentials.secretOf,
     faults: opts.faults,
-    access: new EdgeAccess(opts.template, opts.names, buckets),
+    access,
     names: opts.names,
     recorder: opts.recorder,
     log: opts.log,
@@ -54,5 +58,12 @@ export async function startLocalAws(opts: {
     endpoint: opts.engines.dynamodb,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  return { edge, credentials, engineS3, engineDdb };
+  const manage = manageAccess({
+    secretOf: credentials.secretOf,
+    access,
+    recorder: opts.recorder,
+    names: opts.names,
+    log: (level, message) => opts.log(level, message),
+  });
+  return { edge, credentials, engineS3, engineDdb, manage };
 }

@@ -1,12 +1,11 @@
 /**
  * Attaches the call recorder (lib/local/iam/calls.ts) where the local AWS edge does not see the calls: the
- * in-process `@connections` client and the queue port, first in line, so a call the grants refuse is
- * recorded too. DynamoDB and S3 calls are recorded at the edge (lib/local/aws-edge/edge.ts).
+ * in-process queue port, first in line, so a call the grants refuse is recorded too. DynamoDB, S3 and
+ * `@connections` calls are recorded at the edge (lib/local/aws-edge/).
  */
-import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { QueuePort } from '../../../shared/ports/queues';
 import { deadLetterQueueName, MERGE_QUEUES, MERGE_REJECTED_QUEUE, QUEUES } from '../../../shared/topology';
-import { type CallRecorder, connectionsRequest, queueArn } from './calls';
+import { type CallRecorder, queueArn } from './calls';
 
 /** Whether a manifest queue (or a merge queue's dead letters, or the rejected merges) is FIFO. */
 function fifo(queue: string): boolean {
@@ -18,18 +17,6 @@ function fifo(queue: string): boolean {
 
 /** The queue name of an event source ARN (`arn:aws:sqs:<region>:<account>:<name>`). */
 const nameOfArn = (arn: string): string => arn.slice(arn.lastIndexOf(':') + 1);
-
-/** Records the `@connections` calls of the in-process functions' management API client. */
-export function recordConnectionCalls(connections: ApiGatewayManagementApiClient, recorder: CallRecorder): void {
-  // The fan-out's poster signs and sends through the client's request handler, past the middleware stack.
-  const handler = connections.config.requestHandler as { handle: (request: { method: string; path: string }, ...rest: unknown[]) => Promise<unknown> };
-  const handle = handler.handle.bind(handler);
-  handler.handle = (request, ...rest) => {
-    const r = connectionsRequest(request.method, request.path, recorder.names);
-    if (r) recorder.record([r]);
-    return handle(request, ...rest);
-  };
-}
 
 /** The queue port with every call recorded as the SQS action it is in AWS. */
 export function recordQueueCalls(queues: QueuePort, recorder: CallRecorder): QueuePort {
