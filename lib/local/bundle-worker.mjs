@@ -9,10 +9,13 @@
  *   (a manual clock stands still, as it does for in-process handlers);
  * - the SDK's signing time: the wall clock, as the local servers check it (the SDK adds its clock offset);
  * - the network: SQS calls go to the runtime's local SQS endpoint. The queue URLs the function is configured
- *   with already point there; a URL the code derives from an event source ARN (`https://sqs.<region>.amazonaws.com/…`)
- *   is sent there too, as a DNS entry would.
+ *   with already point there; a request to the host of a URL the code derives from an event source ARN
+ *   (`https://sqs.<region>.amazonaws.com/…`) is sent there too, as a DNS entry would.
  */
 
+import http from 'node:http';
+import https from 'node:https';
+import { syncBuiltinESMExports } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -43,6 +46,24 @@ globalThis.Date = ServiceDate;
 // them): each call signs with the wall clock, which the servers check (s3rver refuses a request 15 minutes off),
 // and SQS calls go to the local endpoint.
 const { load } = await import(pathToFileURL(sdkShim).href);
+
+// The network, as a DNS entry for SQS would: the deploy bundles carry their own SDK (the hook below does not
+// reach it), and the SQS client sends a call to the host of its QueueUrl, which the code derives from an event
+// source ARN as on AWS (`https://sqs.<region>.amazonaws.com/…`). Such a request goes to the local SQS
+// endpoint instead, unchanged (signed for the AWS host, which the endpoint accepts).
+const SQS_HOST = /^sqs\.[a-z0-9-]+\.amazonaws\.com$/;
+const localSqs = new URL(sqsEndpoint);
+const sqsAgent = new http.Agent({ keepAlive: true });
+const httpsRequest = https.request;
+https.request = function (options, ...rest) {
+  const hostname = typeof options === 'object' && options !== null && !(options instanceof URL) ? (options.hostname ?? options.host) : undefined;
+  if (typeof hostname !== 'string' || !SQS_HOST.test(hostname)) return httpsRequest.call(this, options, ...rest);
+  return http.request(
+    { ...options, protocol: 'http:', host: localSqs.hostname, hostname: localSqs.hostname, port: Number(localSqs.port), agent: sqsAgent },
+    ...rest,
+  );
+};
+syncBuiltinESMExports();
 const patched = new Set();
 const toLocalSqs = (url) => {
   const u = new URL(url);
