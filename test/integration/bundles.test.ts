@@ -174,6 +174,8 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
     expect(by('upload', 's3:PutObject') && by('merge', 's3:GetObject')).toBe(true);
     expect(by('merge', 'dynamodb:TransactWriteItems') || by('merge', 'dynamodb:UpdateItem') || by('merge', 'dynamodb:PutItem')).toBe(true);
     expect(by('api', 'dynamodb:GetItem') || by('api', 'dynamodb:Query')).toBe(true);
+    // The fan-out's posts to the socket, signed with its credentials, at the gateway's `@connections`.
+    expect(by('fanout', 'execute-api:ManageConnections')).toBe(true);
     expect(by('redrive', 'sqs:ReceiveMessage') && by('redrive', 'sqs:DeleteMessage')).toBe(true);
     expect(checkCalls(localTemplate(), calls).map(describeViolation)).toEqual([]);
   });
