@@ -37,6 +37,7 @@ import {
 } from '../../shared/topology';
 import { type Deployment, functionEnvironment } from '../environment';
 import { readSiteBuild } from '../site-build';
+import type { Meter } from './aws-edge/edge';
 import { type LocalAws, startLocalAws } from './aws-edge/start';
 import { type BundleBuildOptions, type Bundles, buildBundles } from './bundles';
 import { handleControl } from './control';
@@ -219,6 +220,11 @@ export class Runtime {
   /** The local AWS edge every function's DynamoDB and S3 calls go to ('' before start). */
   get awsUrl(): string {
     return this.aws?.edge.url ?? '';
+  }
+
+  /** The calls the local AWS edge saw, by caller and IAM action (refused ones too). */
+  get awsMeter(): Meter {
+    return this.aws?.edge.meter ?? new Map();
   }
 
   /** API Gateway's integration timeout (30 s for HTTP APIs); tests may shorten it. */

@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -61,6 +62,28 @@ describe('the local AWS edge: IAM for in-process functions', () => {
     const calls = local.runtime.recorder!.calls;
     expect(calls.some((c) => c.fn === 'pages' && c.action === 's3:PutObject' && c.resource.endsWith('/books/v1/edge-iam'))).toBe(true);
     expect(calls.some((c) => c.fn === 'ws-disconnect' && c.action === 'dynamodb:PutItem')).toBe(true);
+    // Metered by caller and action, refused calls too.
+    expect(local.runtime.awsMeter.get('pages')?.get('s3:PutObject')).toBeGreaterThanOrEqual(1);
+  });
+
+  it("holds a signed @connections call to the function's policies: the fan-out may manage connections, pages may not", async () => {
+    const as = (fn: FunctionName) =>
+      new ApiGatewayManagementApiClient({
+        region: 'us-east-1',
+        endpoint: `${local.base}/local`,
+        credentials: local.runtime.sandboxCredentials(fn)!,
+        maxAttempts: 1,
+      });
+    const post = (fn: FunctionName) => failure(as(fn).send(new PostToConnectionCommand({ ConnectionId: 'edge-none', Data: Buffer.from('{}') })));
+    expect(await post('pages')).toMatchObject({
+      name: 'AccessDeniedException',
+      status: 403,
+      message: expect.stringContaining('execute-api:ManageConnections'),
+    });
+    // Allowed: the gateway answers for the (unknown) connection itself.
+    expect(await post('fanout')).toMatchObject({ name: 'GoneException', status: 410 });
+    const calls = local.runtime.recorder!.calls;
+    expect(calls.some((c) => c.fn === 'pages' && c.action === 'execute-api:ManageConnections')).toBe(true);
   });
 
   it("answers a granted call, and the same call outside any invocation is the operator's (no IAM check)", async () => {
@@ -95,6 +118,7 @@ describe('the local AWS edge: who calls', () => {
 describe('the local AWS edge: IAM for a deploy bundle in its sandbox', () => {
   /** A stand-in bundle (the deploy layout, `@aws-sdk/*` beside it): the SDK's default clients, credentials from the environment. */
   const FIXTURE = `import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';
+import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 const s3 = new S3Client({ endpoint: process.env.S3_ENDPOINT, forcePathStyle: true, maxAttempts: 1 });
 const ddb = new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, maxAttempts: 1 });
