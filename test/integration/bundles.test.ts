@@ -233,7 +233,10 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
   // only the merge crash (the in-process merge's death mid-write) still needs the in-process handlers.
   it('applies the table and storage faults to the sandboxes, refuses the merge crash faults (409) and keeps the identity fault', async () => {
     expect(await local.faults({ storage: 'down' })).toMatchObject({ storage: 'down' });
-    const refused = await local.api('POST', '/api/v1/ah/books', { token: await uploaderKey(local), body: bookOf((await local.now()) - 60_000, [[1001, 500, 3]]) });
+    const refused = await local.api('POST', '/api/v1/ah/books', {
+      token: await uploaderKey(local),
+      body: bookOf((await local.now()) - 60_000, [[1001, 500, 3]]),
+    });
     expect(refused.status).toBe(503);
     expect(refused.body).toMatchObject({ error: 'storage_failed' });
     await local.faults({ storage: 'up' });
