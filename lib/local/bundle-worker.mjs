@@ -9,14 +9,17 @@
  *   (a manual clock stands still, as it does for in-process handlers);
  * - the SDK's signing time: the wall clock, as the local servers check it (the SDK adds its clock offset);
  * - the network: SQS calls go to the runtime's local SQS endpoint. The queue URLs the function is configured
- *   with already point there; a URL the code derives from an event source ARN (`https://sqs.<region>.amazonaws.com/…`)
- *   is sent there too, as a DNS entry would.
+ *   with already point there; a request to the host of a URL the code derives from an event source ARN
+ *   (`https://sqs.<region>.amazonaws.com/…`) is sent there too, as a DNS entry would.
  */
 
+import http from 'node:http';
+import https from 'node:https';
+import { syncBuiltinESMExports } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { file, clock, sqsEndpoint, sdkShim, sdkClients, recordCalls } = workerData;
+const { file, clock, sqsEndpoint, sdkShim, sdkClients } = workerData;
 process.setSourceMapsEnabled(true);
 
 // The clock: [mode, value]; mode 0 the wall clock, 1 a fixed time (manual clock), 2 the wall clock plus an offset.
@@ -43,8 +46,25 @@ globalThis.Date = ServiceDate;
 // them): each call signs with the wall clock, which the servers check (s3rver refuses a request 15 minutes off),
 // and SQS calls go to the local endpoint.
 const { load } = await import(pathToFileURL(sdkShim).href);
+
+// The network, as a DNS entry for SQS would: the deploy bundles carry their own SDK (the hook below does not
+// reach it), and the SQS client sends a call to the host of its QueueUrl, which the code derives from an event
+// source ARN as on AWS (`https://sqs.<region>.amazonaws.com/…`). Such a request goes to the local SQS
+// endpoint instead, unchanged (signed for the AWS host, which the endpoint accepts).
+const SQS_HOST = /^sqs\.[a-z0-9-]+\.amazonaws\.com$/;
+const localSqs = new URL(sqsEndpoint);
+const sqsAgent = new http.Agent({ keepAlive: true });
+const httpsRequest = https.request;
+https.request = function (options, ...rest) {
+  const hostname = typeof options === 'object' && options !== null && !(options instanceof URL) ? (options.hostname ?? options.host) : undefined;
+  if (typeof hostname !== 'string' || !SQS_HOST.test(hostname)) return httpsRequest.call(this, options, ...rest);
+  return http.request(
+    { ...options, protocol: 'http:', host: localSqs.hostname, hostname: localSqs.hostname, port: Number(localSqs.port), agent: sqsAgent },
+    ...rest,
+  );
+};
+syncBuiltinESMExports();
 const patched = new Set();
-const hooked = new WeakSet();
 const toLocalSqs = (url) => {
   const u = new URL(url);
   return u.origin === new URL(sqsEndpoint).origin ? url : `${sqsEndpoint}${u.pathname}`;
@@ -59,68 +79,9 @@ for (const name of sdkClients) {
   const send = base.send;
   base.send = function (command, ...rest) {
     if (this.config) this.config.systemClockOffset = wallNow() - serviceNow();
-    if (recordCalls) recordOn(this);
-    guard(this);
     if (typeof command?.input?.QueueUrl === 'string') command.input.QueueUrl = toLocalSqs(command.input.QueueUrl);
     return send.call(this, command, ...rest);
   };
-}
-
-/**
- * With the IAM call recording on, each S3 and DynamoDB call goes to the runtime as the runtime's own middleware
- * sees it in-process (lib/local/iam/record.ts): S3 at `initialize`, DynamoDB at `build` (attribute values
- * marshalled). A client is hooked at its first call; the document client shares its client's stack.
- */
-function recordOn(client) {
-  const stack = client.middlewareStack;
-  const service = client.config?.serviceId;
-  if (!stack || hooked.has(stack) || (service !== 'S3' && service !== 'DynamoDB')) return;
-  hooked.add(stack);
-  const post = (command, input) => parentPort.postMessage({ type: 'call', service, command, input });
-  if (service === 'S3') {
-    const pick = ({ Bucket, Key, Prefix, Delete, CopySource }) => ({ Bucket, Key, Prefix, Delete, CopySource });
-    stack.add(
-      (next, context) => async (args) => {
-        post(context.commandName, pick(args.input));
-        return next(args);
-      },
-      { step: 'initialize', priority: 'high', name: 'localIamRecord' },
-    );
-  } else {
-    stack.add(
-      (next, context) => async (args) => {
-        post(context.commandName, args.input);
-        return next(args);
-      },
-      { step: 'build', name: 'localIamRecord' },
-    );
-  }
-}
-
-/**
- * The manifest's bucket grants (lib/local/grants.ts), held as in-process: each S3 call is asked of the runtime
- * first, after the recording (a refused call is recorded too), and a refusal fails it as S3 does (403 AccessDenied).
- */
-const guarded = new WeakSet();
-const asked = new Map();
-let asks = 0;
-function guard(client) {
-  const stack = client.middlewareStack;
-  if (!stack || guarded.has(stack) || client.config?.serviceId !== 'S3') return;
-  guarded.add(stack);
-  const pick = ({ Bucket, Key, Prefix, Delete }) => ({ Bucket, Key, Prefix, Delete });
-  stack.add(
-    (next, context) => async (args) => {
-      const id = ++asks;
-      const denied = await new Promise((resolve) => {
-        asked.set(id, resolve);
-        parentPort.postMessage({ type: 'bucket-check', id, command: context.commandName, input: pick(args.input) });
-      });
-      if (denied) throw Object.assign(new Error(denied), { name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 } });
-      return next(args);
-    },
-    { step: 'initialize', name: 'localBucketGrants' },
-  );
 }
 
 const errorOf = (err) => ({
@@ -142,11 +103,6 @@ try {
 parentPort.postMessage({ type: 'ready', url: pathToFileURL(file).href });
 
 parentPort.on('message', async (m) => {
-  if (m.type === 'bucket-checked') {
-    asked.get(m.id)?.(m.denied);
-    asked.delete(m.id);
-    return;
-  }
   if (m.type !== 'invoke') return;
   const context = {
     ...m.context,

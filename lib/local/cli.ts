@@ -25,7 +25,7 @@ export type Cli = { kind: 'start'; options: StartOptions } | { kind: 'help' } | 
 /** Every flag `npm start -- …` takes. */
 export const FLAGS: ReadonlyArray<{ flag: string; text: string }> = [
   { flag: '--demo', text: 'publish demo item data, back-fill a week of two markets, feed them every 20 s, print a key and copy-paste commands' },
-  { flag: '--bundles', text: 'run every function from the esbuild bundle synth deploys, each in its own worker thread (no table/storage/merge faults)' },
+  { flag: '--bundles', text: 'run every function from the esbuild bundle synth deploys, each in its own worker thread (every fault but the merge crash)' },
   { flag: '--help', text: 'print this help and exit (also -h)' },
   {
     flag: '--memory',

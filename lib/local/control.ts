@@ -125,13 +125,14 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
       bad(res, problem);
       return true;
     }
-    // These faults are SDK middleware on this process's clients; the bundles' sandboxes use their own clients.
-    // Asking for the normal state (`up`, `none`) is no fault and is answered.
-    const inProcess = ['storage', 'table', 'merge', 'mergeCrashAfter'].filter((f) => input[f] !== undefined && input[f] !== 'up' && input[f] !== 'none');
+    // The merge crash is SDK middleware on this process's clients (the in-process merge dies mid-write); the
+    // table and storage faults are played at the local AWS edge, for the sandboxes too. Asking for the normal
+    // state (`none`) is no fault and is answered.
+    const inProcess = ['merge', 'mergeCrashAfter'].filter((f) => input[f] !== undefined && input[f] !== 'none');
     if (rt.bundleMode && inProcess.length > 0) {
       sendJson(res, 409, {
         error: 'not_in_bundles',
-        message: `the ${inProcess.join(', ')} fault needs the in-process handlers: it cannot run with bundles (only identity can); start without --bundles`,
+        message: `the ${inProcess.join(', ')} fault needs the in-process handlers: it cannot run with bundles (the identity, storage, table and seal faults can); start without --bundles`,
       });
       return true;
     }

@@ -4,7 +4,6 @@
  * test that exercises a function also checks that shared/topology.ts grants what its code really touches.
  * Calls made outside any function (the control API, the runtime's own set-up) are the operator's and pass.
  */
-import type { S3Client } from '@aws-sdk/client-s3';
 import type { QueuePort } from '../../shared/ports/queues';
 import {
   type BucketRight,
@@ -58,22 +57,6 @@ export function bucketDenial(fn: FunctionName, command: string, input: Record<st
   const mayWork = functionSpec(fn).access.workBucket === 'write' && need !== null && need.right !== 'delete';
   const denied = need === null ? [command] : onWork ? (mayWork ? [] : need.keys) : need.keys.filter((k) => !allowed(fn, need.right, k, buckets.filesPrefix));
   return denied.length > 0 ? `AccessDenied: ${fn} may not ${need?.right ?? 'call'} ${denied.join(', ')} (shared/topology.ts grants it nothing there)` : null;
-}
-
-/** Adds the grant check to the service's S3 client. */
-export function enforceBucketGrants(s3: S3Client, buckets: { filesPrefix: string; work: string }, current: Current, report: (message: string) => void): void {
-  s3.middlewareStack.add(
-    (next, context) => async (args) => {
-      const fn = current();
-      const message = fn ? bucketDenial(fn, String((context as { commandName?: string }).commandName), args.input as Record<string, unknown>, buckets) : null;
-      if (message) {
-        report(message);
-        throw accessDenied(message);
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'localBucketGrants' },
-  );
 }
 
 const groupOf = (queue: string): 'merge' | 'push' | undefined =>

@@ -4,12 +4,14 @@
  * `$default`, closes to `$disconnect`; `POST/GET/DELETE /{stage}/@connections/{id}` reach the client, and a
  * gone connection answers 410 with `x-amzn-errortype: GoneException`.
  */
+
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { FunctionName } from '../../shared/topology';
+import type { ManageAccess } from './aws-edge/connections';
 import { WS_FRAME_MAX, WS_MESSAGE_MAX } from './gateway-limits';
 import { originHeaders, readBody, sendJson } from './http-events';
 
@@ -151,9 +153,15 @@ export class LiveGateway {
   }
 
   /** `/{stage}/@connections/{id}`: POST sends, GET describes, DELETE closes (an `x-close-code` header picks the close code locally). */
+  /** Who may call `@connections` (the local AWS edge's scheme); none: everyone (tests of the gateway alone). */
+  access: ManageAccess | null = null;
+
   async manage(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
-    const c = this.connections.get(id);
     const body = await readBody(req, WS_MESSAGE_MAX + 1);
+    // The caller's signature and its IAM policies come first, as on AWS (lib/local/aws-edge/connections.ts).
+    const refused = this.access ? await this.access(req, body ?? Buffer.alloc(0)) : null;
+    if (refused) return sendJson(res, refused.status, { message: refused.message }, { 'x-amzn-errortype': refused.type });
+    const c = this.connections.get(id);
     if (!c || (c.ws && c.ws.readyState !== WebSocket.OPEN)) {
       sendJson(res, 410, { message: 'Gone' }, { 'x-amzn-errortype': 'GoneException' });
       return;

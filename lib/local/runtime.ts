@@ -3,14 +3,12 @@
  * manifest (shared/topology.ts). One HTTP server plays API Gateway (HTTP and WebSocket APIs, `@connections`),
  * CloudFront (file host at `/cdn/`, viewer address) and hosts the control API (`/_local/...`).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
@@ -39,6 +37,8 @@ import {
 } from '../../shared/topology';
 import { type Deployment, functionEnvironment } from '../environment';
 import { readSiteBuild } from '../site-build';
+import type { Meter } from './aws-edge/edge';
+import { type LocalAws, startLocalAws } from './aws-edge/start';
 import { type BundleBuildOptions, type Bundles, buildBundles } from './bundles';
 import { handleControl } from './control';
 import { type DataLock, lockDataDir } from './data-lock';
@@ -46,12 +46,12 @@ import { localDeployment, localSecrets } from './deployment';
 import { Edge } from './edge';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
 import { FileHost } from './file-host';
-import { bucketDenial, enforceQueueGrants } from './grants';
+import { enforceQueueGrants } from './grants';
 import { HttpApi } from './http-api';
 import { sendJson } from './http-events';
-import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION } from './iam/calls';
+import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION, type LocalNames } from './iam/calls';
 import { invokePermissions } from './iam/invoke-permissions';
-import { recordQueueCalls, sandboxCallRecorder } from './iam/record';
+import { recordQueueCalls } from './iam/record';
 import type { TemplateJson } from './iam/resolve';
 import { LocalIdentity } from './identity';
 import { currentFunction, LambdaHost } from './lambda';
@@ -154,8 +154,8 @@ export class Runtime {
   sandboxes: Sandboxes | null = null;
   private built: Bundles | null = null;
   private sqsEndpoint: SqsEndpoint | null = null;
-  /** `--bundles`: each function's secret access key for this start (lib/local/sqs-endpoint.ts checks it). */
-  private readonly sandboxSecrets = new Map<FunctionName, string>();
+  /** The local AWS edge, the functions' credentials and the engines' own clients (lib/local/aws-edge/). */
+  private aws: LocalAws | null = null;
   /** The handlers' AWS calls as IAM sees them (only with the `recordCalls` option). */
   recorder: CallRecorder | null = null;
   identity!: LocalIdentity;
@@ -217,6 +217,16 @@ export class Runtime {
   /** The local SQS endpoint the sandboxes call (`--bundles` only; '' otherwise). */
   get sqsUrl(): string {
     return this.sqsEndpoint?.url ?? '';
+  }
+
+  /** The local AWS edge every function's DynamoDB and S3 calls go to ('' before start). */
+  get awsUrl(): string {
+    return this.aws?.edge.url ?? '';
+  }
+
+  /** The calls the local AWS edge saw, by caller and IAM action (refused ones too). */
+  get awsMeter(): Meter {
+    return this.aws?.edge.meter ?? new Map();
   }
 
   /** API Gateway's integration timeout (30 s for HTTP APIs); tests may shorten it. */
@@ -303,6 +313,19 @@ export class Runtime {
     permitting.catch(() => undefined);
     const [ddbEndpoint, s3Endpoint] = await Promise.all(engines);
     await permitting;
+    const names = this.localNames();
+    if (this.opts.recordCalls) this.recorder = new CallRecorder(names, currentFunction, this.opts.recordCalls.file);
+    // Every function's DynamoDB and S3 call goes through the local AWS edge (lib/local/aws-edge/), in both modes.
+    const aws = await startLocalAws({
+      host: this.opts.host ?? '127.0.0.1',
+      engines: { dynamodb: ddbEndpoint, s3: s3Endpoint },
+      template: await template,
+      names,
+      faults: this.faults,
+      recorder: this.recorder,
+      log: (level, msg, data) => this.log(level, msg, data),
+    });
+    this.aws = aws;
     const secrets = localSecrets(dataDir);
     this.originVerify = secrets.originVerify;
     // Each function's environment comes from the builder the stack uses (lib/environment.ts), with the
@@ -322,8 +345,8 @@ export class Runtime {
     if (!site) throw new Error('the website is not built: run npm run build (npm start and npm test build it when missing)');
     deployment.siteEntry = site.entry;
     const localOnly = {
-      DYNAMODB_ENDPOINT: ddbEndpoint,
-      S3_ENDPOINT: s3Endpoint,
+      DYNAMODB_ENDPOINT: aws.edge.url,
+      S3_ENDPOINT: aws.edge.url,
       PUSH_LOOPBACK: 'allow',
       AWS_REGION: LOCAL_REGION,
       ...(this.opts.catalogueKeysPerDay ? { CATALOGUE_KEYS_PER_DAY: String(this.opts.catalogueKeysPerDay) } : {}),
@@ -346,40 +369,14 @@ export class Runtime {
         secrets: ['identity', 'vapid', 'origin', 'uploader'],
       },
     };
-    const config = configOf(operator);
+    // One set of real SDK clients for the in-process functions, each call signed as the function making it.
+    const config = { ...configOf(operator), credentials: aws.credentials.provider(currentFunction) };
     const clients = { ddb: documentClient(config), s3: s3Client(config), connections: connectionsClient(config) };
     this.s3 = clients.s3;
-    if (this.opts.recordCalls) {
-      const names = {
-        region: LOCAL_REGION,
-        account: LOCAL_ACCOUNT,
-        table: this.tableName,
-        bucket: this.bucketName,
-        work: this.workBucketName,
-        filesPrefix: this.opts.filesPrefix ?? '',
-        liveApiId: LIVE_API_ID,
-        liveStage: STAGE,
-      };
-      this.recorder = new CallRecorder(names, currentFunction, this.opts.recordCalls.file);
-    }
     const denied = (message: string) => this.log('error', message);
-    instrumentClients(clients, {
-      recorder: this.recorder,
-      faults: this.faults,
-      mergeCrash: this.mergeCrash,
-      buckets: { filesPrefix: this.opts.filesPrefix ?? '', work: this.workBucketName },
-      denied,
-    });
-    const plainS3 = new S3Client({
-      region: 'us-east-1',
-      endpoint: s3Endpoint,
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
-    const rawDdb = new DynamoDBClient({ region: 'us-east-1', endpoint: ddbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    // The runtime's own table client (the sweeper), untouched by the `table` fault.
+    instrumentClients(clients, { mergeCrash: this.mergeCrash });
+    const [plainS3, rawDdb] = [aws.engineS3, aws.engineDdb];
+    // The runtime's own table client (the sweeper), past the edge: untouched by the `table` fault.
     this.doc = DynamoDBDocumentClient.from(rawDdb);
     await Promise.all([ensureTable(rawDdb, this.tableName), ensureBucket(plainS3, this.bucketName), ensureBucket(plainS3, this.workBucketName)]);
     // Unconsumed: the rejected merges, and where failed scheduled runs land (issue 26 point 3).
@@ -431,6 +428,7 @@ export class Runtime {
       { connect: ws('$connect'), message: ws('$default'), disconnect: ws('$disconnect') },
       (err) => this.log('error', 'live gateway', { error: String(err) }),
     );
+    this.live.access = aws.manage;
     this.scheduler = new LocalScheduler(
       SCHEDULES,
       this.clock,
@@ -481,43 +479,34 @@ export class Runtime {
    * grants and recording included) and one sandbox per function (lib/local/sandbox-environment.ts).
    */
   private async startSandboxes(bundles: Bundles, queues: QueuePort, deployment: Deployment, localOnly: Record<string, string>): Promise<void> {
-    // Each function's secret access key, made for this start: only its sandbox can sign as that function.
-    const secrets = this.sandboxSecrets;
-    for (const f of FUNCTIONS) secrets.set(f.name, randomBytes(30).toString('base64url'));
-    this.sqsEndpoint = await startSqsEndpoint(
-      queues,
-      (name) => this.queues.names().includes(name),
-      this.opts.host ?? '127.0.0.1',
-      (fn) => secrets.get(fn),
-    );
+    const secretOf = (fn: FunctionName) => this.aws!.credentials.secretOf(fn);
+    this.sqsEndpoint = await startSqsEndpoint(queues, (name) => this.queues.names().includes(name), this.opts.host ?? '127.0.0.1', secretOf);
     const sqs = this.sqsEndpoint.url;
-    const environments = sandboxEnvironments(bundles, deployment, localOnly, sqs, (fn) => secrets.get(fn)!);
-    const onCall = this.recorder ? sandboxCallRecorder(this.recorder) : undefined;
-    const buckets = { filesPrefix: this.opts.filesPrefix ?? '', work: this.workBucketName };
-    const checkBucket = (fn: FunctionName, command: string, input: Record<string, unknown>) => {
-      const denied = bucketDenial(fn, command, input, buckets);
-      if (denied) this.log('error', denied);
-      return denied;
-    };
-    this.sandboxes = new Sandboxes({
-      bundles,
-      environment: (name) => environments.get(name)!,
-      sqsEndpoint: sqs,
-      clock: this.clock,
-      log: this.sink,
-      onCall,
-      checkBucket,
-    });
+    const environments = sandboxEnvironments(bundles, deployment, localOnly, sqs, (fn) => secretOf(fn)!);
+    this.sandboxes = new Sandboxes({ bundles, environment: (name) => environments.get(name)!, sqsEndpoint: sqs, clock: this.clock, log: this.sink });
     this.lambdas.sandboxes = this.sandboxes;
   }
 
   /**
-   * `--bundles`: the credentials function `fn`'s sandbox signs its SQS calls with (a test plays the function
-   * with them); undefined before the sandboxes start or without bundles.
+   * The credentials function `fn` signs its AWS calls with (its sandbox's environment with `--bundles`; a test
+   * plays the function with them); undefined before start.
    */
-  sandboxCredentials(fn: FunctionName): { accessKeyId: string; secretAccessKey: string } | undefined {
-    const secret = this.sandboxSecrets.get(fn);
-    return secret === undefined ? undefined : { accessKeyId: fn, secretAccessKey: secret };
+  sandboxCredentials(fn: FunctionName): { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined {
+    return this.aws?.credentials.of(fn);
+  }
+
+  /** What the local ARNs name (the recorded calls' and the edge's policy checks). */
+  private localNames(): LocalNames {
+    return {
+      region: LOCAL_REGION,
+      account: LOCAL_ACCOUNT,
+      table: this.tableName,
+      bucket: this.bucketName,
+      work: this.workBucketName,
+      filesPrefix: this.opts.filesPrefix ?? '',
+      liveApiId: LIVE_API_ID,
+      liveStage: STAGE,
+    };
   }
 
   /** The local platform function `name`'s composition root is built on (its own configuration; tests read it). */
@@ -695,6 +684,7 @@ export class Runtime {
       await Promise.all(this.starting);
       await this.sandboxes?.close();
       await this.sqsEndpoint?.close();
+      await this.aws?.edge.close();
       this.built?.remove();
       await Promise.all(this.engines.map((e) => e.stop()));
       this.dataLock?.release();

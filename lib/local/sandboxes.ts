@@ -62,8 +62,6 @@ class Sandbox {
     readonly worker: Worker,
     onLine: (line: string, level: LineLevel) => void,
     onResult: (threadId: number) => void,
-    onCall: (service: string, command: string, input: Record<string, unknown>) => void,
-    checkBucket: (command: string, input: Record<string, unknown>) => string | null,
   ) {
     for (const [stream, level] of [
       [worker.stdout, 'info'],
@@ -72,33 +70,19 @@ class Sandbox {
       createInterface({ input: stream }).on('line', (line) => onLine(line, levelOf(line, level)));
     }
     this.ready = new Promise((resolve, reject) => {
-      worker.on(
-        'message',
-        (m: {
-          type: string;
-          id?: string;
-          url?: string;
-          result?: string;
-          error?: WorkerError;
-          service?: string;
-          command?: string;
-          input?: Record<string, unknown>;
-        }) => {
-          if (m.type === 'call') onCall(m.service ?? '', m.command ?? '', m.input ?? {});
-          else if (m.type === 'bucket-check') worker.postMessage({ type: 'bucket-checked', id: m.id, denied: checkBucket(m.command ?? '', m.input ?? {}) });
-          else if (m.type === 'ready') resolve(m.url ?? '');
-          else if (m.type === 'init-error') reject(toError(m.error!));
-          else if (m.type === 'result' || m.type === 'error') {
-            const call = this.pending.get(m.id!);
-            if (!call) return; // answered after its timeout: no one waits for it
-            this.pending.delete(m.id!);
-            onResult(worker.threadId);
-            if (m.type === 'result') call.resolve(m.result === undefined ? undefined : JSON.parse(m.result));
-            else call.reject(toError(m.error!));
-            this.endIfIdle();
-          }
-        },
-      );
+      worker.on('message', (m: { type: string; id?: string; url?: string; result?: string; error?: WorkerError }) => {
+        if (m.type === 'ready') resolve(m.url ?? '');
+        else if (m.type === 'init-error') reject(toError(m.error!));
+        else if (m.type === 'result' || m.type === 'error') {
+          const call = this.pending.get(m.id!);
+          if (!call) return; // answered after its timeout: no one waits for it
+          this.pending.delete(m.id!);
+          onResult(worker.threadId);
+          if (m.type === 'result') call.resolve(m.result === undefined ? undefined : JSON.parse(m.result));
+          else call.reject(toError(m.error!));
+          this.endIfIdle();
+        }
+      });
       const failAll = (err: Error) => {
         this.ended = true;
         reject(err);
@@ -155,10 +139,6 @@ export interface SandboxSetup {
   clock: Clock;
   /** Where the sandboxes' stdout and stderr lines go (the runtime's log sink). */
   log: (line: string, level: LineLevel) => void;
-  /** Hears each S3 and DynamoDB call a sandbox makes (the IAM call recording); none: the sandboxes report none. */
-  onCall?: (fn: FunctionName, service: string, command: string, input: Record<string, unknown>) => void;
-  /** The bucket grant check of one S3 call: the AccessDenied message, or null when allowed (lib/local/grants.ts). */
-  checkBucket?: (fn: FunctionName, command: string, input: Record<string, unknown>) => string | null;
 }
 
 export class Sandboxes {
@@ -210,22 +190,15 @@ export class Sandboxes {
         sqsEndpoint: this.setup.sqsEndpoint,
         sdkShim: this.setup.bundles.sdkShim,
         sdkClients: bundle.sdkClients,
-        recordCalls: this.setup.onCall !== undefined,
       },
     });
     const served = this.served.get(name) ?? { url: '', invocations: 0, starts: 0, threads: [] };
     this.served.set(name, served);
     served.starts++;
-    const sandbox = new Sandbox(
-      worker,
-      this.setup.log,
-      (threadId) => {
-        served.invocations++;
-        if (!served.threads.includes(threadId)) served.threads.push(threadId);
-      },
-      (service, command, input) => this.setup.onCall?.(name, service, command, input),
-      (command, input) => this.setup.checkBucket?.(name, command, input) ?? null,
-    );
+    const sandbox = new Sandbox(worker, this.setup.log, (threadId) => {
+      served.invocations++;
+      if (!served.threads.includes(threadId)) served.threads.push(threadId);
+    });
     this.live.set(name, sandbox);
     this.all.add(sandbox);
     worker.once('exit', () => {

@@ -11,7 +11,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import type { Checksum, SourceData } from '@smithy/types';
 
 /** SHA-256 (and HMAC-SHA-256 with a secret) in the shape the signer takes. */
-class Sha256 implements Checksum {
+export class Sha256 implements Checksum {
   private hash: Hash | Hmac;
 
   constructor(private readonly secret?: SourceData) {
@@ -63,6 +63,8 @@ export async function checkSignature(
   body: Buffer,
   service: string,
   secretOf: (accessKeyId: string) => string | undefined,
+  /** S3 signs its (already encoded) path as sent; every other service escapes it again. */
+  uriEscapePath = service !== 's3',
 ): Promise<SignatureCheck> {
   const auth = AUTHORIZATION.exec(String(req.headers.authorization ?? ''));
   if (!auth) return { ok: false, reason: 'unsigned' };
@@ -90,7 +92,7 @@ export async function checkSignature(
     region,
     credentials: { accessKeyId, secretAccessKey: secret, sessionToken: typeof token === 'string' ? token : undefined },
     sha256: Sha256,
-    uriEscapePath: true,
+    uriEscapePath,
     applyChecksum: false,
   });
   const request = new HttpRequest({ method: req.method ?? 'GET', protocol: 'http:', hostname: 'local', path: url.pathname, query, headers, body });

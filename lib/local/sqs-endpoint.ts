@@ -22,6 +22,13 @@ const MAX_BATCH = 10;
 /** SQS's largest message and batch (1 MiB since 2025). */
 const MAX_BATCH_BYTES = 1_048_576;
 
+/**
+ * SQS's own host name (`sqs.<region>.amazonaws.com`), which a sandbox's request to a queue URL derived from an
+ * event source ARN carries (the bootstrap routes it here, lib/local/bundle-worker.mjs); no page can have that
+ * name resolve to 127.0.0.1, so it opens no DNS rebinding.
+ */
+const SQS_HOST = /^sqs\.[a-z0-9-]+\.amazonaws\.com$/;
+
 const md5 = (s: string): string => createHash('md5').update(s, 'utf8').digest('hex');
 
 /** An SQS error as the JSON protocol carries it (the SDK names the error after `__type`'s last part). */
@@ -195,7 +202,8 @@ export async function startSqsEndpoint(
   const server: Server = createServer(async (req, res) => {
     try {
       // Like the control API (lib/local/edge.ts): a page whose name was rebound to 127.0.0.1 sends its own name.
-      if (!hosts.includes(String(req.headers.host ?? '').toLowerCase()))
+      const named = String(req.headers.host ?? '').toLowerCase();
+      if (!hosts.includes(named) && !SQS_HOST.test(named))
         throw new SqsError(403, 'com.amazonaws.sqs#AccessDenied', `the local SQS endpoint answers only at ${hosts.join(' or ')}`);
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);

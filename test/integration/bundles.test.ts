@@ -5,18 +5,14 @@
  * driven at least once through the public routes, the live socket and the control API, and each answer is
  * checked to come from its bundle's sandbox. A bundle that leaves a package external by mistake fails the start.
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChangeMessageVisibilityBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildBundles } from '../../lib/local/bundles';
-import { bucketDenial } from '../../lib/local/grants';
 import { checkCalls, describeViolation } from '../../lib/local/iam/check';
-import { Sandboxes } from '../../lib/local/sandboxes';
-import { systemClock } from '../../shared/clock';
-import { deadLetterQueueName, FUNCTIONS, type FunctionName, functionSpec, MERGE_QUEUES, mergeQueueName, PUSH_QUEUE } from '../../shared/topology';
+import { deadLetterQueueName, FUNCTIONS, type FunctionName, MERGE_QUEUES, mergeQueueName, PUSH_QUEUE } from '../../shared/topology';
 import { listFiles } from '../support/books';
 import { localTemplate } from '../support/iam-check';
 import { type Local, startLocal } from '../support/local';
@@ -170,12 +166,16 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
     expect(lines.filter((l) => /"level":"(error|critical)"/i.test(l))).toEqual([]);
   });
 
-  it("records the sandboxes' SQS calls at the local endpoint, and the synthesized policies allow every one", () => {
-    // The deploy bundles carry their own copy of the SDK (lib/constructs/bundling.ts), which the worker bootstrap
-    // cannot hook: their S3 and DynamoDB calls are recorded by the in-process suite, not here (docs/local-runtime.md).
+  it("records the sandboxes' SQS, S3 and DynamoDB calls at the local endpoints, and the synthesized policies allow every one", () => {
+    // Issue 26 point 7: the deploy bundles' S3 and DynamoDB calls go through the local AWS edge, which records them.
     const calls = local.runtime.recorder!.calls;
     const by = (fn: string, action: string) => calls.some((c) => c.fn === fn && c.action === action);
     expect(by('upload', 'sqs:SendMessage')).toBe(true);
+    expect(by('upload', 's3:PutObject') && by('merge', 's3:GetObject')).toBe(true);
+    expect(by('merge', 'dynamodb:TransactWriteItems') || by('merge', 'dynamodb:UpdateItem') || by('merge', 'dynamodb:PutItem')).toBe(true);
+    expect(by('api', 'dynamodb:GetItem') || by('api', 'dynamodb:Query')).toBe(true);
+    // The fan-out's posts to the socket, signed with its credentials, at the gateway's `@connections`.
+    expect(by('fanout', 'execute-api:ManageConnections')).toBe(true);
     expect(by('redrive', 'sqs:ReceiveMessage') && by('redrive', 'sqs:DeleteMessage')).toBe(true);
     expect(checkCalls(localTemplate(), calls).map(describeViolation)).toEqual([]);
   });
@@ -229,8 +229,18 @@ describe('bundles: every function runs from its deploy bundle in its own sandbox
     expect(after.threads[after.threads.length - 1]).not.toBe(thread);
   });
 
-  it('refuses the faults that hook in-process clients (409) and keeps the identity fault', async () => {
-    for (const body of [{ table: 'down' }, { storage: 'down' }, { merge: 'crash-once' }, { mergeCrashAfter: 2 }]) {
+  // Issue 26 point 7: the table and storage faults are played at the local AWS edge, which the sandboxes call too;
+  // only the merge crash (the in-process merge's death mid-write) still needs the in-process handlers.
+  it('applies the table and storage faults to the sandboxes, refuses the merge crash faults (409) and keeps the identity fault', async () => {
+    expect(await local.faults({ storage: 'down' })).toMatchObject({ storage: 'down' });
+    const refused = await local.api('POST', '/api/v1/ah/books', {
+      token: await uploaderKey(local),
+      body: bookOf((await local.now()) - 60_000, [[1001, 500, 3]]),
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ error: 'storage_failed' });
+    await local.faults({ storage: 'up' });
+    for (const body of [{ merge: 'crash-once' }, { mergeCrashAfter: 2 }]) {
       const res = await local.api('POST', '/_local/faults', { body });
       expect(res.status, JSON.stringify(body)).toBe(409);
       expect(res.body).toMatchObject({ error: 'not_in_bundles' });
@@ -251,56 +261,5 @@ describe('bundles: a bundling mistake fails the start', () => {
     await expect(started).rejects.toThrow(
       /the \S+ bundle \S+index\.mjs failed to load: .*Cannot find package '@smithy\/[^']+'.*the Lambda runtime provides only @aws-sdk\/\*/,
     );
-  });
-});
-
-describe('bundles: the bucket grants hold in the sandboxes', () => {
-  /** A stand-in for the pages bundle (same layout, same externals): one S3 read of the key it is given. */
-  const FIXTURE = `import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-const s3 = new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', forcePathStyle: true, credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, maxAttempts: 1 });
-export const handler = async (event) => {
-  try {
-    await s3.send(new GetObjectCommand({ Bucket: 'files', Key: event.key }));
-    return { ok: true };
-  } catch (err) {
-    return { error: err.name, message: err.message };
-  }
-};
-`;
-
-  it("refuses a sandbox's S3 call outside its function's grants with AccessDenied, as in-process", async () => {
-    const bundles = await buildBundles(ROOT, [functionSpec('pages')]);
-    const bundle = bundles.bundles.get('pages')!;
-    writeFileSync(bundle.file, FIXTURE);
-    bundle.sdkClients = ['@aws-sdk/client-s3'];
-    const sandboxes = new Sandboxes({
-      bundles,
-      environment: () => ({ AWS_REGION: 'us-east-1' }),
-      sqsEndpoint: 'http://127.0.0.1:9',
-      clock: systemClock,
-      log: () => undefined,
-      checkBucket: (fn, command, input) => bucketDenial(fn, command, input, { filesPrefix: '', work: 'work' }),
-    });
-    const context = (id: string) => ({
-      functionName: 'pages',
-      functionVersion: '$LATEST',
-      invokedFunctionArn: 'arn',
-      memoryLimitInMB: '512',
-      awsRequestId: id,
-      logGroupName: 'g',
-      logStreamName: 's',
-    });
-    try {
-      expect(await sandboxes.invoke('pages', { key: 'books/v1/x' }, context('1'), Date.now() + 30_000)).toEqual({
-        error: 'AccessDenied',
-        message: expect.stringContaining('pages may not read books/v1/x'),
-      });
-      // Granted: the call goes on to the network (where nothing listens).
-      const granted = (await sandboxes.invoke('pages', { key: 'items/v1/x' }, context('2'), Date.now() + 30_000)) as { error: string };
-      expect(granted.error).not.toBe('AccessDenied');
-    } finally {
-      await sandboxes.close();
-      bundles.remove();
-    }
   });
 });

@@ -58,7 +58,11 @@ export class CallRecorder {
   /** Records the requests of one call made by the current function (none outside an invocation). */
   record(requests: IamRequest[]): void {
     const fn = this.current();
-    if (!fn) return;
+    if (fn) this.recordAs(fn, requests);
+  }
+
+  /** Records the requests of one call made by `fn` (the local AWS edge knows the caller by its signature). */
+  recordAs(fn: FunctionName, requests: IamRequest[]): void {
     for (const r of requests) {
       const call: RecordedCall = { fn, ...r, names: this.names };
       if (!this.file) {

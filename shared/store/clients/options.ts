@@ -4,13 +4,17 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import type { Config } from '../../config';
 
-export type ClientConfig = Pick<Config, 'region' | 'endpoints' | 'connectionsEndpoint'>;
-
-/** The local engines take any credentials; AWS uses the function's role. */
-export const localCredentials = (config: ClientConfig) =>
-  config.endpoints.dynamodb !== undefined ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined;
+/**
+ * `credentials`: only where the caller is not the process's own identity (the local runtime's in-process
+ * functions share one process, each signing as itself; tests reaching the engines directly). Absent, the SDK's
+ * default chain finds them: the function's role on AWS, the environment of a local sandbox.
+ */
+export type ClientConfig = Pick<Config, 'region' | 'endpoints' | 'connectionsEndpoint'> & {
+  credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+};
 
 /**
  * A keep-alive connection pool of `maxSockets`, as the SDK's handler options (the SDK builds its own handler
