@@ -2,8 +2,9 @@
  * The manifest's side of the cost model: memory per function, schedules and queues. The one import of the
  * manifest, so its move (lib/topology.ts → shared/topology.ts) is a one-line change here.
  */
-import { FUNCTIONS, QUEUES, SCHEDULES } from '../../shared/topology';
+import { FUNCTIONS, functionSpec, QUEUES, SCHEDULES } from '../../shared/topology';
 import type { CostTopology } from './model';
+import type { ScaleTopology } from './scale';
 
 export function costTopology(): CostTopology {
   return {
@@ -11,5 +12,16 @@ export function costTopology(): CostTopology {
     schedules: SCHEDULES.map((s) => ({ function: s.function, everyMinutes: s.everyMinutes })),
     fifoQueues: QUEUES.filter((q) => q.fifo).length,
     standardQueues: QUEUES.filter((q) => !q.fifo).length,
+  };
+}
+
+/** The manifest's side of the scale model (scripts/cost/scale.ts): the fan-out's size and what is reserved. */
+export function scaleTopology(): ScaleTopology {
+  const fanout = functionSpec('fanout');
+  return {
+    fanoutMemoryMb: fanout.memoryMb,
+    fanoutReservedConcurrency: fanout.reservedConcurrency ?? 0,
+    mergeReservedConcurrency: functionSpec('merge').reservedConcurrency ?? 0,
+    reservedTotal: FUNCTIONS.reduce((sum, f) => sum + (f.reservedConcurrency ?? 0), 0),
   };
 }

@@ -22,6 +22,7 @@ import { benchMergeCpu } from './merge-cpu';
 import { benchPosterCost } from './poster-cost';
 import { benchReads } from './reads';
 import { type Figure, FigureReport } from './report';
+import { benchScale, SCALE_FIGURES } from './scale';
 
 /** Every figure the run must print, in order; any left unprinted is reported MISSING. */
 const FIGURES = [
@@ -56,7 +57,7 @@ const COLD_FIGURES = FUNCTIONS.flatMap((f) => [`cold.${f.name}.bundle_kb`, `cold
 const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
 
 async function main(): Promise<number> {
-  const report = new FigureReport([...FIGURES, ...COLD_FIGURES, ...SITE_FIGURES]);
+  const report = new FigureReport([...FIGURES, ...SCALE_FIGURES, ...COLD_FIGURES, ...SITE_FIGURES]);
   const add = (f: Figure) => report.add(f);
   const section = (names: readonly string[], run: () => Promise<void> | void) =>
     report.section(names, async () => {
@@ -237,6 +238,11 @@ async function main(): Promise<number> {
       target: 'report',
       note: 'folded hour series in the work bucket, 20000 keys, 240 hours of candles (168 kept whole, one older point per key)',
     });
+  });
+
+  // Scale past one machine (issue 27 point 5): simulations here, the limits on paper (scripts/cost/scale.ts).
+  await section(SCALE_FIGURES, async () => {
+    for (const f of await benchScale()) add(f);
   });
 
   // Cold start per function: bundle size and import time of the bundles synth deploys; an SDK client the
