@@ -41,6 +41,7 @@ const FIGURES = [
   'read.intraday_ms',
   'read.intraday_cold_ms',
   'live.fanout_2000_ms',
+  'live.fanout_2000_service_ms',
   'live.poster_cpu_ratio',
   'files.snapshot_ms',
   'files.snapshot_cold_ms',
@@ -189,15 +190,23 @@ async function main(): Promise<number> {
     },
   );
 
-  await section(['live.fanout_2000_ms'], async () => {
+  await section(['live.fanout_2000_ms', 'live.fanout_2000_service_ms'], async () => {
     const f = await benchFanout();
     add({
       name: 'live.fanout_2000_ms',
       value: round(f.ms),
       unit: 'ms',
-      target: '<= 2000',
-      max: 2000,
-      note: `merge → last of ${f.sockets} distinct sockets receives the merge's \`ah\``,
+      target: '<= 300',
+      max: 300,
+      note: `merge → last of ${f.sockets} distinct sockets receives the merge's \`ah\`: stream wait ${round(f.streamWaitMs)} ms (the local poll, every 250 ms as Lambda polls a shard) + fan-out ${round(f.serviceMs)} ms`,
+    });
+    add({
+      name: 'live.fanout_2000_service_ms',
+      value: round(f.serviceMs),
+      unit: 'ms',
+      target: '<= 300',
+      max: 300,
+      note: "the service's part: the stream's consumer invoked with the merge record → the last socket's `ah` (local gateway and clients on the same 2 cores)",
     });
   });
 
