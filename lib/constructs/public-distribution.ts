@@ -22,6 +22,7 @@ import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/http/edge';
 import { LIVE_PATH } from '../../shared/topology';
 import type { StageConfig } from '../stages';
+import { EdgeCache } from './edge-cache';
 import { suppressEdgeFindings } from './edge-findings';
 import type { HttpApi } from './http-api';
 import type { LiveApi } from './live-api';
@@ -64,9 +65,10 @@ export interface PublicDistributionProps {
 
 /**
  * The public host: one CloudFront distribution in front of the HTTP API (API, pages, discovery) and the
- * live socket, so the public base URL is a single origin. Nothing is cached here: answers depend on the
- * caller's credential, which is not part of any cache key. Both origins receive the origin-verify header
- * (a CloudFormation dynamic reference to the secret, resolved at deploy), which the functions require.
+ * live socket, so the public base URL is a single origin. Anonymous public answers are cached as their
+ * `Cache-Control` allows, requests with a credential never from the cache (edge-cache.ts); the live path
+ * caches nothing. Both origins receive the origin-verify header (a CloudFormation dynamic reference to the
+ * secret, resolved at deploy), which the functions require.
  */
 export class PublicDistribution extends Construct {
   readonly distribution: Distribution;
@@ -88,6 +90,14 @@ export class PublicDistribution extends Construct {
       runtime: FunctionRuntime.JS_2_0,
       code: FunctionCode.fromInline(liveRouter(liveApi.upgradePath)),
     });
+    // Pages, discovery and the rest of the API: the same origin request (so the same viewer address reaches
+    // the per-address limits), cached by the origin's Cache-Control, credentialed requests never from the cache.
+    const edgeCache = new EdgeCache(this, 'EdgeCache', { stage: stage.stage });
+    const cachePublic = {
+      ...forwardAll,
+      cachePolicy: edgeCache.cachePolicy,
+      functionAssociations: [{ function: edgeCache.credentialGuard, eventType: FunctionEventType.VIEWER_REQUEST }],
+    } satisfies Partial<BehaviorOptions>;
     // A viewer's own header of that name is overwritten by CloudFront, so only the edge can send the value.
     const customHeaders = { [ORIGIN_VERIFY_HEADER]: props.originSecret.secretValueFromJson('current').unsafeUnwrap() };
     const httpOrigin = new HttpOrigin(httpApi.domainName, { originId: HTTP_ORIGIN_ID, protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY, customHeaders });
@@ -97,7 +107,7 @@ export class PublicDistribution extends Construct {
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Site and API (${stage.stage})`,
       // Pages and discovery: browsers typing http:// are redirected (no credential rides on them).
-      defaultBehavior: { origin: httpOrigin, ...forwardAll, viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS },
+      defaultBehavior: { origin: httpOrigin, ...cachePublic, viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS },
       // Matched in this order: the live path before the rest of the API.
       additionalBehaviors: {
         [livePath]: {
@@ -106,7 +116,7 @@ export class PublicDistribution extends Construct {
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           functionAssociations: [{ function: router, eventType: FunctionEventType.VIEWER_REQUEST }],
         },
-        [apiPath]: { origin: httpOrigin, ...forwardAll, viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
+        [apiPath]: { origin: httpOrigin, ...cachePublic, viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
       },
       webAclId: props.webAclArn,
       domainNames: domains ? [domains.public] : undefined,

@@ -1,15 +1,18 @@
 /**
  * In-process queues with SQS's contract as the functions see it, on the service clock: SQSEvent batches,
- * FIFO queues deliver one batch at a time per message group in order (a group waits while its head is
- * invisible), a received message stays invisible for the queue's visibility timeout unless the consumer
- * changes it, failed messages move to the queue's dead-letter queue after `maxReceives` receives, messages
- * expire after the retention period, standard queues honour `delaySeconds`. Queues without a consumer (the
- * dead-letter queues and the rejected merges) are read with `receive` and `delete`, as SQS's API does.
+ * FIFO queues refuse a message without a group or deduplication id (the stack's have no content-based
+ * deduplication), deduplicate by that id for five minutes and deliver one batch at a time per message group
+ * in order (a group waits while its head is invisible), a received message stays invisible for the queue's
+ * visibility timeout unless the consumer changes it, failed messages move to the queue's dead-letter queue
+ * after `maxReceives` receives, messages expire after the retention period, standard queues honour
+ * `delaySeconds`. Queues without a consumer (the dead-letter queues and the rejected merges) are read with
+ * `receive` and `delete`, as SQS's API does.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
 import type { Clock } from '../../shared/clock';
 import type { QueueMessage, QueuePort, ReceivedMessage } from '../../shared/ports/queues';
+import { fifoRefusal } from '../../shared/store/memory/queues';
 import { deadLetterQueueName, type QueueSpec } from '../../shared/topology';
 
 export type SqsConsumer = (event: SQSEvent) => Promise<{ batchItemFailures?: Array<{ itemIdentifier: string }> } | undefined | void>;
@@ -70,8 +73,9 @@ class LocalQueue {
   send(m: QueueMessage): void {
     const now = this.clock.now();
     if (this.shape.fifo) {
-      if (!m.groupId) throw new Error(`${this.shape.name}: FIFO messages need a group id`);
-      const dedup = m.dedupId ?? createHash('sha256').update(m.body).digest('hex');
+      const refusal = fifoRefusal(m);
+      if (refusal) throw refusal;
+      const dedup = m.dedupId as string;
       const seen = this.seenDedup.get(dedup);
       if (seen !== undefined && now - seen < DEDUP_WINDOW_MS) return;
       this.seenDedup.set(dedup, now);
@@ -281,9 +285,18 @@ export class LocalQueues implements QueuePort {
     return q;
   }
 
+  /** As SQS's batch send: a refused message (shared/store/memory/queues.ts `fifoRefusal`) fails the call, the others go. */
   async send(queue: string, messages: QueueMessage[]): Promise<void> {
     const q = this.queue(queue);
-    for (const m of messages) q.send(m);
+    let refused: unknown;
+    for (const m of messages) {
+      try {
+        q.send(m);
+      } catch (err) {
+        refused ??= err;
+      }
+    }
+    if (refused !== undefined) throw refused;
   }
 
   async changeVisibility(sourceArn: string, receiptHandles: string[], seconds: number): Promise<void> {

@@ -11,6 +11,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { QueueMessage, QueuePort } from '../../shared/ports/queues';
+import { SqsRefusal } from '../../shared/store/memory/queues';
 import { FUNCTIONS, type FunctionName } from '../../shared/topology';
 import { LOCAL_ACCOUNT } from './iam/calls';
 import { runAs } from './lambda';
@@ -108,8 +109,20 @@ async function act(queues: QueuePort, known: (name: string) => boolean, action: 
         delaySeconds: e.DelaySeconds,
         attributes: e.MessageAttributes ? Object.fromEntries(Object.entries(e.MessageAttributes).map(([k, v]) => [k, v.StringValue ?? ''])) : undefined,
       }));
-      await queues.send(name, messages);
-      return { Successful: entries.map((e) => ({ Id: e.Id, MessageId: randomUUID(), MD5OfMessageBody: md5(e.MessageBody ?? '') })), Failed: [] };
+      // Entry by entry, as SQS answers a batch: a message it refuses (a FIFO message without a group or
+      // deduplication id) is a failed entry, the sender's fault; the others are sent.
+      const Successful: unknown[] = [];
+      const Failed: unknown[] = [];
+      for (const [i, e] of entries.entries()) {
+        try {
+          await queues.send(name, [messages[i]]);
+          Successful.push({ Id: e.Id, MessageId: randomUUID(), MD5OfMessageBody: md5(e.MessageBody ?? '') });
+        } catch (err) {
+          if (!(err instanceof SqsRefusal)) throw err;
+          Failed.push({ Id: e.Id, Code: err.code, Message: err.message, SenderFault: true });
+        }
+      }
+      return { Successful, Failed };
     }
     case 'ChangeMessageVisibilityBatch': {
       const { segment } = queueOf(input.QueueUrl, known);

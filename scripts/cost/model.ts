@@ -11,7 +11,9 @@
  * cache miss rate (`cacheMissRate`, from the scenario's instances and the route's cache spread); a route
  * without warm figures is priced fresh.
  */
+import { cdnMissRate, operationsLines } from './operations';
 import type { Scenario } from './scenario';
+import type { TemplateFacts } from './template';
 
 export interface Figure {
   name: string;
@@ -35,6 +37,20 @@ export interface Prices {
   sqs_standard_requests_per_million: number;
   eventbridge_scheduler_invocations_per_million: number;
   cloudfront_https_requests_per_10000: number;
+  cloudwatch_logs_ingestion_per_gb: number;
+  cloudwatch_logs_storage_gb_month: number;
+  cloudwatch_custom_metric_month: number;
+  cloudwatch_alarm_metric_month: number;
+  cloudwatch_high_resolution_alarm_metric_month: number;
+  cloudwatch_dashboard_month: number;
+  xray_traces_recorded_per_million: number;
+  waf_web_acl_month: number;
+  waf_rule_month: number;
+  waf_requests_per_million: number;
+  secrets_manager_secret_month: number;
+  secrets_manager_api_calls_per_10000: number;
+  cloudfront_data_transfer_out_per_gb: number;
+  cloudfront_functions_invocations_per_million: number;
 }
 
 /** What the model needs of the wiring manifest (lib/topology.ts): memory per function, schedules, queues. */
@@ -43,6 +59,15 @@ export interface CostTopology {
   schedules: ReadonlyArray<{ function: string; everyMinutes: number }>;
   fifoQueues: number;
   standardQueues: number;
+  markets: number;
+  /** Functions serving HTTP routes (each counts its answers by status class). */
+  httpFunctions: readonly string[];
+  /** Functions that write market pages (each emits `write_units`). */
+  marketWriters: readonly string[];
+  /** The secrets each function reads. */
+  secretsByFunction: Readonly<Record<string, readonly string[]>>;
+  /** How often a warm function behind CloudFront re-reads the origin secret. */
+  originSecretRefreshMinutes: number;
 }
 
 export interface CostLine {
@@ -58,6 +83,8 @@ export interface CostReport {
   biggest: string;
   /** What would halve the biggest line. */
   halve: string;
+  /** Lambda invocations in the month by function (what X-Ray samples and Lambda's own log lines follow). */
+  invocations: Record<string, number>;
 }
 
 export class MissingFigureError extends Error {
@@ -93,6 +120,18 @@ export const HALVE: Readonly<Record<string, string>> = {
   'SQS requests': 'drop idle long-polling: one merge queue for all markets (message groups keep markets apart) cuts pollers 6-fold',
   'EventBridge schedules': 'run the seal and live-sweep schedules every 5 minutes',
   'CloudFront requests (hourly files)': 'clients read the snapshot pointer only when the hour turns (Cache-Control on the pointer) instead of polling it',
+  'X-Ray traces':
+    'trace the pipeline only (upload, merge, fan-out, push and the scheduled jobs): the API, pages and socket functions start most traces (X-Ray’s default rule records each function’s first request a second); PassThrough on them leaves their traces to a caller that asks, or a sampling rule of a lower rate, where Lambda honours one',
+  WAF: 'it is $0.60 a million requests inspected on top of the fixed $7: only fewer requests through the distribution halve it',
+  'CloudFront: signed-in traffic': 'fewer requests: callers reading many items use the batch candles route or the hourly files',
+  'CloudFront: anonymous reads': 'most of it is the item pages’ bytes: smaller pages (the embedded data is the anonymous hourly answer) or a longer max-age',
+  'CloudWatch Logs ingestion':
+    'Lambda’s own START/END/REPORT lines are most of it: the JSON log format with the system log level at WARN drops them; EMF lines of answers that count nothing new are the rest',
+  'CloudWatch custom metrics': 'drop the market dimension of the merge metrics (12 of the metrics) and keep it in the logs',
+  'CloudWatch alarms': 'one composite alarm per function over its errors and throttles instead of two alarms',
+  'Secrets Manager': 'it is the secrets’ monthly fee: fewer secrets (the VAPID public half is not secret and could be plain configuration)',
+  'DynamoDB units: anonymous misses':
+    'a longer max-age for item pages, or Origin Shield (one cache instead of one per regional edge): item pages spread over 120 000 URLs miss nearly always',
 };
 
 const lambdaLine = (fn: string): string => `Lambda ${fn} (GB-s)`;
@@ -109,8 +148,11 @@ export function cacheMissRate(reads: number, instances: number, entries: number)
   return Math.min(1, (instances * touched) / reads);
 }
 
-/** The monthly bill of `scenario` from measured `figures` at `prices`. */
-export function costModel(figures: readonly Figure[], scenario: Scenario, prices: Prices, topology: CostTopology): CostReport {
+/**
+ * The monthly bill of `scenario` from measured `figures` at `prices`, for the stack whose synthesized template
+ * `facts` counts (alarms, dashboards, secrets, WAF rules, tracing).
+ */
+export function costModel(figures: readonly Figure[], scenario: Scenario, prices: Prices, topology: CostTopology, facts: TemplateFacts): CostReport {
   const byName = new Map(figures.map((f) => [f.name, f.value]));
   const fig = (name: string): number => {
     const v = byName.get(name);
@@ -170,12 +212,21 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
   // The fan-out's work is per socket: its measured ms scale to the scenario's sockets per market.
   const socketScale = measuredSockets > 0 ? socketsPerMarket / measuredSockets : 1;
 
+  // Anonymous reads through CloudFront: every request is CloudFront's; only its misses reach the origin, priced
+  // at the bench's anonymous figures (`cost.anon.<route>.*`, each read from a fresh instance).
+  const anonymous = Object.entries(scenario.anonymousReads).map(([route, a]) => {
+    const requests = a.perDay * days;
+    const miss = cdnMissRate(a.perDay, a.urls, a.ttl, scenario.cdnCaches);
+    return { route, requests, miss, origin: requests * miss };
+  });
+
   /** Event kinds with their monthly count (`hour` is one market-hour). */
   const events: Array<{ event: string; count: number; miss?: number }> = [
     { event: 'merge', count: merges },
     { event: 'hour', count: hours },
     { event: 'connect', count: connects },
     ...reads.map((r) => ({ event: `read.${r.route}`, count: r.count, miss: r.miss })),
+    ...anonymous.map((a) => ({ event: `anon.${a.route}`, count: a.origin })),
   ];
 
   const lines: CostLine[] = [];
@@ -210,6 +261,13 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
     hourRcu * rru + hourWcu * wru,
     `${M(hourRcu)} read, ${M(hourWcu)} write units (seal, snapshot, items, retention, sweeps; ${hours} market-hours)`,
   );
+  const anonRcu = anonymous.reduce((n, a) => n + a.origin * fig(`cost.anon.${a.route}.rcu`), 0);
+  const anonWcu = anonymous.reduce((n, a) => n + a.origin * fig(`cost.anon.${a.route}.wcu`), 0);
+  add(
+    'DynamoDB units: anonymous misses',
+    anonRcu * rru + anonWcu * wru,
+    `${M(anonRcu)} read, ${M(anonWcu)} write units (${anonymous.map((a) => `${a.route} ${M(a.origin)} of ${M(a.requests)}`).join(', ')} reach the origin)`,
+  );
   const connRcu = connects * fig('cost.connect.rcu');
   const connWcu = connects * fig('cost.connect.wcu');
   add('DynamoDB units: sockets', connRcu * rru + connWcu * wru, `${M(connRcu)} read, ${M(connWcu)} write units (${M(connects)} connects)`);
@@ -227,6 +285,11 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
   // Lambda: measured wall ms × configured memory, per function; requests per invocation.
   const gbs = new Map<string, number>();
   let requests = 0;
+  /** Invocations in the month by function (X-Ray samples each function's own). */
+  const invocations = new Map<string, number>();
+  const invoked = (fn: string, n: number): void => {
+    invocations.set(fn, (invocations.get(fn) ?? 0) + n);
+  };
   const scheduled = new Set(topology.schedules.map((s) => s.function));
   for (const { event, count, miss } of events) {
     const warmMs = miss !== undefined && miss < 1 ? perFunction(`${event}.warm`, 'ms') : null;
@@ -237,9 +300,14 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
       gbs.set(fn, (gbs.get(fn) ?? 0) + (count * scaled * memoryGb(fn)) / 1000);
     }
     // Scheduled functions are invoked by the manifest's rate, whatever the local catch-up runs measured.
-    for (const [fn, calls] of perFunction(event, 'calls')) if (!(event === 'hour' && scheduled.has(fn))) requests += count * calls;
+    for (const [fn, calls] of perFunction(event, 'calls')) {
+      if (event === 'hour' && scheduled.has(fn)) continue;
+      requests += count * calls;
+      invoked(fn, count * calls);
+    }
   }
   const scheduleRuns = topology.schedules.reduce((s, sc) => s + (days * 24 * 60) / sc.everyMinutes, 0);
+  for (const sc of topology.schedules) invoked(sc.function, (days * 24 * 60) / sc.everyMinutes);
   requests += scheduleRuns;
   for (const [fn, v] of gbs) add(lambdaLine(fn), v * prices.lambda_gb_second, `${Math.round(v)} GB-s (${memoryGb(fn) * 1024} MB)`);
   add('Lambda requests', (requests / 1e6) * prices.lambda_requests_per_million, `${M(requests)} invocations`);
@@ -247,6 +315,7 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
   // API Gateway: every API read and upload is an HTTP API request per started 512 KB.
   let httpRequests = merges * fig('cost.merge.http_requests');
   for (const r of reads) httpRequests += r.count * Math.max(1, Math.ceil(readFig(r.route, 'bytes') / HTTP_METER_BYTES));
+  for (const a of anonymous) httpRequests += a.origin * Math.max(1, Math.ceil(fig(`cost.anon.${a.route}.bytes`) / HTTP_METER_BYTES));
   add('API Gateway HTTP requests', (httpRequests / 1e6) * prices.http_api_requests_per_million, `${M(httpRequests)} metered requests`);
   const wsMessages =
     scenario.socketsAllDay * days * (scenario.mergesPerMarketPerDay * fig('cost.merge.ws_messages_per_socket') + 24 * fig('cost.hour.ws_messages_per_socket')) +
@@ -256,8 +325,17 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
   add('WebSocket connection minutes', (minutes / 1e6) * prices.websocket_connection_minutes_per_million, `${M(minutes)} minutes`);
 
   // S3 requests (DELETE is free).
-  const s3Put = merges * fig('cost.merge.s3_put') + hours * fig('cost.hour.s3_put') + reads.reduce((s, r) => s + r.count * readFig(r.route, 's3_put'), 0);
-  const s3Get = merges * fig('cost.merge.s3_get') + hours * fig('cost.hour.s3_get') + reads.reduce((s, r) => s + r.count * readFig(r.route, 's3_get'), 0);
+  const anonFig = (what: string): number => anonymous.reduce((n, a) => n + a.origin * fig(`cost.anon.${a.route}.${what}`), 0);
+  const s3Put =
+    merges * fig('cost.merge.s3_put') +
+    hours * fig('cost.hour.s3_put') +
+    reads.reduce((s, r) => s + r.count * readFig(r.route, 's3_put'), 0) +
+    anonFig('s3_put');
+  const s3Get =
+    merges * fig('cost.merge.s3_get') +
+    hours * fig('cost.hour.s3_get') +
+    reads.reduce((s, r) => s + r.count * readFig(r.route, 's3_get'), 0) +
+    anonFig('s3_get');
   add(
     'S3 PUT/LIST requests',
     (s3Put / 1000) * prices.s3_put_copy_post_list_per_thousand,
@@ -282,6 +360,34 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
   const cdn = scenario.hourlyFileClients * scenario.hourlyFileRequestsPerClientHour * 24 * days;
   add('CloudFront requests (hourly files)', (cdn / 10_000) * prices.cloudfront_https_requests_per_10000, `${M(cdn)} HTTPS requests (egress excluded)`);
 
+  // The operator's lines: the functions' measured log and EMF lines per event (a cached read's at its miss rate).
+  const logOf = (what: string): number =>
+    merges * fig(`cost.merge.${what}`) +
+    hours * fig(`cost.hour.${what}`) +
+    connects * fig(`cost.connect.${what}`) +
+    reads.reduce((n, r) => n + r.count * readFig(r.route, what), 0) +
+    anonFig(what);
+  const signedInReads = reads.reduce((n, r) => n + r.count, 0);
+  const uploads = merges * fig('cost.merge.http_requests');
+  const anonymousRequests = anonymous.reduce((n, a) => n + a.requests, 0);
+  lines.push(
+    ...operationsLines({
+      scenario,
+      prices,
+      topology,
+      facts,
+      invocations,
+      functionLogBytes: logOf('log_bytes'),
+      functionLogLines: logOf('log_lines'),
+      emfBytes: logOf('emf_bytes'),
+      emfLines: logOf('emf_lines'),
+      httpApiRequests: signedInReads + uploads + anonymous.reduce((n, a) => n + a.origin, 0),
+      edgeRequests: signedInReads + uploads + connects + anonymousRequests,
+      anonymousRequests,
+      anonymousBytes: anonymous.reduce((n, a) => n + a.requests * fig(`cost.anon.${a.route}.bytes`), 0),
+    }),
+  );
+
   const rounded = lines.map((l) => ({ ...l, usd_month: Math.round(l.usd_month * 100) / 100 })).sort((a, b) => b.usd_month - a.usd_month);
   const total = Math.round(lines.reduce((s, l) => s + l.usd_month, 0) * 100) / 100;
   const biggest = rounded[0].name;
@@ -290,5 +396,5 @@ export function costModel(figures: readonly Figure[], scenario: Scenario, prices
     (biggest.startsWith('Lambda ')
       ? 'give the function half the memory if its measured duration does not double (it is billed per GB-second), or cut the work per invocation'
       : 'no advice recorded');
-  return { total_usd_month: total, lines: rounded, biggest, halve };
+  return { total_usd_month: total, lines: rounded, biggest, halve, invocations: Object.fromEntries(invocations) };
 }

@@ -35,6 +35,26 @@ export interface Scenario {
    */
   readCaches: Record<string, { entriesPerMarket: number; validFor: 'merge' | 'hour'; history?: { entriesPerMarket: number } }>;
   daysPerMonth: number;
+  /**
+   * Anonymous reads of what CloudFront caches (issue 26 points 6 and 9), by the bench's route name
+   * (test/bench/cost-units.ts `ANONYMOUS_ROUTES`): requests a day, the distinct URLs they spread over evenly,
+   * and how long CloudFront keeps an answer (the origin's `Cache-Control` max-age, spec api.md): `hour` for
+   * answers that expire at the top of the hour, null for an answer CloudFront does not cache.
+   */
+  anonymousReads: Record<string, { perDay: number; urls: number; ttl: { seconds: number } | 'hour' | null }>;
+  /**
+   * CloudFront caches that see the anonymous reads apart: each regional edge cache fills from the origin on its
+   * own (no Origin Shield), so every URL misses once per cache per expiry.
+   */
+  cdnCaches: number;
+  /**
+   * Warm instances of each function through the day (the API's are `apiInstances`), and how often Lambda
+   * replaces each (a cold start reads the function's secrets again). Prices the Secrets Manager calls.
+   */
+  warmInstancesPerFunction: number;
+  coldStartsPerInstancePerDay: number;
+  /** Distinct error codes of refused uploads in a month (each is a metric of its own: `uploads_refused` by `code`). */
+  uploadRefusalCodes: number;
 }
 
 export const SCENARIO: Scenario = {
@@ -59,4 +79,18 @@ export const SCENARIO: Scenario = {
     snapshot: { entriesPerMarket: 1, validFor: 'hour' },
   },
   daysPerMonth: 30,
+  // 100 000 anonymous item page views a day, each loading the app (its configuration and `/me`), spread evenly
+  // over every item of every market (no popular items, as the signed-in reads); readers of the public API on top.
+  anonymousReads: {
+    page: { perDay: 100_000, urls: 6 * 20_000, ttl: 'hour' },
+    config: { perDay: 100_000, urls: 1, ttl: { seconds: 300 } },
+    me: { perDay: 100_000, urls: 1, ttl: null },
+    item_hourly: { perDay: 50_000, urls: 6 * 20_000, ttl: 'hour' },
+    item_data: { perDay: 20_000, urls: 20_000, ttl: { seconds: 600 } },
+    items_unknown: { perDay: 5_000, urls: 1, ttl: { seconds: 600 } },
+  },
+  cdnCaches: 4,
+  warmInstancesPerFunction: 1,
+  coldStartsPerInstancePerDay: 12,
+  uploadRefusalCodes: 8,
 };

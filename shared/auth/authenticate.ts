@@ -26,6 +26,17 @@ export interface AuthOptions {
 
 export const SESSION_COOKIE = '__session';
 
+/** The query parameter a live socket's browser sends its credential in (`?token=`, allowed by `queryToken`). */
+export const QUERY_TOKEN_PARAM = 'token';
+
+/**
+ * Whether a request carries anything `authenticate` reads as a credential (even an empty or bad one). The
+ * public host's viewer-request function applies the same rule (lib/constructs/edge-cache.ts): what it leaves
+ * anonymous may be answered from the shared cache.
+ */
+export const carriesCredential = (req: Pick<AuthRequest, 'headers' | 'cookies' | 'query'>): boolean =>
+  req.headers.authorization !== undefined || req.cookies[SESSION_COOKIE] !== undefined || req.query[QUERY_TOKEN_PARAM] !== undefined;
+
 const unauthenticated = (message: string): DomainError => new UnauthenticatedError(message);
 
 /**
@@ -40,7 +51,7 @@ export async function authenticate(req: AuthRequest, svc: Pick<Services, 'config
     if (!m) throw unauthenticated('send the credential as Authorization: Bearer <token>');
     return fromBearer(m[1], svc, now, req.ip);
   }
-  if (opts.queryToken && req.query.token) return fromBearer(req.query.token, svc, now, req.ip);
+  if (opts.queryToken && req.query[QUERY_TOKEN_PARAM]) return fromBearer(req.query[QUERY_TOKEN_PARAM], svc, now, req.ip);
   const cookie = req.cookies[SESSION_COOKIE];
   if (cookie) {
     const session = await verifySession(cookie, svc, now);

@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { anonymousPrincipal } from '../auth/authenticate';
+import { anonymousPrincipal, carriesCredential } from '../auth/authenticate';
 import { admit } from '../auth/gate';
 import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
@@ -108,13 +108,21 @@ function resolve<F extends HttpFunction>(event: HttpEvent, table: Readonly<Recor
   return { route: FALLBACK, params: {} };
 }
 
-/** The RateLimit fields of each request admission counted, so its answer carries them on success and error alike. */
-const metered = new WeakMap<HttpEvent, Record<string, string>>();
+/** The RateLimit fields of each request admission counted, and whether it came without a credential. */
+const metered = new WeakMap<HttpEvent, { fields: Record<string, string>; anonymous: boolean }>();
 
-/** An answer with its request's RateLimit fields (none when the request was not counted, e.g. a 401). */
+/** Whether `Cache-Control` lets a shared cache keep the answer for others (`public`). */
+const sharedCacheable = (result: HttpResult): boolean => /(^|[\s,])public([\s,]|$)/i.test(String(result.headers?.['cache-control'] ?? ''));
+
+/**
+ * An answer with its request's RateLimit fields, on success and error alike (none when the request was not
+ * counted, e.g. a 401). An anonymous request's `public` answer goes without them: the public host keeps that
+ * answer for every anonymous caller (issue 26 point 6), and one address's count is not another's.
+ */
 const withRateLimit = (event: HttpEvent, result: HttpResult): HttpResult => {
-  const fields = metered.get(event);
-  return fields ? { ...result, headers: { ...result.headers, ...fields } } : result;
+  const m = metered.get(event);
+  if (!m || (m.anonymous && sharedCacheable(result))) return result;
+  return { ...result, headers: { ...result.headers, ...m.fields } };
 };
 
 /**
@@ -161,7 +169,7 @@ export function httpHandler<F extends HttpFunction>(fn: F, table: RouteTable<F>,
       const principal =
         route.access.kind === 'retired'
           ? anonymousPrincipal(req.ip, svc.clock.now())
-          : await admit(req, route.access, svc, (m) => metered.set(event, rateLimitHeaders(m)));
+          : await admit(req, route.access, svc, (m) => metered.set(event, { fields: rateLimitHeaders(m), anonymous: !carriesCredential(req) }));
       checkPathParams(req.params);
       return route.handle({ req, svc, principal });
     });

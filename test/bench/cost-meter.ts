@@ -17,6 +17,20 @@ export interface Usage {
   s3Put: number;
   /** GET, HEAD. */
   s3Get: number;
+  /**
+   * Bytes of the lines the function wrote (each JSON line, one CloudWatch Logs event):
+   * its Powertools log lines, and apart from them its EMF metric lines, which CloudWatch Logs ingests too.
+   */
+  logBytes: number;
+  emfBytes: number;
+  /** Lines of each kind (CloudWatch Logs adds 26 bytes to each). */
+  logLines: number;
+  emfLines: number;
+}
+
+/** The runtime's tap on every line its functions write (lib/local/runtime.ts `tapLog`). */
+export interface LogTap {
+  tapLog(listener: (line: string) => void): () => void;
 }
 
 const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand', 'TransactGetItemsCommand']);
@@ -32,7 +46,17 @@ const S3_PUT = new Set([
 ]);
 const S3_GET = new Set(['GetObjectCommand', 'HeadObjectCommand']);
 
-const empty = (): Usage => ({ calls: 0, ms: 0, rcu: 0, wcu: 0, s3Put: 0, s3Get: 0 });
+const empty = (): Usage => ({ calls: 0, ms: 0, rcu: 0, wcu: 0, s3Put: 0, s3Get: 0, logBytes: 0, emfBytes: 0, logLines: 0, emfLines: 0 });
+
+/** An EMF line: CloudWatch's metric blob (`_aws` metadata), ingested as a log line and read for metrics. */
+function isEmf(line: string): boolean {
+  try {
+    const record: unknown = JSON.parse(line);
+    return typeof record === 'object' && record !== null && '_aws' in record;
+  } catch {
+    return false;
+  }
+}
 
 export class CostMeter {
   private usage = new Map<string, Usage>();
@@ -40,8 +64,11 @@ export class CostMeter {
   private sent = new Map<string, number>();
   private readonly restore: Array<() => void> = [];
 
-  /** Installs the meter on the configured services (after `startRuntime`) and on every Lambda invocation. */
-  install(): this {
+  /**
+   * Installs the meter on the configured services (after `startRuntime`) and on every Lambda invocation; with
+   * the runtime's `log` tap, also the bytes of the lines each function writes.
+   */
+  install(log?: LogTap): this {
     const at = (fn: string | undefined): Usage | null => {
       if (!fn) return null;
       const u = this.usage.get(fn) ?? empty();
@@ -78,6 +105,22 @@ export class CostMeter {
       },
       { step: 'initialize', name: 'costMeterBucket' },
     );
+    if (log) {
+      const stop = log.tapLog((line) => {
+        const u = at(currentFunction());
+        if (!u) return;
+        // Each line is one log event of its UTF-8 bytes (the model adds CloudWatch's 26 bytes an event).
+        const bytes = Buffer.byteLength(line, 'utf8');
+        if (isEmf(line)) {
+          u.emfBytes += bytes;
+          u.emfLines++;
+        } else {
+          u.logBytes += bytes;
+          u.logLines++;
+        }
+      });
+      this.restore.push(stop);
+    }
     const invoke = LambdaHost.prototype.invoke;
     LambdaHost.prototype.invoke = async function metered<T>(this: LambdaHost, name: Parameters<typeof invoke>[0], event: unknown): Promise<T> {
       const t0 = performance.now();
@@ -138,6 +181,10 @@ export function eventFigures(event: string, byFunction: Map<string, Usage>, coun
     total.wcu += u.wcu * w;
     total.s3Put += u.s3Put * w;
     total.s3Get += u.s3Get * w;
+    total.logBytes += u.logBytes * w;
+    total.emfBytes += u.emfBytes * w;
+    total.logLines += u.logLines * w;
+    total.emfLines += u.emfLines * w;
     out.push({ name: `cost.${event}.ms.${fn}`, value: r(u.ms * w), unit: 'ms' }, { name: `cost.${event}.calls.${fn}`, value: r(u.calls * w), unit: 'calls' });
   }
   return [
@@ -145,6 +192,10 @@ export function eventFigures(event: string, byFunction: Map<string, Usage>, coun
     { name: `cost.${event}.wcu`, value: r(total.wcu), unit: 'WCU' },
     { name: `cost.${event}.s3_put`, value: r(total.s3Put), unit: 'req' },
     { name: `cost.${event}.s3_get`, value: r(total.s3Get), unit: 'req' },
+    { name: `cost.${event}.log_bytes`, value: r(total.logBytes), unit: 'B' },
+    { name: `cost.${event}.emf_bytes`, value: r(total.emfBytes), unit: 'B' },
+    { name: `cost.${event}.log_lines`, value: r(total.logLines), unit: 'lines' },
+    { name: `cost.${event}.emf_lines`, value: r(total.emfLines), unit: 'lines' },
     ...out,
   ];
 }

@@ -19,10 +19,12 @@ import { pathToFileURL } from 'node:url';
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import WebSocket from 'ws';
+import { demoItemData } from '../../lib/local/demo-items';
 import { type Runtime, startRuntime } from '../../lib/local/runtime';
 import { DAY_MS, HOUR_MS, type ManualClock, MINUTE_MS } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import { DEFAULT_MARKET, MARKETS } from '../../shared/domain/market';
+import { ROLE_LIMITS } from '../../shared/domain/roles';
 import { clearReadCaches } from '../../shared/market/read-cache';
 import { SCHEDULES } from '../../shared/topology';
 import { services } from '../support/operator';
@@ -33,6 +35,20 @@ const MARKET = DEFAULT_MARKET;
 /** The scenario's sockets per market (2000 over 6 markets). */
 const SOCKETS = Math.round(2000 / MARKETS.length);
 const MERGES = 4;
+
+/**
+ * The anonymous reads of the scenario (scripts/cost/scenario.ts `anonymousReads`), by the route's name there:
+ * an item page, the app's configuration and caller (the page loads the app), the anonymous hourly item answer,
+ * item data and the unnamed keys.
+ */
+export const ANONYMOUS_ROUTES: Record<string, (market: string, key: number) => string> = {
+  page: (m, k) => `/item/${k}?m=${m}`,
+  config: () => '/api/v1/config',
+  me: () => '/api/v1/me',
+  item_hourly: (m, k) => `/api/v1/ah/${m}/${k}`,
+  item_data: (_m, k) => `/api/v1/items/${k}`,
+  items_unknown: () => '/api/v1/items/unknown',
+};
 
 interface Caller {
   key: string;
@@ -64,12 +80,21 @@ async function upload(rt: Runtime, key: string, book: unknown): Promise<void> {
   if (res.status !== 200) throw new Error(`upload: ${res.status} ${await res.text()}`);
 }
 
-/** Opens `count` sockets on the market; `heard()` is the messages they received since the last call. */
-async function openSockets(rt: Runtime, token: string, count: number): Promise<{ heard(): number; close(): Promise<void> }> {
+/** Sockets one premium account may hold open at once (shared/domain/roles.ts `liveSockets`). */
+const SOCKETS_PER_ACCOUNT = ROLE_LIMITS.premium.liveSockets;
+
+/**
+ * Opens `count` sockets on the market, each account of `tokens` holding at most its open-socket limit;
+ * `heard()` is the messages they received since the last call.
+ */
+async function openSockets(rt: Runtime, tokens: readonly string[], count: number): Promise<{ heard(): number; close(): Promise<void> }> {
+  if (tokens.length * SOCKETS_PER_ACCOUNT < count)
+    throw new Error(`${count} sockets need ${Math.ceil(count / SOCKETS_PER_ACCOUNT)} accounts, not ${tokens.length}`);
   let heard = 0;
   const url = `${rt.base.replace(/^http/, 'ws')}/api/v1/live?market=${MARKET}`;
-  const open = () =>
+  const open = (i: number) =>
     new Promise<WebSocket>((resolve, reject) => {
+      const token = tokens[Math.floor(i / SOCKETS_PER_ACCOUNT)];
       const ws = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
       ws.on('message', (data) => {
         heard++;
@@ -79,7 +104,7 @@ async function openSockets(rt: Runtime, token: string, count: number): Promise<{
       ws.on('unexpected-response', (_q, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
     });
   const sockets: WebSocket[] = [];
-  for (let i = 0; i < count; i += 10) sockets.push(...(await Promise.all(Array.from({ length: Math.min(10, count - i) }, open))));
+  for (let i = 0; i < count; i += 10) sockets.push(...(await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => open(i + j)))));
   return {
     heard: () => {
       const n = heard;
@@ -124,9 +149,12 @@ async function benchEvents(): Promise<EventFigure[]> {
     }
     clock.set(day + 5 * HOUR_MS + 2 * MINUTE_MS);
     await rt.settle();
-    const sockets = await openSockets(rt, who.token, SOCKETS);
+    // The listeners belong to as many premium accounts as their open-socket limit needs.
+    const listeners = [who.token];
+    while (listeners.length * SOCKETS_PER_ACCOUNT < SOCKETS) listeners.push((await callers(rt, start)).token);
+    const sockets = await openSockets(rt, listeners, SOCKETS);
     await rt.drain();
-    meter.install();
+    meter.install(rt);
     meter.take();
     sockets.heard();
 
@@ -164,7 +192,7 @@ async function benchEvents(): Promise<EventFigure[]> {
     meter.take();
 
     // A socket's life: connect, hello, disconnect.
-    const cycle = await openSockets(rt, who.token, 20);
+    const cycle = await openSockets(rt, [who.token], 20);
     await cycle.close();
     await rt.drain();
     const connected = meter.take();
@@ -181,12 +209,12 @@ async function benchEvents(): Promise<EventFigure[]> {
     // Cold: each read from a fresh instance (every read cache cleared first). Warm: the same reads from an instance
     // that already made them, market unchanged (one unmeasured pass fills the caches, the next is measured).
     const n = 20;
-    const readAll = async (route: string, path: (k: number) => string, fresh: boolean): Promise<number> => {
+    const readAll = async (route: string, path: (k: number) => string, fresh: boolean, token: string | null = who.token): Promise<number> => {
       let bytes = 0;
       for (let i = 0; i < n; i++) {
         if (fresh) clearReadCaches();
         const res = await fetch(`${rt.base}${path(keys[(i * 7919) % keys.length])}`, {
-          headers: { authorization: `Bearer ${who.token}`, 'accept-encoding': 'gzip' },
+          headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'accept-encoding': 'gzip' },
         });
         const body = Buffer.from(await res.arrayBuffer());
         if (res.status !== 200) throw new Error(`${route}: ${res.status} ${body.toString().slice(0, 200)}`);
@@ -206,6 +234,21 @@ async function benchEvents(): Promise<EventFigure[]> {
         value: Math.round(warm / n),
         unit: 'B',
       });
+    }
+    // Anonymous reads of what CloudFront caches (the model prices its misses at these figures): each from a fresh
+    // instance, a minute apart per route so the per-address limit of anonymous callers is not what is measured.
+    // Item data as an operator publishes it (the demo's generated file for the bench market's items), so item
+    // data answers are the published answer and not a 404.
+    const published = await fetch(`${rt.base}/_local/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(demoItemData([gen.kinds()]).file),
+    });
+    if (!published.ok) throw new Error(`publishing item data: ${published.status} ${await published.text()}`);
+    for (const [route, path] of Object.entries(ANONYMOUS_ROUTES)) {
+      clock.advance(MINUTE_MS);
+      const bytes = await readAll(`anon.${route}`, (k) => path(MARKET, k), true, null);
+      figures.push(...eventFigures(`anon.${route}`, meter.take().byFunction, n), { name: `cost.anon.${route}.bytes`, value: Math.round(bytes / n), unit: 'B' });
     }
     return figures;
   } finally {

@@ -109,4 +109,17 @@ describe.each(variants)('queues port (%s)', (_name, make) => {
     await expect(queues.send('orders', [{ body: 'a' }])).rejects.toThrow(/group/);
     await expect(queues.send('nowhere', [{ body: 'a' }])).rejects.toThrow(/unknown queue/);
   });
+
+  it('refuses a FIFO message without a deduplication id, as SQS does without content-based deduplication, and sends the rest', async () => {
+    const clock = new ManualClock(T0);
+    const { queues } = make(clock);
+    await expect(queues.send('orders', [{ body: 'a', groupId: 'g' }])).rejects.toMatchObject({ name: 'InvalidParameterValue' });
+    await expect(
+      queues.send('orders', [
+        { body: 'b', groupId: 'g', dedupId: 'b' },
+        { body: 'a', groupId: 'g' },
+      ]),
+    ).rejects.toMatchObject({ name: 'InvalidParameterValue' });
+    expect((await queues.receive('orders', 10, 60)).map((m) => m.body)).toEqual(['b']);
+  });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ofType, synth } from '../infra/synth';
 
 const root = join(__dirname, '..', '..');
 const fixture = join(root, 'test', 'fixtures', 'cost-figures.json');
@@ -10,7 +11,7 @@ const dir = mkdtempSync(join(tmpdir(), 'cost-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `npm run cost -- …` as a user runs it. */
-const cost = (...args: string[]) => spawnSync('npm', ['run', '--silent', 'cost', '--', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+const cost = (...args: string[]) => spawnSync('npm', ['run', '--silent', 'cost', '--', ...args], { cwd: root, encoding: 'utf8', timeout: 180_000 });
 
 describe('npm run cost', () => {
   it('writes {total_usd_month, lines: [{name, usd_month}]} and prints the table from a bench figures file', () => {
@@ -42,9 +43,27 @@ describe('npm run cost', () => {
       'EventBridge schedules',
       'DynamoDB storage',
       'S3 storage',
+      // What an operator pays besides requests (issue 26 point 9).
+      'CloudWatch Logs ingestion',
+      'CloudWatch Logs storage',
+      'CloudWatch custom metrics',
+      'CloudWatch alarms',
+      'CloudWatch dashboards',
+      'X-Ray traces',
+      'WAF',
+      'Secrets Manager',
+      'CloudFront: anonymous reads',
+      'CloudFront: signed-in traffic',
+      'CloudFront Functions',
+      'DynamoDB units: anonymous misses',
     ]) {
       expect(names).toContain(expected);
     }
+    // The alarms line counts production's synthesized alarms; the logs line names the measured bytes; what is left out is said.
+    const alarms = ofType(synth('production'), 'AWS::CloudWatch::Alarm').length;
+    expect(run.stdout).toMatch(new RegExp(`^CloudWatch alarms\\s+\\$\\d+\\.\\d\\d\\s+${alarms} alarms reading \\d+ metrics`, 'm'));
+    expect(run.stdout).toMatch(/^CloudWatch Logs ingestion .*log lines .* \(measured\)/m);
+    expect(run.stdout).toMatch(/^left out: .*support plans.*availability zones/m);
     expect(run.stdout).toMatch(/^total\s+\$\d+\.\d\d/m);
     expect(run.stdout).toMatch(/biggest line: .+ To halve it: /);
     expect(run.stdout).toMatch(/as of \d{4}-\d\d-\d\d/);

@@ -209,6 +209,21 @@ describe('HTTP caching and rate limits', () => {
       expect(fields(notModified.headers)).toEqual(['120', '116', '60']);
     });
 
+    it('counts an anonymous caller’s public answer but sends it no RateLimit fields: the public host shares it with every anonymous caller', async () => {
+      await nextMinute();
+      const headers = { 'x-forwarded-for': freshIp() };
+      const shared = await get(ITEM, headers);
+      expect(shared.status).toBe(200);
+      expect(shared.headers.get('cache-control')).toMatch(/^public, /);
+      expect(fields(shared.headers)).toEqual([null, null, null]);
+      const items = await get('/api/v1/items/unknown', headers);
+      expect(items.headers.get('cache-control')).toBe('public, max-age=600');
+      expect(fields(items.headers)).toEqual([null, null, null]);
+      // Counted all the same: the address's own (private) answer shows both requests spent.
+      const mine = await get('/api/v1/me', headers);
+      expect(fields(mine.headers)).toEqual(['60', '57', '60']);
+    });
+
     it('sends no RateLimit fields where nothing is counted: pages, and a refused credential', async () => {
       const page = await get('/item/2589');
       expect(page.status).toBe(200);

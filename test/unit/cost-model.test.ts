@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type CostTopology, cacheMissRate, costModel, type Figure, MissingFigureError, type Prices } from '../../scripts/cost/model';
+import { accessLogLineBytes, LOG_EVENT_OVERHEAD_BYTES, platformLogBytes } from '../../scripts/cost/operations';
 import type { Scenario } from '../../scripts/cost/scenario';
+import type { TemplateFacts } from '../../scripts/cost/template';
 
 // A month of one day, one market, round prices: every line below is worked out by hand in its comment.
 const scenario: Scenario = {
@@ -17,6 +19,12 @@ const scenario: Scenario = {
   apiInstances: 2,
   readCaches: { item: { entriesPerMarket: 5, validFor: 'merge' } },
   daysPerMonth: 1,
+  // No anonymous reads, no secrets read: the operator's lines are checked in cost-operations.test.ts.
+  anonymousReads: {},
+  cdnCaches: 1,
+  warmInstancesPerFunction: 1,
+  coldStartsPerInstancePerDay: 1,
+  uploadRefusalCodes: 1,
 };
 
 const prices: Prices = {
@@ -36,6 +44,21 @@ const prices: Prices = {
   sqs_standard_requests_per_million: 1e6,
   eventbridge_scheduler_invocations_per_million: 1e6,
   cloudfront_https_requests_per_10000: 10_000,
+  // The operator's lines at no price here (cost-operations.test.ts prices them): this month's total stays the requests'.
+  cloudwatch_logs_ingestion_per_gb: 0,
+  cloudwatch_logs_storage_gb_month: 0,
+  cloudwatch_custom_metric_month: 0,
+  cloudwatch_alarm_metric_month: 0,
+  cloudwatch_high_resolution_alarm_metric_month: 0,
+  cloudwatch_dashboard_month: 0,
+  xray_traces_recorded_per_million: 0,
+  waf_web_acl_month: 0,
+  waf_rule_month: 0,
+  waf_requests_per_million: 0,
+  secrets_manager_secret_month: 0,
+  secrets_manager_api_calls_per_10000: 0,
+  cloudfront_data_transfer_out_per_gb: 0,
+  cloudfront_functions_invocations_per_million: 0,
 };
 
 const topology: CostTopology = {
@@ -43,6 +66,25 @@ const topology: CostTopology = {
   schedules: [{ function: 'seal', everyMinutes: 60 }],
   fifoQueues: 1,
   standardQueues: 0,
+  markets: 1,
+  httpFunctions: ['api'],
+  marketWriters: ['merge'],
+  secretsByFunction: {},
+  originSecretRefreshMinutes: 5,
+};
+
+const facts: TemplateFacts = {
+  alarms: 0,
+  alarmMetrics: 0,
+  highResolutionAlarmMetrics: 0,
+  dashboards: 0,
+  secrets: 0,
+  webAcls: 0,
+  webAclRules: 0,
+  tracedFunctions: [],
+  accessLogFormats: [],
+  logRetentionDays: 30,
+  edgeFunctionsPerRequest: 1,
 };
 
 const GB = 1024 ** 3;
@@ -82,6 +124,10 @@ const figures: Figure[] = Object.entries({
   'cost.storage.keys': 1000,
   'cost.storage.merges_per_day': 10,
   'cost.storage.markets': 1,
+  // The functions' measured log and EMF lines per event (priced in cost-operations.test.ts).
+  ...Object.fromEntries(
+    ['merge', 'hour', 'connect', 'read.item'].flatMap((e) => ['log_bytes', 'log_lines', 'emf_bytes', 'emf_lines'].map((w) => [`cost.${e}.${w}`, 0])),
+  ),
   'unrelated.new_figure': 99,
 }).map(([name, value]) => ({ name, value }));
 
@@ -96,10 +142,11 @@ const warmFigures: Figure[] = [
   { name: 'cost.read.item.warm.ms.api', value: 2 },
   { name: 'cost.read.item.warm.calls.api', value: 1 },
   { name: 'cost.read.item.warm.bytes', value: 600_000 },
+  ...['log_bytes', 'log_lines', 'emf_bytes', 'emf_lines'].map((w) => ({ name: `cost.read.item.warm.${w}`, value: 0 })),
 ];
 describe('cost model', () => {
   it('bills a hand-checked small month to the cent', () => {
-    const report = costModel(figures, scenario, prices, topology);
+    const report = costModel(figures, scenario, prices, topology, facts);
     const line = (name: string) => report.lines.find((l) => l.name === name)?.usd_month;
     expect(line('DynamoDB writes: merges')).toBe(30); // 10 merges × 3 WCU × $1
     expect(line('DynamoDB reads: merges')).toBe(10); // 10 × 2 RCU × $0.50
@@ -121,8 +168,11 @@ describe('cost model', () => {
     expect(line('SQS requests')).toBe(30); // 10 messages × send, receive, delete; no pollers
     expect(line('EventBridge schedules')).toBe(24);
     expect(line('CloudFront requests (hourly files)')).toBe(24); // 1 client × 1 file × 24 hours
-    expect(report.total_usd_month).toBe(792.49);
-    expect(report.lines).toHaveLength(20);
+    // New with issue 26 point 9: the API traffic passes through CloudFront, which bills each request.
+    expect(line('CloudFront: signed-in traffic')).toBe(111); // 100 reads + 10 uploads + 1 socket upgrade
+    expect(report.total_usd_month).toBe(903.49);
+    // 20 lines of requests and storage, the anonymous reads' DynamoDB units and the operator's 11 lines (at $0 here).
+    expect(report.lines).toHaveLength(32);
     expect(report.biggest).toBe('API Gateway HTTP requests');
     expect(report.halve).toMatch(/CloudFront/);
   });
@@ -137,7 +187,7 @@ describe('cost model', () => {
             ? { ...f, value: GB / 4 }
             : f,
     );
-    const report = costModel(scaled, { ...scenario, markets: 2, readMix: { item: 1 } }, prices, topology);
+    const report = costModel(scaled, { ...scenario, markets: 2, readMix: { item: 1 } }, prices, topology, facts);
     const line = (name: string) => report.lines.find((l) => l.name === name)?.usd_month;
     expect(line('DynamoDB storage')).toBe(20); // 1 GB × 10 (keys) × 2 (markets)
     expect(line('S3 storage')).toBe(25); // (0.75 GB × 10 + 0.25 GB × 10 × 2 merges) × 2 markets
@@ -145,8 +195,8 @@ describe('cost model', () => {
 
   it.each(['cost.merge.wcu', 'read.item_read_units', 'cost.storage.table_bytes', 'cost.read.item.bytes'])('fails naming the missing figure %s', (name) => {
     const without = figures.filter((f) => f.name !== name);
-    expect(() => costModel(without, scenario, prices, topology)).toThrow(MissingFigureError);
-    expect(() => costModel(without, scenario, prices, topology)).toThrow(`"${name}"`);
+    expect(() => costModel(without, scenario, prices, topology, facts)).toThrow(MissingFigureError);
+    expect(() => costModel(without, scenario, prices, topology, facts)).toThrow(`"${name}"`);
   });
 
   it('a cache miss rate: once per entry each instance touches in the period', () => {
@@ -166,12 +216,12 @@ describe('cost model', () => {
     // 100 reads a day over 10 merges: 10 reads a period, 2 instances, 5 entries: 5 × (1 − 0.8^5) = 3.36 touched each.
     const miss = cacheMissRate(10, 2, 5);
     expect(miss).toBeCloseTo(0.67232, 5);
-    const report = costModel(warm, scenario, prices, topology);
+    const report = costModel(warm, scenario, prices, topology, facts);
     const line = (name: string) => report.lines.find((l) => l.name === name)?.usd_month;
     expect(line('DynamoDB reads: API reads')).toBe(Math.round(100 * (1 + 3 * miss) * 0.5 * 100) / 100);
     expect(line('Lambda api (GB-s)')).toBe(Math.round(100 * (0.002 + 0.008 * miss) * 100) / 100);
     // Without warm figures (the first test) the same reads cost the fresh 4 units each.
-    expect(costModel(figures, scenario, prices, topology).lines.find((l) => l.name === 'DynamoDB reads: API reads')?.usd_month).toBe(200);
+    expect(costModel(figures, scenario, prices, topology, facts).lines.find((l) => l.name === 'DynamoDB reads: API reads')?.usd_month).toBe(200);
     // Warm figures without the reads bench's warm item figure: an error naming it.
     expect(() =>
       costModel(
@@ -179,6 +229,7 @@ describe('cost model', () => {
         scenario,
         prices,
         topology,
+        facts,
       ),
     ).toThrow('"read.item_read_units_warm"');
   });
@@ -192,7 +243,7 @@ describe('cost model', () => {
     const history = cacheMissRate(100, 2, 4);
     expect(history).toBeCloseTo(0.08, 5);
     // Fresh 4 = warm 1 + history 2 (new 3 − warm 1) + pages 1 (fresh 4 − new 3): 1 + 2 × 0.08 + 1 × 0.67232.
-    const report = costModel(warm, twoTier, prices, topology);
+    const report = costModel(warm, twoTier, prices, topology, facts);
     const units = 1 + 2 * history + 1 * pages;
     expect(report.lines.find((l) => l.name === 'DynamoDB reads: API reads')?.usd_month).toBe(Math.round(100 * units * 0.5 * 100) / 100);
     expect(report.lines.find((l) => l.name === 'DynamoDB reads: API reads')?.detail).toContain('its history shards 8%');
@@ -203,11 +254,73 @@ describe('cost model', () => {
         twoTier,
         prices,
         topology,
+        facts,
       ),
     ).toThrow('"read.item_read_units_new"');
   });
 
+  it('logs: the functions’ measured lines and bytes, Lambda’s own lines per invocation and an access line per HTTP API request', () => {
+    const withLogs = (logBytes: number): Figure[] =>
+      figures.map((f) =>
+        f.name === 'cost.merge.log_bytes'
+          ? { ...f, value: logBytes }
+          : f.name === 'cost.merge.log_lines'
+            ? { ...f, value: 2 }
+            : f.name === 'cost.merge.emf_bytes'
+              ? { ...f, value: 500 }
+              : f.name === 'cost.merge.emf_lines'
+                ? { ...f, value: 1 }
+                : f,
+      );
+    const format = '{"requestId":"$context.requestId","status":"$context.status"}';
+    const perByte: Prices = { ...prices, cloudwatch_logs_ingestion_per_gb: GB }; // $1 a byte
+    const ingestion = (logBytes: number) =>
+      costModel(withLogs(logBytes), scenario, perByte, topology, { ...facts, accessLogFormats: [format] }).lines.find(
+        (l) => l.name === 'CloudWatch Logs ingestion',
+      )?.usd_month;
+    // 10 merges × (1000 B in 2 lines + 500 B of EMF in 1 line, 26 B an event) + 135 invocations × Lambda's
+    // START/END/REPORT + 110 HTTP API requests (100 reads, 10 uploads) × one access line.
+    const expected =
+      10 * (1000 + 2 * LOG_EVENT_OVERHEAD_BYTES + 500 + LOG_EVENT_OVERHEAD_BYTES) + 135 * platformLogBytes(false) + 110 * accessLogLineBytes(format);
+    expect(ingestion(1000)).toBe(expected);
+    // Log bytes follow the measured sizes: 1000 more bytes a merge, 10 000 more bytes a month.
+    expect(ingestion(2000)).toBe(expected + 10_000);
+    // Kept for the groups' retention: 30 days of this one-day month's ingestion.
+    const stored = costModel(withLogs(1000), scenario, { ...prices, cloudwatch_logs_storage_gb_month: GB }, topology, { ...facts, accessLogFormats: [format] });
+    expect(stored.lines.find((l) => l.name === 'CloudWatch Logs storage')?.usd_month).toBe(30 * expected);
+  });
+
+  it('anonymous reads: CloudFront bills every request and byte, the origin only the misses the TTL leaves', () => {
+    const anon: Figure[] = [
+      ...figures,
+      ...Object.entries({
+        rcu: 2,
+        wcu: 0,
+        s3_put: 0,
+        s3_get: 0,
+        'ms.api': 100,
+        'calls.api': 1,
+        bytes: 1000,
+        log_bytes: 0,
+        log_lines: 0,
+        emf_bytes: 0,
+        emf_lines: 0,
+      }).map(([what, value]) => ({ name: `cost.anon.page.${what}`, value })),
+    ];
+    // One URL read once a second by one cache, kept 299 s: each miss is followed by 299 hits, 1 in 300 misses.
+    const withAnon: Scenario = { ...scenario, anonymousReads: { page: { perDay: 86_400, urls: 1, ttl: { seconds: 299 } } }, cdnCaches: 1 };
+    const report = costModel(anon, withAnon, { ...prices, cloudfront_data_transfer_out_per_gb: GB / 1000 }, topology, facts);
+    const line = (name: string) => report.lines.find((l) => l.name === name)?.usd_month;
+    expect(line('CloudFront: anonymous reads')).toBe(86_400 + 86_400); // 86 400 requests × $1 + 86.4 MB × $0.001 a byte
+    expect(line('DynamoDB units: anonymous misses')).toBe(288 * 2 * 0.5); // 288 misses × 2 RCU × $0.50
+    expect(line('API Gateway HTTP requests')).toBe(210 + 288);
+    expect(line('Lambda requests')).toBe(135 + 288);
+    expect(line('Lambda api (GB-s)')).toBe(1 + 28.8); // 288 × 0.1 s × 1 GB
+    // A bench without the route's figures cannot price it.
+    expect(() => costModel(figures, withAnon, prices, topology, facts)).toThrow('"cost.anon.page.');
+  });
+
   it('fails naming a function the manifest does not have', () => {
-    expect(() => costModel([...figures, { name: 'cost.merge.ms.ghost', value: 1 }], scenario, prices, topology)).toThrow(/"ghost"/);
+    expect(() => costModel([...figures, { name: 'cost.merge.ms.ghost', value: 1 }], scenario, prices, topology, facts)).toThrow(/"ghost"/);
   });
 });

@@ -146,6 +146,33 @@ describe('local queues (SQS contract on the service clock)', () => {
     expect(seen).toEqual(['one', 'three']);
   });
 
+  it('refuses a FIFO message without a deduplication id as SQS does (no content-based deduplication), sending the rest of the batch', async () => {
+    // Issue 26 point 5: the stack's FIFO queues have ContentBasedDeduplication false (test/infra/stack.test.ts),
+    // so SQS refuses such a send (InvalidParameterValue); the local queues used to deduplicate by body instead.
+    const clock = new ManualClock(1_000);
+    const seen: string[] = [];
+    const queues = new LocalQueues([fifo('merge-a')], clock, () => async (event: SQSEvent) => {
+      seen.push(...event.Records.map((r) => r.body));
+    });
+    queues.autoRun = false;
+    await expect(queues.send('merge-a', [{ body: 'same', groupId: 'a' }])).rejects.toMatchObject({
+      name: 'InvalidParameterValue',
+      message: expect.stringContaining('MessageDeduplicationId'),
+    });
+    await expect(
+      queues.send('merge-a', [
+        { body: 'kept', groupId: 'a', dedupId: 'kept' },
+        { body: 'same', groupId: 'a' },
+      ]),
+    ).rejects.toMatchObject({ name: 'InvalidParameterValue' });
+    await expect(queues.send('merge-a', [{ body: 'no group', dedupId: 'g' }])).rejects.toMatchObject({
+      name: 'MissingParameter',
+      message: expect.stringContaining('MessageGroupId'),
+    });
+    await queues.drain();
+    expect(seen).toEqual(['kept']);
+  });
+
   it('holds a delayed standard-queue message until the service clock reaches its delay', async () => {
     const clock = new ManualClock(1_000);
     const seen: string[] = [];

@@ -1,8 +1,11 @@
 import { request } from 'node:http';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalQueues } from '../../lib/local/queues';
 import { type SqsEndpoint, startSqsEndpoint } from '../../lib/local/sqs-endpoint';
+import { ManualClock } from '../../shared/clock';
 import type { QueueMessage, QueuePort } from '../../shared/ports/queues';
+import { SqsQueues } from '../../shared/store/queue';
 
 /**
  * Issue 23, point 8: the local SQS endpoint (the `--bundles` sandboxes' queues) takes only what the runtime's
@@ -115,5 +118,68 @@ describe('the local SQS endpoint: its own Host and the function’s own signatur
       expect(status).toBe(403);
     }
     expect(sent.length).toBe(before);
+  });
+});
+
+/**
+ * Issue 26 point 5: the local SQS endpoint answers a FIFO message without a deduplication id as SQS answers
+ * it for the stack's queues (no content-based deduplication): a failed entry, the sender's fault, while the
+ * batch's other entries are sent; the service's SQS adapter then fails the send.
+ */
+describe('the local SQS endpoint: a FIFO message without a deduplication id fails as on SQS', () => {
+  const SECRET = 'the-secret-the-runtime-issued-to-upload';
+  const clock = new ManualClock(Date.UTC(2026, 10, 2));
+  const local = new LocalQueues([], clock, () => async () => undefined, [{ name: 'merge', fifo: true }]);
+  let endpoint: SqsEndpoint;
+  let client: SQSClient;
+
+  beforeAll(async () => {
+    endpoint = await startSqsEndpoint(
+      local,
+      (name) => name === 'merge',
+      '127.0.0.1',
+      (fn) => (fn === 'upload' ? SECRET : undefined),
+    );
+    client = new SQSClient({
+      endpoint: endpoint.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'upload', secretAccessKey: SECRET, sessionToken: 'local' },
+      maxAttempts: 1,
+    });
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await endpoint?.close();
+  });
+
+  it('reports the entry as failed (InvalidParameterValue, sender’s fault) and sends the others', async () => {
+    const out = await client.send(
+      new SendMessageBatchCommand({
+        QueueUrl: `${endpoint.url}/000000000000/merge.fifo`,
+        Entries: [
+          { Id: 'with', MessageBody: 'same body', MessageGroupId: 'm', MessageDeduplicationId: 'u1' },
+          { Id: 'without', MessageBody: 'same body', MessageGroupId: 'm' },
+          { Id: 'no-group', MessageBody: 'x', MessageDeduplicationId: 'u2' },
+        ],
+      }),
+    );
+    expect(out.Successful?.map((e) => e.Id)).toEqual(['with']);
+    expect(out.Failed?.map((e) => [e.Id, e.Code, e.SenderFault])).toEqual([
+      ['without', 'InvalidParameterValue', true],
+      ['no-group', 'MissingParameter', true],
+    ]);
+    const held = await local.receive('merge', 10, 60);
+    expect(held.map((m) => [m.body, m.dedupId])).toEqual([['same body', 'u1']]);
+    await local.delete(
+      'merge',
+      held.map((m) => m.receiptHandle),
+    );
+  });
+
+  it('makes the service’s SQS adapter fail the send, so the producer learns it (not first in AWS)', async () => {
+    const queues = new SqsQueues(client, { merge: `${endpoint.url}/000000000000/merge.fifo` });
+    await expect(queues.send('merge', [{ body: '{"market":"m"}', groupId: 'm' }])).rejects.toThrow(/1 messages failed/);
+    await queues.send('merge', [{ body: '{"market":"m"}', groupId: 'm', dedupId: 'u3' }]);
+    expect((await local.receive('merge', 10, 60)).map((m) => m.dedupId)).toEqual(['u3']);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * In-memory fake of the queues port (unit tests), on the service clock: FIFO queues deduplicate within five
+ * In-memory fake of the queues port (unit tests), on the service clock: FIFO queues refuse a message without a
+ * group or deduplication id (as SQS does without content-based deduplication), deduplicate within five
  * minutes and hand out each group's messages in order (a group waits while its head is hidden), standard
  * queues honour delays, received messages stay hidden for their visibility timeout unless deleted. The
  * contract suite holds it to the local runtime's queues.
@@ -23,6 +24,34 @@ interface Queue {
 }
 
 const DEDUP_WINDOW_MS = 5 * 60_000;
+
+/** SQS's refusal of one message (the SDK names the error after its code: `MissingParameter`, …). */
+export class SqsRefusal extends Error {
+  constructor(
+    readonly code: 'MissingParameter' | 'InvalidParameterValue',
+    message: string,
+  ) {
+    super(message);
+    this.name = code;
+  }
+}
+
+/**
+ * Why SQS refuses a message to a FIFO queue as the stack makes them (lib/constructs/queues.ts sets
+ * `ContentBasedDeduplication: false`, so SQS never derives a deduplication id from the body): no group id, or
+ * no deduplication id. The fakes refuse it as SQS does rather than deduplicate by content, so a producer that
+ * forgets the id fails in the tests and locally, not first in AWS.
+ */
+export function fifoRefusal(m: QueueMessage): SqsRefusal | undefined {
+  if (!m.groupId)
+    return new SqsRefusal('MissingParameter', 'The request must contain the parameter MessageGroupId (every message to a FIFO queue has a group).');
+  if (!m.dedupId)
+    return new SqsRefusal(
+      'InvalidParameterValue',
+      'The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly',
+    );
+  return undefined;
+}
 
 /** The queue name an SQS ARN (or a local one) names: its last segment, without `.fifo`. */
 export const queueNameOfArn = (arn: string): string => arn.slice(arn.lastIndexOf(':') + 1).replace(/\.fifo$/, '');
@@ -65,10 +94,16 @@ export class MemoryQueues implements QueuePort {
   async send(queue: string, messages: QueueMessage[]): Promise<void> {
     const q = this.queue(queue);
     const now = this.clock.now();
+    let refused: SqsRefusal | undefined;
     for (const m of messages) {
       if (q.fifo) {
-        if (!m.groupId) throw new Error(`${queue}: FIFO messages need a group id`);
-        const key = m.dedupId ?? m.body;
+        // As SQS's batch send: the other messages go, the call fails for the refused one.
+        const refusal = fifoRefusal(m);
+        if (refusal) {
+          refused ??= refusal;
+          continue;
+        }
+        const key = m.dedupId as string;
         const seen = q.dedup.get(key);
         if (seen !== undefined && now - seen < DEDUP_WINDOW_MS) continue;
         q.dedup.set(key, now);
@@ -76,6 +111,7 @@ export class MemoryQueues implements QueuePort {
       const delay = q.fifo ? 0 : Math.max(0, Math.min(900, m.delaySeconds ?? 0)) * 1000;
       q.held.push({ id: randomUUID(), message: structuredClone(m), visibleAt: now + delay, receives: 0 });
     }
+    if (refused) throw refused;
   }
 
   async changeVisibility(sourceArn: string, receiptHandles: string[], seconds: number): Promise<void> {
