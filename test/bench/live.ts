@@ -67,6 +67,8 @@ const open = (id) => new Promise((resolve, reject) => {
   });
   ws.on('error', reject);
   ws.on('unexpected-response', (_q, res) => reject(new Error('upgrade refused: ' + res.statusCode)));
+  // A socket closed before its hello (a busy machine's upgrade that timed out) fails the bench instead of hanging it.
+  ws.on('close', (code) => { if (first) reject(new Error('socket ' + id + ' closed before its hello: ' + code)); });
 });
 parentPort.on('message', (m) => { if (m === 'count') parentPort.postMessage({ kind: 'count', distinct: heard.size, messages }); });
 const sockets = [];
