@@ -5,8 +5,9 @@
  */
 import { MARKETS } from '../../shared/domain/market';
 import { ORIGIN_SECRET_REFRESH_MS } from '../../shared/http/edge';
-import { FUNCTIONS, HTTP_ROUTES, QUEUES, SCHEDULES } from '../../shared/topology';
+import { FUNCTIONS, functionSpec, HTTP_ROUTES, QUEUES, SCHEDULES } from '../../shared/topology';
 import type { CostTopology } from './model';
+import type { ScaleTopology } from './scale';
 
 export function costTopology(): CostTopology {
   return {
@@ -19,5 +20,16 @@ export function costTopology(): CostTopology {
     marketWriters: FUNCTIONS.filter((f) => f.access.marketPages === true).map((f) => f.name),
     secretsByFunction: Object.fromEntries(FUNCTIONS.map((f) => [f.name, [...(f.access.secrets ?? [])]])),
     originSecretRefreshMinutes: ORIGIN_SECRET_REFRESH_MS / 60_000,
+  };
+}
+
+/** The manifest's side of the scale model (scripts/cost/scale.ts): the fan-out's size and what is reserved. */
+export function scaleTopology(): ScaleTopology {
+  const fanout = functionSpec('fanout');
+  return {
+    fanoutMemoryMb: fanout.memoryMb,
+    fanoutReservedConcurrency: fanout.reservedConcurrency ?? 0,
+    mergeReservedConcurrency: functionSpec('merge').reservedConcurrency ?? 0,
+    reservedTotal: FUNCTIONS.reduce((sum, f) => sum + (f.reservedConcurrency ?? 0), 0),
   };
 }

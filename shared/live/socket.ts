@@ -8,8 +8,6 @@
  * minute) closes sockets whose credential expired (4401) or that lost `live` (4403), and an account's newest
  * sockets past its cap (1008).
  */
-import { LiveQuery } from '../api/environment.schemas';
-import { parseAs } from '../api/zod-parse';
 import { resolveApiKey } from '../auth/api-key';
 import { type AuthRequest, authenticate, SESSION_COOKIE } from '../auth/authenticate';
 import { isAllowedOrigin } from '../auth/origins';
@@ -19,7 +17,7 @@ import { remoteKeys, verifySessionToken } from '../auth/session';
 import { hashSecret } from '../auth/tokens';
 import { minuteOf } from '../clock';
 import { SOCKET_MESSAGES_PER_MINUTE } from '../domain/flood-limits';
-import { MARKETS } from '../domain/market';
+import { MARKETS, parseMarket } from '../domain/market';
 import type { Claims } from '../domain/roles';
 import { DomainError, ForbiddenError, forbidden, UnauthenticatedError } from '../errors';
 import type { LiveConnection } from '../ports/connections';
@@ -84,8 +82,10 @@ export async function connectSocket(svc: Pick<Services, 'config' | 'clock' | 'co
   if (byCookie(req, principal) && !isAllowedOrigin(req.headers.origin, svc.config))
     throw new ForbiddenError('bad_origin', 'a session cookie upgrade needs an Origin of this deployment');
   if (!principal.features.includes('live')) throw forbidden('live');
-  // The same `?market` schema as GET /api/v1/live answered without an upgrade (400 `bad_market`).
-  const { market } = parseAs(LiveQuery, req.query, 'bad_market');
+  // The same `?market` rule as GET /api/v1/live answered without an upgrade (its LiveQuery schema, 400
+  // `bad_market`), without zod: every socket function bundles this module, and zod's classic API would
+  // weigh on their cold starts.
+  const market = parseMarket(req.query.market);
   await requireSocketRoom(svc, principal);
   const now = svc.clock.now();
   const { claims, scopes } = await socketClaims(svc, principal, credentialOf(req), req.ip);

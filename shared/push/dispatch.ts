@@ -4,7 +4,8 @@
  * A 404 / 410 from the push service deletes the subscription; any other failure is dropped. Subscriptions
  * whose endpoint the deployment no longer accepts are deleted unsent.
  */
-import { z } from 'zod';
+// zod/mini: the push function parses only this message (full zod would weigh on its cold start).
+import * as z from 'zod/mini';
 import type { MarketAlert } from '../domain/alerts';
 import { notificationFor } from '../domain/push-message';
 import type { Services } from '../services';
@@ -31,10 +32,10 @@ export async function enqueuePush(svc: Pick<Services, 'queues'>, messages: PushM
 
 /** The push queue's message: an account's fired alerts (as the merge stored them), or the flush closing its window. */
 const PushMessageSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('flush'), userId: z.string().min(1) }),
+  z.object({ t: z.literal('flush'), userId: z.string().check(z.minLength(1)) }),
   z.object({
     t: z.literal('alerts'),
-    userId: z.string().min(1),
+    userId: z.string().check(z.minLength(1)),
     alerts: z.array(z.custom<MarketAlert>((a) => typeof a === 'object' && a !== null && !Array.isArray(a))),
   }),
 ]);
