@@ -99,7 +99,8 @@ export async function liveUntilMerge(
   acceptEncoding: string | undefined,
   compute: () => Promise<HttpResult>,
 ): Promise<HttpResult> {
-  const shared = `live#${(await svc.market.pages.meta(market)).seq}#${key}`;
+  // Strongly consistent: a caller after a commit must see its seq (else it could be sent to the previous file).
+  const shared = `live#${(await svc.market.latest.meta(market)).seq}#${key}`;
   const known = await svc.market.answers.spilledFile(`${shared}#${encodingName(acceptsGzip(acceptEncoding))}`, svc.clock.now());
   if (known) return redirect(svc, liveRedirectHeaders, known);
   return fitAnswer(svc, await compute(), acceptEncoding, { kind: 'merge', key: shared });
