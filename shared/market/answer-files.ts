@@ -52,8 +52,9 @@ export async function fitAnswer(
   sharing: AnswerSharing,
 ): Promise<HttpResult> {
   const encoded = await compressLarge(result, acceptEncoding);
-  if (encoded.statusCode !== 200 || typeof encoded.body !== 'string' || encoded.body.length < SPILL_FROM / 2 || resultBytes(encoded) <= SPILL_FROM)
-    return encoded;
+  if (encoded.statusCode !== 200 || typeof encoded.body !== 'string' || encoded.body.length < SPILL_FROM / 2) return encoded;
+  // A body longer than the limit in characters is longer in bytes: no need to serialize 27 MB to learn it.
+  if (encoded.body.length <= SPILL_FROM && resultBytes(encoded) <= SPILL_FROM) return encoded;
   const headers = Object.fromEntries(Object.entries(encoded.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
   const gzip = headers['content-encoding'] === 'gzip';
   const data = Buffer.from(encoded.body, encoded.isBase64Encoded ? 'base64' : 'utf8');
