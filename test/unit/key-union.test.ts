@@ -13,7 +13,7 @@ describe('the item keys of a whole-market answer', () => {
     fc.assert(
       fc.property(fc.array(keyList, { maxLength: 8 }), fc.boolean(), (lists, repeat) => {
         const all = repeat && lists.length > 0 ? [...lists, lists[0], lists[0]] : lists;
-        const got = all.reduce((acc, ks) => unionSorted(acc, ks), new Float64Array(0));
+        const got = all.reduce<Float64Array>((acc, ks) => unionSorted(acc, ks), new Float64Array(0));
         expect([...got]).toEqual([...new Set(all.flatMap((ks) => [...ks]))].sort((a, b) => a - b));
       }),
     );
