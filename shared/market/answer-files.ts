@@ -91,7 +91,8 @@ function redirect(svc: Pick<Services, 'config'>, headers: Record<string, string>
  * file's download, not its build and upload). The key holds the seq read before the answer is computed: a
  * merge committed since moves every later caller to a new key, so a file is never served after a merge newer
  * than its answer; one that lands during the computation is at worst in the file too (as in any live read).
- * The file's `now` is the first caller's (see docs/interpretations.md). Small answers are never recorded.
+ * The file's `now` is its first caller's: never before the market's newest merge nor the hour's start (an
+ * interpretation: nothing the answer holds changed after it). Small answers are never recorded.
  */
 export async function liveUntilMerge(
   svc: Pick<Services, 'config' | 'clock' | 'market' | 'files'>,
