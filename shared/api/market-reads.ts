@@ -16,7 +16,7 @@ import type { QueryFeatures, Route, RouteContext, RoutesOf } from '../http/handl
 import type { HttpResult } from '../http/types';
 import { getObject } from '../items/bucket';
 import { type AnswerKey, answerHash, bodyText, JsonText, liveHeaders, reuseHourly } from '../market/answer-cache';
-import { fitAnswer } from '../market/answer-files';
+import { fitAnswer, liveUntilMerge } from '../market/answer-files';
 import { candlesInWindow, wireVolume } from '../market/candle-read';
 import { itemAsOf } from '../market/hourly-view';
 import { itemDays } from '../market/item-read';
@@ -194,9 +194,11 @@ export const getIntraday: Route = {
     const now = svc.clock.now();
     const from = intradayFrom(now, parseAs(IntradayQuery, req.query, 'bad_query').from);
     const market = req.params.market;
-    const items = await marketIntraday(readSources(svc), market, from, hourOf(now));
-    const body = new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now}}`);
-    return fitAnswer(svc, live(body), req.headers['accept-encoding'], { kind: 'caller' });
+    // The hours it reads end with now's: the same window in the same hour and merge is the same answer.
+    return liveUntilMerge(svc, market, JSON.stringify(['intraday', market, from, hourOf(now)]), req.headers['accept-encoding'], async () => {
+      const items = await marketIntraday(readSources(svc), market, from, hourOf(now));
+      return live(new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now}}`));
+    });
   },
 };
 
@@ -207,13 +209,20 @@ export const getHistory: Route = {
     const { req, svc, principal: p } = ctx;
     const asked = parseAs(HistoryQuery, req.query, 'bad_query').from;
     const market = req.params.market;
-    // The day a `from` resolves to is fixed for the hour: every `from` naming it shares the answer.
-    return snapshotAnswer(ctx, 'history', [market, historyFrom(svc.clock.now(), p.limits.historyDays, asked)], async (isLive) => {
-      const now = svc.clock.now();
+    const withVolume = hasFeature(p, 'depth');
+    const answer = async (now: number, isLive: boolean) => {
       const from = historyFrom(now, p.limits.historyDays, asked);
-      const items = await marketHistory(readSources(svc), market, from, now, { cut: isLive ? undefined : cutOf(now), withVolume: hasFeature(p, 'depth') });
+      const items = await marketHistory(readSources(svc), market, from, now, { cut: isLive ? undefined : cutOf(now), withVolume });
       return new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now},"live":${isLive}}`);
-    });
+    };
+    if (readsLive(p)) {
+      // A live answer reads the days from `from` to now's: the same ones, merge and depth are the same answer.
+      const now = svc.clock.now();
+      const key = JSON.stringify(['history', market, historyFrom(now, p.limits.historyDays, asked), dayOf(now), withVolume]);
+      return liveUntilMerge(svc, market, key, req.headers['accept-encoding'], async () => live(await answer(now, true)));
+    }
+    // The day a `from` resolves to is fixed for the hour: every `from` naming it shares the answer.
+    return snapshotAnswer(ctx, 'history', [market, historyFrom(svc.clock.now(), p.limits.historyDays, asked)], () => answer(svc.clock.now(), false));
   },
 };
 

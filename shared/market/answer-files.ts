@@ -11,15 +11,17 @@
  *
  * Hourly answers (one per restriction, spec Freshness) are written once per hour and encoding and shared by
  * every caller of that restriction: the first writer records the file under the answer-cache key in the
- * table (a conditional put, so racing writers agree on one file). Live and per-caller answers get their own
+ * table (a conditional put, so racing writers agree on one file). Live history and intraday answers are
+ * shared the same way until the market's next merge (liveUntilMerge); other per-caller answers get their own
  * short-lived file. Everything under `answers/` expires (answer-retention.ts; an S3 lifecycle rule in AWS).
  */
 import { randomBytes } from 'node:crypto';
 import { hourOf, secondsToNextHour } from '../clock';
 import { newCap } from '../files/caps';
-import { compressLarge } from '../http/respond';
+import { acceptsGzip, compressLarge } from '../http/respond';
 import type { HttpResult } from '../http/types';
 import type { Services } from '../services';
+import { liveHeaders } from './answer-cache';
 
 /** Lambda's synchronous response limit: "Exceeded maximum allowed payload size (6291556 bytes)". */
 export const LAMBDA_PAYLOAD_MAX = 6_291_556;
@@ -36,8 +38,11 @@ const PRIVATE_FILE = 'private, max-age=300';
 /** The bytes a Lambda result takes as the runtime posts it (what the 6 MB limit counts). */
 export const resultBytes = (result: HttpResult): number => Buffer.byteLength(JSON.stringify(result));
 
-/** How an answer may be shared: `hourly` by the answer-cache key (every caller of one restriction), else per caller. */
-export type AnswerSharing = { kind: 'hourly'; key: string } | { kind: 'caller' };
+/**
+ * How an answer may be shared: `hourly` by the answer-cache key (every caller of one restriction), `merge` by
+ * a key naming the market's seq (live callers until the next merge: liveUntilMerge), else per caller.
+ */
+export type AnswerSharing = { kind: 'hourly'; key: string } | { kind: 'merge'; key: string } | { kind: 'caller' };
 
 /** The answer as the caller gets it: compressed when accepted and large, and past `SPILL_FROM` a redirect to a file. */
 export async function fitAnswer(
@@ -47,8 +52,9 @@ export async function fitAnswer(
   sharing: AnswerSharing,
 ): Promise<HttpResult> {
   const encoded = await compressLarge(result, acceptEncoding);
-  if (encoded.statusCode !== 200 || typeof encoded.body !== 'string' || encoded.body.length < SPILL_FROM / 2 || resultBytes(encoded) <= SPILL_FROM)
-    return encoded;
+  if (encoded.statusCode !== 200 || typeof encoded.body !== 'string' || encoded.body.length < SPILL_FROM / 2) return encoded;
+  // A body longer than the limit in characters is longer in bytes: no need to serialize 27 MB to learn it.
+  if (encoded.body.length <= SPILL_FROM && resultBytes(encoded) <= SPILL_FROM) return encoded;
   const headers = Object.fromEntries(Object.entries(encoded.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
   const gzip = headers['content-encoding'] === 'gzip';
   const data = Buffer.from(encoded.body, encoded.isBase64Encoded ? 'base64' : 'utf8');
@@ -57,9 +63,17 @@ export async function fitAnswer(
     data,
     gzip,
     contentType: headers['content-type'] ?? 'application/json; charset=utf-8',
+    // Merge-shared files are live answers: private like a caller's own.
     cacheControl: sharing.kind === 'hourly' ? `public, max-age=${secondsToNextHour(now)}` : PRIVATE_FILE,
   };
-  const path = sharing.kind === 'hourly' ? await sharedFile(svc, `${sharing.key}#${gzip ? 'gzip' : 'identity'}`, file) : await writeAnswerFile(svc, file);
+  const path = sharing.kind === 'caller' ? await writeAnswerFile(svc, file) : await sharedFile(svc, `${sharing.key}#${encodingName(gzip)}`, file);
+  return redirect(svc, headers, path);
+}
+
+const encodingName = (gzip: boolean): string => (gzip ? 'gzip' : 'identity');
+
+/** The 303 to an answer file: the answer's own headers (Cache-Control, Vary) kept, its body's type and encoding dropped. */
+function redirect(svc: Pick<Services, 'config'>, headers: Record<string, string>, path: string): HttpResult {
   const location = `${svc.config.cdnBase}${path}`;
   const { 'content-encoding': _encoding, 'content-type': _type, ...kept } = headers;
   return {
@@ -68,6 +82,34 @@ export async function fitAnswer(
     body: JSON.stringify({ url: location }),
   };
 }
+
+/**
+ * A live whole-market answer (history, intraday) that cannot change before the market's next merge, `key`
+ * naming everything else it depends on (route, market, resolved window, the day or hour it ends in, depth).
+ * Past the spill size it is written to a file once per merge, encoding and hour and every live caller asking
+ * the same is sent to that file, without computing it again (issue 27 point 3: a 27 MB history costs its
+ * file's download, not its build and upload). The key holds the seq read before the answer is computed: a
+ * merge committed since moves every later caller to a new key, so a file is never served after a merge newer
+ * than its answer; one that lands during the computation is at worst in the file too (as in any live read).
+ * The file's `now` is its first caller's: never before the market's newest merge nor the hour's start (an
+ * interpretation: nothing the answer holds changed after it). Small answers are never recorded.
+ */
+export async function liveUntilMerge(
+  svc: Pick<Services, 'config' | 'clock' | 'market' | 'files'>,
+  market: string,
+  key: string,
+  acceptEncoding: string | undefined,
+  compute: () => Promise<HttpResult>,
+): Promise<HttpResult> {
+  // Strongly consistent: a caller after a commit must see its seq (else it could be sent to the previous file).
+  const shared = `live#${(await svc.market.latest.meta(market)).seq}#${key}`;
+  const known = await svc.market.answers.spilledFile(`${shared}#${encodingName(acceptsGzip(acceptEncoding))}`, svc.clock.now());
+  if (known) return redirect(svc, liveRedirectHeaders, known);
+  return fitAnswer(svc, await compute(), acceptEncoding, { kind: 'merge', key: shared });
+}
+
+/** A live answer's headers as fitAnswer keeps them on its redirect (compressLarge adds the Vary). */
+const liveRedirectHeaders: Record<string, string> = { ...liveHeaders(), vary: 'Accept-Encoding' };
 
 interface AnswerFile {
   data: Buffer;

@@ -121,15 +121,14 @@ const hourPoint =
  * element lists per item (each a run of periods, oldest first).
  */
 function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>): string {
-  const union = new Set<number>();
+  let keys: Float64Array = new Float64Array(0);
   let size = 2;
   for (const periods of lists) {
     for (const p of periods) {
-      for (const k of p.keys) union.add(k);
+      keys = unionSorted(keys, p.keys);
       size += p.data.length + p.keys.length;
     }
   }
-  const keys = Float64Array.from(union).sort();
   const out = new JsonBytes(size + keys.length * (16 + 4 * lists.length));
   const cursors = lists.map((periods) => new Int32Array(periods.length));
   out.byte(OPEN);
@@ -157,6 +156,42 @@ function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>): string {
   }
   out.byte(CLOSE);
   return out.text();
+}
+
+/**
+ * The keys of two ascending key lists, ascending, each once. Periods of a market mostly hold the same items,
+ * so an equal list is the common case and costs one comparison pass (a Set over every period's keys cost
+ * ~1.2 M insertions for a 30-day history).
+ */
+export function unionSorted(a: Float64Array, b: Float64Array): Float64Array {
+  if (a.length === 0) return b;
+  if (a.length === b.length) {
+    let same = true;
+    for (let i = 0; i < a.length && same; i++) same = a[i] === b[i];
+    if (same) return a;
+  }
+  const out = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x < y) {
+      out[n++] = x;
+      i++;
+    } else if (y < x) {
+      out[n++] = y;
+      j++;
+    } else {
+      out[n++] = x;
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out[n++] = a[i++];
+  while (j < b.length) out[n++] = b[j++];
+  return out.subarray(0, n);
 }
 
 /**
