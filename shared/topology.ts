@@ -182,9 +182,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     bucket: { 'snap/': RW, 'recent/': RW, 'items/': R },
     workBucket: 'write',
   }),
-  // Lists and deletes exactly the prefixes retention ages, and quarantined bodies past their time. It reads
-  // live/ (HEAD: the write time of files whose path names none) only where LastModified is not the service
-  // clock, i.e. in the local runtime; the grant stays so the local runtime can hold it to the manifest.
+  // Lists and deletes exactly the prefixes retention ages, and quarantined bodies past their time; it reads
+  // nothing (a live file's write time is its listing's LastModified).
   fn('retention', 1024, 900, {
     table: 'write',
     // The catalogue: the reports of accounts gone for their lifetime expire (shared/items/catalogue-expiry.ts).
@@ -192,7 +191,6 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     marketPages: true,
     bucket: {
       ...Object.fromEntries(RETENTION.map((r) => [r.prefix, ['list', 'delete'] as const])),
-      'live/': ['list', 'delete', 'read'],
       'quarantine/': ['delete'],
       'work/': ['list', 'delete'],
       'answers/': ['list', 'delete'],

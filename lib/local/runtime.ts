@@ -323,6 +323,7 @@ export class Runtime {
       names,
       faults: this.faults,
       recorder: this.recorder,
+      now: () => this.clock.now(),
       log: (level, msg, data) => this.log(level, msg, data),
     });
     this.aws = aws;

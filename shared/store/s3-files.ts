@@ -1,4 +1,4 @@
-/** The S3 adapter of the files port: one bucket, every key under a prefix, writes stamped with the service clock. */
+/** The S3 adapter of the files port: one bucket, every key under a prefix; an object's write time is S3's `LastModified`. */
 import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -8,11 +8,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import type { Clock } from '../clock';
 import type { FileHead, FilesPort, ListedFile, StoredHeaders } from '../ports/files';
-
-/** Object metadata holding the service-clock time of the write (the local S3 server stamps LastModified with the wall clock). */
-export const WRITTEN_META = 'written';
 
 /** Whether an S3 error says the object does not exist. */
 export const isMissing = (err: unknown): boolean => {
@@ -25,7 +21,6 @@ export class S3Files implements FilesPort {
     private readonly s3: S3Client,
     private readonly bucket: string,
     private readonly prefix: string,
-    private readonly clock: Clock,
   ) {}
 
   private key(path: string): string {
@@ -41,7 +36,6 @@ export class S3Files implements FilesPort {
         ContentType: headers.contentType,
         ContentEncoding: headers.contentEncoding,
         CacheControl: headers.cacheControl,
-        Metadata: { [WRITTEN_META]: String(this.clock.now()) },
       }),
     );
   }
@@ -59,8 +53,7 @@ export class S3Files implements FilesPort {
   async head(path: string): Promise<FileHead | null> {
     try {
       const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(path) }));
-      const written = Number(head.Metadata?.[WRITTEN_META]);
-      return { size: head.ContentLength ?? 0, writtenAt: Number.isFinite(written) && written > 0 ? written : head.LastModified?.getTime() };
+      return { size: head.ContentLength ?? 0, writtenAt: head.LastModified?.getTime() };
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;

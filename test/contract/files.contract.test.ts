@@ -1,13 +1,40 @@
 /**
- * The files port's contract, run against the S3 adapter (on the local S3 server, under a stage prefix) and the
- * in-memory fake: what one does, the other does, so unit tests on the fake say something about the adapter.
+ * The files port's contract, run against the S3 adapter (on the local S3 server behind the local AWS edge,
+ * whose `LastModified` is the service clock's as S3's is, under a stage prefix) and the in-memory fake: what
+ * one does, the other does, so unit tests on the fake say something about the adapter.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EdgeAccess } from '../../lib/local/aws-edge/access';
+import { AwsEdge, OPERATOR_KEY } from '../../lib/local/aws-edge/edge';
 import { ManualClock } from '../../shared/clock';
 import type { FilesPort } from '../../shared/ports/files';
+import { s3Client } from '../../shared/store/clients/s3';
 import { MemoryFiles } from '../../shared/store/memory/files';
 import { S3Files } from '../../shared/store/s3-files';
-import { freshBucket } from '../support/engines';
+import { engineConfig, freshBucket } from '../support/engines';
+
+const edges: AwsEdge[] = [];
+afterAll(() => Promise.all(edges.map((e) => e.close())));
+
+/** A local AWS edge in front of the run's s3rver on `clock`, reached with the operator key (no function's IAM). */
+async function edgeS3(clock: ManualClock) {
+  const engine = engineConfig('s3');
+  const edge = await AwsEdge.start({
+    host: '127.0.0.1',
+    dynamodb: engine.endpoints.dynamodb!,
+    s3: engine.endpoints.s3!,
+    secretOf: (key) => (key === OPERATOR_KEY ? 'operator-secret' : undefined),
+    faults: { storage: 'up', table: 'up' },
+    // Only the operator calls: the edge asks no policy of it.
+    access: {} as EdgeAccess,
+    names: { region: 'us-east-1', account: '000000000000', table: 't', bucket: 'b', work: 'w', filesPrefix: '', liveApiId: 'l', liveStage: 's' },
+    recorder: null,
+    now: () => clock.now(),
+    log: () => undefined,
+  });
+  edges.push(edge);
+  return s3Client({ ...engine, endpoints: { s3: edge.url }, credentials: { accessKeyId: OPERATOR_KEY, secretAccessKey: 'operator-secret' } });
+}
 
 const T0 = Date.UTC(2026, 10, 2, 12, 0, 0);
 
@@ -15,8 +42,8 @@ const variants: Array<[string, (clock: ManualClock) => Promise<FilesPort>]> = [
   [
     's3',
     async (clock) => {
-      const { s3, bucket } = await freshBucket();
-      return new S3Files(s3, bucket, 'preview-contract/', clock);
+      const { bucket } = await freshBucket();
+      return new S3Files(await edgeS3(clock), bucket, 'preview-contract/');
     },
   ],
   ['memory', async (clock) => new MemoryFiles(clock)],
@@ -55,6 +82,19 @@ describe.each(variants)('files port (%s)', (_name, make) => {
     expect((await files.list('live/v1/m/')).map((f) => f.path)).toEqual(['live/v1/m/1.json', 'live/v1/m/3.json']);
     expect((await files.list('live/')).map((f) => f.path)).toEqual(['live/v1/m/1.json', 'live/v1/m/3.json', 'live/v1/n/2.json']);
     expect(await files.list('none/')).toEqual([]);
+  });
+
+  it("lists each object with the service clock's time of its write, to the second as S3 keeps it", async () => {
+    const clock = new ManualClock(T0 + 250);
+    const files = await make(clock);
+    await files.put('live/v1/m/1.json', Buffer.from('1'), json);
+    clock.advance(3 * 24 * 3600_000);
+    await files.put('live/v1/m/2.json', Buffer.from('2'), json);
+    expect(await files.list('live/')).toEqual([
+      { path: 'live/v1/m/1.json', lastModified: T0 },
+      { path: 'live/v1/m/2.json', lastModified: T0 + 3 * 24 * 3600_000 },
+    ]);
+    expect(await files.head('live/v1/m/1.json')).toEqual({ size: 1, writtenAt: T0 });
   });
 
   it('deletes one object, many objects, and missing ones without complaint', async () => {

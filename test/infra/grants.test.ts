@@ -37,9 +37,9 @@ const EXPECTED: Record<FunctionName, Expected> = {
   push: { queues: ['push'] },
   seal: { write: ['candles/', 'volume/'] },
   snapshot: { read: ['snap/', 'recent/', 'items/'], write: ['snap/', 'recent/'] },
-  // reads live/ write times (HEAD) where LastModified is wall-clock time: the local runtime
+  // reads nothing (issue 26 point 5: a live file's write time is its LastModified, in every stage),
   // and deletes what older versions left under work/ (internal state now in the private work bucket)
-  retention: { read: ['live/'], list: [...RETAINED, 'work/', 'answers/'], delete: [...RETAINED, 'quarantine/', 'work/', 'answers/'] },
+  retention: { list: [...RETAINED, 'work/', 'answers/'], delete: [...RETAINED, 'quarantine/', 'work/', 'answers/'] },
   items: { read: ['items/'], write: ['items/'] },
   'live-sweep': {},
   // probes books/ (what a merge reads) before it returns dead letters to the merge queues

@@ -130,7 +130,7 @@ describe('files route, capabilities, admin snapshots and file retention', () => 
   it('deletes files past the retention of their prefix and keeps pointers', async () => {
     const svc = local.runtime.operator;
     const now = await local.now();
-    // A live file written now (the service clock's time is stored with it: the bucket's own time is wall clock).
+    // A live file written now (its LastModified is the service clock's: the local S3 edge answers it so).
     const live = changePath(MARKET, 999, 'AAAAAAAAAAAAAAAAAAAAAA');
     await putJsonFile(svc, live, { v: 1 });
     const at = (ms: number) => ({ ...svc, clock: { now: () => now + ms } });

@@ -9,6 +9,7 @@
  * - evaluates the function's synthesized policies (and the manifest's bucket grants) and refuses as AWS does
  *   (DynamoDB: 400 `AccessDeniedException`; S3: 403 `AccessDenied`);
  * - counts the call in `meter`;
+ * - for S3, stamps writes and answers `LastModified` at the service clock (lib/local/aws-edge/write-times.ts);
  * then forwards it to DynamoDB Local or s3rver (re-signed with the engines' own keys).
  * The runtime's operator key (calls outside any invocation: the control API's publishing) skips the IAM check.
  */
@@ -23,6 +24,7 @@ import { checkSignature, Sha256 } from '../sigv4-check';
 import type { EdgeAccess, Refusal } from './access';
 import { ChecksumRefusal } from './checksums';
 import { forwardS3, type S3Operation, s3Operation, sendS3Error } from './s3';
+import { WriteTimes } from './write-times';
 
 /** The access key id of calls made outside any invocation (the runtime's operator: every access, no IAM check). */
 export const OPERATOR_KEY = 'local-operator';
@@ -43,6 +45,8 @@ export interface AwsEdgeOptions {
   /** What the ARNs of DynamoDB calls name (the runtime's table, region and account). */
   names: LocalNames;
   recorder: CallRecorder | null;
+  /** The service clock (ms): S3's `LastModified` of what is written through this edge. */
+  now: () => number;
   log: (level: 'warn' | 'error', message: string, data?: Record<string, unknown>) => void;
 }
 
@@ -57,6 +61,7 @@ const isFunction = (key: string): key is FunctionName => FUNCTIONS.some((f) => f
 export class AwsEdge {
   readonly url: string;
   readonly meter: Meter = new Map();
+  private readonly times: WriteTimes;
 
   private constructor(
     private readonly server: Server,
@@ -64,6 +69,7 @@ export class AwsEdge {
     private readonly opts: AwsEdgeOptions,
   ) {
     this.url = `http://${opts.host}:${port}`;
+    this.times = new WriteTimes(opts.s3, opts.now);
   }
 
   static async start(opts: AwsEdgeOptions): Promise<AwsEdge> {
@@ -183,7 +189,7 @@ export class AwsEdge {
     }
     if (down) return faulted();
     try {
-      await forwardS3(this.opts.s3, method, url, req.headers, body, res, op);
+      await forwardS3(this.opts.s3, method, url, req.headers, body, res, op, this.times);
     } catch (err) {
       if (!(err instanceof ChecksumRefusal)) throw err;
       sendS3Error(res, method, 400, err.code, err.message);

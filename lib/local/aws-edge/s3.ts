@@ -5,10 +5,12 @@
  * `aws-chunked` body): checked here as S3 checks it (a wrong one is 400 `BadDigest`, nothing stored), the
  * plain bytes handed to s3rver, the checksum kept in the object's metadata; a GetObject/HeadObject asking
  * for it (`x-amz-checksum-mode: ENABLED`, the SDK's default) gets it back as S3 answers it, so the SDK
- * validates the bytes it reads against the ones that were uploaded.
+ * validates the bytes it reads against the ones that were uploaded. Every write is stamped with the service
+ * clock's time, and answers give it as `LastModified` (lib/local/aws-edge/write-times.ts).
  */
 import { request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { ChecksumRefusal, checksumHeader, decodeAwsChunked, verifiedChecksum } from './checksums';
+import { STORED_WRITTEN, WRITES, type WriteTimes, xmlUnescape } from './write-times';
 
 /** The metadata entry (on s3rver) holding an object's upload checksum: `<algorithm>:<base64>`; never shown to callers. */
 const STORED_CHECKSUM = 'x-amz-meta-local-edge-checksum';
@@ -18,15 +20,6 @@ export interface S3Operation {
   command: string;
   input: { Bucket?: string; Key?: string; Prefix?: string; CopySource?: string; Delete?: { Objects: Array<{ Key: string }> } };
 }
-
-const xmlUnescape = (s: string): string =>
-  s.replace(/&(lt|gt|quot|apos|amp|#(\d+)|#x([0-9a-fA-F]+));/g, (_, name: string, dec?: string, hex?: string) =>
-    dec
-      ? String.fromCodePoint(Number(dec))
-      : hex
-        ? String.fromCodePoint(Number.parseInt(hex, 16))
-        : ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' }[name] ?? ''),
-  );
 
 /** The operation of a path-style request (`/<bucket>[/<key>]?<query>`). */
 export function s3Operation(method: string, url: URL, headers: IncomingHttpHeaders, body: Buffer): S3Operation {
@@ -126,7 +119,7 @@ function uploadOf(headers: IncomingHttpHeaders, body: Buffer): { data: Buffer; c
 
 /**
  * Forwards one S3 request to s3rver (`target`: its origin) and answers the caller, adapting checksums both
- * ways. Throws a ChecksumRefusal (before anything is stored) for an upload S3 would refuse.
+ * ways and `LastModified` to the service clock (`times`). Throws a ChecksumRefusal (before anything is stored) for an upload S3 would refuse.
  */
 export async function forwardS3(
   target: string,
@@ -136,10 +129,11 @@ export async function forwardS3(
   body: Buffer,
   res: ServerResponse,
   op: S3Operation,
+  times: WriteTimes,
 ): Promise<void> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || DROPPED.has(name) || name.startsWith('x-amz-checksum-') || name === STORED_CHECKSUM) continue;
+    if (value === undefined || DROPPED.has(name) || name.startsWith('x-amz-checksum-') || name === STORED_CHECKSUM || name === STORED_WRITTEN) continue;
     out[name] = Array.isArray(value) ? value.join(',') : value;
   }
   let data = body;
@@ -152,13 +146,27 @@ export async function forwardS3(
     if (upload.checksum && op.command === 'PutObjectCommand') out[STORED_CHECKSUM] = `${upload.checksum.algorithm}:${upload.checksum.value}`;
   }
   if (method !== 'GET' && method !== 'HEAD') out['content-length'] = String(data.length);
+  const bucket = op.input.Bucket ?? '';
+  const key = op.input.Key ?? '';
+  const writtenAt = WRITES.has(op.command) ? times.stamp() : null;
+  // A copy keeps its source's metadata unless told to replace it; its write time then stays in memory only.
+  if (writtenAt !== null) out[STORED_WRITTEN] = String(writtenAt);
+  const listing = op.command === 'ListObjectsV2Command' || op.command === 'ListObjectsCommand';
   const wantsChecksum = String(headers['x-amz-checksum-mode'] ?? '').toUpperCase() === 'ENABLED';
   await new Promise<void>((resolve, reject) => {
     const upstream = httpRequest(new URL(`${url.pathname}${url.search}`, target), { method, headers: out }, (answer) => {
       const back: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(answer.headers)) {
-        if (value === undefined || name === STORED_CHECKSUM || name === 'connection' || name === 'keep-alive') continue;
+        if (value === undefined || name === STORED_CHECKSUM || name === STORED_WRITTEN || name === 'connection' || name === 'keep-alive') continue;
         back[name] = value;
+      }
+      const ok = answer.statusCode !== undefined && answer.statusCode < 300;
+      if (ok && writtenAt !== null) times.wrote(bucket, key, writtenAt);
+      if (ok && op.command === 'DeleteObjectCommand') times.deleted(bucket, [key]);
+      if (ok && op.command === 'DeleteObjectsCommand') times.deleted(bucket, op.input.Delete?.Objects.map((o) => o.Key) ?? []);
+      if (ok && (op.command === 'GetObjectCommand' || op.command === 'HeadObjectCommand')) {
+        const at = times.fromAnswer(bucket, key, answer.headers[STORED_WRITTEN]);
+        if (at !== null) back['last-modified'] = new Date(at).toUTCString();
       }
       const stored = answer.headers[STORED_CHECKSUM];
       // S3 gives the upload's checksum of a whole object to a caller that asks; never of a range.
@@ -166,6 +174,25 @@ export async function forwardS3(
         const [algorithm, value] = stored.split(':');
         back[checksumHeader(algorithm as 'crc32')] = value;
         back['x-amz-checksum-type'] = 'FULL_OBJECT';
+      }
+      if (ok && listing) {
+        const parts: Buffer[] = [];
+        answer.on('data', (c: Buffer) => parts.push(c));
+        answer.on('error', reject);
+        answer.on('end', () => {
+          times
+            .rewriteList(bucket, Buffer.concat(parts).toString('utf8'))
+            .then((xml) => {
+              const text = Buffer.from(xml);
+              delete back['transfer-encoding'];
+              back['content-length'] = String(text.length);
+              res.writeHead(answer.statusCode ?? 502, back);
+              res.end(text);
+              resolve();
+            })
+            .catch(reject);
+        });
+        return;
       }
       res.writeHead(answer.statusCode ?? 502, back);
       answer.pipe(res);

@@ -31,6 +31,7 @@ export async function startLocalAws(opts: {
   names: LocalNames;
   faults: AwsEdgeOptions['faults'];
   recorder: CallRecorder | null;
+  now: AwsEdgeOptions['now'];
   log: AwsEdgeOptions['log'];
 }): Promise<LocalAws> {
   const credentials = new LocalCredentials();
@@ -45,6 +46,7 @@ export async function startLocalAws(opts: {
     access,
     names: opts.names,
     recorder: opts.recorder,
+    now: opts.now,
     log: opts.log,
   });
   const engineS3 = new S3Client({

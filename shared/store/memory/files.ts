@@ -8,13 +8,16 @@ interface StoredObject {
   writtenAt: number;
 }
 
+/** S3 keeps an object's `LastModified` to the second: the fake's write times are too. */
+const toSecond = (ms: number): number => Math.floor(ms / 1000) * 1000;
+
 export class MemoryFiles implements FilesPort {
   readonly objects = new Map<string, StoredObject>();
 
   constructor(private readonly clock: Clock) {}
 
   async put(path: string, body: Uint8Array, headers: StoredHeaders): Promise<void> {
-    this.objects.set(path, { body: Buffer.from(body), headers: { ...headers }, writtenAt: this.clock.now() });
+    this.objects.set(path, { body: Buffer.from(body), headers: { ...headers }, writtenAt: toSecond(this.clock.now()) });
   }
 
   async get(path: string): Promise<Buffer | null> {
