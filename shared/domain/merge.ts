@@ -37,33 +37,52 @@ export interface RowMerge {
  * turns every row older than T that it lacks into `[id, null, 0, T]`; each scan item replaces its row when
  * there is none or the row's `at` <= T (so an equal-`at` scan merged later wins), and a newer row stays.
  * `reader` is the uploader's opaque account hash, `now` the server time of this merge.
+ *
+ * The items go first: afterwards every row the scan lists has `at` >= T, so the rows still older than T are
+ * exactly those it lacks (no set of listed keys, issue 27 point 2). The scan's items are ascending by key
+ * (derived-scan.ts), so `changed` is their keys merged with the few gone ones, not a sort of 20000 numbers.
  */
 export function mergeScan(rows: RowTable, scan: Scan, reader: string, now: number): RowMerge {
   const t = scan.at;
-  const changed: number[] = [];
-  let gone = 0;
+  const items = scan.items;
+  const replaced: number[] = [];
+  let ascendingKeys = true;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const key = item[0];
+    if (i > 0 && key <= items[i - 1][0]) ascendingKeys = false;
+    const row = rows.get(key);
+    if (row === undefined) rows.set(key, { price: item[1], quantity: item[2], at: t, reader, changedAt: now });
+    else if (row.at <= t) setRow(row, item[1], item[2], t, reader, now);
+    else continue;
+    replaced.push(key);
+  }
+  const goneKeys: number[] = [];
   let delisted = 0;
-  if (scan.complete && scan.items.length > 0) {
-    const listed = new Set<number>();
-    for (const item of scan.items) listed.add(item[0]);
+  if (scan.complete && items.length > 0) {
     for (const [key, row] of rows) {
-      if (row.at < t && !listed.has(key)) {
+      if (row.at < t) {
         if (row.price !== null) delisted++;
         setRow(row, null, 0, t, reader, now);
-        changed.push(key);
-        gone++;
+        goneKeys.push(key);
       }
     }
   }
-  for (const [key, price, quantity] of scan.items) {
-    const row = rows.get(key);
-    if (row === undefined) rows.set(key, { price, quantity, at: t, reader, changedAt: now });
-    else if (row.at <= t) setRow(row, price, quantity, t, reader, now);
-    else continue;
-    changed.push(key);
-  }
-  changed.sort(ascending);
-  return { changed, gone, delisted };
+  const gone = goneKeys.length;
+  if (!ascendingKeys) return { changed: [...goneKeys, ...replaced].sort(ascending), gone, delisted };
+  return { changed: gone === 0 ? replaced : mergeAscending(replaced, goneKeys.sort(ascending)), gone, delisted };
+}
+
+/** Two ascending key lists with no key in both, as one ascending list. */
+function mergeAscending(a: readonly number[], b: readonly number[]): number[] {
+  const out = new Array<number>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i] < b[j] ? a[i++] : b[j++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
 }
 
 /** Spec `?since`: the rows the server changed at or after `since`, ascending by key. */
