@@ -8,6 +8,7 @@
  * `foldHours(emptySeries(), pages, keepFrom, retainFrom)` answers, point for point
  * (test/unit/files-snapshot-cold-read.test.ts checks the bytes, with and without keys missing from pages).
  */
+import { unionSorted } from '../domain/sorted-keys';
 import type { CandleCloses, ShardBlock } from '../store/page-closes';
 import type { ColumnHourCloses } from './hour-closes';
 import { emptySeries, foldHours, type HourSeries } from './hour-series';
@@ -44,29 +45,6 @@ export interface UniformShard {
 type Folded = ShardPoints | UniformShard;
 const isUniform = (s: Folded): s is UniformShard => 'hours' in s;
 
-/** Sorted union of two ascending key lists (the common case, equal lists, costs one comparison pass). */
-function union(a: Float64Array, b: Float64Array): Float64Array {
-  if (a === b) return a;
-  if (a.length === b.length) {
-    let same = true;
-    for (let i = 0; i < a.length && same; i++) same = a[i] === b[i];
-    if (same) return a;
-  }
-  const out = new Float64Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i] < b[j])) out[n++] = a[i++];
-    else if (i >= a.length || b[j] < a[i]) out[n++] = b[j++];
-    else {
-      out[n++] = a[i++];
-      j++;
-    }
-  }
-  return out.subarray(0, n);
-}
-
 /** One key shard's points over the pages (ascending hour), under foldHours' keep rule. */
 function foldShard(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFrom: number, retainFrom: number): Folded | null {
   const nRuns = runs.length;
@@ -84,7 +62,7 @@ function foldShard(runs: ReadonlyArray<readonly [number, CandleCloses]>, keepFro
     runKeys[r] = run.keys;
     runClose[r] = run.close;
     runQuantity[r] = run.quantity;
-    if (r > 0) keys = union(keys, run.keys);
+    if (r > 0) keys = unionSorted(keys, run.keys);
     capacity += run.keys.length;
   }
   const cursor = new Int32Array(nRuns);

@@ -1,10 +1,10 @@
 /**
  * Whole-market answers list every item of any period once, ascending (spec Market reads: items ascending): the
- * union of the periods' ascending key lists (market-read.ts unionSorted) is exactly the sorted set of their keys.
+ * union of the periods' ascending key lists (shared/domain/sorted-keys.ts unionSorted) is exactly the sorted set of their keys.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { unionSorted } from '../../shared/market/market-read';
+import { unionSorted } from '../../shared/domain/sorted-keys';
 
 const keyList = fc.uniqueArray(fc.integer({ min: 1, max: 400 }), { maxLength: 60 }).map((ks) => Float64Array.from(ks).sort());
 
