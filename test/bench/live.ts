@@ -17,6 +17,7 @@ import { MarketGenerator, mulberry32 } from '../../shared/demo/market-generator'
 import type { Candle, CandlePage } from '../../shared/domain/candles';
 import { DEFAULT_MARKET } from '../../shared/domain/market';
 import type { RowTable } from '../../shared/domain/merge';
+import { ROLE_LIMITS } from '../../shared/domain/roles';
 import type { VolumePage } from '../../shared/domain/volume-estimate';
 import { writeSnapshotFiles } from '../../shared/files/snapshot-files';
 import { getWorkObject, seriesKey } from '../../shared/files/work-store';
@@ -44,15 +45,18 @@ async function post(base: string, path: string, body: unknown, token?: string): 
  * many `ah` it gets, so a socket sent the message twice cannot stand in for one that got none. Times are wall
  * clock, shared by both threads; on a timeout the parent asks how many distinct sockets heard it.
  */
+/** Sockets one contributor account may hold open at once (shared/domain/roles.ts `liveSockets`). */
+const SOCKETS_PER_ACCOUNT = ROLE_LIMITS.contributor.liveSockets;
+
 const CLIENTS = `
 const { parentPort, workerData } = require('node:worker_threads');
 const WebSocket = require(workerData.ws);
-const { url, token, count, seq } = workerData;
+const { url, tokens, perAccount, count, seq } = workerData;
 let greeted = 0;
 const heard = new Set();
 let messages = 0;
 const open = (id) => new Promise((resolve, reject) => {
-  const ws = new WebSocket(url, { headers: { authorization: 'Bearer ' + token } });
+  const ws = new WebSocket(url, { headers: { authorization: 'Bearer ' + tokens[Math.floor(id / perAccount)] } });
   let first = true;
   ws.on('message', (data) => {
     const m = JSON.parse(data.toString());
@@ -98,13 +102,21 @@ export async function benchFanout(count = SOCKETS): Promise<{ ms: number; stream
   let worker: Worker | null = null;
   try {
     const base = rt.base;
-    const user = await post(base, '/_local/users', { plan: 'free', contributorUntil: START + 30 * DAY_MS });
-    const { token } = await post(base, '/_local/sessions', { userId: user.id, expiresIn: 86_400 });
+    // The listeners belong to as many contributor accounts as their open-socket limit needs (a socket past an
+    // account's limit is refused 429).
+    const tokens: string[] = [];
+    while (tokens.length * SOCKETS_PER_ACCOUNT < count) {
+      const user = await post(base, '/_local/users', { plan: 'free', contributorUntil: START + 30 * DAY_MS });
+      tokens.push((await post(base, '/_local/sessions', { userId: user.id, expiresIn: 86_400 })).token);
+    }
     const uploader = await post(base, '/_local/users', { plan: 'free' });
     const { key } = await post(base, '/_local/api-keys', { userId: uploader.id });
     const url = `${base.replace(/^http/, 'ws')}/api/v1/live?market=${DEFAULT_MARKET}`;
     // The market has no merge yet: the upload below is its merge 1.
-    const w = new Worker(CLIENTS, { eval: true, workerData: { ws: createRequire(import.meta.url).resolve('ws'), url, token, count: count, seq: 1 } });
+    const w = new Worker(CLIENTS, {
+      eval: true,
+      workerData: { ws: createRequire(import.meta.url).resolve('ws'), url, tokens, perAccount: SOCKETS_PER_ACCOUNT, count: count, seq: 1 },
+    });
     worker = w;
     const next = (kind: string) =>
       new Promise<ClientReport>((resolve, reject) => {
