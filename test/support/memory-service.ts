@@ -145,13 +145,14 @@ export async function memoryService(start: number) {
 
   /**
    * Delivers every visible message of the manifest's consumed queues to their consumers as SQS does (batches of
-   * the queue's size, FIFO in group order), deleting what the consumer did not report failed; until none is left.
+   * the queue's size, FIFO in group order), deleting what the consumer did not report failed; until none is left
+   * (of the queues `only` names).
    */
-  const drainQueues = async (): Promise<number> => {
+  const drainQueues = async (only: (queue: string) => boolean = () => true): Promise<number> => {
     let delivered = 0;
     for (let round = 0; round < 20; round++) {
       let any = false;
-      for (const q of QUEUES) {
+      for (const q of QUEUES.filter((q) => only(q.name))) {
         const received = await svc.queues.receive(q.name, q.batchSize, q.visibilityTimeoutSeconds);
         if (received.length === 0) continue;
         any = true;

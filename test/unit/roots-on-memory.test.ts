@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemKey } from '../../shared/domain/item-key';
-import { mergeQueueName } from '../../shared/topology';
+import { mergeQueueName, PUSH_QUEUE } from '../../shared/topology';
 import { bookOf, MARKET } from '../support/market-books';
 import { type MemoryService, memoryService } from '../support/memory-service';
 
@@ -70,5 +70,66 @@ describe('the handlers on the memory services', () => {
     // A second book of the same caller and market within 5 minutes: 409 too_soon.
     const again = await m.call('POST /api/v1/ah/books', {}, { token: key, body: bookOf(at + 1000, [[ITEM, 99, 1]]) });
     expect(again).toMatchObject({ status: 409, body: { error: 'too_soon' } });
+  });
+
+  it("fires an armed alert when a merge of its market makes its condition hold, and queues the account's push", async () => {
+    m.clock.advance(6 * 60_000);
+    const watcher = await m.session((await m.user({ plan: 'free' })).id);
+    const item = itemKey(4444, 0);
+    const created = await m.call(
+      'POST /api/v1/market/alerts',
+      {},
+      { token: watcher, headers: { origin: m.base }, body: { market: MARKET, item, kind: 'below', value: 1000 } },
+    );
+    expect(created.status).toBe(200);
+    expect(created.body.alert).toMatchObject({ market: MARKET, item, kind: 'below', value: 1000, last: null });
+
+    const uploader = await m.apiKey((await m.user({ plan: 'free' })).id);
+    const at = m.clock.now();
+    expect((await m.call('POST /api/v1/ah/books', {}, { token: uploader, body: bookOf(at, [[item, 900, 3]]) })).status).toBe(200);
+    await m.drainQueues((q) => q !== PUSH_QUEUE.name);
+
+    const alerts = await m.call('GET /api/v1/market/alerts', {}, { token: watcher, headers: { origin: m.base } });
+    expect(alerts.body.alerts).toHaveLength(1);
+    expect(alerts.body.alerts[0]).toMatchObject({ id: created.body.alert.id, armed: false, last: { at: m.clock.now(), hits: [[item, 900, 3]] } });
+    // Firing queues a push for the account (the push function sends it to the account's subscriptions).
+    expect(m.svc.queues.messages(PUSH_QUEUE.name).length).toBeGreaterThanOrEqual(1);
+    expect(await m.drainQueues()).toBeGreaterThanOrEqual(1);
+    expect(m.svc.queues.messages(PUSH_QUEUE.name)).toHaveLength(0);
+  });
+
+  it("opens a live socket on ws-connect, answers a bad message on ws-message, sweeps it at its credential's expiry and forgets it on ws-disconnect", async () => {
+    const user = await m.user({ plan: 'free' });
+    const token = await m.session(user.id, 3600);
+    const edge = { 'x-origin-verify': m.svc.config.originVerify[0], origin: m.base };
+    const upgrade = (connectionId: string, query: Record<string, string>) =>
+      m.invoke<{ statusCode: number; body?: string }>('ws-connect', {
+        headers: edge,
+        queryStringParameters: query,
+        requestContext: { connectionId, identity: { sourceIp: '198.51.100.9' } },
+      });
+    // 400 before the upgrade for a bad market; nothing stored.
+    expect((await upgrade('bad', { token, market: 'nowhere' })).statusCode).toBe(400);
+    expect(await m.svc.connections.get('bad')).toBeNull();
+
+    m.svc.sockets.connect('s1');
+    expect((await upgrade('s1', { token, market: MARKET })).statusCode).toBe(200);
+    expect(await m.svc.connections.get('s1')).toMatchObject({ connectionId: 's1', market: MARKET, userId: user.id });
+
+    const wsEvent = (connectionId: string, body?: string) => ({
+      requestContext: { connectionId, routeKey: '$default', identity: { sourceIp: '198.51.100.9' } },
+      body,
+      isBase64Encoded: false,
+    });
+    expect(await m.invoke('ws-message', wsEvent('s1', 'not json'))).toEqual({ statusCode: 200 });
+    expect(m.svc.sockets.messagesOf('s1')).toContainEqual({ t: 'error', error: 'bad_message' });
+
+    // The session's hour and its socket's 10 minutes of grace are over: the sweep closes the socket with 4401.
+    m.clock.advance(3600_000 + 11 * 60_000);
+    await m.invoke('live-sweep', { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date(m.clock.now()).toISOString() });
+    expect(m.svc.sockets.closed.get('s1')).toBe(4401);
+
+    expect(await m.invoke('ws-disconnect', wsEvent('s1'))).toEqual({ statusCode: 200 });
+    expect(await m.svc.connections.get('s1')).toBeNull();
   });
 });
