@@ -41,7 +41,8 @@ export interface FunctionSpec {
   name: FunctionName;
   /**
    * Path of the Lambda entry from the project root; it exports `handler`, built once per cold start from the
-   * composition root beside it (`handler.ts`, `createHandler(platform)`), which the local runtime calls itself.
+   * composition root beside it (`handler.ts`, `createHandler(svc)` on `awsServices(name, platform)`), which the
+   * local runtime calls itself.
    */
   entry: string;
   memoryMb: number;
