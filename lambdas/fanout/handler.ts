@@ -6,6 +6,7 @@ import { coreOf, type Platform } from '../../shared/platform/platform';
 import { socketsOf } from '../../shared/platform/sockets';
 import { tableOf } from '../../shared/platform/table';
 import type { ServicesOf } from '../../shared/services';
+import { decodeChangeRecords } from '../../shared/store/change-stream';
 import { DynamoConnections } from '../../shared/store/dynamo-connections';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { functionTelemetry, metric } from '../../shared/telemetry/function-telemetry';
@@ -29,7 +30,9 @@ export function createHandler(platform: Platform<'ddb' | 'connections'>) {
       .use(redactErrors())
       .handler(async (event) => {
         const started = performance.now();
-        await fanout(svc, event);
+        const unreadable = (err: unknown) =>
+          svc.log('warn', 'fanout: unreadable stream record skipped', { error: err instanceof Error ? err.message : String(err) });
+        await fanout(svc, decodeChangeRecords(event.Records, unreadable));
         metric(METRIC.fanoutDurationMs, Math.round(performance.now() - started));
       }),
   );
