@@ -5,7 +5,6 @@
  */
 import { MARKETS, marketLabel } from './domain/market';
 import { RETENTION } from './files/paths';
-import { FANOUT_STREAM_FILTERS, type FilterPattern } from './live/stream-filter';
 import type { PkFamily } from './store/keys';
 
 export type FunctionName =
@@ -479,12 +478,14 @@ export const SCHEDULES: readonly ScheduleSpec[] = [
   { name: 'redrive', function: 'redrive', everyMinutes: 5 },
 ];
 
-/** The table stream's one consumer: live fan-out (ah, sealed, alert, roles, hello). */
-/** The table stream's consumer, its batch size and the filters that keep every other write from invoking it. */
-export const STREAM_CONSUMER: { function: FunctionName; batchSize: number; filters: readonly FilterPattern[] } = {
+/**
+ * The table stream's one consumer (live fan-out: hello, ah, sealed, alert, roles) and its batch size. The
+ * filters that keep every other write from invoking it belong to the stream's adapter
+ * (shared/store/change-stream.ts `CHANGE_STREAM_FILTERS`), beside the decoder of what they let through.
+ */
+export const STREAM_CONSUMER: { function: FunctionName; batchSize: number } = {
   function: 'fanout',
   batchSize: 100,
-  filters: FANOUT_STREAM_FILTERS,
 };
 
 export const functionSpec = (name: FunctionName): FunctionSpec => {

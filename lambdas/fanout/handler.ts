@@ -3,6 +3,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { fanout } from '../../shared/live/fanout';
 import { redactErrors } from '../../shared/log';
 import type { ServicesOf } from '../../shared/services';
+import { decodeChangeRecords } from '../../shared/store/change-stream';
 import { functionTelemetry, metric } from '../../shared/telemetry/function-telemetry';
 import { METRIC } from '../../shared/telemetry/metric-names';
 
@@ -17,7 +18,9 @@ export function createHandler(svc: ServicesOf<'fanout'>) {
       .use(redactErrors())
       .handler(async (event) => {
         const started = performance.now();
-        await fanout(svc, event);
+        const unreadable = (err: unknown) =>
+          svc.log('warn', 'fanout: unreadable stream record skipped', { error: err instanceof Error ? err.message : String(err) });
+        await fanout(svc, decodeChangeRecords(event.Records, unreadable));
         metric(METRIC.fanoutDurationMs, Math.round(performance.now() - started));
       }),
   );

@@ -5,7 +5,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import type { FilterPattern } from '../../shared/live/stream-filter';
+import type { FilterPattern } from '../../shared/store/stream-filter';
 import { STREAM_FAILED_QUEUE } from '../../shared/topology';
 import type { StageConfig } from '../stages';
 import { DEAD_LETTER_PLACE } from './queues';

@@ -17,6 +17,7 @@ import type { ClientName, Platform } from '../../shared/platform/platform';
 import { keepSecretsOutOfLogs } from '../../shared/platform/secret-env';
 import type { QueuePort } from '../../shared/ports/queues';
 import type { SecretsPort } from '../../shared/ports/secrets';
+import { CHANGE_STREAM_FILTERS } from '../../shared/store/change-stream';
 import { connectionsClient } from '../../shared/store/clients/connections';
 import { documentClient } from '../../shared/store/clients/dynamodb';
 import { s3Client } from '../../shared/store/clients/s3';
@@ -454,7 +455,7 @@ export class Runtime {
       this.tableName,
       (ev) => this.lambdas.invoke(STREAM_CONSUMER.function, ev),
       STREAM_CONSUMER.batchSize,
-      STREAM_CONSUMER.filters,
+      CHANGE_STREAM_FILTERS,
       (err) => this.log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }),
     );
     await Promise.all([this.poller.init(this.memory), this.lambdas.preload(FUNCTIONS.map((f) => f.name))]);

@@ -6,7 +6,7 @@
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { type FilterPattern, passesFilters } from '../../shared/live/stream-filter';
+import { type FilterPattern, passesFilters } from '../../shared/store/stream-filter';
 
 export type StreamConsumer = (event: DynamoDBStreamEvent) => Promise<unknown>;
 

@@ -1,15 +1,15 @@
 /**
  * Keeping a socket's roles true (spec Events `roles`; live socket credential rules): recompute its features
  * from its claims at `now`, tell it when they change, close it with 4403 when it loses `live` and with
- * 4401 when its credential stopped being valid. Used by the fan-out (profile changes, device deletion) and by
- * the live sweep (every minute).
+ * 4401 when its credential stopped being valid. Hears the change feed's profile changes and device deletions
+ * (through the fan-out) and runs at the live sweep (every minute).
  */
 import { type AccountClaims, accountClaims } from '../auth/profile';
-import { contributorUntil } from '../domain/contributor';
 import type { Claims, Entitlements } from '../domain/roles';
+import type { DeviceRemoved, ProfileChanged } from '../ports/changes';
 import type { LiveConnection } from '../ports/connections';
 import type { Services } from '../services';
-import { credentialExpired, sameFeatures, socketEntitlements } from './credentials';
+import { credentialExpired, sameFeatures, socketEntitlements, withWindow } from './credentials';
 import { errorMessage, rolesMessage } from './messages';
 import { CLOSE_FORBIDDEN, CLOSE_UNAUTHENTICATED, closeConnection, send } from './sender';
 
@@ -43,21 +43,18 @@ export async function applyClaims(svc: Pick<Services, 'connections' | 'sockets'>
 /** The claims of an account as stored (devices and API keys carry none of their own). */
 export const storedClaims = (a: AccountClaims): Claims => a.claims;
 
-/** Claims from a profile item's image (the fan-out's view of a profile change), or null when it holds none yet. */
-export function profileClaims(image: Record<string, unknown> | undefined): { claims: Claims | null; windowUntil: number | null } {
-  const windowUntil = typeof image?.windowUntil === 'number' ? image.windowUntil : null;
-  const c = image?.claims as Record<string, unknown> | undefined;
-  if (!c || typeof c !== 'object') return { claims: null, windowUntil };
-  const strs = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-  return {
-    windowUntil,
-    claims: {
-      plan: typeof c.plan === 'string' ? c.plan : null,
-      contributorUntil: contributorUntil(windowUntil, typeof c.contributorUntil === 'number' ? c.contributorUntil : null),
-      grants: strs(c.grants),
-      withhold: strs(c.withhold),
-    },
-  };
+/** A profile change: the account's sockets get their claims raised by the stored window, or the account's new claims. */
+export async function profileChanged(svc: Pick<Services, 'clock' | 'connections' | 'sockets'>, e: ProfileChanged): Promise<void> {
+  const now = svc.clock.now();
+  for (const c of await svc.connections.ofUser(e.userId)) {
+    const claims = c.kind === 'session' || !e.claims ? withWindow(c.claims, e.windowUntil) : e.claims;
+    await applyClaims(svc, c, claims, now);
+  }
+}
+
+/** A device deleted: its sockets close with 4401. */
+export async function deviceRemoved(svc: Pick<Services, 'connections' | 'sockets'>, e: DeviceRemoved): Promise<void> {
+  for (const c of await svc.connections.ofUser(e.userId)) if (c.kind === 'device' && c.deviceId === e.deviceId) await closeUnauthenticated(svc, c);
 }
 
 /**

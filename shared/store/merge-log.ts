@@ -41,7 +41,7 @@ export class MergeLog implements MergeLogPort {
           ExclusiveStartKey: start,
         }),
       );
-      for (const item of page.Items ?? []) if (typeof item.ttl !== 'number' || item.ttl * 1000 > now) out.push(strip(item));
+      for (const item of page.Items ?? []) if (typeof item.ttl !== 'number' || item.ttl * 1000 > now) out.push(mergeRecordOf(item));
       start = page.LastEvaluatedKey;
     } while (start);
     return out;
@@ -61,14 +61,15 @@ export class MergeLog implements MergeLogPort {
           ExclusiveStartKey: start,
         }),
       );
-      for (const item of page.Items ?? []) if (typeof item.ttl !== 'number' || item.ttl * 1000 > now) return strip(item);
+      for (const item of page.Items ?? []) if (typeof item.ttl !== 'number' || item.ttl * 1000 > now) return mergeRecordOf(item);
       start = page.LastEvaluatedKey;
     } while (start);
     return null;
   }
 }
 
-function strip(item: Record<string, unknown>): MergeRecord {
+/** A merge record from its stored item (or a stream image of it). */
+export function mergeRecordOf(item: Record<string, unknown>): MergeRecord {
   const { pk: _pk, sk: _sk, ttl: _ttl, ...rest } = item;
   return rest as unknown as MergeRecord;
 }

@@ -18,9 +18,25 @@ export interface Figure {
 
 export type Reported = { name: string; value: number | null; unit: string; target: string };
 
+/** One printed row as the Markdown table has it: the check column and the note beside the figure. */
+export type Row = Reported & { check: string; note: string };
+
+/** Where and when a run was made, for the head of its Markdown table (docs/figures.md holds the last whole run). */
+export interface RunFacts {
+  started: Date;
+  ended: Date;
+  commit: string;
+  node: string;
+  /** `os.loadavg()[0]` at the start and at the end. */
+  loadStart: number;
+  loadEnd: number;
+  cpus: number;
+}
+
 export class FigureReport {
   readonly figures: Reported[] = [];
   readonly missing: string[] = [];
+  readonly rows: Row[] = [];
   private readonly printed = new Set<string>();
 
   constructor(
@@ -40,14 +56,9 @@ export class FigureReport {
     if (this.printed.has(f.name)) throw new Error(`figure ${f.name} printed twice`);
     this.printed.add(f.name);
     this.figures.push({ name: f.name, value: f.value, unit: f.unit, target: f.target });
-    this.row(
-      f.name,
-      String(f.value),
-      f.unit,
-      f.target,
-      f.max === undefined && f.min === undefined ? '' : f.value <= (f.max ?? Infinity) && f.value >= (f.min ?? -Infinity) ? 'ok' : 'MISSED',
-      f.note ?? '',
-    );
+    const check = f.max === undefined && f.min === undefined ? '' : f.value <= (f.max ?? Infinity) && f.value >= (f.min ?? -Infinity) ? 'ok' : 'MISSED';
+    this.rows.push({ name: f.name, value: f.value, unit: f.unit, target: f.target, check, note: f.note ?? '' });
+    this.row(f.name, String(f.value), f.unit, f.target, check, f.note ?? '');
   }
 
   /** A figure of an opt-in bench (`--cost`): printed and written like the others, not required. */
@@ -61,6 +72,7 @@ export class FigureReport {
     this.printed.add(name);
     this.missing.push(name);
     this.figures.push({ name, value: null, unit: '', target: '' });
+    this.rows.push({ name, value: null, unit: '', target: '', check: 'MISSING', note: why });
     this.row(name, '-', '', '', 'MISSING', why);
   }
 
@@ -83,4 +95,22 @@ export class FigureReport {
   private row(name: string, value: string, unit: string, target: string, check: string, note: string): void {
     this.print(`${name.padEnd(32)} ${value.padStart(10)} ${unit.padEnd(6)} ${target.padEnd(10)} ${check.padEnd(7)} ${note}`.trimEnd());
   }
+}
+
+/**
+ * The run as one Markdown table headed by its date, commit, Node and the machine's load, as docs/figures.md
+ * keeps the last whole run (`npm run bench -- --markdown PATH`): figures are the bench's output, not prose.
+ */
+export function renderMarkdown(rows: readonly Row[], facts: RunFacts): string {
+  const hm = (d: Date) => d.toISOString().slice(11, 16);
+  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const lines = [
+    `Run of ${facts.started.toISOString().slice(0, 10)}, ${hm(facts.started)}–${hm(facts.ended)} UTC, commit ${facts.commit}, Node ${facts.node}, ` +
+      `${facts.cpus} cores, load average ${facts.loadStart.toFixed(1)} at the start and ${facts.loadEnd.toFixed(1)} at the end.`,
+    '',
+    '| figure | value | unit | target | check | note |',
+    '|---|---:|---|---|---|---|',
+    ...rows.map((r) => `| \`${r.name}\` | ${r.value ?? '–'} | ${r.unit} | ${cell(r.target)} | ${r.check} | ${cell(r.note)} |`),
+  ];
+  return `${lines.join('\n')}\n`;
 }

@@ -27,6 +27,7 @@ import { fanout } from '../../shared/live/fanout';
 import { mergeBook } from '../../shared/market/merge-book';
 import type { MergeRecord } from '../../shared/ports/market';
 import { ApiGatewaySockets } from '../../shared/store/api-gateway-sockets';
+import { decodeChangeRecords } from '../../shared/store/change-stream';
 import { mergePk, mergeSk } from '../../shared/store/keys';
 import { CapacityMeter, MarketStore } from '../../shared/store/market-store';
 import { MemoryConnections } from '../../shared/store/memory/connections';
@@ -135,7 +136,7 @@ export async function benchFanoutScale(sockets = 20_000, warmup = 8, runs = 15):
     const p0 = processCpu();
     const t0 = threadCpu();
     const w0 = performance.now();
-    await fanout(svc, event(i + 1));
+    await fanout(svc, decodeChangeRecords(event(i + 1).Records));
     const w = performance.now() - w0;
     const t = threadCpu() - t0;
     const p = processCpu() - p0;

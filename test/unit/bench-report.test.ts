@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FigureReport } from '../bench/report';
+import { FigureReport, renderMarkdown } from '../bench/report';
 
 const quiet = (lines: string[]) => (line: string) => lines.push(line);
 
@@ -57,5 +57,28 @@ describe('bench report', () => {
     for (const m of ['./engine', './merge-cost', './merge-cpu', './reads', './live', './report']) expect(run).toContain(`from '${m}'`);
     for (const f of ['read.history_cold_ms', 'read.intraday_cold_ms', 'files.snapshot_cold_ms', 'live.fanout_2000_ms', 'read.item_read_units'])
       expect(run).toContain(`'${f}'`);
+  });
+
+  it('renders the run as one Markdown table headed by its date, commit and load, misses and notes included', async () => {
+    const r = new FigureReport(['a.ms', 'b.units', 'c.gone'], quiet([]));
+    r.add({ name: 'a.ms', value: 136.3, unit: 'ms', target: '<= 130', max: 130, note: 'mean 137.8 | process 177.8' });
+    r.add({ name: 'b.units', value: 480, unit: 'WCU', target: '<= 600', max: 600 });
+    await r.section(['c.gone'], () => {
+      throw new Error('socket hang up');
+    });
+    r.finish();
+    const md = renderMarkdown(r.rows, {
+      started: new Date(Date.UTC(2026, 10, 28, 15, 2)),
+      ended: new Date(Date.UTC(2026, 10, 28, 15, 14)),
+      commit: 'abc1234',
+      node: 'v20.19.0',
+      loadStart: 0.21,
+      loadEnd: 1.04,
+      cpus: 2,
+    }).split('\n');
+    expect(md[0]).toBe('Run of 2026-11-28, 15:02–15:14 UTC, commit abc1234, Node v20.19.0, 2 cores, load average 0.2 at the start and 1.0 at the end.');
+    expect(md).toContain('| `a.ms` | 136.3 | ms | <= 130 | MISSED | mean 137.8 \\| process 177.8 |');
+    expect(md).toContain('| `b.units` | 480 | WCU | <= 600 | ok |  |');
+    expect(md).toContain('| `c.gone` | – |  |  | MISSING | socket hang up |');
   });
 });

@@ -1,6 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { FANOUT_STREAM_FILTERS, matchesPattern, passesFilters } from '../../shared/live/stream-filter';
+import { CHANGE_STREAM_FILTERS as FANOUT_STREAM_FILTERS } from '../../shared/store/change-stream';
+import { matchesPattern, passesFilters } from '../../shared/store/stream-filter';
 
 /** A stream record as Lambda sees it, keys only (filters look at nothing else). */
 const record = (eventName: 'INSERT' | 'MODIFY' | 'REMOVE', pk: string, sk: string): DynamoDBRecord => ({

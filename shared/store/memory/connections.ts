@@ -3,6 +3,7 @@
  * them to the DynamoDB adapter and to the local gateway. Kept as the table keeps them: the record in its hub,
  * a pointer by connection id (with the socket's message meter) and an entry under the account.
  */
+import type { ChangeSink } from '../../ports/changes';
 import {
   audienceKey,
   type ConnectionFields,
@@ -39,6 +40,8 @@ export class MemoryConnections implements ConnectionsPort {
   constructor(
     /** Sockets per hub (tests use small hubs). */
     private readonly hubSize = HUB_SIZE,
+    /** Told of each new socket, as the table's stream tells of its record's INSERT. */
+    private readonly changes?: ChangeSink,
   ) {}
 
   async add(c: NewConnection): Promise<LiveConnection> {
@@ -53,6 +56,7 @@ export class MemoryConnections implements ConnectionsPort {
     const mine = this.users.get(c.userId) ?? new Map();
     mine.set(c.connectionId, { market: c.market, hub });
     this.users.set(c.userId, mine);
+    this.changes?.publish({ type: 'socket-opened', socket: copy(conn) });
     return conn;
   }
 

@@ -7,6 +7,7 @@ import { DAY_MS, MINUTE_MS, minuteOf } from '../../clock';
 import { CONTRIBUTIONS_BACK_MS, type ContributionRecord } from '../../domain/contributor';
 import { KEY_SEEN_MS } from '../../domain/flood-limits';
 import type { Pairing } from '../../domain/pairing';
+import { type ChangeSink, profileChange } from '../../ports/changes';
 import type { DeviceRecord, DeviceTokenRecord, IdentityPort, KeyVerdict, Profile, StoredClaims } from '../../ports/identity';
 
 const copy = <T>(v: T): T => structuredClone(v);
@@ -34,6 +35,20 @@ export class MemoryIdentity implements IdentityPort {
   private readonly misses = new Map<string, { w: number; n: number }>();
   private readonly profiles = new Map<string, Profile>();
   private readonly counters = new Map<string, number>();
+
+  constructor(
+    /** Told of profile changes and device deletions, as the table's stream tells of their items' writes. */
+    private readonly changes?: ChangeSink,
+  ) {}
+
+  /** Runs a profile write and tells of it when the account's claims or window changed. */
+  private writeProfile<T>(userId: string, write: (p: Profile) => T): T {
+    const before = this.profiles.has(userId) ? copy(this.profile(userId)) : null;
+    const out = write(this.profile(userId));
+    const event = profileChange(userId, before, this.profile(userId));
+    if (event) this.changes?.publish(event);
+    return out;
+  }
 
   async getKeyVerdict(keyHash: string, now: number): Promise<KeyVerdict | null> {
     const v = this.verdicts.get(keyHash);
@@ -142,6 +157,7 @@ export class MemoryIdentity implements IdentityPort {
   async deleteDevice(device: DeviceRecord): Promise<boolean> {
     if (!this.devices.delete(`${device.userId}#${device.id}`)) return false;
     if (device.tokenHash) this.tokens.delete(device.tokenHash);
+    this.changes?.publish({ type: 'device-removed', userId: device.userId, deviceId: device.id });
     return true;
   }
 
@@ -188,13 +204,16 @@ export class MemoryIdentity implements IdentityPort {
   }
 
   async putClaims(userId: string, claims: StoredClaims): Promise<void> {
-    this.profile(userId).claims = copy(claims);
+    this.writeProfile(userId, (p) => {
+      p.claims = copy(claims);
+    });
   }
 
   async raiseWindow(userId: string, until: number): Promise<number> {
-    const p = this.profile(userId);
-    if (p.windowUntil === null || p.windowUntil < until) p.windowUntil = until;
-    return p.windowUntil === until ? until : p.windowUntil;
+    return this.writeProfile(userId, (p) => {
+      if (p.windowUntil === null || p.windowUntil < until) p.windowUntil = until;
+      return p.windowUntil === until ? until : p.windowUntil;
+    });
   }
 
   async takeClaimSlot(userId: string, now: number, cutoff: number): Promise<{ won: boolean; previous: number | null }> {

@@ -10,6 +10,7 @@ import type { RowTable } from '../../domain/merge';
 import type { VolumePage } from '../../domain/volume-estimate';
 import { type CapScope, isCap, newCap } from '../../files/caps';
 import { type FilesState, filesStateOf, type SealRes } from '../../files/files-state';
+import { type ChangeSink, filesMove } from '../../ports/changes';
 import {
   type AnswerStore,
   type BookLogEntry,
@@ -286,9 +287,11 @@ const strip = <T>(item: Item): T => {
   return rest as T;
 };
 
-function memoryMergeLog(t: MemoryTable): MergeLogPort {
+function memoryMergeLog(t: MemoryTable, changes?: ChangeSink): MergeLogPort {
   return {
     async put(record: MergeRecord) {
+      // A redelivered merge writes the same record again: only the first write is news.
+      if (!t.get(`merges|${record.market}`, pad(record.seq))) changes?.publish({ type: 'merged', record: copy(record) });
       t.put(`merges|${record.market}`, pad(record.seq), { ...record, expires: Math.ceil((record.mergedAt + MERGE_RECORD_TTL_MS) / 1000) * 1000 });
     },
     async after(market, afterSeq, now) {
@@ -401,7 +404,7 @@ class MemoryCaps implements MarketCaps {
   }
 }
 
-function memoryFilesState(): FilesStatePort {
+function memoryFilesState(changes?: ChangeSink): FilesStatePort {
   const items = new Map<string, Record<string, unknown>>();
   return {
     async get(market): Promise<FilesState> {
@@ -411,6 +414,8 @@ function memoryFilesState(): FilesStatePort {
       const item = items.get(market) ?? {};
       if (previous === null ? item[res] !== undefined : item[res] !== previous) return false;
       items.set(market, { ...item, ...copy(paths), [res]: next, market });
+      const event = filesMove(filesStateOf(market, item), filesStateOf(market, items.get(market)));
+      if (event) changes?.publish(event);
       return true;
     },
     async recordSnapshotHour(market, hour) {
@@ -454,8 +459,11 @@ function memoryAnswers(): AnswerStore {
   };
 }
 
-/** Every part of the market port over one in-memory store; `clock` decides which log entries have expired. */
-export function memoryMarket(clock: Clock, scope = `memory-${randomBytes(4).toString('hex')}`): MarketPort {
+/**
+ * Every part of the market port over one in-memory store; `clock` decides which log entries have expired;
+ * `changes` hears new merge records and sealed periods that moved (the table's stream carries both).
+ */
+export function memoryMarket(clock: Clock, scope = `memory-${randomBytes(4).toString('hex')}`, changes?: ChangeSink): MarketPort {
   const t = new MemoryTable();
   const meta = new Map<string, MarketMeta>();
   const pages = new MemoryPages(t, meta, new Map());
@@ -463,13 +471,13 @@ export function memoryMarket(clock: Clock, scope = `memory-${randomBytes(4).toSt
     scope,
     pages,
     latest: pages,
-    merges: memoryMergeLog(t),
+    merges: memoryMergeLog(t, changes),
     scans: memoryScanLog(t, clock),
     books: memoryBookLog(t, clock),
     retention: memoryRetention(pages, meta),
     failures: memoryFailures(),
     caps: new MemoryCaps(),
-    filesState: memoryFilesState(),
+    filesState: memoryFilesState(changes),
     answers: memoryAnswers(),
   };
 }

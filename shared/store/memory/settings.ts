@@ -1,6 +1,7 @@
 /** In-memory fake of the settings port (unit tests); the contract suite holds it to the DynamoDB adapter. */
 import type { MarketAlert } from '../../domain/alerts';
 import { type BoardsDocument, emptyBoards } from '../../domain/boards';
+import type { ChangeSink } from '../../ports/changes';
 import type { AlertFiredRecord, PushState, SettingsPort, StoredAlert, StoredSubscription } from '../../ports/settings';
 import type { BrowserSubscription, PushPrefs } from '../../push/subscription';
 
@@ -26,6 +27,11 @@ export class MemorySettings implements SettingsPort {
   private readonly subscriptions = new Map<string, Map<string, StoredSubscription>>();
   private readonly endpointOwners = new Map<string, string>();
   private readonly pushStates = new Map<string, PushState>();
+
+  constructor(
+    /** Told of each new firing, as the table's stream tells of the fired record's INSERT. */
+    private readonly changes?: ChangeSink,
+  ) {}
 
   async getWatchlist(userId: string): Promise<number[]> {
     return copy(this.watchlists.get(userId) ?? []);
@@ -119,7 +125,12 @@ export class MemorySettings implements SettingsPort {
     if (!r || r.rev !== s.rev) return false;
     r.alert = { ...r.alert, armed: next.armed, last: copy(next.last) };
     r.remembered = [...remembered];
-    if (fired) this.fired.push(copy(fired));
+    if (fired) {
+      // The table keeps one record per (market, at, account, alert): a second write of it is no new firing.
+      const again = this.fired.some((f) => f.market === fired.market && f.at === fired.at && f.userId === fired.userId && f.alert.id === fired.alert.id);
+      this.fired.push(copy(fired));
+      if (!again) this.changes?.publish({ type: 'alert-fired', firing: copy(fired) });
+    }
     return true;
   }
 
