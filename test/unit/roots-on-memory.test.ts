@@ -85,9 +85,17 @@ describe('the handlers on the memory services', () => {
     expect(created.body.alert).toMatchObject({ market: MARKET, item, kind: 'below', value: 1000, last: null });
 
     const uploader = await m.apiKey((await m.user({ plan: 'free' })).id);
+    const heard: string[] = [];
+    const stop = m.svc.changes.subscribe(async (events) => {
+      for (const e of events) heard.push(e.type);
+    });
     const at = m.clock.now();
     expect((await m.call('POST /api/v1/ah/books', {}, { token: uploader, body: bookOf(at, [[item, 900, 3]]) })).status).toBe(200);
     await m.drainQueues((q) => q !== PUSH_QUEUE.name);
+    // The fakes told the change feed of the merge and the firing, as the table's stream would.
+    await m.svc.changes.drain();
+    stop();
+    expect(heard).toEqual(expect.arrayContaining(['merged', 'alert-fired']));
 
     const alerts = await m.call('GET /api/v1/market/alerts', {}, { token: watcher, headers: { origin: m.base } });
     expect(alerts.body.alerts).toHaveLength(1);

@@ -1,6 +1,6 @@
 /**
  * Every port over the in-memory fakes (each held to its adapter by test/contract/<port>.contract.test.ts), on
- * one service clock: what the handlers run on with no engine (`createHandler(servicesFor(fn, memoryServices(clock)))`,
+ * one service clock and one change feed (shared/store/memory/change-feed.ts): what the handlers run on with no engine (`createHandler(servicesFor(fn, memoryServices(clock)))`,
  * shared/platform/granted.ts picks each function's ports from it as `awsServices` builds them for AWS).
  */
 import type { Clock } from '../../clock';
@@ -8,6 +8,7 @@ import { type Config, parseConfig } from '../../config';
 import { jsonLog, type Log } from '../../log';
 import type { Services } from '../../services';
 import { MemoryCatalogue } from './catalogue';
+import { MemoryChangeFeed } from './change-feed';
 import { MemoryConnections, MemorySockets } from './connections';
 import { MemoryFiles } from './files';
 import { MemoryIdentity } from './identity';
@@ -29,6 +30,8 @@ export type MemoryServices = Services & {
   uploads: MemoryUploads;
   catalogue: MemoryCatalogue;
   secrets: MemorySecrets;
+  /** The change feed the fakes publish their writes to (what the table's stream carries in AWS); no root's port. */
+  changes: MemoryChangeFeed;
 };
 
 /**
@@ -53,20 +56,22 @@ export function memoryConfig(overrides: Record<string, string> = {}): Config {
 
 /** Every port as a fake, on `clock`; the configuration and log given or a memory stage's and the JSON lines. */
 export function memoryServices(clock: Clock, config: Config = memoryConfig(), log: Log = jsonLog): MemoryServices {
+  const changes = new MemoryChangeFeed();
   return {
     config,
     clock,
     log,
-    market: memoryMarket(clock),
-    settings: new MemorySettings(),
-    identity: new MemoryIdentity(),
+    market: memoryMarket(clock, undefined, changes),
+    settings: new MemorySettings(changes),
+    identity: new MemoryIdentity(changes),
     uploads: new MemoryUploads(),
     catalogue: new MemoryCatalogue(),
-    connections: new MemoryConnections(),
+    connections: new MemoryConnections(undefined, changes),
     sockets: new MemorySockets(),
     queues: new MemoryQueues(clock),
     files: new MemoryFiles(clock),
     work: new MemoryFiles(clock),
     secrets: new MemorySecrets(),
+    changes,
   };
 }
