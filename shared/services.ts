@@ -1,6 +1,6 @@
 /**
  * The ports a handler's code takes, by name. No function gets all of them: each composition root
- * (`lambdas/<fn>/handler.ts`) builds the ones its manifest access names (`ServicesOf<F>`), and code under
+ * (`lambdas/<fn>/handler.ts`) takes the ones its manifest access names (`ServicesOf<F>`), and code under
  * shared/ asks for the few it uses (`Pick<Services, 'market' | 'clock'>`), so the typecheck proves a function
  * never needs a client it does not load. Types only: this module imports no adapter.
  */
@@ -16,7 +16,7 @@ import type { QueuePort } from './ports/queues';
 import type { SecretsPort } from './ports/secrets';
 import type { SettingsPort } from './ports/settings';
 import type { UploadsPort } from './ports/uploads';
-import type { FunctionName } from './topology';
+import type { AccessOf, FunctionName } from './topology';
 
 export interface Services {
   config: Config;
@@ -41,28 +41,31 @@ export interface Services {
   log: Log;
 }
 
-type Core = 'config' | 'clock' | 'log';
+/** What every function has besides its ports: configuration, clock, log. */
+export type Core = 'config' | 'clock' | 'log';
+
+/** The ports (everything of `Services` but the core), each granted by one part of a manifest access. */
+export type PortName = Exclude<keyof Services, Core>;
 
 /**
- * The ports each function's composition root builds, from its manifest access (shared/topology.ts): the table
- * ports for `table`, `files`/`work` for the buckets, `sockets` for `connections`, `queues`, `secrets`.
+ * The ports a manifest access grants (shared/topology.ts): each of `tablePorts`, `files` for a bucket, `work`
+ * for the work bucket, `queues` for queues, `sockets` for `connections`, `secrets` for the origin secret
+ * (the one secret re-read after the cold start, shared/http/edge.ts). shared/platform/granted.ts says the same
+ * at run time; test/unit/services-of.test.ts holds the two together.
  */
-export interface FunctionServices {
-  api: Pick<Services, Core | 'secrets' | 'settings' | 'identity' | 'uploads' | 'catalogue' | 'market' | 'files' | 'work'>;
-  upload: Pick<Services, Core | 'secrets' | 'identity' | 'uploads' | 'catalogue' | 'market' | 'files' | 'queues'>;
-  pages: Pick<Services, Core | 'secrets' | 'identity' | 'catalogue' | 'market' | 'files'>;
-  'ws-connect': Pick<Services, Core | 'secrets' | 'identity' | 'connections'>;
-  'ws-message': Pick<Services, Core | 'identity' | 'connections' | 'sockets'>;
-  'ws-disconnect': Pick<Services, 'connections'>;
-  merge: Pick<Services, Core | 'queues' | 'settings' | 'identity' | 'market' | 'files'>;
-  fanout: Pick<Services, Core | 'connections' | 'sockets' | 'market'>;
-  push: Pick<Services, Core | 'queues' | 'settings'>;
-  seal: Pick<Services, Core | 'market' | 'files'>;
-  snapshot: Pick<Services, Core | 'catalogue' | 'market' | 'files' | 'work'>;
-  retention: Pick<Services, Core | 'uploads' | 'market' | 'catalogue' | 'files'>;
-  items: Pick<Services, Core | 'catalogue' | 'market' | 'files'>;
-  'live-sweep': Pick<Services, Core | 'connections' | 'sockets' | 'identity'>;
-  redrive: Pick<Services, Core | 'queues' | 'market' | 'files'>;
-}
+export type GrantedPorts<A> =
+  | (A extends { tablePorts: readonly (infer P)[] } ? P & PortName : never)
+  | (A extends { bucket: object } ? 'files' : never)
+  | (A extends { workBucket: 'write' } ? 'work' : never)
+  | (A extends { queues: readonly unknown[] } ? 'queues' : never)
+  | (A extends { connections: true } ? 'sockets' : never)
+  | (A extends { secrets: readonly (infer S)[] } ? ('origin' extends S ? 'secrets' : never) : never);
 
+/**
+ * The services function `F`'s composition root (`lambdas/<fn>/handler.ts`, `createHandler(svc)`) takes: the
+ * core and exactly the ports its manifest access grants, so a root cannot even name another port.
+ */
 export type ServicesOf<F extends FunctionName> = FunctionServices[F];
+
+/** `ServicesOf` of every function, by name (an indexed type, so code generic over a few functions typechecks). */
+export type FunctionServices = { [F in FunctionName]: Pick<Services, Core | GrantedPorts<AccessOf<F>>> };

@@ -40,7 +40,8 @@ export interface FunctionSpec {
   name: FunctionName;
   /**
    * Path of the Lambda entry from the project root; it exports `handler`, built once per cold start from the
-   * composition root beside it (`handler.ts`, `createHandler(platform)`), which the local runtime calls itself.
+   * composition root beside it (`handler.ts`, `createHandler(svc)` on `awsServices(name, platform)`), which the
+   * local runtime calls itself.
    */
   entry: string;
   memoryMb: number;
@@ -53,6 +54,11 @@ export interface FunctionSpec {
   /** What the function may touch; the stack grants exactly this (least privilege), the local runtime enforces it. */
   access: {
     table: 'read' | 'write' | 'none';
+    /**
+     * The table's ports the function's code is composed with (shared/services.ts `ServicesOf<F>` is derived
+     * from this list and the rest of the access): a root cannot name a port its entry does not list.
+     */
+    tablePorts?: readonly TablePort[];
     /**
      * The partition key families (shared/store/keys.ts) the function reads or writes: its role may touch no
      * other item (`dynamodb:LeadingKeys`). Market pages stay writable only with `marketPages` too.
@@ -75,7 +81,7 @@ export interface FunctionSpec {
      * `origin`: the origin-verify secret (functions behind CloudFront); `uploader`: the uploader-hash key;
      * `vapid`: the VAPID key pair (the push sender); `vapidPublic`: its public half alone (what browsers are told).
      */
-    secrets?: Array<'identity' | 'vapid' | 'vapidPublic' | 'origin' | 'uploader'>;
+    secrets?: readonly ('identity' | 'vapid' | 'vapidPublic' | 'origin' | 'uploader')[];
     /**
      * Rights that only routes answering 404 in production use (POST /admin/snapshot): the production stack
      * leaves them out of the role (`accessIn`); dev, previews and the local runtime keep them.
@@ -84,7 +90,17 @@ export interface FunctionSpec {
   };
 }
 
-const fn = (name: FunctionName, memoryMb: number, timeoutSeconds: number, access: FunctionSpec['access'], reservedConcurrency?: number): FunctionSpec => ({
+/** The ports over the table (shared/ports/*): a function's `tablePorts` names the ones its code uses. */
+export type TablePort = 'market' | 'settings' | 'identity' | 'uploads' | 'catalogue' | 'connections';
+
+// Literal types kept (`const`), so each function's access is a type `ServicesOf<F>` is derived from.
+const fn = <const N extends FunctionName, const A extends FunctionSpec['access']>(
+  name: N,
+  memoryMb: number,
+  timeoutSeconds: number,
+  access: A,
+  reservedConcurrency?: number,
+) => ({
   name,
   entry: `lambdas/${name}/index.ts`,
   memoryMb,
@@ -121,7 +137,7 @@ const WD: readonly BucketRight[] = ['write', 'delete'];
 export const MERGE_CONCURRENCY = 10;
 export const FANOUT_CONCURRENCY = 10;
 
-export const FUNCTIONS: readonly FunctionSpec[] = [
+const MANIFEST = [
   // Reads books (book route), snapshots (hourly reads), items and releases; writes item files when a build's
   // merged files are due and, through POST /admin/snapshot, what the snapshot job writes; writes answers too
   // big for a Lambda answer to answers/ (shared/market/answer-files.ts), the only function that may.
@@ -129,6 +145,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   // public key and never sends a push: the public half only.
   fn('api', 1024, 29, {
     table: 'write',
+    tablePorts: ['settings', 'identity', 'uploads', 'catalogue', 'market'],
     tableKeys: keys(CALLERS, 'pairing', 'pairCode', MARKET, 'view', 'upload', CATALOGUE, SETTINGS),
     bucket: { 'books/': R, 'releases/': R, 'items/': RW, 'snap/': RW, 'recent/': RW, 'answers/': W },
     workBucket: 'write',
@@ -138,6 +155,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   // Stores book bodies (books/, quarantine/) and deletes them again when the admission fails afterwards.
   fn('upload', 1769, 29, {
     table: 'write',
+    tablePorts: ['identity', 'uploads', 'catalogue', 'market'],
     tableKeys: keys(CALLERS, MARKET, 'upload', CATALOGUE),
     bucket: { 'books/': WD, 'quarantine/': WD },
     queues: ['merge'],
@@ -146,19 +164,27 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   // Reads snapshots: the home page lists each market's most listed items from the newest hourly snapshot.
   fn('pages', 512, 15, {
     table: 'read',
+    tablePorts: ['identity', 'catalogue', 'market'],
     tableKeys: keys(CALLERS, MARKET, 'view', CATALOGUE),
     bucket: { 'items/': R, 'icons/': R, 'snap/': R },
     secrets: ['origin'],
   }),
-  fn('ws-connect', 512, 10, { table: 'write', tableKeys: keys(CALLERS, SOCKETS), secrets: ['identity', 'origin'] }),
-  fn('ws-message', 512, 10, { table: 'write', tableKeys: keys(CALLERS, SOCKETS), connections: true, secrets: ['identity'] }),
-  fn('ws-disconnect', 256, 10, { table: 'write', tableKeys: SOCKETS }),
+  fn('ws-connect', 512, 10, { table: 'write', tablePorts: ['identity', 'connections'], tableKeys: keys(CALLERS, SOCKETS), secrets: ['identity', 'origin'] }),
+  fn('ws-message', 512, 10, {
+    table: 'write',
+    tablePorts: ['identity', 'connections'],
+    tableKeys: keys(CALLERS, SOCKETS),
+    connections: true,
+    secrets: ['identity'],
+  }),
+  fn('ws-disconnect', 256, 10, { table: 'write', tablePorts: ['connections'], tableKeys: SOCKETS }),
   fn(
     'merge',
     3008,
     120,
     {
       table: 'write',
+      tablePorts: ['market', 'settings', 'identity'],
       // Profiles (contributor claims), alerts it fires and the pushes it sends at once.
       tableKeys: keys(MARKET, SETTINGS),
       marketPages: true,
@@ -169,14 +195,15 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     },
     MERGE_CONCURRENCY,
   ),
-  fn('fanout', 1024, 60, { table: 'write', tableKeys: keys(SOCKETS, MARKET), connections: true }, FANOUT_CONCURRENCY),
+  fn('fanout', 1024, 60, { table: 'write', tablePorts: ['connections', 'market'], tableKeys: keys(SOCKETS, MARKET), connections: true }, FANOUT_CONCURRENCY),
   // Re-queues itself: the flush that closes an account's 30 s grouping window.
   // Subscriptions and the push window (under `USER#`) and the endpoints' owners: nothing else.
-  fn('push', 512, 60, { table: 'write', tableKeys: ['user', 'pushEndpoint'], queues: ['push'], secrets: ['vapid'] }),
-  fn('seal', 2048, 120, { table: 'write', tableKeys: MARKET, marketPages: true, bucket: { 'candles/': W, 'volume/': W } }),
+  fn('push', 512, 60, { table: 'write', tablePorts: ['settings'], tableKeys: ['user', 'pushEndpoint'], queues: ['push'], secrets: ['vapid'] }),
+  fn('seal', 2048, 120, { table: 'write', tablePorts: ['market'], tableKeys: MARKET, marketPages: true, bucket: { 'candles/': W, 'volume/': W } }),
   // The folded recent-changes series (internal state) lives in the private work bucket.
   fn('snapshot', 3008, 300, {
     table: 'write',
+    tablePorts: ['market', 'catalogue'],
     tableKeys: keys(MARKET, 'view', CATALOGUE),
     bucket: { 'snap/': RW, 'recent/': RW, 'items/': R },
     workBucket: 'write',
@@ -185,6 +212,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   // nothing (a live file's write time is its listing's LastModified).
   fn('retention', 1024, 900, {
     table: 'write',
+    tablePorts: ['uploads', 'market', 'catalogue'],
     // The catalogue: the reports of accounts gone for their lifetime expire (shared/items/catalogue-expiry.ts).
     tableKeys: keys(MARKET, 'upload', CATALOGUE),
     marketPages: true,
@@ -196,11 +224,22 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     },
   }),
   // Reads market rows: one account's name is merged only for a key with a row in some market (issue 23).
-  fn('items', 1024, 300, { table: 'write', tableKeys: keys(CATALOGUE, MARKET), bucket: { 'items/': RW } }),
-  fn('live-sweep', 512, 60, { table: 'write', tableKeys: keys(CALLERS, SOCKETS), connections: true, secrets: ['identity'] }),
+  fn('items', 1024, 300, { table: 'write', tablePorts: ['catalogue', 'market'], tableKeys: keys(CATALOGUE, MARKET), bucket: { 'items/': RW } }),
+  fn('live-sweep', 512, 60, {
+    table: 'write',
+    tablePorts: ['connections', 'identity'],
+    tableKeys: keys(CALLERS, SOCKETS),
+    connections: true,
+    secrets: ['identity'],
+  }),
   // Probes the table and books/ (what a merge reads) before it returns dead letters to their queues.
-  fn('redrive', 256, 60, { table: 'read', tableKeys: MARKET, bucket: { 'books/': R }, queues: ['merge'], mergeFailures: 'redrive' }),
-];
+  fn('redrive', 256, 60, { table: 'read', tablePorts: ['market'], tableKeys: MARKET, bucket: { 'books/': R }, queues: ['merge'], mergeFailures: 'redrive' }),
+] as const satisfies readonly FunctionSpec[];
+
+export const FUNCTIONS: readonly FunctionSpec[] = MANIFEST;
+
+/** Function `F`'s manifest access, as its literal type (what `ServicesOf<F>` in shared/services.ts reads). */
+export type AccessOf<F extends FunctionName> = Extract<(typeof MANIFEST)[number], { name: F }>['access'];
 
 /**
  * A function's access in a stage family: production leaves out the rights only its 404 routes would use

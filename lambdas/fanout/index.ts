@@ -1,7 +1,8 @@
 import { awsPlatform } from '../../shared/platform/aws';
-import { connectionsClient } from '../../shared/store/clients/connections';
+import { awsServices } from '../../shared/platform/aws-services';
+import { apiGatewaySockets } from '../../shared/platform/sockets';
 import { documentClient } from '../../shared/store/clients/dynamodb';
 import { createHandler } from './handler';
 
-/** The Lambda entry: the platform (only the clients `fanout` uses) and its handler, built once per cold start. */
-export const handler = createHandler(await awsPlatform({ ddb: documentClient, connections: connectionsClient }));
+/** The Lambda entry: the platform (only the clients `fanout` uses), its ports (its manifest access) and its handler, built once per cold start. */
+export const handler = createHandler(awsServices('fanout', await awsPlatform({ ddb: documentClient, sockets: apiGatewaySockets })));

@@ -1,8 +1,11 @@
 import { awsPlatform } from '../../shared/platform/aws';
-import { connectionsClient } from '../../shared/store/clients/connections';
+import { awsServices } from '../../shared/platform/aws-services';
+import { apiGatewaySockets } from '../../shared/platform/sockets';
 import { documentClient } from '../../shared/store/clients/dynamodb';
 import { secretsManager } from '../../shared/store/secrets-manager';
 import { createHandler } from './handler';
 
-/** The Lambda entry: the platform (only the clients `live-sweep` uses) and its handler, built once per cold start. */
-export const handler = createHandler(await awsPlatform({ ddb: documentClient, connections: connectionsClient, secrets: secretsManager }));
+/** The Lambda entry: the platform (only the clients `live-sweep` uses), its ports (its manifest access) and its handler, built once per cold start. */
+export const handler = createHandler(
+  awsServices('live-sweep', await awsPlatform({ ddb: documentClient, sockets: apiGatewaySockets, secrets: secretsManager })),
+);

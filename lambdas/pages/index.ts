@@ -1,8 +1,9 @@
 import { awsPlatform } from '../../shared/platform/aws';
+import { awsServices } from '../../shared/platform/aws-services';
+import { s3Buckets } from '../../shared/platform/buckets';
 import { documentClient } from '../../shared/store/clients/dynamodb';
-import { s3Client } from '../../shared/store/clients/s3';
 import { secretsManager } from '../../shared/store/secrets-manager';
 import { createHandler } from './handler';
 
-/** The Lambda entry: the platform (only the clients `pages` uses) and its handler, built once per cold start. */
-export const handler = createHandler(await awsPlatform({ ddb: documentClient, s3: s3Client, secrets: secretsManager }));
+/** The Lambda entry: the platform (only the clients `pages` uses), its ports (its manifest access) and its handler, built once per cold start. */
+export const handler = createHandler(awsServices('pages', await awsPlatform({ ddb: documentClient, buckets: s3Buckets, secrets: secretsManager })));

@@ -1,11 +1,8 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { redactErrors } from '../../shared/log';
-import { coreOf, type Platform } from '../../shared/platform/platform';
-import { tableOf } from '../../shared/platform/table';
 import { handlePushMessage, parsePushMessage } from '../../shared/push/dispatch';
 import type { ServicesOf } from '../../shared/services';
-import { dynamoSettings } from '../../shared/store/dynamo-settings';
 import { functionTelemetry } from '../../shared/telemetry/function-telemetry';
 
 /** One record: false when it must be received again (storage failed); malformed records are dropped. */
@@ -26,9 +23,8 @@ async function processRecord(svc: ServicesOf<'push'>, record: SQSRecord): Promis
 
 const t = functionTelemetry('push');
 
-/** The composition root of `push`: the accounts' settings and the push queue. */
-export function createHandler(platform: Platform<'ddb' | 'queues'>) {
-  const svc: ServicesOf<'push'> = { ...coreOf(platform), settings: dynamoSettings(tableOf(platform)), queues: platform.queues() };
+/** The root of `push`, on the ports its manifest access grants: the accounts' settings and the push queue. */
+export function createHandler(svc: ServicesOf<'push'>) {
   /** The push queue's consumer: each message is one account's push round (see shared/push/dispatch.ts). */
   return t.handler(
     middy<SQSEvent, SQSBatchResponse>()

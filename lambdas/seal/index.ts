@@ -1,7 +1,8 @@
 import { awsPlatform } from '../../shared/platform/aws';
+import { awsServices } from '../../shared/platform/aws-services';
+import { s3Buckets } from '../../shared/platform/buckets';
 import { documentClient } from '../../shared/store/clients/dynamodb';
-import { s3Client } from '../../shared/store/clients/s3';
 import { createHandler } from './handler';
 
-/** The Lambda entry: the platform (only the clients `seal` uses) and its handler, built once per cold start. */
-export const handler = createHandler(await awsPlatform({ ddb: documentClient, s3: s3Client }));
+/** The Lambda entry: the platform (only the clients `seal` uses), its ports (its manifest access) and its handler, built once per cold start. */
+export const handler = createHandler(awsServices('seal', await awsPlatform({ ddb: documentClient, buckets: s3Buckets })));

@@ -5,24 +5,13 @@ import { answerUpgrade } from '../../shared/http/upgrade';
 import { connectSocket } from '../../shared/live/socket';
 import { connectRequest, type WsConnectEvent } from '../../shared/live/ws-events';
 import { redactErrors } from '../../shared/log';
-import { coreOf, type Platform } from '../../shared/platform/platform';
-import { tableOf } from '../../shared/platform/table';
 import type { ServicesOf } from '../../shared/services';
-import { DynamoConnections } from '../../shared/store/dynamo-connections';
-import { dynamoIdentity } from '../../shared/store/dynamo-identity';
 import { functionTelemetry } from '../../shared/telemetry/function-telemetry';
 
 const t = functionTelemetry('ws-connect');
 
-/** The composition root of `ws-connect`: socket records, accounts, the origin secret. */
-export function createHandler(platform: Platform<'ddb' | 'secrets'>) {
-  const table = tableOf(platform);
-  const svc: ServicesOf<'ws-connect'> = {
-    ...coreOf(platform),
-    connections: new DynamoConnections(table),
-    identity: dynamoIdentity(table),
-    secrets: platform.secrets(),
-  };
+/** The root of `ws-connect`, on the ports its manifest access grants: socket records, accounts, the origin secret. */
+export function createHandler(svc: ServicesOf<'ws-connect'>) {
   /**
    * `$connect` of the live socket: 403 `edge_only` first for an upgrade that did not come through CloudFront,
    * then 401 / 403 / 400 before the upgrade, else the socket is stored (its record drives `hello`).

@@ -2,17 +2,13 @@ import middy from '@middy/core';
 import { disconnectSocket } from '../../shared/live/socket';
 import type { WsEvent } from '../../shared/live/ws-events';
 import { redactErrors } from '../../shared/log';
-import type { Platform } from '../../shared/platform/platform';
-import { tableOf } from '../../shared/platform/table';
 import type { ServicesOf } from '../../shared/services';
-import { DynamoConnections } from '../../shared/store/dynamo-connections';
 import { functionTelemetry } from '../../shared/telemetry/function-telemetry';
 
 const t = functionTelemetry('ws-disconnect');
 
-/** The composition root of `ws-disconnect`: the table's socket records, nothing else. */
-export function createHandler(platform: Platform<'ddb'>) {
-  const svc: ServicesOf<'ws-disconnect'> = { connections: new DynamoConnections(tableOf(platform)) };
+/** The root of `ws-disconnect`, on the ports its manifest access grants: the table's socket records, nothing else. */
+export function createHandler(svc: ServicesOf<'ws-disconnect'>) {
   /** `$disconnect` of the live socket: the socket is forgotten and its hub's place given back. */
   return t.handler(
     middy<WsEvent, { statusCode: number }>()

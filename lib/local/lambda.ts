@@ -11,7 +11,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { Context } from 'aws-lambda';
+import { awsServices } from '../../shared/platform/aws-services';
 import type { ClientName, Platform } from '../../shared/platform/platform';
+import type { ServicesOf } from '../../shared/services';
 import { type FunctionName, functionSpec } from '../../shared/topology';
 import type { ContextFields } from './sandboxes';
 
@@ -74,7 +76,7 @@ export class LambdaHost {
 
   constructor(
     private readonly root: string,
-    /** The local platform of a function (its configuration, the engines' clients): its composition root is built on it. */
+    /** The local platform of a function (its configuration, the engines' clients): its ports are built over it (awsServices). */
     private readonly platformOf: (name: FunctionName) => Platform<ClientName>,
     private readonly around: Around = (_name, run) => run(),
   ) {
@@ -92,9 +94,11 @@ export class LambdaHost {
     let h = this.loaded.get(name);
     if (!h) {
       const spec = functionSpec(name);
-      // The composition root beside the Lambda entry (lambdas/<fn>/handler.ts), built as the entry builds it in AWS.
+      // The composition root beside the Lambda entry (lambdas/<fn>/handler.ts), on the ports the entry builds in AWS (awsServices).
       const root = join(this.root, dirname(spec.entry), 'handler.ts');
-      h = import(root).then((m: { createHandler: (p: Platform<ClientName>) => Handler }) => m.createHandler(this.platformOf(name)));
+      h = import(root).then((m: { createHandler: (svc: ServicesOf<FunctionName>) => Handler }) =>
+        m.createHandler(awsServices(name, this.platformOf(name)) as ServicesOf<FunctionName>),
+      );
       this.loaded.set(name, h);
     }
     return h;

@@ -60,6 +60,7 @@ import { LiveGateway } from './live-gateway';
 import { type LogMode, printedLine } from './log-lines';
 import { MergeCrash, type MergeFaultState } from './merge-crash';
 import { type OperatorServices, operatorServices } from './operator';
+import { localPlatform } from './platform';
 import { StartAborted } from './ports';
 import { LocalQueues } from './queues';
 import { ReplayClock } from './replay-clock';
@@ -402,16 +403,17 @@ export class Runtime {
     );
     // Locally every secret's value is set directly (no ARN), so nothing asks this port.
     const secretsPort: SecretsPort = { read: async (arn) => Promise.reject(new Error(`the local runtime has no secret ${arn}`)) };
-    const platformOf = (spec: FunctionSpec): Platform<ClientName> => ({
-      config: configOf(spec),
-      clock: this.clock,
-      log: this.log,
-      ddb: () => clients.ddb,
-      s3: () => clients.s3,
-      connections: () => clients.connections,
-      queues: () => queues,
-      secrets: () => secretsPort,
-    });
+    const platformOf = (spec: FunctionSpec): Platform<ClientName> =>
+      localPlatform({
+        config: configOf(spec),
+        clock: this.clock,
+        log: this.log,
+        ddb: () => clients.ddb,
+        s3: () => clients.s3,
+        connections: () => clients.connections,
+        queues: () => queues,
+        secrets: () => secretsPort,
+      });
     if (building) await this.startSandboxes(await building, queues, { ...deployment }, localOnly);
     for (const spec of FUNCTIONS) this.platforms.set(spec.name, platformOf(spec));
     this.operator = operatorServices(platformOf(operator));
