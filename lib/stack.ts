@@ -1,5 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { FANOUT_STREAM_FILTERS } from '../shared/live/stream-filter';
 import { accessIn, FALLBACK_FUNCTION, FUNCTIONS, HTTP_ROUTES, MERGE_QUEUES, PUSH_QUEUE, SCHEDULES, STREAM_CONSUMER, WS_ROUTES } from '../shared/topology';
 import { AccessLogsBucket } from './constructs/access-logs-bucket';
 import { ServiceAlarms } from './constructs/alarms';
@@ -95,7 +96,7 @@ export class MarketDataStack extends Stack {
     liveApi.addRoutes(WS_ROUTES, fn);
     for (const q of [...merge.queues, push]) q.feed(fn(q.spec.consumer));
     const streamConsumer = fn(STREAM_CONSUMER.function);
-    const streamFailed = table.streamTo(streamConsumer, STREAM_CONSUMER.batchSize, STREAM_CONSUMER.filters);
+    const streamFailed = table.streamTo(streamConsumer, STREAM_CONSUMER.batchSize, FANOUT_STREAM_FILTERS);
     const { jobs } = new Schedules(this, 'Schedules', { specs: SCHEDULES, functionOf: fn });
     const alarms = new ServiceAlarms(this, 'Alarms', {
       stage,

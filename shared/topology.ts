@@ -3,10 +3,38 @@
  * route it serves, every queue, schedule and stream consumer. The CDK stack (lib/stack.ts) builds AWS
  * resources from it and the local runtime (lib/local/) wires the same handlers from it.
  */
+
+import { RETENTION } from './domain/file-paths';
 import { MARKETS, marketLabel } from './domain/market';
-import { RETENTION } from './files/paths';
-import { FANOUT_STREAM_FILTERS, type FilterPattern } from './live/stream-filter';
-import type { PkFamily } from './store/keys';
+
+/**
+ * The table's partition key families by name: what a function's `tableKeys` may list. Each family's key
+ * prefix is a storage detail, written once in shared/store/keys.ts (`PK_FAMILIES`, which must name exactly
+ * these); the manifest names them without importing the adapter.
+ */
+export type PkFamily =
+  | 'user'
+  | 'deviceToken'
+  | 'pairing'
+  | 'pairCode'
+  | 'apiKey'
+  | 'rate'
+  | 'market'
+  | 'view'
+  | 'upload'
+  | 'items'
+  | 'catalogue'
+  | 'catalogueReport'
+  | 'catalogueAccount'
+  | 'catalogueMeta'
+  | 'files'
+  | 'cap'
+  | 'liveHubs'
+  | 'liveConn'
+  | 'conn'
+  | 'alerts'
+  | 'alertFired'
+  | 'pushEndpoint';
 
 export type FunctionName =
   | 'api'
@@ -440,12 +468,14 @@ export const SCHEDULES: readonly ScheduleSpec[] = [
   { name: 'redrive', function: 'redrive', everyMinutes: 5 },
 ];
 
-/** The table stream's one consumer: live fan-out (ah, sealed, alert, roles, hello). */
-/** The table stream's consumer, its batch size and the filters that keep every other write from invoking it. */
-export const STREAM_CONSUMER: { function: FunctionName; batchSize: number; filters: readonly FilterPattern[] } = {
+/**
+ * The table stream's one consumer, live fan-out (ah, sealed, alert, roles, hello), and its batch size. The
+ * filters that keep every other write from invoking it are written in the table's key formats, so they live
+ * with the stream's decoding (shared/live/stream-filter.ts), not on this floor.
+ */
+export const STREAM_CONSUMER: { function: FunctionName; batchSize: number } = {
   function: 'fanout',
   batchSize: 100,
-  filters: FANOUT_STREAM_FILTERS,
 };
 
 export const functionSpec = (name: FunctionName): FunctionSpec => {

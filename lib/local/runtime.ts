@@ -12,6 +12,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { parseConfig } from '../../shared/config';
+import { FANOUT_STREAM_FILTERS } from '../../shared/live/stream-filter';
 import { jsonLog, type Log } from '../../shared/log';
 import type { ClientName, Platform } from '../../shared/platform/platform';
 import { keepSecretsOutOfLogs } from '../../shared/platform/secret-env';
@@ -452,7 +453,7 @@ export class Runtime {
       this.tableName,
       (ev) => this.lambdas.invoke(STREAM_CONSUMER.function, ev),
       STREAM_CONSUMER.batchSize,
-      STREAM_CONSUMER.filters,
+      FANOUT_STREAM_FILTERS,
       (err) => this.log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }),
     );
     await Promise.all([this.poller.init(this.memory), this.lambdas.preload(FUNCTIONS.map((f) => f.name))]);

@@ -1,7 +1,9 @@
 /** Item data routes (spec api.md: Item data): merged item data, search index, one key, unknown keys. */
+
+import { itemFilePaths } from '../domain/file-paths';
 import { parseItemKey } from '../domain/item-key';
 import { unknownKeys } from '../domain/items';
-import { itemFilePaths } from '../files/paths';
+import { resultBytes, SPILL_FROM } from '../http/answer-files';
 import type { Route, RoutesOf } from '../http/handler';
 import { acceptsGzip, json, storedJson } from '../http/respond';
 import type { ApiRequest, HttpResult } from '../http/types';
@@ -9,7 +11,6 @@ import { weakTag } from '../http/validators';
 import type { StoredObject } from '../items/bucket';
 import { keysWithRows } from '../items/market-keys';
 import { currentItemFiles, type ItemFilesRef, itemFileObject, itemFileOf, itemOfKeyIn, resolveItemFiles } from '../items/read';
-import { resultBytes, SPILL_FROM } from '../market/answer-files';
 import type { Services } from '../services';
 import { BuildQuery } from './items.schemas';
 import { parseAs } from './zod-parse';

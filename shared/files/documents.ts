@@ -6,7 +6,7 @@
 import { DAY_MS, HOUR_MS } from '../clock';
 import type { Candle } from '../domain/candles';
 import type { AuctionRow } from '../domain/merge';
-import { BLOCK_MS } from './paths';
+import { BLOCK_MS } from '../domain/file-paths';
 
 export type { AuctionRow, Candle };
 

@@ -10,7 +10,7 @@ import { MARKETS } from '../domain/market';
 import type { Services } from '../services';
 import { retainAnswers } from './answer-retention';
 import { deleteFiles, listFiles } from './file-store';
-import { expiredFiles, RETENTION } from './paths';
+import { expiredFiles, RETENTION } from '../domain/file-paths';
 
 /** Internal state once kept beside the published files (before the work bucket): deleted whatever its age. */
 const LEGACY_PREFIXES = ['work/'];

@@ -6,7 +6,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FilesPort, ListedFile } from '../ports/files';
-import { fileHeaders } from './paths';
+import { fileHeaders } from '../domain/file-paths';
 
 export type { ListedFile } from '../ports/files';
 

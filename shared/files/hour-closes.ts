@@ -7,7 +7,7 @@
  * shard, so `foldHours` folds exactly the same values as before.
  */
 import type { MarketPages } from '../ports/market';
-import type { CandleCloses } from '../store/page-closes';
+import type { CandleCloses } from '../page-format/page-closes';
 import type { HourCloses } from './hour-series';
 
 /** One hour page over its decoded shard columns. Read-only; `get` allocates the pair it answers. */

@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { itemOfKeyInText } from '../domain/item-text';
 import { type ItemFile, isBuildName } from '../domain/items';
 import { NotFoundError, ValidationError } from '../errors';
-import { itemFilePaths } from '../files/paths';
+import { itemFilePaths } from '../domain/file-paths';
 import type { BuildRecord } from '../ports/catalogue';
 import type { Services } from '../services';
 import { getObject, type StoredObject } from './bucket';

@@ -14,7 +14,7 @@
  */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { filesStateOf, SEAL_RES } from '../files/files-state';
+import { filesStateOf, SEAL_RES } from '../domain/files-state';
 import type { LiveConnection, SocketAudience, SocketRef } from '../ports/connections';
 import type { MergeRecord } from '../ports/market';
 import type { Services } from '../services';

@@ -17,12 +17,12 @@ import { applyScanToCandles, periodOf, periodStart, RESOLUTIONS } from '../domai
 import { deriveScan, type Scan } from '../domain/derived-scan';
 import { mergeScan, type RowTable } from '../domain/merge';
 import { addVolume, estimateVolume, type Volume } from '../domain/volume-estimate';
-import { newCap } from '../files/caps';
+import { newCap } from '../domain/caps';
 import type { BookFile } from '../files/documents';
 import { isCheckpointSeq } from '../files/documents';
 import type { CurrentBook, MarketMeta, MarketPages, PendingMerge, VolumeShard } from '../ports/market';
 import type { Services } from '../services';
-import { PAGE_SHARDS, shardOf } from '../store/shard-layout';
+import { PAGE_SHARDS, shardOf } from '../page-format/shard-layout';
 import type { MergeMessage } from '../upload/merge-message';
 import { evaluateMergeAlerts } from './after-merge';
 import { loadBookFile } from './book-file';

@@ -5,7 +5,7 @@
 import { type AuctionRow, pickRows, type RowTable } from '../domain/merge';
 import { changeDoc, checkpointDoc } from '../files/documents';
 import { putJsonFile } from '../files/file-store';
-import { changePath, checkpointPath } from '../files/paths';
+import { changePath, checkpointPath } from '../domain/file-paths';
 import type { PendingMerge } from '../ports/market';
 import type { Services } from '../services';
 import { settled } from './settled';

@@ -3,7 +3,7 @@
  * 56x56 WebP images stored under `icons/` in the files bucket, immutable; 404 when there is none.
  */
 import { NotFoundError } from '../errors';
-import { iconIdPath, iconPath } from '../files/paths';
+import { iconIdPath, iconPath } from '../domain/file-paths';
 import type { Route } from '../http/handler';
 import { binary } from '../http/respond';
 import { getObject } from '../items/bucket';

@@ -20,7 +20,7 @@ import { settingsDocs } from '../api/settings.schemas';
 import type { ErrorCode } from '../errors';
 import { JSON_MAX_DEPTH } from '../http/bounds';
 import { ERROR_STATUS } from '../http/status';
-import { type EndpointRule, PUSH_SERVICE_HOSTS } from '../push/subscription';
+import { type EndpointRule, PUSH_SERVICE_HOSTS } from '../domain/push-subscription';
 import { HTTP_ROUTES, type RouteKey } from '../topology';
 import { errorCodesOf, GATEWAY_ERROR, gatewayMayAnswer, HEADERS, headersOf, layerAnswers, type Place, SECURITY_SCHEMES, securityOf } from './openapi-answers';
 import { pageDocs } from './openapi-pages';

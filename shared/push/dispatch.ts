@@ -12,7 +12,7 @@ import type { Services } from '../services';
 import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
 import { type DeliveryOutcome, deliver } from './deliver';
-import { endpointAllowed, inQuietHours, wantsMarket } from './subscription';
+import { endpointAllowed, inQuietHours, wantsMarket } from '../domain/push-subscription';
 import { type PushMessage, planPush } from './window';
 
 export const PUSH_QUEUE_NAME = 'push';

@@ -6,8 +6,8 @@ import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand,
 import type { RowTable } from '../domain/merge';
 import type { PeriodKind, RetentionMark, RetentionPort } from '../ports/market';
 import { candlePk, marketMetaKey, marketRetentionKey, rowsPk, shardSk, volumePk } from './keys';
-import { encodeRows } from './page-codec';
-import { ROW_SHARDS, shardsTouched, splitShards } from './shard-layout';
+import { encodeRows } from '../page-format/page-codec';
+import { ROW_SHARDS, shardsTouched, splitShards } from '../page-format/shard-layout';
 
 export class RetentionStore implements RetentionPort {
   constructor(

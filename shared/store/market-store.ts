@@ -17,9 +17,9 @@ import { METRIC } from '../telemetry/metric-names';
 import { backoff, batchPut } from './batch-write';
 import { HistoryItems } from './history-items';
 import { candlePk, daySoFarPk, historyMarkKey, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
-import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type ShardCloses } from './page-closes';
-import { decodeCandleParts, decodeCandles, decodeRows, decodeVolume, encodeCandleParts, encodeCandles, encodeRowShards, encodeVolume } from './page-codec';
-import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
+import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type ShardCloses } from '../page-format/page-closes';
+import { decodeCandleParts, decodeCandles, decodeRows, decodeVolume, encodeCandleParts, encodeCandles, encodeRowShards, encodeVolume } from '../page-format/page-codec';
+import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from '../page-format/shard-layout';
 
 /** Sums `ConsumedCapacity` of every call, for the cost benchmark. */
 export class CapacityMeter {

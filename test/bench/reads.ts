@@ -22,7 +22,7 @@ import { clearReadCaches } from '../../shared/market/read-cache';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';
-import { HISTORY_SHARDS, shardOf } from '../../shared/store/shard-layout';
+import { HISTORY_SHARDS, shardOf } from '../../shared/page-format/shard-layout';
 import { buildPages, emptyPages, writePages } from '../support/market-fill';
 import { services } from '../support/operator';
 import { countReadUnits } from '../support/read-units';

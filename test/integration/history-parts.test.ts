@@ -13,7 +13,7 @@ import type { HistoryPage } from '../../shared/ports/market';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { historyPk, shardSk } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';
-import { HISTORY_SHARDS, PAGE_SHARDS, shardOf } from '../../shared/store/shard-layout';
+import { HISTORY_SHARDS, PAGE_SHARDS, shardOf } from '../../shared/page-format/shard-layout';
 import { prng, variantDay, variantKeys } from '../support/many-variants';
 
 /**

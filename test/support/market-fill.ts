@@ -14,7 +14,7 @@ import type { VolumeShard } from '../../shared/ports/market';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';
-import { PAGE_SHARDS, splitShards } from '../../shared/store/shard-layout';
+import { PAGE_SHARDS, splitShards } from '../../shared/page-format/shard-layout';
 
 export interface FillTarget {
   ddb: DynamoDBDocumentClient;

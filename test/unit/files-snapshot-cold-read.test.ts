@@ -17,8 +17,8 @@ import { SERIES_HOURS, seriesFor } from '../../shared/files/snapshot-files';
 import type { MarketPages } from '../../shared/ports/market';
 import type { Services } from '../../shared/services';
 import { base64Decoder } from '../../shared/store/clients/base64';
-import { type CandleCloses, decodeCandleCloses, decodeCandlePartsCloses, decodeShardCloses } from '../../shared/store/page-closes';
-import { decodeCandles, encodeCandleParts, encodeCandleShards } from '../../shared/store/page-codec';
+import { type CandleCloses, decodeCandleCloses, decodeCandlePartsCloses, decodeShardCloses } from '../../shared/page-format/page-closes';
+import { decodeCandles, encodeCandleParts, encodeCandleShards } from '../../shared/page-format/page-codec';
 
 const HOUR = 3_600_000;
 

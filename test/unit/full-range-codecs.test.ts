@@ -15,9 +15,9 @@ import {
   encodeHistory,
   encodeRowShards,
   encodeVolumeShards,
-} from '../../shared/store/page-codec';
-import { Reader, Writer } from '../../shared/store/page-columns';
-import { getDelta, getVarint, putDelta, putVarint, varintEnd } from '../../shared/store/varint';
+} from '../../shared/page-format/page-codec';
+import { Reader, Writer } from '../../shared/page-format/page-columns';
+import { getDelta, getVarint, putDelta, putVarint, varintEnd } from '../../shared/page-format/varint';
 import { buyoutArb, edgy, keyArb, MAX_SAFE, quantityArb, sumArb, zigzagBytes } from '../support/full-range';
 
 const T = 1_717_000_000_000;

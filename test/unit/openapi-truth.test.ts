@@ -17,7 +17,7 @@ import { AlertInput, BoardsDocument, WatchBody } from '../../shared/api/settings
 import type { Route } from '../../shared/http/handler';
 import { openApiDocument } from '../../shared/pages/openapi';
 import { fullOpenApiDocument } from '../../shared/pages/openapi-full';
-import { PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
+import { PUSH_SERVICE_HOSTS } from '../../shared/domain/push-subscription';
 import { HTTP_ROUTES } from '../../shared/topology';
 import { SchemaChecker } from '../support/json-schema';
 

@@ -19,8 +19,8 @@ import {
   encodeRows,
   encodeVolume,
   encodeVolumeShards,
-} from '../../shared/store/page-codec';
-import { shardOf, shardsTouched, splitShards } from '../../shared/store/shard-layout';
+} from '../../shared/page-format/page-codec';
+import { shardOf, shardsTouched, splitShards } from '../../shared/page-format/shard-layout';
 
 const T = 1_717_000_000_000;
 const DAY = Math.floor(T / DAY_MS);

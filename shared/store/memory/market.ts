@@ -8,8 +8,8 @@ import { type Clock, DAY_MS, dayOf, HOUR_MS, hourOf } from '../../clock';
 import type { Candle, CandlePage, CandleRes } from '../../domain/candles';
 import type { RowTable } from '../../domain/merge';
 import type { VolumePage } from '../../domain/volume-estimate';
-import { type CapScope, isCap, newCap } from '../../files/caps';
-import { type FilesState, filesStateOf, type SealRes } from '../../files/files-state';
+import { type CapScope, isCap, newCap } from '../../domain/caps';
+import { type FilesState, filesStateOf, type SealRes } from '../../domain/files-state';
 import {
   type AnswerStore,
   type BookLogEntry,
@@ -36,7 +36,7 @@ import {
 } from '../../ports/market';
 import { BOOK_LOG_KEEP_MS } from '../book-log';
 import { MERGE_RECORD_TTL_MS } from '../merge-log';
-import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type ShardCloses } from '../page-closes';
+import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type ShardCloses } from '../../page-format/page-closes';
 import {
   type CandleParts,
   decodeCandleParts,
@@ -50,9 +50,9 @@ import {
   encodeRowShards,
   encodeRows,
   encodeVolume,
-} from '../page-codec';
+} from '../../page-format/page-codec';
 import { SCAN_LOG_KEEP_MS } from '../scan-log';
-import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched, splitShards } from '../shard-layout';
+import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched, splitShards } from '../../page-format/shard-layout';
 import { type Item, MemoryTable } from './memory-table';
 
 const copy = <T>(v: T): T => structuredClone(v);

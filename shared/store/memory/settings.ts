@@ -2,7 +2,7 @@
 import type { MarketAlert } from '../../domain/alerts';
 import { type BoardsDocument, emptyBoards } from '../../domain/boards';
 import type { AlertFiredRecord, PushState, SettingsPort, StoredAlert, StoredSubscription } from '../../ports/settings';
-import type { BrowserSubscription, PushPrefs } from '../../push/subscription';
+import type { BrowserSubscription, PushPrefs } from '../../domain/push-subscription';
 
 const copy = <T>(v: T): T => structuredClone(v);
 const PENDING_KEPT = 20;
