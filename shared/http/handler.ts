@@ -1,6 +1,5 @@
 import middy from '@middy/core';
 import { anonymousPrincipal, carriesCredential } from '../auth/authenticate';
-import { admit } from '../auth/gate';
 import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
 import { parseMarket } from '../domain/market';
@@ -12,6 +11,7 @@ import { pageError } from '../pages/render';
 import type { ServicesOf } from '../services';
 import { functionTelemetry } from '../telemetry/function-telemetry';
 import { HTTP_ROUTES, type RouteKey } from '../topology';
+import { admit } from './admit';
 import { countAnswers } from './count-answers';
 import { requireEdge } from './edge';
 import { gzipLarge, headerOf, httpErrors } from './middlewares';
