@@ -189,6 +189,12 @@ describe('layering', () => {
     expect(importsBreaking(placed, (target) => !['ground', 'format'].includes(floorOfTarget(target) as Floor))).toEqual([]);
   });
 
+  it("keeps dependency failures one error at the ports: nothing above the adapters reads the SDK's error shapes", () => {
+    const above = sourceFiles('shared').filter((f) => !['adapters'].includes(floorOf(f) as Floor));
+    expect(importsBreaking(above, (target) => target === 'shared/store/dependency-failure')).toEqual([]);
+    expect(importsOf('shared/ports/dependency-failure.ts').filter((i) => !i.specifier.startsWith('node:'))).toEqual([]);
+  });
+
   it('has no file cycle (type imports included)', () => {
     expect(cyclesOf(importGraph(['shared', 'lib', 'lambdas', 'bin', 'scripts', 'app']))).toEqual([]);
   });
