@@ -10,7 +10,7 @@ import type { Principal } from '../auth/principal';
 import type { Feature } from '../domain/roles';
 import { ForbiddenError } from '../errors';
 import type { Services } from '../services';
-import type { Access, QueryFeatures } from './handler';
+import type { Access, QueryFeatures } from './access';
 import type { Metered } from './rate-limit-headers';
 import type { ApiRequest } from './types';
 
