@@ -153,7 +153,7 @@ export const FANOUT_CONCURRENCY = 10;
 export const FUNCTIONS: readonly FunctionSpec[] = [
   // Reads books (book route), snapshots (hourly reads), items and releases; writes item files when a build's
   // merged files are due and, through POST /admin/snapshot, what the snapshot job writes; writes answers too
-  // big for a Lambda answer to answers/ (shared/market/answer-files.ts), the only function that may.
+  // big for a Lambda answer to answers/ (shared/http/answer-files.ts), the only function that may.
   // Production leaves out the snapshot writes (POST /admin/snapshot is 404 there). It tells browsers the VAPID
   // public key and never sends a push: the public half only.
   fn('api', 1024, 29, {

@@ -1,6 +1,6 @@
 /**
  * Writing and reading published files through the files port: JSON documents gzip or plain as their path
- * says, with the headers the spec's caching rules give them (shared/files/paths.ts). Every object the service
+ * says, with the headers the spec's caching rules give them (shared/domain/file-paths.ts). Every object the service
  * writes lands under the stage's `FILES_PREFIX` (the adapter adds it), so previews share the dev bucket.
  */
 import { promisify } from 'node:util';

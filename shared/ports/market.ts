@@ -132,7 +132,7 @@ export interface DayFold {
   seq: number;
 }
 
-/** A market's META and its pages by key shard (shared/store/shard-layout.ts). */
+/** A market's META and its pages by key shard (shared/page-format/shard-layout.ts). */
 export interface MarketPages {
   /** The market's state (empty before its first merge). */
   meta(market: string): Promise<MarketMeta>;

@@ -1,6 +1,6 @@
 /**
  * In-memory fake of the market port (unit tests); test/contract/market.contract.test.ts holds it to the
- * DynamoDB adapter. Pages are kept by key shard in the same encodings the table holds (shared/store/page-codec.ts),
+ * DynamoDB adapter. Pages are kept by key shard in the same encodings the table holds (shared/page-format/page-codec.ts),
  * so a shard rewrite, a shard's missing keys and what the codecs keep behave as in the table.
  */
 import { randomBytes } from 'node:crypto';
