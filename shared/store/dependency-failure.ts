@@ -5,6 +5,7 @@
  * above the ports never reads an SDK error. Merges retry it without using up a book's poison budget and the
  * HTTP layer answers it 503; anything else is the work's own failure and passes through unchanged.
  */
+import { aroundPort } from '../ports/around-port';
 import { type Dependency, DependencyFailure } from '../ports/dependency-failure';
 
 /** Throttling codes across AWS services (the SDK's own list, plus S3's `SlowDown`). */
@@ -63,12 +64,6 @@ function classify(err: unknown, depth: number): boolean {
   return classify(e.cause, depth + 1);
 }
 
-/** Values a port hands out that are data, not a part of the port: never wrapped. */
-const isData = (v: object): boolean =>
-  Array.isArray(v) || ArrayBuffer.isView(v) || v instanceof Map || v instanceof Set || v instanceof Date || v instanceof Promise;
-
-const atPortCache = new WeakMap<object, Map<Dependency, object>>();
-
 /**
  * The port `port` as its callers see it: every method (those of its parts too, e.g. `market.pages.meta`)
  * rejects with one `DependencyFailure` where the adapter's own call failed for want of an answer, and with the
@@ -76,32 +71,17 @@ const atPortCache = new WeakMap<object, Map<Dependency, object>>();
  * see the SDK's errors.
  */
 export function atPort<T extends object>(dependency: Dependency, port: T): T {
-  const known = atPortCache.get(port)?.get(dependency);
-  if (known) return known as T;
   const translate = (err: unknown): unknown => (!(err instanceof DependencyFailure) && classify(err, 0) ? new DependencyFailure(dependency, err) : err);
-  const wrapped = new Proxy(port, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key, target);
-      if (typeof value === 'function' && key !== 'constructor') {
-        return (...args: unknown[]) => {
-          try {
-            const out: unknown = value.apply(target, args);
-            return out instanceof Promise
-              ? out.catch((err: unknown) => {
-                  throw translate(err);
-                })
-              : out;
-          } catch (err) {
+  return aroundPort(port, (call) => {
+    try {
+      const out = call();
+      return out instanceof Promise
+        ? out.catch((err: unknown) => {
             throw translate(err);
-          }
-        };
-      }
-      if (value !== null && typeof value === 'object' && !isData(value)) return atPort(dependency, value);
-      return value;
-    },
+          })
+        : out;
+    } catch (err) {
+      throw translate(err);
+    }
   });
-  const byDependency = atPortCache.get(port) ?? new Map<Dependency, object>();
-  byDependency.set(dependency, wrapped);
-  atPortCache.set(port, byDependency);
-  return wrapped;
 }
