@@ -5,8 +5,8 @@
  */
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import type { FilesPort, ListedFile } from '../ports/files';
 import { fileHeaders } from '../domain/file-paths';
+import type { FilesPort, ListedFile } from '../ports/files';
 
 export type { ListedFile } from '../ports/files';
 

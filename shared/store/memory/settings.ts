@@ -1,8 +1,8 @@
 /** In-memory fake of the settings port (unit tests); the contract suite holds it to the DynamoDB adapter. */
 import type { MarketAlert } from '../../domain/alerts';
 import { type BoardsDocument, emptyBoards } from '../../domain/boards';
-import type { AlertFiredRecord, PushState, SettingsPort, StoredAlert, StoredSubscription } from '../../ports/settings';
 import type { BrowserSubscription, PushPrefs } from '../../domain/push-subscription';
+import type { AlertFiredRecord, PushState, SettingsPort, StoredAlert, StoredSubscription } from '../../ports/settings';
 
 const copy = <T>(v: T): T => structuredClone(v);
 const PENDING_KEPT = 20;
