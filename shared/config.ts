@@ -1,8 +1,8 @@
 // zod/mini: tree-shaken to the few checks used here, so a function that parses nothing else does not load all of zod at cold start.
 import * as z from 'zod/mini';
 import { CATALOGUE_NEW_KEYS_PER_DAY } from './domain/item-catalogue';
-import { originSecretValues } from './http/edge';
-import { PUSH_SERVICE_HOSTS } from './push/subscription';
+import { originSecretValues } from './domain/origin-secret';
+import { PUSH_SERVICE_HOSTS } from './domain/push-subscription';
 
 /** The deployment's configuration, parsed once from the environment at cold start; fails loudly when incomplete. */
 const ConfigSchema = z.object({

@@ -3,9 +3,38 @@
  * route it serves, every queue, schedule and stream consumer. The CDK stack (lib/stack.ts) builds AWS
  * resources from it and the local runtime (lib/local/) wires the same handlers from it.
  */
+
+import { RETENTION } from './domain/file-paths';
 import { MARKETS, marketLabel } from './domain/market';
-import { RETENTION } from './files/paths';
-import type { PkFamily } from './store/keys';
+
+/**
+ * The table's partition key families by name: what a function's `tableKeys` may list. Each family's key
+ * prefix is a storage detail, written once in shared/store/keys.ts (`PK_FAMILIES`, which must name exactly
+ * these); the manifest names them without importing the adapter.
+ */
+export type PkFamily =
+  | 'user'
+  | 'deviceToken'
+  | 'pairing'
+  | 'pairCode'
+  | 'apiKey'
+  | 'rate'
+  | 'market'
+  | 'view'
+  | 'upload'
+  | 'items'
+  | 'catalogue'
+  | 'catalogueReport'
+  | 'catalogueAccount'
+  | 'catalogueMeta'
+  | 'files'
+  | 'cap'
+  | 'liveHubs'
+  | 'liveConn'
+  | 'conn'
+  | 'alerts'
+  | 'alertFired'
+  | 'pushEndpoint';
 
 export type FunctionName =
   | 'api'
@@ -140,7 +169,7 @@ export const FANOUT_CONCURRENCY = 10;
 const MANIFEST = [
   // Reads books (book route), snapshots (hourly reads), items and releases; writes item files when a build's
   // merged files are due and, through POST /admin/snapshot, what the snapshot job writes; writes answers too
-  // big for a Lambda answer to answers/ (shared/market/answer-files.ts), the only function that may.
+  // big for a Lambda answer to answers/ (shared/http/answer-files.ts), the only function that may.
   // Production leaves out the snapshot writes (POST /admin/snapshot is 404 there). It tells browsers the VAPID
   // public key and never sends a push: the public half only.
   fn('api', 1024, 29, {

@@ -53,7 +53,7 @@ export class FilesBucket extends Construct {
       serverAccessLogsPrefix: 'files-bucket/',
       removalPolicy: stage.removalPolicy,
       autoDeleteObjects: stage.removalPolicy === RemovalPolicy.DESTROY,
-      // Answers too big for a Lambda (shared/market/answer-files.ts) are read right after their redirect: S3's
+      // Answers too big for a Lambda (shared/http/answer-files.ts) are read right after their redirect: S3's
       // shortest expiry (a day) removes them whatever the retention sweep does (which also covers previews'
       // prefixes, which a rule on the unprefixed path does not).
       lifecycleRules: [{ id: 'ExpireAnswers', prefix: 'answers/', expiration: Duration.days(1) }],

@@ -11,7 +11,6 @@ import { leadingKeyPattern, MARKET_PK_PREFIX } from '../../shared/store/keys';
 import type { BucketRight, FunctionSpec } from '../../shared/topology';
 import type { StageConfig } from '../stages';
 import { BUNDLING } from './bundling';
-import type { DataTable } from './data-table';
 
 /** The project root: handler entries in the manifest are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -120,7 +119,7 @@ export class ServiceFunction extends NodejsFunction {
    * are denied writes to items whose partition key is a market page, so only the merge (and retention, seal)
    * code can change market data, whatever other code runs in their process.
    */
-  bindTable(table: DataTable): void {
+  bindTable(table: { readonly tableArn: string }): void {
     const { table: access, tableKeys = [], marketPages } = this.spec.access;
     if (access === 'none') return;
     if (tableKeys.length === 0) throw new Error(`${this.spec.name} has table access but lists no key families (shared/topology.ts tableKeys)`);

@@ -4,8 +4,37 @@ import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { ManualClock } from '../../shared/clock';
 import { DomainError } from '../../shared/errors';
 import { publishGeneratedItems } from '../../shared/items/publish';
+import { CONTROL_ROUTES } from './control-routes';
 import { sendJson } from './http-events';
-import type { Faults, Runtime } from './runtime';
+
+export { CONTROL_ROUTES };
+
+/**
+ * What the control API drives of the runtime (lib/local/runtime.ts `Runtime`, which serves it): named here so
+ * this file does not import the runtime that imports it.
+ */
+export interface ControlledRuntime {
+  readonly clock: Clock;
+  readonly faults: Faults;
+  readonly mergeCrash: MergeCrash;
+  readonly bucketName: string;
+  readonly bundleMode: boolean;
+  readonly queues: LocalQueues;
+  readonly operator: OperatorServices;
+  readonly s3: OperatorServices['s3'];
+  clockMoved(): void;
+  dropLiveConnections(code: number): number;
+  faultState(): Faults & MergeFaultState;
+  faultsChanged(): void;
+  settle(): Promise<void>;
+  tick(): Promise<string[]>;
+}
+
+import type { Clock } from '../../shared/clock';
+import type { Faults } from './faults';
+import type { MergeCrash, MergeFaultState } from './merge-crash';
+import type { OperatorServices } from './operator';
+import type { LocalQueues } from './queues';
 
 const parse = (body: Buffer): Record<string, unknown> | null => {
   if (body.length === 0) return {};
@@ -36,24 +65,6 @@ const serverCloseCode = (code: unknown): code is number =>
 
 const bad = (res: ServerResponse, message: string) => sendJson(res, 400, { error: 'bad_request', message });
 
-/** Every control route, for the 404 of a path that is none of them (runtime.ts answers it). */
-export const CONTROL_ROUTES = [
-  'GET /_local/health',
-  'POST /_local/users',
-  'GET|PATCH /_local/users/:id',
-  'POST /_local/sessions',
-  'POST /_local/api-keys',
-  'DELETE /_local/api-keys/:key',
-  'POST /_local/clock',
-  'POST /_local/settle',
-  'POST /_local/tick',
-  'POST /_local/faults',
-  'POST /_local/items',
-  'GET /_local/queues',
-  'GET /_local/files?prefix=',
-  'POST /_local/live/drop',
-];
-
 const FAULTS: Record<keyof Faults | 'merge', readonly string[]> = {
   identity: ['up', 'down'],
   storage: ['up', 'down'],
@@ -70,7 +81,7 @@ function unknownField(input: Record<string, unknown>, allowed: readonly string[]
 }
 
 /** Answers a control route; false when the path is not one. */
-export async function handleControl(rt: Runtime, req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer): Promise<boolean> {
+export async function handleControl(rt: ControlledRuntime, req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer): Promise<boolean> {
   const path = url.pathname;
   const method = req.method ?? 'GET';
   const input = parse(body);

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DAY_MS, HOUR_MS, ManualClock } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
-import { fileHeaders, iconPath } from '../../shared/files/paths';
+import { fileHeaders, iconPath } from '../../shared/domain/file-paths';
 import { DEMO_BUILD, type DemoItemData, demoItemData, demoName } from './demo-items';
 import { ReplayClock } from './replay-clock';
 import type { Runtime } from './runtime';

@@ -8,7 +8,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeHtml, htmlDocument } from '../../shared/pages/render';
-import type { LocalIdentity } from './identity';
 
 /** The session the sign-in page sets lasts this long (Clerk refreshes its own short tokens; this one is simply long). */
 export const SIGN_IN_SECONDS = 8 * 3600;
@@ -80,8 +79,18 @@ const cookieOf = (req: IncomingMessage): string | null => {
 
 const sessionCookie = (token: string, maxAge: number): string => `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}`;
 
+/** What the site asks of the provider (LocalIdentity in identity.ts, which serves the site: named here, not imported). */
+export interface SiteIdentity {
+  signInAs(email: string): Promise<string>;
+  sessionToken(userId: string, expiresIn: number): Promise<string>;
+  sessionUser(token: string): Promise<string | null>;
+  keysOf(userId: string): Array<{ id: string; name: string; created: number; revoked: boolean }>;
+  createKeyFor(userId: string, name: string): Promise<{ id: string; name: string; created: number; revoked: boolean; secret: string }>;
+  revokeKeyOf(userId: string, id: string): Promise<boolean>;
+}
+
 /** Serves one of the site's pages of the provider (`path` below `/_local/idp`). */
-export async function handleSite(idp: LocalIdentity, method: string, path: string, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<true> {
+export async function handleSite(idp: SiteIdentity, method: string, path: string, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<true> {
   const url = new URL(req.url ?? '/', 'http://local');
   if (path === '/sign-in') {
     if (method === 'GET') return signInPage(res, 200, safeRedirect(url.searchParams.get('redirect')));

@@ -46,6 +46,7 @@ import { type DataLock, lockDataDir } from './data-lock';
 import { localDeployment, localSecrets } from './deployment';
 import { Edge } from './edge';
 import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
+import type { Faults } from './faults';
 import { FileHost } from './file-host';
 import { enforceQueueGrants } from './grants';
 import { HttpApi } from './http-api';
@@ -118,14 +119,7 @@ export interface RuntimeOptions {
   catalogueKeysPerDay?: number;
 }
 
-export interface Faults {
-  identity: 'up' | 'down';
-  storage: 'up' | 'down';
-  /** The service's table calls fail as in a DynamoDB outage (the runtime's own stream poller and sweeper go on). */
-  table: 'up' | 'down';
-  /** `fail`: every scheduled seal run throws (until `none`), so its event lands in the seal's failed-runs queue. */
-  seal: 'fail' | 'none';
-}
+export type { Faults };
 
 // The SDK's notice about Node 22 is about future releases; the pinned clients support Node 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

@@ -4,7 +4,7 @@
  * Secrets Manager, and CloudFront for the anonymous reads it caches and the signed-in traffic it passes on.
  * Pure: scripts/cost/model.ts gathers the month's quantities and calls {@link operationsLines}.
  */
-import type { CostLine, CostTopology, Prices } from './model';
+import type { CostLine, CostTopology, Prices } from './inputs';
 import type { Scenario } from './scenario';
 import type { TemplateFacts } from './template';
 

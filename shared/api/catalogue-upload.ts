@@ -1,10 +1,9 @@
 /** POST /api/v1/items/seen (spec api.md: Item data, Catalogue upload rules): an app reports the items it saw. */
-import { CATALOGUE_MAX_BYTES } from '../domain/item-catalogue';
+import { CATALOGUE_MAX_BYTES, catalogueAccount } from '../domain/item-catalogue';
 import { LimitError, ValidationError } from '../errors';
-import { readBody } from '../http/body';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
-import { catalogueAccount } from '../store/catalogue';
+import { readBody } from '../upload/body';
 import { requireUploader } from '../upload/uploader';
 import { CatalogueUploadBody } from './catalogue-upload.schemas';
 import { parseAs } from './zod-parse';

@@ -1,7 +1,9 @@
 /** Item data routes (spec api.md: Item data): merged item data, search index, one key, unknown keys. */
+
+import { itemFilePaths } from '../domain/file-paths';
 import { parseItemKey } from '../domain/item-key';
 import { unknownKeys } from '../domain/items';
-import { itemFilePaths } from '../files/paths';
+import { resultBytes, SPILL_FROM } from '../http/answer-files';
 import type { Route, RoutesOf } from '../http/handler';
 import { acceptsGzip, json, storedJson } from '../http/respond';
 import type { ApiRequest, HttpResult } from '../http/types';
@@ -9,7 +11,6 @@ import { weakTag } from '../http/validators';
 import type { StoredObject } from '../items/bucket';
 import { keysWithRows } from '../items/market-keys';
 import { currentItemFiles, type ItemFilesRef, itemFileObject, itemFileOf, itemOfKeyIn, resolveItemFiles } from '../items/read';
-import { resultBytes, SPILL_FROM } from '../market/answer-files';
 import type { Services } from '../services';
 import { BuildQuery } from './items.schemas';
 import { parseAs } from './zod-parse';
@@ -23,7 +24,7 @@ const gunzippedSize = (gz: Buffer): number => (gz.length >= 4 ? gz.readUInt32LE(
 
 /**
  * A stored item file passed through: still gzip when the caller accepts it, else plain. Past what a Lambda
- * answer carries (issue 23; the limit and margin of shared/market/answer-files.ts) it is `303 See Other` to
+ * answer carries (issue 23; the limit and margin of shared/http/answer-files.ts) it is `303 See Other` to
  * the same file on the file host, public and immutable anyway, as big read answers are: a plain answer whose
  * text alone passes the limit is redirected without being decompressed. The file host serves it gzip.
  */
@@ -33,7 +34,7 @@ function fileAnswer(svc: Pick<Services, 'config'>, req: ApiRequest, obj: StoredO
   const asGzip = gzipped && acceptsGzip(req.headers['accept-encoding']);
   const tooBig = !asGzip && (gzipped ? gunzippedSize(obj.data) : obj.data.length) > SPILL_FROM;
   const answer = tooBig ? null : storedJson(obj.data, gzipped, req.headers['accept-encoding'], headers);
-  // Measured only when it may matter: under half the limit, as shared/market/answer-files.ts measures.
+  // Measured only when it may matter: under half the limit, as shared/http/answer-files.ts measures.
   if (answer && (String(answer.body ?? '').length < SPILL_FROM / 2 || resultBytes(answer) <= SPILL_FROM)) return answer;
   const location = `${svc.config.cdnBase}${itemFilePaths(ref.build, ref.hash)[file]}`;
   return {

@@ -6,11 +6,11 @@
 import { secondsToNextHour } from '../clock';
 import { parseItemKey } from '../domain/item-key';
 import { NotFoundError } from '../errors';
+import { liveHeaders } from '../http/answer-cache';
+import { fitAnswer } from '../http/answer-files';
 import type { Route, RoutesOf } from '../http/handler';
 import { storedJson } from '../http/respond';
 import type { HttpResult } from '../http/types';
-import { liveHeaders } from '../market/answer-cache';
-import { fitAnswer } from '../market/answer-files';
 import { bookSummary, itemBookEntries, readBookFile } from '../market/book-read';
 import { bookRange } from '../market/query-rules';
 import { latestSnapshotFile } from '../market/snapshot-read';

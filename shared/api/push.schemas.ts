@@ -4,7 +4,7 @@
  * schema is made per rule.
  */
 import { z } from 'zod';
-import { ENDPOINT_MAX, type EndpointRule, endpointAllowed, HHMM, keyBytes, PREFS_MAX_BYTES, PUSH_SERVICE_HOSTS, validZone } from '../push/subscription';
+import { ENDPOINT_MAX, type EndpointRule, endpointAllowed, HHMM, keyBytes, PREFS_MAX_BYTES, PUSH_SERVICE_HOSTS, validZone } from '../domain/push-subscription';
 import { Deleted, Ms } from './common.schemas';
 import type { DocsOf, RouteDoc } from './route-doc';
 

@@ -4,10 +4,10 @@
  * public key (`vapidPublic`); the push function, which signs, holds the pair.
  */
 import { requireSignedIn } from '../auth/gate';
+import { type PushPrefs, SUBSCRIPTIONS_MAX } from '../domain/push-subscription';
 import { UnavailableError } from '../errors';
 import type { Route, RoutesOf } from '../http/handler';
 import { ok } from '../http/respond';
-import { type PushPrefs, SUBSCRIPTIONS_MAX } from '../push/subscription';
 import type { Services } from '../services';
 import { DeleteSubscriptionBody, putSubscriptionBody } from './push.schemas';
 import { jsonBody } from './settings';

@@ -7,7 +7,6 @@
 import { DEVICE_TOKEN_PREFIX, isDeviceTokenShape, LAST_SEEN_EVERY_MS, lastSeenDue } from '../domain/pairing';
 import { entitlementsOf, scopedEntitlements } from '../domain/roles';
 import { type DomainError, UnauthenticatedError } from '../errors';
-import type { ApiRequest } from '../http/types';
 import type { Services } from '../services';
 import { API_KEY_PREFIX, resolveApiKey } from './api-key';
 import { isAllowedOrigin } from './origins';
@@ -16,8 +15,17 @@ import { accountClaims } from './profile';
 import { remoteKeys, type Session, verifySessionToken } from './session';
 import { hashSecret } from './tokens';
 
-/** The parts of a request authentication reads (an HTTP request, or a WebSocket `$connect`). */
-export type AuthRequest = Pick<ApiRequest, 'headers' | 'cookies' | 'query' | 'ip'>;
+/**
+ * The parts of a request authentication reads (an HTTP request, or a WebSocket `$connect`): the HTTP layer's
+ * `ApiRequest` has them all (shared/http/types.ts), named here so authentication does not import that layer.
+ */
+export interface AuthRequest {
+  headers: Record<string, string>;
+  cookies: Record<string, string>;
+  query: Record<string, string>;
+  /** The caller's address key (shared/domain/address-key.ts). */
+  ip: string;
+}
 
 export interface AuthOptions {
   /** Accept `?token=` (browsers cannot set headers on a WebSocket). */

@@ -1,6 +1,6 @@
-import type { Feature, Limits, Role } from '../domain/roles';
+import type { CallerKind, Feature, Limits, Role } from '../domain/roles';
 
-export type CallerKind = 'anon' | 'session' | 'device' | 'apiKey';
+export type { CallerKind };
 
 /** Who is calling, with what they may do. `callerId` identifies the rate-limit and upload-limit subject. */
 export interface Principal {

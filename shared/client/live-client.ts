@@ -3,7 +3,7 @@
  * it follows the socket's notices, fetches only the change and checkpoint files it was told of, never one
  * twice, and keeps the market's table. Used by integration tests and as the reference client.
  */
-import type { Caps } from '../files/caps';
+import type { Caps } from '../domain/caps';
 import type { AuctionRow } from '../files/documents';
 import type { AuthMessage, AuthRequestMessage, HelloMessage, LiveMessage, Sealed } from '../live/message-types';
 import { backoffDelay } from './backoff';

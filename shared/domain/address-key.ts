@@ -92,3 +92,12 @@ export function viewerAddressIp(value: string): string {
   const i = value.lastIndexOf(':');
   return i > 0 ? value.slice(0, i) : value;
 }
+
+/**
+ * The caller's rate-limit address key: from `CloudFront-Viewer-Address` only when the request is known to
+ * come through CloudFront (anyone calling an origin directly can send that header), else the source IP.
+ */
+export function callerAddressKey(headers: Record<string, string>, sourceIp: string, fromEdge: boolean): string {
+  const viewer = headers['cloudfront-viewer-address'];
+  return addressKey(fromEdge && viewer ? viewerAddressIp(viewer) : sourceIp);
+}

@@ -2,6 +2,7 @@
  * The item catalogue (spec api.md: Catalogue upload rules): the upload body, each account's latest report per
  * key, and the naming rule's tallies kept on the key's catalogue entry. Pure: `now` is passed in.
  */
+import { createHash } from 'node:crypto';
 import type { CatalogueLeader } from './items';
 
 /** Spec Limits: catalogue upload. */
@@ -152,3 +153,6 @@ export function withdrawReport(entry: CatalogueEntry, previous: CatalogueReport)
   const nameChanged = before?.n !== after?.n || (before?.accounts ?? 0) >= 2 !== (after?.accounts ?? 0) >= 2;
   return { entry: { ...entry, names, accounts: Math.max(0, entry.accounts - 1) }, nameChanged };
 }
+
+/** An account as the catalogue stores it: an opaque hash, never the id. */
+export const catalogueAccount = (userId: string): string => createHash('sha256').update(`catalogue:${userId}`, 'utf8').digest('hex').slice(0, 32);

@@ -20,6 +20,11 @@ export type Feature = (typeof FEATURES)[number];
 
 export type Role = 'anon' | 'free' | 'contributor' | 'premium';
 
+/** How a caller proved who it is (none: anonymous). */
+export type CallerKind = 'anon' | 'session' | 'device' | 'apiKey';
+/** The credentials a live socket can be opened with: every kind but anonymous. */
+export type SocketKind = Exclude<CallerKind, 'anon'>;
+
 const ANON: Feature[] = ['candles.daily', 'candles.hourly'];
 const FREE: Feature[] = [...ANON, 'live', 'watchlist', 'alerts', 'boards', 'api.keys', 'api.read', 'api.upload', 'upload.device'];
 const CONTRIBUTOR: Feature[] = [...FREE, 'prices.live', 'depth', 'books'];

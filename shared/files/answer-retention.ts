@@ -1,5 +1,5 @@
 /**
- * Retention of spilled answers (shared/market/answer-files.ts): an answer file is read right after its
+ * Retention of spilled answers (shared/http/answer-files.ts): an answer file is read right after its
  * redirect, and an hourly one is valid to the end of its hour, so each is deleted once the hour after the one
  * its path names is over. In AWS a lifecycle rule on the prefix also expires them after a day (the stack),
  * whatever the sweep does; locally this sweep is the only deleter.

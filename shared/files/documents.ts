@@ -5,8 +5,8 @@
  */
 import { DAY_MS, HOUR_MS } from '../clock';
 import type { Candle } from '../domain/candles';
+import { BLOCK_MS } from '../domain/file-paths';
 import type { AuctionRow } from '../domain/merge';
-import { BLOCK_MS } from './paths';
 
 export type { AuctionRow, Candle };
 

@@ -6,11 +6,12 @@
  * icons are kept; anything left under `work/` (internal state, now in the work bucket) is deleted. Called by
  * the retention schedule (every 6 hours).
  */
+
+import { expiredFiles, RETENTION } from '../domain/file-paths';
 import { MARKETS } from '../domain/market';
 import type { Services } from '../services';
 import { retainAnswers } from './answer-retention';
 import { deleteFiles, listFiles } from './file-store';
-import { expiredFiles, RETENTION } from './paths';
 
 /** Internal state once kept beside the published files (before the work bucket): deleted whatever its age. */
 const LEGACY_PREFIXES = ['work/'];

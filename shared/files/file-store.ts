@@ -1,12 +1,12 @@
 /**
  * Writing and reading published files through the files port: JSON documents gzip or plain as their path
- * says, with the headers the spec's caching rules give them (shared/files/paths.ts). Every object the service
+ * says, with the headers the spec's caching rules give them (shared/domain/file-paths.ts). Every object the service
  * writes lands under the stage's `FILES_PREFIX` (the adapter adds it), so previews share the dev bucket.
  */
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { fileHeaders } from '../domain/file-paths';
 import type { FilesPort, ListedFile } from '../ports/files';
-import { fileHeaders } from './paths';
 
 export type { ListedFile } from '../ports/files';
 

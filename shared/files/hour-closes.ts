@@ -6,8 +6,9 @@
  * keeps each shard's three columns as they were decoded and answers `get` by a binary search in the key's
  * shard, so `foldHours` folds exactly the same values as before.
  */
+
+import type { CandleCloses } from '../page-format/page-closes';
 import type { MarketPages } from '../ports/market';
-import type { CandleCloses } from '../store/page-closes';
 import type { HourCloses } from './hour-series';
 
 /** One hour page over its decoded shard columns. Read-only; `get` allocates the pair it answers. */

@@ -9,7 +9,7 @@
  * (test/unit/files-snapshot-cold-read.test.ts checks the bytes, with and without keys missing from pages).
  */
 import { unionSorted } from '../domain/sorted-keys';
-import type { CandleCloses, ShardBlock } from '../store/page-closes';
+import type { CandleCloses, ShardBlock } from '../page-format/page-closes';
 import type { ColumnHourCloses } from './hour-closes';
 import { emptySeries, foldHours, type HourSeries } from './hour-series';
 

@@ -12,8 +12,8 @@
  *
  * Pure: folding and the binary form.
  */
-import { Reader, Writer } from '../store/page-columns';
-import { getDelta, getVarint, putDelta, putVarint, varintEnd } from '../store/varint';
+import { Reader, Writer } from '../page-format/page-columns';
+import { getDelta, getVarint, putDelta, putVarint, varintEnd } from '../page-format/varint';
 import type { DayClosePoint } from './recent-changes';
 
 export interface HourSeries {

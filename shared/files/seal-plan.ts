@@ -3,8 +3,8 @@
  * market's first merge on, once it is over plus `SEAL_GRACE_MS`, empty or not, each once. Pure.
  */
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../clock';
-import type { SealRes } from './files-state';
-import { BLOCK_MS } from './paths';
+import { BLOCK_MS } from '../domain/file-paths';
+import type { SealRes } from '../domain/files-state';
 
 /** Candle seal grace (spec Limits): a period is written 5 minutes after it ends. */
 export const SEAL_GRACE_MS = 5 * MINUTE_MS;

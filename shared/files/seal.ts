@@ -10,14 +10,14 @@
  */
 import { dayOf, HOUR_MS, MINUTE_MS } from '../clock';
 import type { CandlePage } from '../domain/candles';
+import { BLOCK_MS, cappedHourPath, dayCandlesPath, fullDayCandlesPath, hourCandlesPath, minuteBlockPath, volumePath } from '../domain/file-paths';
+import type { FilesState, SealRes } from '../domain/files-state';
 import { MARKETS } from '../domain/market';
 import { compactHistories } from '../market/history-compaction';
 import type { MarketCaps, MarketMeta, MarketPages } from '../ports/market';
 import type { Services } from '../services';
 import { type Candle, dayCandlesDoc, hourCandlesDoc, minuteBlockDoc, type VolumeEstimate, volumeDoc } from './documents';
 import { putJsonFile } from './file-store';
-import type { FilesState, SealRes } from './files-state';
-import { BLOCK_MS, cappedHourPath, dayCandlesPath, fullDayCandlesPath, hourCandlesPath, minuteBlockPath, volumePath } from './paths';
 import { periodsToSeal } from './seal-plan';
 
 /** Periods written between two state updates: bounds the work a crash repeats and the notices a catch-up sends. */

@@ -6,20 +6,20 @@
  * the current hour, never the missed ones).
  */
 import { dayOf, HOUR_MS } from '../clock';
+import { recentLatestPath, recentPath, snapshotLatestPath, snapshotPath } from '../domain/file-paths';
 import { MARKETS } from '../domain/market';
 import { RETAINED_HOURS } from '../domain/retention';
 import { currentItemFiles, itemFileOf } from '../items/read';
 import { buildHourlySnapshot } from '../market/hourly-view';
+import type { CandleCloses } from '../page-format/page-closes';
+import { ALL_PAGE_SHARDS, PAGE_SHARDS } from '../page-format/shard-layout';
 import type { MarketPages } from '../ports/market';
 import type { Services } from '../services';
-import type { CandleCloses } from '../store/page-closes';
-import { ALL_PAGE_SHARDS, PAGE_SHARDS } from '../store/shard-layout';
 import { latestPointerDoc } from './documents';
 import { fileSize, putJsonFile } from './file-store';
 import { readHourCloses } from './hour-closes';
 import { decodeSeries, emptySeries, encodeSeries, foldDays, foldHours, type HourSeries } from './hour-series';
 import { blockShard, foldHoursCold, foldShardRuns, joinShards } from './hour-series-cold';
-import { recentLatestPath, recentPath, snapshotLatestPath, snapshotPath } from './paths';
 import { buildRecentFile } from './recent-build';
 import type { ItemClass } from './recent-changes';
 import { getWorkObject, putWorkObject, seriesKey } from './work-store';

@@ -5,32 +5,18 @@
  * while the distribution moves to the new value (docs/security.md).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { ORIGIN_SECRET_MIN_LENGTH, originSecretValues } from '../domain/origin-secret';
 import { ForbiddenError, UnavailableError } from '../errors';
 import { keepOutOfLogs } from '../log';
 import type { Services } from '../services';
 
+export { ORIGIN_SECRET_MIN_LENGTH, originSecretValues };
+
 /** The header CloudFront adds to every origin request (a custom origin header; a viewer's own is overwritten). */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 
-/** Shorter values are never accepted, so a half-configured secret cannot become a guessable one. */
-export const ORIGIN_SECRET_MIN_LENGTH = 32;
-
 /** How long a function keeps the values it read; a rotation waits at least this long before moving CloudFront. */
 export const ORIGIN_SECRET_REFRESH_MS = 5 * 60_000;
-
-/** The values a secret string `{"current": …, "previous"?: …}` accepts (none when it is malformed). */
-export function originSecretValues(secretString: string | undefined): string[] {
-  if (!secretString) return [];
-  let doc: unknown;
-  try {
-    doc = JSON.parse(secretString);
-  } catch {
-    return [];
-  }
-  if (!doc || typeof doc !== 'object') return [];
-  const { current, previous } = doc as Record<string, unknown>;
-  return [current, previous].filter((v): v is string => typeof v === 'string' && v.length >= ORIGIN_SECRET_MIN_LENGTH);
-}
 
 const digest = (v: string): Buffer => createHash('sha256').update(v, 'utf8').digest();
 

@@ -1,6 +1,5 @@
 import middy from '@middy/core';
 import { anonymousPrincipal, carriesCredential } from '../auth/authenticate';
-import { admit } from '../auth/gate';
 import type { Principal } from '../auth/principal';
 import { parseItemKey } from '../domain/item-key';
 import { parseMarket } from '../domain/market';
@@ -12,6 +11,8 @@ import { pageError } from '../pages/render';
 import type { ServicesOf } from '../services';
 import { functionTelemetry } from '../telemetry/function-telemetry';
 import { HTTP_ROUTES, type RouteKey } from '../topology';
+import type { Access, QueryFeatures } from './access';
+import { admit } from './admit';
 import { countAnswers } from './count-answers';
 import { requireEdge } from './edge';
 import { gzipLarge, headerOf, httpErrors } from './middlewares';
@@ -22,36 +23,7 @@ import { Router } from './router';
 import type { ApiRequest, HttpEvent, HttpResult } from './types';
 import { withValidator } from './validators';
 
-/**
- * A feature one query parameter's value needs besides the route's own (`res=m1` needs `candles.minute`).
- * Declared with the route so admission checks it with the other features, before any 400 of the path or
- * query (DESIGN: check order). A value naming no feature (a bad `res`) is left to the route's own 400.
- */
-export interface QueryFeatures {
-  param: string;
-  /** The value an absent parameter stands for. */
-  absent?: string;
-  features: Readonly<Record<string, Feature>>;
-}
-
-/**
- * Who may call a route. `public`: anyone (API keys still need `api.read` on reads unless `keyExempt`);
- * `signedIn`: 401 for anonymous callers; `feature`: signed-in and holding the feature (403 otherwise).
- */
-export type Access =
-  | {
-      kind: 'public';
-      keyExempt?: boolean;
-      /** anyone holding it, anonymous callers included (403 otherwise, never 401) */
-      feature?: Feature;
-      query?: QueryFeatures;
-      /** answers every method alike and changes nothing (404 / 405): a session's write needs no Origin here */
-      writesNothing?: boolean;
-    }
-  | { kind: 'signedIn' }
-  | { kind: 'feature'; feature: Feature /** reads need only a signed-in caller */; signedInOnly?: boolean }
-  /** A retired route (spec: always 404): answered before admission, so no credential is read and nothing is counted. */
-  | { kind: 'retired' };
+export type { Access, QueryFeatures };
 
 /** The functions that serve HTTP routes. */
 export type HttpFunction = 'api' | 'upload' | 'pages';

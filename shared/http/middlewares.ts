@@ -6,7 +6,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { DomainError, type UnavailableCode, UnavailableError } from '../errors';
 import type { Log } from '../log';
-import { isDependencyFailure } from '../store/dependency-failure';
+import { isDependencyFailure } from '../ports/dependency-failure';
 import { compressLarge, fromError } from './respond';
 import type { HttpEvent, HttpResult } from './types';
 

@@ -1,15 +1,8 @@
-import { addressKey, viewerAddressIp } from '../domain/address-key';
+import { callerAddressKey } from '../domain/address-key';
 import { boundPathParams, boundQuery } from './bounds';
 import type { ApiRequest, HttpEvent } from './types';
 
-/**
- * The caller's rate-limit address key: from `CloudFront-Viewer-Address` only when the request is known to
- * come through CloudFront (anyone calling an origin directly can send that header), else the source IP.
- */
-export function callerAddressKey(headers: Record<string, string>, sourceIp: string, fromEdge: boolean): string {
-  const viewer = headers['cloudfront-viewer-address'];
-  return addressKey(fromEdge && viewer ? viewerAddressIp(viewer) : sourceIp);
-}
+export { callerAddressKey };
 
 /**
  * Builds the route's view of an API Gateway v2 event: path parameters and query values within their bounds

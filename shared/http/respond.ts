@@ -86,7 +86,7 @@ export const COMPRESS_FROM = 1024 * 1024;
 export async function compressLarge(result: HttpResult, acceptEncoding: string | undefined): Promise<HttpResult> {
   if (result.isBase64Encoded || typeof result.body !== 'string' || result.body.length < COMPRESS_FROM) return result;
   if (result.headers?.['content-encoding']) return result;
-  // Already negotiated (a route that fits its answer itself, shared/market/answer-files.ts).
+  // Already negotiated (a route that fits its answer itself, shared/http/answer-files.ts).
   if (String(result.headers?.vary ?? '').includes('Accept-Encoding')) return result;
   const headers = { ...result.headers, vary: varyOn(result.headers, 'Accept-Encoding') };
   if (!acceptsGzip(acceptEncoding)) return { ...result, headers };

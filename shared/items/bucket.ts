@@ -1,6 +1,6 @@
 /**
  * Item files, icons and release files in the files bucket, through the shared file store (which applies the
- * stage's prefix and the headers shared/files/paths.ts fixes for each published path).
+ * stage's prefix and the headers shared/domain/file-paths.ts fixes for each published path).
  */
 import { fileSize, getObjectBytes } from '../files/file-store';
 import type { Services } from '../services';

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
+import { ITEMS_CURRENT_PATH, itemFilePaths } from '../domain/file-paths';
 import { buildSearchIndex, type GeneratedItemFile, isAcceptedName, mergeItems, needsRebuild, parseGeneratedItemFile, REBUILD_AFTER_MS } from '../domain/items';
 import { itemsCurrentDoc } from '../files/documents';
-import { ITEMS_CURRENT_PATH, itemFilePaths } from '../files/paths';
 import type { BuildRecord, CurrentBuild, NameRevision } from '../ports/catalogue';
 import type { Services } from '../services';
 import { getObject, objectExists, putJsonFile } from './bucket';

@@ -3,10 +3,10 @@
  * its files as stored, and the parsed items file, kept in memory per immutable version.
  */
 import { gunzipSync } from 'node:zlib';
+import { itemFilePaths } from '../domain/file-paths';
 import { itemOfKeyInText } from '../domain/item-text';
 import { type ItemFile, isBuildName } from '../domain/items';
 import { NotFoundError, ValidationError } from '../errors';
-import { itemFilePaths } from '../files/paths';
 import type { BuildRecord } from '../ports/catalogue';
 import type { Services } from '../services';
 import { getObject, type StoredObject } from './bucket';

@@ -5,16 +5,16 @@
  * Features are recomputed from the socket's claims as time passes (a contributor window ends). Pure.
  */
 
-import type { CallerKind, Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
 import { MINUTE_MS } from '../clock';
-import { type Claims, type Entitlements, entitlementsOf, scopedEntitlements } from '../domain/roles';
+import { type Claims, type Entitlements, entitlementsOf, type SocketKind, scopedEntitlements } from '../domain/roles';
+
+export type { SocketKind };
 
 /** A session socket outlives its token's `exp` by 10 minutes. */
 export const SESSION_GRACE_MS = 10 * MINUTE_MS;
 /** An API key socket holds 5 minutes from its upgrade or last renewal. */
 export const API_KEY_SOCKET_MS = 5 * MINUTE_MS;
-
-export type SocketKind = Exclude<CallerKind, 'anon'>;
 
 /** When the credential of a socket stops being valid (null: a device's, until it is deleted). */
 export function credentialUntil(p: Pick<Principal, 'kind' | 'validUntil'>, now: number): number | null {

@@ -4,7 +4,7 @@
  * day, volume and snapshot files) and the day caps that exist, today's made on first need.
  */
 import { dayOf } from '../clock';
-import { capDays } from '../files/caps';
+import { capDays } from '../domain/caps';
 import type { Services } from '../services';
 import type { MarketView } from './messages';
 

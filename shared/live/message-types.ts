@@ -3,7 +3,7 @@
  * them (shared/live/messages.ts, fanout.ts, socket.ts) and the TypeScript live client reads them
  * (shared/client/live-client.ts). Types only, so a client takes nothing else of the server with it.
  */
-import type { Caps } from '../files/caps';
+import type { Caps } from '../domain/caps';
 
 /** The newest sealed period per resolution (null before the first). */
 export type Sealed = { m1: number | null; h1: number | null; d1: number | null };

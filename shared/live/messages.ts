@@ -5,10 +5,10 @@
  * with `prices.live`, book URLs with `books`, caps as `capsFor` gives them.
  */
 import { dayOf } from '../clock';
+import { type CapState, type Caps, capsFor } from '../domain/caps';
+import { fileUrl, snapshotPath } from '../domain/file-paths';
+import type { FilesState, SealRes } from '../domain/files-state';
 import type { Feature, Role } from '../domain/roles';
-import { type CapState, type Caps, capsFor } from '../files/caps';
-import type { FilesState, SealRes } from '../files/files-state';
-import { fileUrl, snapshotPath } from '../files/paths';
 import { periodStartOf } from '../files/seal-plan';
 import type { MergeRecord } from '../ports/market';
 import type { AhMessage, AlertMessage, AuthMessage, ErrorMessage, HelloMessage, LiveErrorCode, RolesMessage, SealedMessage } from './message-types';

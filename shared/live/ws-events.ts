@@ -1,7 +1,6 @@
 /** What the live socket functions read of API Gateway WebSocket events. */
 import type { APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
-import { addressKey } from '../domain/address-key';
-import { callerAddressKey } from '../http/request';
+import { addressKey, callerAddressKey } from '../domain/address-key';
 import type { ConnectRequest } from './socket';
 
 /** `$connect` carries the upgrade request's headers and query (a WebSocket API's event is the REST shape). */

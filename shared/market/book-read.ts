@@ -4,7 +4,7 @@
  * names an uploader.
  */
 import { gunzipSync } from 'node:zlib';
-import { fileUrl } from '../files/paths';
+import { fileUrl } from '../domain/file-paths';
 import { getObject } from '../items/bucket';
 import type { BookLogEntry, CurrentBook } from '../ports/market';
 import type { Services } from '../services';

@@ -7,8 +7,8 @@
  */
 import { dayOf, HOUR_MS, hourOf } from '../clock';
 import type { CandlePage } from '../domain/candles';
+import { ALL_PAGE_SHARDS, PAGE_SHARDS, shardOf } from '../page-format/shard-layout';
 import type { DayFold, MergeRecord } from '../ports/market';
-import { ALL_PAGE_SHARDS, PAGE_SHARDS, shardOf } from '../store/shard-layout';
 import type { ReadSources } from './sources';
 import { foldPageInto } from './view-rules';
 

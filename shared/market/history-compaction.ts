@@ -9,10 +9,10 @@ import { DAY_MS, dayOf, HOUR_MS } from '../clock';
 import { earliestDataAt } from '../domain/book';
 import type { CandlePage } from '../domain/candles';
 import type { VolumePage } from '../domain/volume-estimate';
+import { compactHistory } from '../page-format/page-codec';
+import { HISTORY_SHARDS, splitShards } from '../page-format/shard-layout';
 import type { HistoryPage } from '../ports/market';
 import type { Services } from '../services';
-import { compactHistory } from '../store/page-codec';
-import { HISTORY_SHARDS, splitShards } from '../store/shard-layout';
 import { type ReadSources, readSources } from './sources';
 
 /** Spec Uploads: a book may be observed up to 24 h before it arrives; a day is final once that has passed too. */

@@ -8,8 +8,8 @@
  */
 import type { Candle } from '../domain/candles';
 import type { Volume } from '../domain/volume-estimate';
+import { HISTORY_SHARDS, shardOf } from '../page-format/shard-layout';
 import type { HistoryPage } from '../ports/market';
-import { HISTORY_SHARDS, shardOf } from '../store/shard-layout';
 import { historyMark } from './history-compaction';
 import { dayPagesOf, historyOf } from './page-cache';
 import { registerReadCache } from './read-cache';

@@ -82,3 +82,11 @@ export class JsonBytes {
 export const COMMA = 44;
 export const OPEN = 91;
 export const CLOSE = 93;
+
+/** JSON text built by hand (a big answer would spend most of its time in JSON.stringify), used as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** An answer body as JSON text. */
+export const bodyText = (body: unknown): string => (body instanceof JsonText ? body.text : JSON.stringify(body));

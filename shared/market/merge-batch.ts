@@ -7,8 +7,8 @@
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { blanksMarket, replaysSnapshot } from '../domain/book-watch';
 import { MERGE_FAILURE_BUDGET, mergeRetryDelaySeconds, type RejectReason } from '../domain/merge-retry';
+import { isDependencyFailure } from '../ports/dependency-failure';
 import type { Services } from '../services';
-import { isDependencyFailure } from '../store/dependency-failure';
 import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
 import { inSubsegment } from '../telemetry/tracing';

@@ -2,10 +2,11 @@
  * The files a merge publishes (spec files: Capability files, Sequence numbers): the change file of every
  * merge and the checkpoint after merge 1 and every 50th, each under its own cap, gzip and immutable.
  */
+
+import { changePath, checkpointPath } from '../domain/file-paths';
 import { type AuctionRow, pickRows, type RowTable } from '../domain/merge';
 import { changeDoc, checkpointDoc } from '../files/documents';
 import { putJsonFile } from '../files/file-store';
-import { changePath, checkpointPath } from '../files/paths';
 import type { PendingMerge } from '../ports/market';
 import type { Services } from '../services';
 import { settled } from './settled';

@@ -8,9 +8,9 @@
 
 import { MERGE_REDRIVE_LIMIT } from '../domain/merge-retry';
 import { fileSize } from '../files/file-store';
+import { isDependencyFailure } from '../ports/dependency-failure';
 import type { QueueMessage, ReceivedMessage } from '../ports/queues';
 import type { Services } from '../services';
-import { isDependencyFailure } from '../store/dependency-failure';
 import { deadLetterQueueName, MERGE_QUEUES } from '../topology';
 import { parseMergeMessage } from '../upload/merge-message';
 import { describeFailure, setAside } from './merge-batch';

@@ -45,9 +45,9 @@ import { DAY_MS, HOUR_MS } from '../clock';
 import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { Row, RowTable } from '../domain/merge';
 import type { Volume, VolumePage } from '../domain/volume-estimate';
+import { decodeHistoryParts } from '../page-format/history-parts';
+import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf } from '../page-format/shard-layout';
 import type { HistoryPage, MarketPages, MarketPort } from '../ports/market';
-import { decodeHistoryParts } from '../store/history-parts';
-import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf } from '../store/shard-layout';
 import { ReadCache } from './read-cache';
 import { type ReadSources, readSources } from './sources';
 

@@ -10,7 +10,7 @@
  * - A missing pointer or file (before the first snapshot) is never kept.
  */
 import { HOUR_MS, hourOf } from '../clock';
-import { fileHeaders, parseFilePath, snapshotLatestPath } from '../files/paths';
+import { fileHeaders, parseFilePath, snapshotLatestPath } from '../domain/file-paths';
 import { getObject, type StoredObject } from '../items/bucket';
 import type { FilesPort } from '../ports/files';
 import type { Services } from '../services';

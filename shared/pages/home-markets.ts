@@ -4,10 +4,10 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { hourOf, secondsToNextHour } from '../clock';
+import { snapshotLatestPath } from '../domain/file-paths';
 import { MARKETS } from '../domain/market';
 import type { AuctionRow } from '../domain/merge';
 import type { HourlySnapshot, LatestPointer } from '../files/documents';
-import { snapshotLatestPath } from '../files/paths';
 import { getObject } from '../items/bucket';
 import { currentItemFiles, itemOfKeyIn } from '../items/read';
 import type { Services } from '../services';

@@ -2,8 +2,9 @@
  * Icons (spec api.md: Item data, icons): `GET /icons/<icon>.webp` and `GET /icons/id/<fileID>.webp` serve the
  * 56x56 WebP images stored under `icons/` in the files bucket, immutable; 404 when there is none.
  */
+
+import { iconIdPath, iconPath } from '../domain/file-paths';
 import { NotFoundError } from '../errors';
-import { iconIdPath, iconPath } from '../files/paths';
 import type { Route } from '../http/handler';
 import { binary } from '../http/respond';
 import { getObject } from '../items/bucket';

@@ -12,9 +12,9 @@
  */
 
 import { contributorUntil } from '../domain/contributor';
+import type { FilesState, SealRes } from '../domain/files-state';
+import { SEAL_RES } from '../domain/files-state';
 import type { Claims } from '../domain/roles';
-import type { FilesState, SealRes } from '../files/files-state';
-import { SEAL_RES } from '../files/files-state';
 import type { LiveConnection } from './connections';
 import type { MergeRecord } from './market';
 import type { AlertFiredRecord } from './settings';

@@ -3,8 +3,7 @@
  * 2000 sockets per hub), and posting to and closing sockets through API Gateway's `@connections`.
  */
 
-import type { Claims, Feature, Role } from '../domain/roles';
-import type { SocketKind } from '../live/credentials';
+import type { Claims, Feature, Role, SocketKind } from '../domain/roles';
 
 /** Sockets per hub (spec Limits). */
 export const HUB_SIZE = 2000;

@@ -7,11 +7,12 @@
  * hour's reused read answers. The DynamoDB adapter is shared/store/dynamo-market.ts.
  */
 import type { Candle, CandlePage, CandleRes } from '../domain/candles';
+import type { CapScope, CapStore } from '../domain/caps';
+import type { FilesState, SealRes } from '../domain/files-state';
+import type { HistoryDay, HistoryPage } from '../domain/history';
 import type { RowTable } from '../domain/merge';
 import type { VolumePage } from '../domain/volume-estimate';
-import type { CapScope, CapStore } from '../files/caps';
-import type { FilesState, SealRes } from '../files/files-state';
-import type { CandleCloses, ShardCloses } from '../store/page-closes';
+import type { CandleCloses, ShardCloses } from '../page-format/page-closes';
 
 /** The current order book of a market (spec Order books rule 2). */
 export interface CurrentBook {
@@ -72,14 +73,8 @@ export interface VolumeShard {
   bookAt: number | null;
 }
 
-/** A day of a compacted history page: the day candles (day points) and the volume estimates of that day. */
-export interface HistoryDay {
-  candles: CandlePage;
-  volume: VolumePage;
-}
-
-/** Compacted day history of one key shard: day number → that day's pages. */
-export type HistoryPage = Map<number, HistoryDay>;
+/** The history shapes live in the domain (the page format encodes them); the port's users import them from here. */
+export type { HistoryDay, HistoryPage };
 
 export interface MergeRecord {
   market: string;
@@ -137,7 +132,7 @@ export interface DayFold {
   seq: number;
 }
 
-/** A market's META and its pages by key shard (shared/store/shard-layout.ts). */
+/** A market's META and its pages by key shard (shared/page-format/shard-layout.ts). */
 export interface MarketPages {
   /** The market's state (empty before its first merge). */
   meta(market: string): Promise<MarketMeta>;

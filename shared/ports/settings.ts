@@ -5,7 +5,7 @@
 
 import type { MarketAlert } from '../domain/alerts';
 import type { BoardsDocument } from '../domain/boards';
-import type { BrowserSubscription, PushPrefs, PushSubscriptionView } from '../push/subscription';
+import type { BrowserSubscription, PushPrefs, PushSubscriptionView } from '../domain/push-subscription';
 
 /** An alert as stored: the answer's fields, its owner, a whole-market deal's remembered set and the edit revision. */
 export interface StoredAlert {

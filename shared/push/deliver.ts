@@ -5,7 +5,7 @@
  */
 import webpush from 'web-push';
 import type { PushPayload } from '../domain/push-message';
-import type { BrowserSubscription } from './subscription';
+import type { BrowserSubscription } from '../domain/push-subscription';
 
 export const PUSH_TTL_SECONDS = 3600;
 const SEND_TIMEOUT_MS = 10_000;

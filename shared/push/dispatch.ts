@@ -8,11 +8,11 @@
 import * as z from 'zod/mini';
 import type { MarketAlert } from '../domain/alerts';
 import { notificationFor } from '../domain/push-message';
+import { endpointAllowed, inQuietHours, wantsMarket } from '../domain/push-subscription';
 import type { Services } from '../services';
 import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
 import { type DeliveryOutcome, deliver } from './deliver';
-import { endpointAllowed, inQuietHours, wantsMarket } from './subscription';
 import { type PushMessage, planPush } from './window';
 
 export const PUSH_QUEUE_NAME = 'push';

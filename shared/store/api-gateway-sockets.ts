@@ -6,6 +6,7 @@
 import { type ApiGatewayManagementApiClient, DeleteConnectionCommand, GoneException } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { PostResult, SocketsPort } from '../ports/connections';
 import { ConnectionPoster } from './connection-poster';
+import { atPort } from './dependency-failure';
 
 const isGone = (err: unknown): boolean =>
   err instanceof GoneException ||
@@ -21,6 +22,8 @@ export class ApiGatewaySockets implements SocketsPort {
     private readonly localCloseCode: boolean,
   ) {
     this.poster = new ConnectionPoster(client);
+    // biome-ignore lint/correctness/noConstructorReturn: the port its callers get is this adapter behind atPort
+    return atPort('sockets', this);
   }
 
   post(connectionId: string, data: Uint8Array): Promise<PostResult> {

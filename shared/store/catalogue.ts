@@ -4,7 +4,6 @@
  * last changed. Entries are written with optimistic concurrency (a `version` attribute), so two uploads of the
  * same key never lose each other's report.
  */
-import { createHash } from 'node:crypto';
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   applyReport,
@@ -31,9 +30,6 @@ const WRITE_CONCURRENCY = 16;
 const TRANSACTION_KEYS = 50;
 const TRANSACTION_CONCURRENCY = 4;
 const MAX_ATTEMPTS = 8;
-
-/** An account as the catalogue stores it: an opaque hash, never the id. */
-export const catalogueAccount = (userId: string): string => createHash('sha256').update(`catalogue:${userId}`, 'utf8').digest('hex').slice(0, 32);
 
 export interface VersionedEntry {
   entry: CatalogueEntry;

@@ -13,8 +13,8 @@
  */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { filesStateOf } from '../domain/files-state';
 import { MARKETS } from '../domain/market';
-import { filesStateOf } from '../files/files-state';
 import { type ChangeEvent, filesMove, type ProfileView, profileChange } from '../ports/changes';
 import type { AlertFiredRecord } from '../ports/settings';
 import { toConnection } from './dynamo-connections';

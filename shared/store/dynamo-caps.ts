@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS } from '../clock';
-import { type CapScope, isCap, newCap } from '../files/caps';
+import { type CapScope, isCap, newCap } from '../domain/caps';
 import type { DayCapKind, MarketCaps } from '../ports/market';
 import { isConditionFailure, isLive } from './identity-items';
 import { capPk, capSk } from './keys';

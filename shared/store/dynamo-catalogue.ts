@@ -2,20 +2,24 @@
 import type { CataloguePort } from '../ports/catalogue';
 import { catalogueEntry, catalogueLeaders, nameRevision, recordCatalogueReports } from './catalogue';
 import { expireCatalogueAccounts } from './catalogue-expiry';
+import { atPort } from './dependency-failure';
 import { getBuild, getCurrent, putPublishedBuild, recordMerged, setCurrent, updateCurrentFiles } from './item-builds';
 import { bindAll, type Table } from './table';
 
 export const dynamoCatalogue = (t: Table): CataloguePort =>
-  bindAll(t, {
-    recordCatalogueReports,
-    expireCatalogueAccounts,
-    catalogueEntry,
-    catalogueLeaders,
-    nameRevision,
-    getBuild,
-    putPublishedBuild,
-    recordMerged,
-    getCurrent,
-    setCurrent,
-    updateCurrentFiles,
-  });
+  atPort(
+    'table',
+    bindAll(t, {
+      recordCatalogueReports,
+      expireCatalogueAccounts,
+      catalogueEntry,
+      catalogueLeaders,
+      nameRevision,
+      getBuild,
+      putPublishedBuild,
+      recordMerged,
+      getCurrent,
+      setCurrent,
+      updateCurrentFiles,
+    }),
+  );

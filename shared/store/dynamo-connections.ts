@@ -17,6 +17,7 @@ import {
   type SocketAudience,
   type SocketRef,
 } from '../ports/connections';
+import { atPort } from './dependency-failure';
 import { isConditionFailure } from './identity-items';
 import { connPointerKey, LIVE_USER_SK_PREFIX, liveConnPk, liveHubSk, liveHubsPk, liveUserSk, userPk } from './keys';
 import { queryAll as queryItems } from './query';
@@ -40,7 +41,10 @@ export class DynamoConnections implements ConnectionsPort {
     private readonly t: Table,
     /** Sockets per hub (tests use small hubs). */
     private readonly hubSize = HUB_SIZE,
-  ) {}
+  ) {
+    // biome-ignore lint/correctness/noConstructorReturn: the port its callers get is this adapter behind atPort
+    return atPort('table', this);
+  }
 
   /** Takes a place in the market's first hub with room; answers the hub. */
   private async takeHubPlace(market: string): Promise<number> {

@@ -1,6 +1,6 @@
 /** The DynamoDB adapter of a market's file state (one item per market; its updates drive `sealed` messages). */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type FilesState, filesStateOf, type SealRes } from '../files/files-state';
+import { type FilesState, filesStateOf, type SealRes } from '../domain/files-state';
 import type { FilesStatePort } from '../ports/market';
 import { isConditionFailure } from './identity-items';
 import { filesStateKey } from './keys';

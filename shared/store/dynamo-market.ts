@@ -1,6 +1,7 @@
 /** The DynamoDB adapter of the market port: every part over one table. */
 import type { MarketPort } from '../ports/market';
 import { BookLog } from './book-log';
+import { atPort } from './dependency-failure';
 import { DynamoAnswers } from './dynamo-answers';
 import { DynamoCapStore } from './dynamo-caps';
 import { dynamoFilesState } from './dynamo-files-state';
@@ -18,7 +19,7 @@ export interface DynamoMarketOptions {
 
 export function dynamoMarket(t: Table, opts: DynamoMarketOptions = {}): MarketPort {
   const meter = opts.meter ?? new CapacityMeter();
-  return {
+  return atPort('table', {
     scope: t.name,
     pages: new MarketStore(t.ddb, t.name, meter, false),
     latest: new MarketStore(t.ddb, t.name, meter, true),
@@ -30,5 +31,5 @@ export function dynamoMarket(t: Table, opts: DynamoMarketOptions = {}): MarketPo
     caps: new DynamoCapStore(t),
     filesState: dynamoFilesState(t),
     answers: new DynamoAnswers(t),
-  };
+  });
 }

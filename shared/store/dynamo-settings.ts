@@ -1,5 +1,6 @@
 /** The DynamoDB adapter of the settings port: the account documents, alerts and push subscriptions over one table. */
 import type { SettingsPort } from '../ports/settings';
+import { atPort } from './dependency-failure';
 import {
   createAlert,
   deleteStoredAlert,
@@ -15,22 +16,25 @@ import { deleteSubscription, getPushState, listSubscriptions, putPushState, putS
 import { bindAll, type Table } from './table';
 
 export const dynamoSettings = (t: Table): SettingsPort =>
-  bindAll(t, {
-    getWatchlist,
-    putWatchlist,
-    getBoards,
-    putBoards,
-    listAccountAlerts,
-    getAccountAlert,
-    createAlert,
-    replaceStoredAlert,
-    deleteStoredAlert,
-    enabledMarketAlerts,
-    saveEvaluation,
-    firedAt,
-    listSubscriptions,
-    putSubscription,
-    deleteSubscription,
-    getPushState,
-    putPushState,
-  });
+  atPort(
+    'table',
+    bindAll(t, {
+      getWatchlist,
+      putWatchlist,
+      getBoards,
+      putBoards,
+      listAccountAlerts,
+      getAccountAlert,
+      createAlert,
+      replaceStoredAlert,
+      deleteStoredAlert,
+      enabledMarketAlerts,
+      saveEvaluation,
+      firedAt,
+      listSubscriptions,
+      putSubscription,
+      deleteSubscription,
+      getPushState,
+      putPushState,
+    }),
+  );

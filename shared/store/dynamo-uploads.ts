@@ -1,5 +1,6 @@
 /** The DynamoDB adapter of the uploads port: admission records and quarantine records over one table. */
 import type { UploadsPort } from '../ports/uploads';
+import { atPort } from './dependency-failure';
 import { bindAll, type Table } from './table';
 import { deleteQuarantine, putQuarantine, quarantinedBefore } from './upload-quarantine';
 import {
@@ -16,18 +17,21 @@ import {
 } from './upload-records';
 
 export const dynamoUploads = (t: Table): UploadsPort =>
-  bindAll(t, {
-    lastCreditedAt,
-    claimBookAt,
-    releaseBookAt,
-    claimRetry,
-    releaseRetry,
-    keepAnswer,
-    takeUploadLimit,
-    releaseUploadLimit,
-    takeCreditInterval,
-    releaseCreditInterval,
-    putQuarantine,
-    quarantinedBefore,
-    deleteQuarantine,
-  });
+  atPort(
+    'table',
+    bindAll(t, {
+      lastCreditedAt,
+      claimBookAt,
+      releaseBookAt,
+      claimRetry,
+      releaseRetry,
+      keepAnswer,
+      takeUploadLimit,
+      releaseUploadLimit,
+      takeCreditInterval,
+      releaseCreditInterval,
+      putQuarantine,
+      quarantinedBefore,
+      deleteQuarantine,
+    }),
+  );

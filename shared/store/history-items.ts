@@ -15,11 +15,11 @@
 
 import { createHash } from 'node:crypto';
 import { BatchGetCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeHistoryParts, encodeHistoryParts, partsHolding } from '../page-format/history-parts';
+import { HISTORY_SHARDS } from '../page-format/shard-layout';
 import type { HistoryPage } from '../ports/market';
 import { backoff, batchPut } from './batch-write';
-import { decodeHistoryParts, encodeHistoryParts, partsHolding } from './history-parts';
 import { historyPk, shardSk } from './keys';
-import { HISTORY_SHARDS } from './shard-layout';
 
 type Meter = { add(units: unknown, kind: 'read' | 'write'): void };
 type Item = { pk: string; sk: string; d?: Uint8Array; parts?: Array<[number, number]>; gen?: string };

@@ -2,6 +2,7 @@
  * Single-table key formats (pk / sk strings), in one file. Every adapter builds keys here and nowhere else.
  * Sections are owned by concern; `ttl` (seconds) is set on items that expire.
  */
+import type { PkFamily } from '../topology';
 
 /**
  * The partition key families: every pk this file builds is one of these strings or starts with one, and
@@ -32,9 +33,9 @@ export const PK_FAMILIES = {
   alerts: 'ALERTS#',
   alertFired: 'ALERTFIRED#',
   pushEndpoint: 'PUSHEP#',
-} as const;
+} as const satisfies Record<PkFamily, string>;
 
-export type PkFamily = keyof typeof PK_FAMILIES;
+export type { PkFamily };
 
 /** The `dynamodb:LeadingKeys` pattern of a family: every pk of it, and no other family's. */
 export const leadingKeyPattern = (family: PkFamily): string => {

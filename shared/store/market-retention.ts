@@ -4,10 +4,10 @@
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { RowTable } from '../domain/merge';
+import { encodeRows } from '../page-format/page-codec';
+import { ROW_SHARDS, shardsTouched, splitShards } from '../page-format/shard-layout';
 import type { PeriodKind, RetentionMark, RetentionPort } from '../ports/market';
 import { candlePk, marketMetaKey, marketRetentionKey, rowsPk, shardSk, volumePk } from './keys';
-import { encodeRows } from './page-codec';
-import { ROW_SHARDS, shardsTouched, splitShards } from './shard-layout';
 
 export class RetentionStore implements RetentionPort {
   constructor(

@@ -11,15 +11,24 @@ import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { RowTable } from '../domain/merge';
 import { periodExpiresAt } from '../domain/retention';
 import type { VolumePage } from '../domain/volume-estimate';
+import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type ShardCloses } from '../page-format/page-closes';
+import {
+  decodeCandleParts,
+  decodeCandles,
+  decodeRows,
+  decodeVolume,
+  encodeCandleParts,
+  encodeCandles,
+  encodeRowShards,
+  encodeVolume,
+} from '../page-format/page-codec';
+import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from '../page-format/shard-layout';
 import { type DayFold, emptyMarketMeta, type HistoryPage, type MarketMeta, type MarketPages, type PendingMerge, type VolumeShard } from '../ports/market';
 import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
 import { backoff, batchPut } from './batch-write';
 import { HistoryItems } from './history-items';
 import { candlePk, daySoFarPk, historyMarkKey, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
-import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type ShardCloses } from './page-closes';
-import { decodeCandleParts, decodeCandles, decodeRows, decodeVolume, encodeCandleParts, encodeCandles, encodeRowShards, encodeVolume } from './page-codec';
-import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
 
 /** Sums `ConsumedCapacity` of every call, for the cost benchmark. */
 export class CapacityMeter {

@@ -7,6 +7,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { QueueMessage, QueuePort, ReceivedMessage } from '../ports/queues';
+import { atPort } from './dependency-failure';
 
 /** The URL of a queue from its ARN (`arn:<partition>:sqs:<region>:<account>:<name>`). */
 export function queueUrlOfArn(arn: string): string {
@@ -24,7 +25,10 @@ export class SqsQueues implements QueuePort {
     private readonly client: SQSClient,
     private readonly urls: Record<string, string>,
     private readonly traceHeader: () => string | undefined = () => undefined,
-  ) {}
+  ) {
+    // biome-ignore lint/correctness/noConstructorReturn: the port its callers get is this adapter behind atPort
+    return atPort('queue', this);
+  }
 
   private url(queue: string): string {
     const url = this.urls[queue];

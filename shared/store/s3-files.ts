@@ -9,6 +9,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type { FileHead, FilesPort, ListedFile, StoredHeaders } from '../ports/files';
+import { atPort } from './dependency-failure';
 
 /** Whether an S3 error says the object does not exist. */
 export const isMissing = (err: unknown): boolean => {
@@ -21,7 +22,10 @@ export class S3Files implements FilesPort {
     private readonly s3: S3Client,
     private readonly bucket: string,
     private readonly prefix: string,
-  ) {}
+  ) {
+    // biome-ignore lint/correctness/noConstructorReturn: the port its callers get is this adapter behind atPort
+    return atPort('bucket', this);
+  }
 
   private key(path: string): string {
     return `${this.prefix}${path}`;

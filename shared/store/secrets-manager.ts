@@ -3,6 +3,7 @@
  * first read: a function whose stage sets no secret ARN (the local runtime, a bench) never loads it.
  */
 import type { SecretsPort } from '../ports/secrets';
+import { atPort } from './dependency-failure';
 
 export function secretsManager(): SecretsPort {
   let client: Promise<{ read(arn: string): Promise<string | undefined> }> | undefined;
@@ -11,10 +12,10 @@ export function secretsManager(): SecretsPort {
     const sm = new SecretsManagerClient({});
     return { read: async (arn: string) => (await sm.send(new GetSecretValueCommand({ SecretId: arn }))).SecretString };
   };
-  return {
-    read: async (arn) => {
+  return atPort('secrets', {
+    read: async (arn: string) => {
       client ??= load();
       return (await client).read(arn);
     },
-  };
+  });
 }

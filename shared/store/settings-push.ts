@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { MarketAlert } from '../domain/alerts';
+import type { BrowserSubscription, PushPrefs } from '../domain/push-subscription';
 import type { PushState, StoredSubscription } from '../ports/settings';
-import type { BrowserSubscription, PushPrefs } from '../push/subscription';
 import { isConditionFailure, num, str } from './identity-items';
 import { PUSH_ENDPOINT_SK, PUSH_STATE_SK, PUSH_SUB_SK_PREFIX, pushEndpointPk, pushSubSk, userPk } from './keys';
 import type { Table } from './table';

@@ -12,11 +12,11 @@ import { BOOK_WINDOW_BEHIND_MS, type Book, decodeBookJson, validateBook, viaFiel
 import { CREDIT_EVERY_MS, type CreditOutcome, judgeUpload, listedInLastDay, QUARANTINE_MS } from '../domain/credit';
 import { deriveScan, type Scan } from '../domain/derived-scan';
 import { ConflictError, DomainError, UnavailableError } from '../errors';
-import { BODY_LIMIT, readBody } from '../http/body';
 import type { MarketPages } from '../ports/market';
 import type { UploadAnswer } from '../ports/uploads';
 import type { Services } from '../services';
 import { annotate } from '../telemetry/tracing';
+import { BODY_LIMIT, readBody } from './body';
 import { deleteStored, storeBookFile, storeQuarantined } from './book-storage';
 import { mergeMessage } from './merge-message';
 import { requireUploader, requireViaAllowed, retryIdentity, type Uploader, uploaderOf } from './uploader';

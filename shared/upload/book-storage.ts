@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Book } from '../domain/book';
+import { newCap } from '../domain/caps';
+import { bookPath, fileHeaders } from '../domain/file-paths';
 import { UnavailableError } from '../errors';
-import { newCap } from '../files/caps';
 import { bookDoc } from '../files/documents';
-import { bookPath, fileHeaders } from '../files/paths';
 import { redact } from '../log';
 import type { Services } from '../services';
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import { type Book, parseBook } from '../../shared/domain/book';
-import { readBody } from '../../shared/http/body';
+import { readBody } from '../../shared/upload/body';
 import { type CpuStats, describeStats, sampleCpuAlternating } from './cpu-sample';
 
 export interface ValidationFigures {

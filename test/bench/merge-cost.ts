@@ -11,10 +11,10 @@ import { DAY_MS, dayOf, type ManualClock, MINUTE_MS } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import { type Candle, periodOf } from '../../shared/domain/candles';
 import { deriveScan } from '../../shared/domain/derived-scan';
+import { compactHistory } from '../../shared/page-format/page-codec';
+import { HISTORY_SHARDS, shardOf } from '../../shared/page-format/shard-layout';
 import type { HistoryPage } from '../../shared/ports/market';
 import { CapacityMeter, MarketStore } from '../../shared/store/market-store';
-import { compactHistory } from '../../shared/store/page-codec';
-import { HISTORY_SHARDS, shardOf } from '../../shared/store/shard-layout';
 import { services } from '../support/operator';
 
 export interface MergeCostFigures {

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/clock';
 import type { CatalogueReport } from '../../shared/domain/item-catalogue';
+import { catalogueAccount } from '../../shared/domain/item-catalogue';
 import type { CataloguePort } from '../../shared/ports/catalogue';
-import { catalogueAccount } from '../../shared/store/catalogue';
 import { dynamoCatalogue } from '../../shared/store/dynamo-catalogue';
 import { MemoryCatalogue } from '../../shared/store/memory/catalogue';
 import { freshTable } from '../support/engines';

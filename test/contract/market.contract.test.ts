@@ -6,14 +6,14 @@ import { DAY_MS, HOUR_MS, ManualClock } from '../../shared/clock';
 import type { Candle, CandlePage } from '../../shared/domain/candles';
 import type { Row, RowTable } from '../../shared/domain/merge';
 import type { VolumePage } from '../../shared/domain/volume-estimate';
+import { decodeHistoryParts } from '../../shared/page-format/history-parts';
+import type { CandleCloses, ShardCloses } from '../../shared/page-format/page-closes';
+import { type CandleParts, compactHistory, encodeCandleShards } from '../../shared/page-format/page-codec';
+import { ROW_SHARDS, shardOf } from '../../shared/page-format/shard-layout';
 import type { MarketPort, MergeRecord } from '../../shared/ports/market';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
-import { decodeHistoryParts } from '../../shared/store/history-parts';
 import { candlePk, shardSk } from '../../shared/store/keys';
 import { type MemoryPages, memoryMarket } from '../../shared/store/memory/market';
-import type { CandleCloses, ShardCloses } from '../../shared/store/page-closes';
-import { type CandleParts, compactHistory, encodeCandleShards } from '../../shared/store/page-codec';
-import { ROW_SHARDS, shardOf } from '../../shared/store/shard-layout';
 import { freshTable } from '../support/engines';
 
 const T0 = Date.UTC(2026, 10, 2, 12, 0, 0);

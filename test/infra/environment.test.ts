@@ -3,7 +3,7 @@ import { RUNTIME_VARIABLES, stackVariablesOf } from '../../lib/environment';
 import { devParameters } from '../../lib/stages';
 import { CONFIG_VARIABLES, CONFIG_VARIABLES_BY_SOURCE, envOfStage, parseConfig } from '../../shared/config';
 import { CATALOGUE_NEW_KEYS_PER_DAY } from '../../shared/domain/item-catalogue';
-import { endpointAllowed, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
+import { endpointAllowed, PUSH_SERVICE_HOSTS } from '../../shared/domain/push-subscription';
 import { accessIn, deadLetterQueueName, FUNCTIONS, MERGE_QUEUES, MERGE_REJECTED_QUEUE, PUSH_QUEUE } from '../../shared/topology';
 import { environmentOf, flatten, ofType, synth } from './synth';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, dayOf, HOUR_MS, type ManualClock } from '../../shared/clock';
-import { SPILL_FROM } from '../../shared/market/answer-files';
+import { SPILL_FROM } from '../../shared/http/answer-files';
 import { BIG_KEYS, fillBigMarket } from '../support/big-market';
 import { type Local, startLocal } from '../support/local';
 import { tierTokens } from '../support/market-books';

@@ -1,7 +1,7 @@
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseFilePath } from '../../shared/domain/file-paths';
 import { retainFiles } from '../../shared/files/file-retention';
-import { parseFilePath } from '../../shared/files/paths';
 import { type Local, startLocal } from '../support/local';
 import { HOUR, MARKET, MINUTE, uploadAt, uploaderKey } from '../support/market-books';
 

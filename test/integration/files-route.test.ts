@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postAdminSnapshot } from '../../shared/api/admin-snapshot';
 import { anonymousPrincipal } from '../../shared/auth/authenticate';
+import { changePath } from '../../shared/domain/file-paths';
 import { retainFiles } from '../../shared/files/file-retention';
 import { putJsonFile } from '../../shared/files/file-store';
-import { changePath } from '../../shared/files/paths';
 import type { ApiRequest } from '../../shared/http/types';
 import { listFiles } from '../support/books';
 import { DEFAULT_START, type Local, startLocal } from '../support/local';

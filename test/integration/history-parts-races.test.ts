@@ -3,12 +3,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureTable } from '../../lib/local/storage';
+import { decodeHistoryParts } from '../../shared/page-format/history-parts';
+import { encodeHistory } from '../../shared/page-format/page-codec';
+import { HISTORY_SHARDS, shardOf } from '../../shared/page-format/shard-layout';
 import type { HistoryPage } from '../../shared/ports/market';
-import { decodeHistoryParts } from '../../shared/store/history-parts';
 import { historyPk, shardSk } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';
-import { encodeHistory } from '../../shared/store/page-codec';
-import { HISTORY_SHARDS, shardOf } from '../../shared/store/shard-layout';
 import { variantHistory, variantKeys } from '../support/many-variants';
 
 /**

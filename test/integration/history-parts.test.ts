@@ -9,11 +9,11 @@ import { compactHistories } from '../../shared/market/history-compaction';
 import { itemDays, itemsDays } from '../../shared/market/item-read';
 import { marketHistory } from '../../shared/market/market-read';
 import { readSources } from '../../shared/market/sources';
+import { HISTORY_SHARDS, PAGE_SHARDS, shardOf } from '../../shared/page-format/shard-layout';
 import type { HistoryPage } from '../../shared/ports/market';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { historyPk, shardSk } from '../../shared/store/keys';
 import { MarketStore } from '../../shared/store/market-store';
-import { HISTORY_SHARDS, PAGE_SHARDS, shardOf } from '../../shared/store/shard-layout';
 import { prng, variantDay, variantKeys } from '../support/many-variants';
 
 /**

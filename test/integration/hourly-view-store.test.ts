@@ -7,7 +7,7 @@ import { ensureTable } from '../../lib/local/storage';
 import { DAY_MS, HOUR_MS, ManualClock } from '../../shared/clock';
 import { type Candle, type CandleRes, foldCandles } from '../../shared/domain/candles';
 import type { ScanItem } from '../../shared/domain/derived-scan';
-import { reuseHourly } from '../../shared/market/answer-cache';
+import { reuseHourly } from '../../shared/http/answer-cache';
 import { daySoFar } from '../../shared/market/day-so-far';
 import { compactHistories, historyMark } from '../../shared/market/history-compaction';
 import { itemAsOf, tableAsOf } from '../../shared/market/hourly-view';

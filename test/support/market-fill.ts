@@ -10,11 +10,11 @@ import { applyScanToCandles, type CandlePage, type CandleRes, periodOf, periodSt
 import { deriveScan, type Scan } from '../../shared/domain/derived-scan';
 import { mergeScan } from '../../shared/domain/merge';
 import { addVolume, estimateVolume, type VolumePage, volumeApplies } from '../../shared/domain/volume-estimate';
+import { PAGE_SHARDS, splitShards } from '../../shared/page-format/shard-layout';
 import type { VolumeShard } from '../../shared/ports/market';
 import { MarketStore } from '../../shared/store/market-store';
 import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';
-import { PAGE_SHARDS, splitShards } from '../../shared/store/shard-layout';
 
 export interface FillTarget {
   ddb: DynamoDBDocumentClient;

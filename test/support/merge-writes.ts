@@ -6,8 +6,8 @@
 import { expect } from 'vitest';
 import { DAY_MS, dayOf, HOUR_MS, hourOf } from '../../shared/clock';
 import type { Candle } from '../../shared/domain/candles';
+import { PAGE_SHARDS, shardOf } from '../../shared/page-format/shard-layout';
 import type { MarketPort, VolumeShard } from '../../shared/ports/market';
-import { PAGE_SHARDS, shardOf } from '../../shared/store/shard-layout';
 
 /** A merge as merge-book.ts writes it: `pending` first, then rows, day and hour candles, the merge and scan log entries and volume, then the seq commit. */
 export async function mergeWrites(

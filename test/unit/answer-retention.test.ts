@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../shared/clock';
 import { expiredAnswers } from '../../shared/files/answer-retention';
-import { answerPath } from '../../shared/market/answer-files';
+import { answerPath } from '../../shared/http/answer-files';
 
 describe('answer file retention (issue 13)', () => {
   const cap = 'A'.repeat(22);

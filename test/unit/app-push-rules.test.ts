@@ -9,7 +9,7 @@ import { ALERTS_PAGE, openUrlOf, parsePayload } from '../../app/push/notificatio
 import { formToPrefs, keyBytes, prefsToForm } from '../../app/push/prefs';
 import { PushPrefs } from '../../shared/api/push.schemas';
 import { alertUrl, GROUP_URL, notificationFor } from '../../shared/domain/push-message';
-import { validZone } from '../../shared/push/subscription';
+import { validZone } from '../../shared/domain/push-subscription';
 
 const ORIGIN = 'https://markets.example';
 

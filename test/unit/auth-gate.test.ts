@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalIdentity } from '../../lib/local/identity';
-import { admit, authenticate, requireSession } from '../../shared/auth/gate';
+import { requireSession } from '../../shared/auth/gate';
 import { ManualClock } from '../../shared/clock';
 import { DomainError } from '../../shared/errors';
+import { admit, authenticate } from '../../shared/http/admit';
 import type { Access } from '../../shared/http/handler';
 import type { ApiRequest } from '../../shared/http/types';
 import type { Services } from '../../shared/services';

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../shared/errors';
-import { BODY_LIMIT, readBody } from '../../shared/http/body';
+import { BODY_LIMIT, readBody } from '../../shared/upload/body';
 
 const codeOf = (fn: () => unknown): string => {
   try {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../shared/clock';
+import { type CapState, capDays, capScopeOf, capsFor, isCap, MemoryCapStore, newCap } from '../../shared/domain/caps';
+import { BLOCK_MS, bookPath, cappedHourPath, changePath, hourCandlesPath, minuteBlockPath, parseFilePath, volumePath } from '../../shared/domain/file-paths';
 import { entitlementsOf } from '../../shared/domain/roles';
-import { type CapState, capDays, capScopeOf, capsFor, isCap, MemoryCapStore, newCap } from '../../shared/files/caps';
-import { BLOCK_MS, bookPath, cappedHourPath, changePath, hourCandlesPath, minuteBlockPath, parseFilePath, volumePath } from '../../shared/files/paths';
 
 const M = 'forever.pvp.horde.us';
 const NOW = 20000 * DAY_MS + 5 * 3_600_000;

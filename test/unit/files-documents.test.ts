@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../../shared/clock';
+import { itemFilePaths, snapshotPath } from '../../shared/domain/file-paths';
 import {
   type AuctionRow,
   bookDoc,
@@ -15,7 +16,6 @@ import {
   minuteBlockDoc,
   volumeDoc,
 } from '../../shared/files/documents';
-import { itemFilePaths, snapshotPath } from '../../shared/files/paths';
 
 const M = 'forever.rp.alliance.us';
 const candle = (close: number, quantity = 1): Candle => ({ open: close - 1, high: close + 2, low: close - 3, close, quantity, openAt: 0, lastAt: 0 });

@@ -9,8 +9,8 @@ import type { Candle, CandlePage } from '../../shared/domain/candles';
 import { ColumnHourCloses } from '../../shared/files/hour-closes';
 import { emptySeries, encodeSeries, foldHours, type HourCloses } from '../../shared/files/hour-series';
 import { foldHoursCold } from '../../shared/files/hour-series-cold';
-import { decodeCandleCloses } from '../../shared/store/page-closes';
-import { decodeCandles, encodeCandleShards } from '../../shared/store/page-codec';
+import { decodeCandleCloses } from '../../shared/page-format/page-closes';
+import { decodeCandles, encodeCandleShards } from '../../shared/page-format/page-codec';
 
 const HOUR = 3_600_000;
 

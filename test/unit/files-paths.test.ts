@@ -26,7 +26,7 @@ import {
   snapshotLatestPath,
   snapshotPath,
   volumePath,
-} from '../../shared/files/paths';
+} from '../../shared/domain/file-paths';
 
 const M = 'forever.normal.alliance.us';
 const CAP = 'AbCdEfGhIjKlMnOpQr_-09';

@@ -14,11 +14,11 @@ import { RETAINED_HOURS } from '../../shared/domain/retention';
 import { emptySeries, encodeSeries, foldHours, type HourCloses } from '../../shared/files/hour-series';
 import { blockShard, foldShardRuns, joinShards } from '../../shared/files/hour-series-cold';
 import { SERIES_HOURS, seriesFor } from '../../shared/files/snapshot-files';
+import { type CandleCloses, decodeCandleCloses, decodeCandlePartsCloses, decodeShardCloses } from '../../shared/page-format/page-closes';
+import { decodeCandles, encodeCandleParts, encodeCandleShards } from '../../shared/page-format/page-codec';
 import type { MarketPages } from '../../shared/ports/market';
 import type { Services } from '../../shared/services';
 import { base64Decoder } from '../../shared/store/clients/base64';
-import { type CandleCloses, decodeCandleCloses, decodeCandlePartsCloses, decodeShardCloses } from '../../shared/store/page-closes';
-import { decodeCandles, encodeCandleParts, encodeCandleShards } from '../../shared/store/page-codec';
 
 const HOUR = 3_600_000;
 

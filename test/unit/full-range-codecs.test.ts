@@ -5,7 +5,6 @@ import type { Candle, CandlePage } from '../../shared/domain/candles';
 import type { Row, RowTable } from '../../shared/domain/merge';
 import type { Volume, VolumePage } from '../../shared/domain/volume-estimate';
 import { decodeSeries, emptySeries, encodeSeries, foldDays, foldHours, type HourCloses } from '../../shared/files/hour-series';
-import type { HistoryPage } from '../../shared/ports/market';
 import {
   decodeCandles,
   decodeHistory,
@@ -15,9 +14,10 @@ import {
   encodeHistory,
   encodeRowShards,
   encodeVolumeShards,
-} from '../../shared/store/page-codec';
-import { Reader, Writer } from '../../shared/store/page-columns';
-import { getDelta, getVarint, putDelta, putVarint, varintEnd } from '../../shared/store/varint';
+} from '../../shared/page-format/page-codec';
+import { Reader, Writer } from '../../shared/page-format/page-columns';
+import { getDelta, getVarint, putDelta, putVarint, varintEnd } from '../../shared/page-format/varint';
+import type { HistoryPage } from '../../shared/ports/market';
 import { buyoutArb, edgy, keyArb, MAX_SAFE, quantityArb, sumArb, zigzagBytes } from '../support/full-range';
 
 const T = 1_717_000_000_000;

@@ -9,7 +9,7 @@ import type { AuctionRow } from '../../shared/files/documents';
 import { decodeSeries, emptySeries, encodeSeries, foldHours, type HourCloses } from '../../shared/files/hour-series';
 import { buildRecentFile } from '../../shared/files/recent-build';
 import { change } from '../../shared/files/recent-changes';
-import { decodeCandles, encodeCandles } from '../../shared/store/page-codec';
+import { decodeCandles, encodeCandles } from '../../shared/page-format/page-codec';
 import { buyoutArb, int31Arb, keyArb, MAX_SAFE, MAX31, priceArb, quantityArb, referenceChange, saturate, sumArb } from '../support/full-range';
 
 /** A book's entries over the full ranges: unique and in book order (key, price, stack, band). */

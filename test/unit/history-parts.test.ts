@@ -4,10 +4,10 @@ import { DAY_MS } from '../../shared/clock';
 import type { Candle } from '../../shared/domain/candles';
 import { petKey } from '../../shared/domain/item-key';
 import type { Volume } from '../../shared/domain/volume-estimate';
+import { decodeHistoryParts, encodeHistoryParts, PART_BYTES, partsHolding } from '../../shared/page-format/history-parts';
+import { encodeHistory } from '../../shared/page-format/page-codec';
+import { HISTORY_SHARDS } from '../../shared/page-format/shard-layout';
 import type { HistoryPage } from '../../shared/ports/market';
-import { decodeHistoryParts, encodeHistoryParts, PART_BYTES, partsHolding } from '../../shared/store/history-parts';
-import { encodeHistory } from '../../shared/store/page-codec';
-import { HISTORY_SHARDS } from '../../shared/store/shard-layout';
 import { variantHistory, variantKeys } from '../support/many-variants';
 
 /** DynamoDB's item size limit. */

@@ -6,6 +6,7 @@ import { gzipLarge, httpErrors } from '../../shared/http/middlewares';
 import { COMPRESS_FROM } from '../../shared/http/respond';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
 import type { LogLevel } from '../../shared/log';
+import { DependencyFailure } from '../../shared/ports/dependency-failure';
 
 const event = (headers: Record<string, string> = {}): HttpEvent =>
   ({ routeKey: 'GET /x', rawPath: '/x', headers, requestContext: { http: { method: 'GET', sourceIp: '192.0.2.1' } } }) as unknown as HttpEvent;
@@ -37,8 +38,8 @@ describe('HTTP middlewares', () => {
     expect(logged).toEqual([]);
   });
 
-  it("maps a storage outage to the route's 503 and anything else to a logged 500 internal", async () => {
-    const outage = throwing(Object.assign(new Error('down'), { name: 'InternalServerError', $fault: 'server' }));
+  it("maps a storage outage (the ports' one error) to the route's 503 and anything else to a logged 500 internal", async () => {
+    const outage = throwing(new DependencyFailure('table', Object.assign(new Error('down'), { name: 'InternalServerError', $fault: 'server' })));
     const res = await outage.run();
     expect(res.statusCode).toBe(503);
     expect(JSON.parse(res.body as string)).toMatchObject({ error: 'storage_failed' });

@@ -6,13 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/clock';
 import type { CatalogueReport } from '../../shared/domain/item-catalogue';
+import { catalogueAccount } from '../../shared/domain/item-catalogue';
 import { itemKey } from '../../shared/domain/item-key';
 import type { CatalogueLeader } from '../../shared/domain/items';
 import { MARKETS } from '../../shared/domain/market';
 import type { RowTable } from '../../shared/domain/merge';
 import { publishGeneratedItems, rebuildCurrentItems } from '../../shared/items/publish';
 import type { Services } from '../../shared/services';
-import { catalogueAccount } from '../../shared/store/catalogue';
 import { MemoryCatalogue } from '../../shared/store/memory/catalogue';
 import { MemoryFiles } from '../../shared/store/memory/files';
 

@@ -6,7 +6,71 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cyclesOf, importGraph } from '../support/import-graph';
 import { importsOf, ROOT, sourceFiles } from '../support/imports';
+
+/**
+ * The floors of shared/ (issue 25 point 6), lowest first, and what each may import. The ground floor (the
+ * domain, errors, clock, log, telemetry, configuration and the manifest) imports only itself; the packed
+ * page format sits on it; the ports on both; adapters (store, platform) and features (auth, files, live,
+ * market, …) each stand on the ports and never on each other; the HTTP layer (http, api, pages) on the
+ * features; the TypeScript client on top. A file missing from this table fails the first test below.
+ */
+const FLOORS = {
+  ground: [
+    'shared/domain/',
+    'shared/telemetry/',
+    'shared/assets/',
+    'shared/clock.ts',
+    'shared/errors.ts',
+    'shared/log.ts',
+    'shared/log-redact.ts',
+    'shared/config.ts',
+    'shared/topology.ts',
+  ],
+  format: ['shared/page-format/'],
+  ports: ['shared/ports/', 'shared/services.ts'],
+  adapters: ['shared/store/', 'shared/platform/'],
+  features: [
+    'shared/auth/',
+    'shared/alerts/',
+    'shared/demo/',
+    'shared/files/',
+    'shared/items/',
+    'shared/live/',
+    'shared/market/',
+    'shared/push/',
+    'shared/upload/',
+  ],
+  http: ['shared/http/', 'shared/api/', 'shared/pages/'],
+  client: ['shared/client/'],
+} as const;
+type Floor = keyof typeof FLOORS;
+
+const MAY_IMPORT: Record<Floor, readonly Floor[]> = {
+  ground: ['ground'],
+  format: ['ground', 'format'],
+  ports: ['ground', 'format', 'ports'],
+  adapters: ['ground', 'format', 'ports', 'adapters'],
+  features: ['ground', 'format', 'ports', 'features'],
+  http: ['ground', 'format', 'ports', 'features', 'http'],
+  client: ['ground', 'format', 'ports', 'features', 'http', 'client'],
+};
+
+const floorOf = (file: string): Floor | undefined =>
+  (Object.keys(FLOORS) as Floor[]).find((f) => FLOORS[f].some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)));
+
+/** The imports of shared/ files (resolved to `shared/…` paths without extension) that break `bad`. */
+function importsBreaking(files: readonly string[], bad: (target: string, file: string) => boolean): string[] {
+  return files.flatMap((file) =>
+    importsOf(file)
+      .filter((i) => i.target.startsWith('shared/') && bad(i.target, file))
+      .map((i) => `${file} imports ${i.specifier}`),
+  );
+}
+const floorOfTarget = (target: string) => floorOf(target.endsWith('.json') ? target : `${target}.ts`) ?? floorOf(`${target}/`);
+
+const FEATURE_OR_ABOVE: readonly Floor[] = ['adapters', 'features', 'http', 'client'];
 
 describe('layering', () => {
   it('keeps shared/ free of imports from lib/, bin/, lambdas/ and test/', () => {
@@ -71,7 +135,7 @@ describe('layering', () => {
     const definitions = [...sourceFiles('shared'), ...sourceFiles('test'), ...sourceFiles('lib')].filter((file) =>
       /\b(ROW_SHARDS|PAGE_SHARDS|HISTORY_SHARDS|SHARD_LAYOUT)\s*=/.test(readFileSync(join(ROOT, file), 'utf8')),
     );
-    expect(definitions).toEqual(['shared/store/shard-layout.ts']);
+    expect(definitions).toEqual(['shared/page-format/shard-layout.ts']);
     for (const user of [
       'shared/store/market-store.ts',
       'shared/store/market-retention.ts',
@@ -81,8 +145,70 @@ describe('layering', () => {
       expect(
         importsOf(user).map((i) => i.target),
         user,
-      ).toContain('shared/store/shard-layout');
+      ).toContain('shared/page-format/shard-layout');
     }
+  });
+
+  it('places every shared/ file on one floor', () => {
+    expect(sourceFiles('shared').filter((f) => floorOf(f) === undefined)).toEqual([]);
+  });
+
+  it('has no upward import between floors of shared/', () => {
+    const upward = sourceFiles('shared').flatMap((file) => {
+      const from = floorOf(file) as Floor;
+      return importsOf(file)
+        .filter((i) => i.target.startsWith('shared/'))
+        .flatMap((i) => {
+          const to = floorOfTarget(i.target);
+          return to === undefined || MAY_IMPORT[from].includes(to) ? [] : [`${file} (${from}) imports ${i.specifier} (${to})`];
+        });
+    });
+    expect(upward).toEqual([]);
+  });
+
+  it('keeps config.ts and topology.ts on the ground floor: they import no feature, port or adapter', () => {
+    expect(importsBreaking(['shared/config.ts', 'shared/topology.ts'], (target) => floorOfTarget(target) !== 'ground')).toEqual([]);
+  });
+
+  it('keeps the ports free of adapters and features', () => {
+    expect(importsBreaking(sourceFiles('shared/ports'), (target) => FEATURE_OR_ABOVE.includes(floorOfTarget(target) as Floor))).toEqual([]);
+  });
+
+  it('lets market/, files/, live/ and api/ reach storage only through the ports', () => {
+    const users = ['market', 'files', 'live', 'api'].flatMap((d) => sourceFiles(`shared/${d}`));
+    expect(importsBreaking(users, (target) => /^shared\/(store|platform)\//.test(target))).toEqual([]);
+  });
+
+  it('builds HTTP answers in api/ and http/: market/ imports nothing of the HTTP layer', () => {
+    expect(importsBreaking(sourceFiles('shared/market'), (target) => floorOfTarget(target) === 'http')).toEqual([]);
+  });
+
+  it('gives the packed page format a room of its own below the ports', () => {
+    const format = ['page-codec', 'page-columns', 'page-frame', 'page-closes', 'varint', 'shard-layout', 'history-parts'];
+    const placed = sourceFiles('shared').filter((f) => format.some((name) => f.endsWith(`/${name}.ts`)));
+    expect(placed).toEqual(format.map((name) => `shared/page-format/${name}.ts`).sort());
+    expect(importsBreaking(placed, (target) => !['ground', 'format'].includes(floorOfTarget(target) as Floor))).toEqual([]);
+  });
+
+  it("keeps dependency failures one error at the ports: nothing above the adapters reads the SDK's error shapes", () => {
+    const above = sourceFiles('shared').filter((f) => !['adapters'].includes(floorOf(f) as Floor));
+    expect(importsBreaking(above, (target) => target === 'shared/store/dependency-failure')).toEqual([]);
+    expect(importsOf('shared/ports/dependency-failure.ts').filter((i) => !i.specifier.startsWith('node:'))).toEqual([]);
+  });
+
+  it('has no file cycle (type imports included)', () => {
+    expect(cyclesOf(importGraph(['shared', 'lib', 'lambdas', 'bin', 'scripts', 'app']))).toEqual([]);
+  });
+
+  it('finds the cycles it checks (the cycle scan itself works)', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+      ['e', ['e']],
+    ]);
+    expect(cyclesOf(graph)).toEqual([['a', 'b', 'c'], ['e']]);
   });
 
   it('finds the imports it checks (the scan itself works)', () => {

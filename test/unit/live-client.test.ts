@@ -4,9 +4,9 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import WsPackageSocket, { type WebSocket, WebSocketServer } from 'ws';
 import { LiveClient as SharedLiveClient } from '../../shared/client/live-client';
-import { newCap } from '../../shared/files/caps';
+import { newCap } from '../../shared/domain/caps';
+import { changePath, checkpointPath, fileUrl } from '../../shared/domain/file-paths';
 import { type AuctionRow, changeDoc, checkpointDoc, isCheckpointSeq } from '../../shared/files/documents';
-import { changePath, checkpointPath, fileUrl } from '../../shared/files/paths';
 import { LiveClient, type LiveMessage, LiveUpgradeError } from '../support/live-client';
 
 const MARKET = 'forever.normal.alliance.us';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { FilesState } from '../../shared/domain/files-state';
 import { type Claims, entitlementsOf } from '../../shared/domain/roles';
-import type { FilesState } from '../../shared/files/files-state';
 import {
   API_KEY_SOCKET_MS,
   credentialExpired,

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS, ManualClock } from '../../shared/clock';
-import { liveHeaders } from '../../shared/market/answer-cache';
-import { liveUntilMerge, SPILL_FROM } from '../../shared/market/answer-files';
+import { liveHeaders } from '../../shared/http/answer-cache';
+import { liveUntilMerge, SPILL_FROM } from '../../shared/http/answer-files';
 import type { FilesPort } from '../../shared/ports/files';
 import type { Services } from '../../shared/services';
 import { memoryMarket } from '../../shared/store/memory/market';

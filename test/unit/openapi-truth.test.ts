@@ -14,10 +14,10 @@ import { PairBody } from '../../shared/api/account.schemas';
 import { CatalogueBody } from '../../shared/api/catalogue-upload.schemas';
 import { putSubscriptionBody } from '../../shared/api/push.schemas';
 import { AlertInput, BoardsDocument, WatchBody } from '../../shared/api/settings.schemas';
+import { PUSH_SERVICE_HOSTS } from '../../shared/domain/push-subscription';
 import type { Route } from '../../shared/http/handler';
 import { openApiDocument } from '../../shared/pages/openapi';
 import { fullOpenApiDocument } from '../../shared/pages/openapi-full';
-import { PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
 import { HTTP_ROUTES } from '../../shared/topology';
 import { SchemaChecker } from '../support/json-schema';
 

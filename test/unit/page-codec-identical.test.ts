@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import type { Candle, CandlePage } from '../../shared/domain/candles';
 import type { Row, RowTable } from '../../shared/domain/merge';
 import type { VolumePage } from '../../shared/domain/volume-estimate';
-import { decodeCandleParts, decodeRows, encodeCandleParts, encodeRowShards, encodeVolumeShards } from '../../shared/store/page-codec';
-import { payload } from '../../shared/store/page-frame';
-import { PAGE_SHARDS, ROW_SHARDS } from '../../shared/store/shard-layout';
+import { decodeCandleParts, decodeRows, encodeCandleParts, encodeRowShards, encodeVolumeShards } from '../../shared/page-format/page-codec';
+import { payload } from '../../shared/page-format/page-frame';
+import { PAGE_SHARDS, ROW_SHARDS } from '../../shared/page-format/shard-layout';
 
 /** A seeded market like the bench's: most rows read by the last scan, a few readers, some delisted. */
 function market(seed: number) {

@@ -12,9 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../../shared/clock';
 import type { Candle, CandlePage } from '../../shared/domain/candles';
 import { itemKey, petKey } from '../../shared/domain/item-key';
-import { decodeCandleCloses, decodeCandlePartsCloses } from '../../shared/store/page-closes';
-import { decodeCandleParts, decodeCandles, encodeCandleParts, encodeCandleShards } from '../../shared/store/page-codec';
-import { shardOf } from '../../shared/store/shard-layout';
+import { decodeCandleCloses, decodeCandlePartsCloses } from '../../shared/page-format/page-closes';
+import { decodeCandleParts, decodeCandles, encodeCandleParts, encodeCandleShards } from '../../shared/page-format/page-codec';
+import { shardOf } from '../../shared/page-format/shard-layout';
 
 const START = 490_000 * HOUR_MS;
 

@@ -5,7 +5,6 @@ import type { Candle, CandlePage } from '../../shared/domain/candles';
 import { itemKey, petKey } from '../../shared/domain/item-key';
 import type { Row, RowTable } from '../../shared/domain/merge';
 import type { Volume, VolumePage } from '../../shared/domain/volume-estimate';
-import type { HistoryPage } from '../../shared/ports/market';
 import {
   compactHistory,
   decodeCandles,
@@ -19,8 +18,9 @@ import {
   encodeRows,
   encodeVolume,
   encodeVolumeShards,
-} from '../../shared/store/page-codec';
-import { shardOf, shardsTouched, splitShards } from '../../shared/store/shard-layout';
+} from '../../shared/page-format/page-codec';
+import { shardOf, shardsTouched, splitShards } from '../../shared/page-format/shard-layout';
+import type { HistoryPage } from '../../shared/ports/market';
 
 const T = 1_717_000_000_000;
 const DAY = Math.floor(T / DAY_MS);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PushPrefs, subscriptionSchema } from '../../shared/api/push.schemas';
 import { parseAs } from '../../shared/api/zod-parse';
+import { type EndpointRule, endpointAllowed, inQuietHours, PUSH_SERVICE_HOSTS } from '../../shared/domain/push-subscription';
 import { DomainError } from '../../shared/errors';
-import { type EndpointRule, endpointAllowed, inQuietHours, PUSH_SERVICE_HOSTS } from '../../shared/push/subscription';
 import { browserKeys } from '../support/push-receiver';
 
 /** The route's parses (shared/api/push.schemas.ts): absent or null prefs are none. */

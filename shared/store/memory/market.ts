@@ -1,15 +1,31 @@
 /**
  * In-memory fake of the market port (unit tests); test/contract/market.contract.test.ts holds it to the
- * DynamoDB adapter. Pages are kept by key shard in the same encodings the table holds (shared/store/page-codec.ts),
+ * DynamoDB adapter. Pages are kept by key shard in the same encodings the table holds (shared/page-format/page-codec.ts),
  * so a shard rewrite, a shard's missing keys and what the codecs keep behave as in the table.
  */
 import { randomBytes } from 'node:crypto';
 import { type Clock, DAY_MS, dayOf, HOUR_MS, hourOf } from '../../clock';
 import type { Candle, CandlePage, CandleRes } from '../../domain/candles';
+import { type CapScope, isCap, newCap } from '../../domain/caps';
+import { type FilesState, filesStateOf, type SealRes } from '../../domain/files-state';
 import type { RowTable } from '../../domain/merge';
 import type { VolumePage } from '../../domain/volume-estimate';
-import { type CapScope, isCap, newCap } from '../../files/caps';
-import { type FilesState, filesStateOf, type SealRes } from '../../files/files-state';
+import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type ShardCloses } from '../../page-format/page-closes';
+import {
+  type CandleParts,
+  decodeCandleParts,
+  decodeCandles,
+  decodeHistory,
+  decodeRows,
+  decodeVolume,
+  encodeCandleParts,
+  encodeCandles,
+  encodeHistory,
+  encodeRowShards,
+  encodeRows,
+  encodeVolume,
+} from '../../page-format/page-codec';
+import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched, splitShards } from '../../page-format/shard-layout';
 import { type ChangeSink, filesMove } from '../../ports/changes';
 import {
   type AnswerStore,
@@ -37,23 +53,7 @@ import {
 } from '../../ports/market';
 import { BOOK_LOG_KEEP_MS } from '../book-log';
 import { MERGE_RECORD_TTL_MS } from '../merge-log';
-import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type ShardCloses } from '../page-closes';
-import {
-  type CandleParts,
-  decodeCandleParts,
-  decodeCandles,
-  decodeHistory,
-  decodeRows,
-  decodeVolume,
-  encodeCandleParts,
-  encodeCandles,
-  encodeHistory,
-  encodeRowShards,
-  encodeRows,
-  encodeVolume,
-} from '../page-codec';
 import { SCAN_LOG_KEEP_MS } from '../scan-log';
-import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched, splitShards } from '../shard-layout';
 import { type Item, MemoryTable } from './memory-table';
 
 const copy = <T>(v: T): T => structuredClone(v);

@@ -1,9 +1,9 @@
 /** In-memory fake of the settings port (unit tests); the contract suite holds it to the DynamoDB adapter. */
 import type { MarketAlert } from '../../domain/alerts';
 import { type BoardsDocument, emptyBoards } from '../../domain/boards';
+import type { BrowserSubscription, PushPrefs } from '../../domain/push-subscription';
 import type { ChangeSink } from '../../ports/changes';
 import type { AlertFiredRecord, PushState, SettingsPort, StoredAlert, StoredSubscription } from '../../ports/settings';
-import type { BrowserSubscription, PushPrefs } from '../../push/subscription';
 
 const copy = <T>(v: T): T => structuredClone(v);
 const PENDING_KEPT = 20;

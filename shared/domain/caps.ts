@@ -3,8 +3,8 @@
  * is given (spec files-and-live: Authentication "capability rule", "Caps object").
  */
 import { DAY_MS, HOUR_MS } from '../clock';
-import type { Feature, Limits } from '../domain/roles';
-import { BLOCK_MS, type FileRef } from './paths';
+import { BLOCK_MS, type FileRef } from './file-paths';
+import type { Feature, Limits } from './roles';
 
 /** 16 random bytes = 128 bits (spec Limits: capability length). */
 export const CAP_BYTES = 16;

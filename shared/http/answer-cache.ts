@@ -9,19 +9,15 @@
  */
 import { createHash } from 'node:crypto';
 import { hourOf, secondsToNextHour } from '../clock';
-import { NO_STORE } from '../http/respond';
-import type { HttpResult } from '../http/types';
+import { bodyText, JsonText } from '../market/json-bytes';
 import type { Services } from '../services';
+import { NO_STORE } from './respond';
+import type { HttpResult } from './types';
+
+/** Built by the market reads (shared/market/json-bytes.ts); exported here too, where the answers are made. */
+export { bodyText, JsonText };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** JSON text built by hand (a big answer would spend most of its time in JSON.stringify), used as it is. */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
-
-/** An answer body as JSON text. */
-export const bodyText = (body: unknown): string => (body instanceof JsonText ? body.text : JSON.stringify(body));
 
 /** What one reused answer is keyed by: the route, the normalized values it reads, and the caller restriction (tier). */
 export interface AnswerKey {

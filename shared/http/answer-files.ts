@@ -17,11 +17,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hourOf, secondsToNextHour } from '../clock';
-import { newCap } from '../files/caps';
-import { acceptsGzip, compressLarge } from '../http/respond';
-import type { HttpResult } from '../http/types';
+import { newCap } from '../domain/caps';
 import type { Services } from '../services';
 import { liveHeaders } from './answer-cache';
+import { acceptsGzip, compressLarge } from './respond';
+import type { HttpResult } from './types';
 
 /** Lambda's synchronous response limit: "Exceeded maximum allowed payload size (6291556 bytes)". */
 export const LAMBDA_PAYLOAD_MAX = 6_291_556;

@@ -1,8 +1,8 @@
 import { DAY_MS } from '../clock';
 import type { Candle, CandlePage } from '../domain/candles';
+import type { HistoryDay, HistoryPage } from '../domain/history';
 import type { Row, RowTable } from '../domain/merge';
 import type { Volume, VolumePage } from '../domain/volume-estimate';
-import type { HistoryDay, HistoryPage } from '../ports/market';
 import { readHead } from './page-closes';
 import {
   dictIndexes,

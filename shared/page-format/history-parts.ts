@@ -5,7 +5,7 @@
  * each a valid history page of its own encoded under PART_BYTES, in key order: a part covers the key range
  * [lo, hi], so a single-item read fetches only the parts whose range holds its key. Pure: no AWS here.
  */
-import type { HistoryPage } from '../ports/market';
+import type { HistoryPage } from '../domain/history';
 import { decodeHistory, encodeHistory } from './page-codec';
 
 /** Bytes of one part's encoded page: DynamoDB's 400 KB item limit less room for the key and attributes. */
