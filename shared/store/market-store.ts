@@ -18,7 +18,16 @@ import { backoff, batchPut } from './batch-write';
 import { HistoryItems } from './history-items';
 import { candlePk, daySoFarPk, historyMarkKey, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
 import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type ShardCloses } from './page-closes';
-import { decodeCandleParts, decodeCandles, decodeRows, decodeVolume, encodeCandleParts, encodeCandles, encodeRowShards, encodeVolume } from './page-codec';
+import {
+  decodeCandleParts,
+  decodeCandles,
+  decodeRows,
+  decodeVolume,
+  encodeCandlePartsAsync,
+  encodeCandles,
+  encodeRowShardsAsync,
+  encodeVolume,
+} from './page-codec';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
 
 /** Sums `ConsumedCapacity` of every call, for the cost benchmark. */
@@ -169,7 +178,7 @@ export class MarketStore implements MarketPages {
 
   /** Rewrites the row shards that hold `changedKeys`, from the full table. */
   async writeRows(market: string, rows: RowTable, changedKeys: Iterable<number>): Promise<void> {
-    const pages = encodeRowShards(rows, ROW_SHARDS, shardsTouched(changedKeys, ROW_SHARDS));
+    const pages = await encodeRowShardsAsync(rows, ROW_SHARDS, shardsTouched(changedKeys, ROW_SHARDS));
     await this.batchPut([...pages].map(([s, d]) => ({ pk: rowsPk(market), sk: shardSk(s), d })));
   }
 
@@ -230,7 +239,7 @@ export class MarketStore implements MarketPages {
   /** Rewrites the shards of a period's page that hold `changedKeys` (each as its head `c` and rest `d`). */
   async writeCandlePage(market: string, res: CandleRes, period: number, start: number, page: CandlePage, changedKeys: Iterable<number>): Promise<void> {
     const ttl = pageTtl(res, period);
-    const pages = encodeCandleParts(page, start, PAGE_SHARDS, shardsTouched(changedKeys, PAGE_SHARDS));
+    const pages = await encodeCandlePartsAsync(page, start, PAGE_SHARDS, shardsTouched(changedKeys, PAGE_SHARDS));
     await this.batchPut([...pages].map(([s, { c, d }]) => ({ pk: candlePk(market, res, period), sk: shardSk(s), c, d, ttl })));
   }
 

@@ -21,7 +21,7 @@ import {
   writeRle,
   writeSortedInts,
 } from './page-columns';
-import { Kind, open, seal } from './page-frame';
+import { Kind, open, seal, sealAsync } from './page-frame';
 import { checkShards } from './shard-layout';
 
 /**
@@ -52,6 +52,15 @@ export function encodeRows(rows: ReadonlyMap<number, Row>, shards = 1): Uint8Arr
  */
 export function encodeRowShards(rows: ReadonlyMap<number, Row>, shards: number, only?: Iterable<number>): Map<number, Uint8Array> {
   return mapShards(shardKeys(rows, shards, only), (keys) => rowsPage(rows, keys, shards));
+}
+
+/** `encodeRowShards`, deflating on libuv's pool (page-frame.ts `sealAsync`): the same bytes. */
+export async function encodeRowShardsAsync(rows: ReadonlyMap<number, Row>, shards: number, only?: Iterable<number>): Promise<Map<number, Uint8Array>> {
+  const lists = shardKeys(rows, shards, only);
+  const sealed = [...lists.keys()]
+    .sort((a, b) => a - b)
+    .map(async (shard) => [shard, await sealAsync(Kind.Rows, rowsPayload(rows, lists.get(shard) as number[], shards))] as const);
+  return new Map(await Promise.all(sealed));
 }
 
 /** Decodes a rows shard, into `into` when given (to gather a table from its shards without copying). */
@@ -114,9 +123,29 @@ export interface CandleParts {
  */
 export function encodeCandleParts(page: CandlePage, start: number, shards: number, only?: Iterable<number>): Map<number, Required<CandleParts>> {
   const out = new Map<number, Required<CandleParts>>();
+  for (const [shard, head, rest] of candlePartPayloads(page, start, shards, only))
+    out.set(shard, { c: seal(Kind.CandleHead, head), d: seal(Kind.CandleRest, rest) });
+  return out;
+}
+
+/** `encodeCandleParts`, deflating on libuv's pool (page-frame.ts `sealAsync`): the same bytes. */
+export async function encodeCandlePartsAsync(
+  page: CandlePage,
+  start: number,
+  shards: number,
+  only?: Iterable<number>,
+): Promise<Map<number, Required<CandleParts>>> {
+  const sealed = candlePartPayloads(page, start, shards, only).map(
+    async ([shard, head, rest]) => [shard, { c: await sealAsync(Kind.CandleHead, head), d: await sealAsync(Kind.CandleRest, rest) }] as const,
+  );
+  return new Map(await Promise.all(sealed));
+}
+
+/** Each shard's head and rest payloads, shards ascending. */
+function candlePartPayloads(page: CandlePage, start: number, shards: number, only?: Iterable<number>): Array<[number, Writer, Writer]> {
   const lists = [...shardKeys(page, shards, only)].sort((a, b) => a[0] - b[0]);
   const cols = new CandleColumns(lists.reduce((m, [, keys]) => Math.max(m, keys.length), 0));
-  for (const [shard, keys] of lists) {
+  return lists.map(([shard, keys]) => {
     const n = cols.gather(page, keys, start);
     const head = new Writer(16 + n * 8);
     head.uvar(start);
@@ -125,9 +154,8 @@ export function encodeCandleParts(page: CandlePage, start: number, shards: numbe
     const rest = new Writer(16 + n * 4);
     rest.uvar(n);
     cols.writeRest(rest);
-    out.set(shard, { c: seal(Kind.CandleHead, head), d: seal(Kind.CandleRest, rest) });
-  }
-  return out;
+    return [shard, head, rest];
+  });
 }
 
 /** Decodes a stored candle page shard of either layout (the same candles), into `into` when given. */
@@ -207,6 +235,10 @@ export function compactHistory(history: HistoryPage, day: number, candles: Candl
 // ── sections ────────────────────────────────────────────────────────────────────────────
 
 function rowsPage(rows: ReadonlyMap<number, Row>, keys: readonly number[], shards: number): Uint8Array {
+  return seal(Kind.Rows, rowsPayload(rows, keys, shards));
+}
+
+function rowsPayload(rows: ReadonlyMap<number, Row>, keys: readonly number[], shards: number): Writer {
   const w = new Writer(16 + keys.length * 12);
   writeKeys(w, keys, shards);
   const list = keys.map((k) => rows.get(k) as Row);
@@ -225,7 +257,7 @@ function rowsPage(rows: ReadonlyMap<number, Row>, keys: readonly number[], shard
   w.uvar(readers.length);
   for (const s of readers) w.str(s);
   writeRle(w, dictIndexes(readers, readerOf));
-  return seal(Kind.Rows, w);
+  return w;
 }
 
 function candlePage(page: CandlePage, keys: readonly number[], start: number, shards: number): Uint8Array {
