@@ -117,6 +117,8 @@ export async function benchMergeCpu(opts: { warmup?: number; runs?: number } = {
     // Each run, four merges in turn on two instances over the same store, one on the Lambda's own clients and
     // one through the edge: each instance's first merge follows the other's (everything from the store), its
     // second its own (kept pages). So the edge's share is measured A/B, merge by merge, on the same load.
+    // Every other run the edge's pair goes first, so neither pair keeps the advantage of its place in a run.
+    const order = (i: number) => (i % 2 === 0 ? [0, 1, 2, 3] : [2, 3, 0, 1]);
     const msgs: Message[] = [];
     const on = [direct, direct, edged, edged];
     const [fromStore, merge, fromStoreViaEdge, viaEdge] = await sampleCpuAlternating(
@@ -124,11 +126,13 @@ export async function benchMergeCpu(opts: { warmup?: number; runs?: number } = {
       {
         warmup,
         runs,
-        before: async () => {
+        order,
+        before: async (i) => {
           msgs.length = 0;
-          for (let k = 0; k < on.length; k++) {
+          // Books in the order the merges run (each newer than the last), each filed under its work.
+          for (const w of order(i)) {
             book = gen.nextBook();
-            msgs.push(await prepare(book));
+            msgs[w] = await prepare(book);
           }
           // On AWS the stream's consumers are other Lambdas: the background poll waits while merges are timed.
           await rt.pauseStreamPoll();
@@ -140,7 +144,7 @@ export async function benchMergeCpu(opts: { warmup?: number; runs?: number } = {
         },
       },
     );
-    const stored = await getObject(edged, msgs[0].bookPath);
+    const stored = await getObject(edged, msgs[1].bookPath);
     if (!stored) throw new Error('the bench book was not stored');
     let sink = 0;
     const floor = await sampleCpu(
