@@ -47,9 +47,9 @@ export function writeDictColumn(w: Writer, values: number[]): void {
  * Each value's index in `dict` (which holds every value). Neighbouring values are mostly equal (one merge gives
  * most keys the same time), so the last lookup is reused before asking the map.
  */
-export function dictIndexes<T>(dict: readonly T[], values: readonly T[]): number[] {
+export function dictIndexes<T>(dict: readonly T[], values: ArrayLike<T>): Uint32Array {
   const index = new Map(dict.map((v, i) => [v, i]));
-  const out = new Array<number>(values.length);
+  const out = new Uint32Array(values.length);
   let last: T | undefined;
   let lastIndex = -1;
   for (let i = 0; i < values.length; i++) {
@@ -96,7 +96,7 @@ const RUNS = 1;
  * A small-integer column (indexes, flags), length known to the reader: run-length coded as (value, run) pairs
  * when that is shorter (most keys of a merge share a time), else plain varints (varied candle flags).
  */
-export function writeRle(w: Writer, values: readonly number[]): void {
+export function writeRle(w: Writer, values: ArrayLike<number>): void {
   let plain = 0;
   let runs = 0;
   for (let i = 0; i < values.length; ) {
@@ -109,7 +109,7 @@ export function writeRle(w: Writer, values: readonly number[]): void {
   if (values.length === 0) return;
   if (plain <= runs) {
     w.u8(PLAIN);
-    for (const v of values) w.uvar(v);
+    for (let i = 0; i < values.length; i++) w.uvar(values[i]);
     return;
   }
   w.u8(RUNS);

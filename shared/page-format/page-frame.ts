@@ -2,7 +2,8 @@
  * The frame of every packed page (page-codec.ts): byte 0 = VERSION << 4 | kind, byte 1 = flags (bit 0:
  * deflated), then the payload, raw-deflated when that makes it smaller.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Reader, type Writer } from './page-columns';
 
 const VERSION = 1;
@@ -15,7 +16,23 @@ const DEFLATE_FROM = 64;
 /** A page of `kind` from its written payload. */
 export function seal(kind: Kind, w: Writer): Uint8Array {
   const payload = w.bytes();
-  const packed = payload.length >= DEFLATE_FROM ? deflateRawSync(payload) : undefined;
+  return frame(kind, payload, payload.length >= DEFLATE_FROM ? deflateRawSync(payload) : undefined);
+}
+
+const deflateRawAsync = promisify(deflateRaw);
+
+/**
+ * `seal` with the deflate on libuv's pool (the same zlib settings, so the very same bytes): for a merge's
+ * many pages at once, whose deflates then run beside the main thread's encoding and sending (the merge
+ * function has more than one vCPU). `w` must not be written to until it settles.
+ */
+export async function sealAsync(kind: Kind, w: Writer): Promise<Uint8Array> {
+  const payload = w.bytes();
+  return frame(kind, payload, payload.length >= DEFLATE_FROM ? await deflateRawAsync(payload) : undefined);
+}
+
+/** The frame around a payload, deflated when that is smaller. */
+function frame(kind: Kind, payload: Uint8Array, packed: Uint8Array | undefined): Uint8Array {
   const useDeflate = packed !== undefined && packed.length < payload.length;
   const body = useDeflate ? packed : payload;
   const out = new Uint8Array(2 + body.length);

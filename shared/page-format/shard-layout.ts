@@ -46,6 +46,13 @@ export function splitShards<T>(map: ReadonlyMap<number, T>, shards: number): Map
 export function shardsTouched(keys: Iterable<number>, shards: number): number[] {
   checkShards(shards);
   const seen = new Set<number>();
-  for (const key of keys) seen.add(key % shards);
+  // A merge's changed keys touch every shard within the first few dozen: the rest need not be looked at.
+  let valid = 0;
+  for (const key of keys) {
+    const shard = key % shards;
+    if (seen.has(shard)) continue;
+    seen.add(shard);
+    if (Number.isInteger(shard) && shard >= 0 && ++valid === shards) break;
+  }
   return [...seen].sort((a, b) => a - b);
 }

@@ -17,9 +17,9 @@ import {
   decodeCandles,
   decodeRows,
   decodeVolume,
-  encodeCandleParts,
+  encodeCandlePartsAsync,
   encodeCandles,
-  encodeRowShards,
+  encodeRowShardsAsync,
   encodeVolume,
 } from '../page-format/page-codec';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from '../page-format/shard-layout';
@@ -178,7 +178,7 @@ export class MarketStore implements MarketPages {
 
   /** Rewrites the row shards that hold `changedKeys`, from the full table. */
   async writeRows(market: string, rows: RowTable, changedKeys: Iterable<number>): Promise<void> {
-    const pages = encodeRowShards(rows, ROW_SHARDS, shardsTouched(changedKeys, ROW_SHARDS));
+    const pages = await encodeRowShardsAsync(rows, ROW_SHARDS, shardsTouched(changedKeys, ROW_SHARDS));
     await this.batchPut([...pages].map(([s, d]) => ({ pk: rowsPk(market), sk: shardSk(s), d })));
   }
 
@@ -239,7 +239,7 @@ export class MarketStore implements MarketPages {
   /** Rewrites the shards of a period's page that hold `changedKeys` (each as its head `c` and rest `d`). */
   async writeCandlePage(market: string, res: CandleRes, period: number, start: number, page: CandlePage, changedKeys: Iterable<number>): Promise<void> {
     const ttl = pageTtl(res, period);
-    const pages = encodeCandleParts(page, start, PAGE_SHARDS, shardsTouched(changedKeys, PAGE_SHARDS));
+    const pages = await encodeCandlePartsAsync(page, start, PAGE_SHARDS, shardsTouched(changedKeys, PAGE_SHARDS));
     await this.batchPut([...pages].map(([s, { c, d }]) => ({ pk: candlePk(market, res, period), sk: shardSk(s), c, d, ttl })));
   }
 

@@ -92,6 +92,11 @@ export interface SampleOptions {
   before?: (i: number) => Promise<void> | void;
   /** After each run, outside the timed span (e.g. resume background work, let it settle). */
   after?: (i: number) => Promise<void> | void;
+  /**
+   * The order the works run in within run `i` (indexes into `works`, each once; default as given): alternating
+   * it cancels what the position in a run does to a work (e.g. the garbage of the run before it).
+   */
+  order?: (i: number) => readonly number[];
 }
 
 /**
@@ -114,7 +119,10 @@ export async function sampleCpuAlternating(works: ReadonlyArray<(i: number) => P
   const taken: CpuClock[][] = works.map(() => []);
   for (let i = 0; i < warmup + runs; i++) {
     await options.before?.(i);
-    for (let w = 0; w < works.length; w++) {
+    const order = options.order?.(i) ?? works.map((_, w) => w);
+    if (order.length !== works.length || new Set(order).size !== works.length || order.some((w) => !(w in works)))
+      throw new RangeError('sampleCpu order must name every work once');
+    for (const w of order) {
       const from = readClock();
       await works[w](i);
       const used = since(from);

@@ -10,8 +10,12 @@
  *
  * The merge's stores are not in memory (it talks to DynamoDB and S3 through the SDK clients), so it runs on
  * the local runtime's engines, DynamoDB Local and s3rver, which are child processes and count in no CPU clock
- * here. The main thread's CPU (what an invocation waits for) and the whole process's (GC helpers, zlib's pool)
- * are both shown; the figure is the main thread's.
+ * here. `merge.cpu_ms` is the merge on the merge Lambda's own production clients pointed straight at the
+ * engines (lambda-services.ts): the local AWS edge every function's call goes through otherwise runs in this
+ * process, and its side of each call (SigV4 recomputed, IAM, metering, forwarding) is AWS's on AWS, not the
+ * Lambda's. The same merges through the edge are measured beside it, alternating merge by merge (A/B on the
+ * same load), so the edge's share is a figure, not an estimate. The main thread's CPU (what an invocation
+ * waits for) and the whole process's (GC helpers, zlib's pool) are both shown; the figure is the main thread's.
  *
  * The floor beside it: the same book's stored bytes gunzipped and parsed and a minimal per-key loop over its
  * entries (each key's lowest price and total quantity), in the same process with the same discipline — the
@@ -19,6 +23,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { startDynamoDbLocal, startS3rver } from '../../lib/local/engines';
 import { startRuntime } from '../../lib/local/runtime';
 import { type ManualClock, MINUTE_MS } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';
@@ -29,20 +34,25 @@ import { mergeBook } from '../../shared/market/merge-book';
 import { storeBookFile } from '../../shared/upload/book-storage';
 import { services } from '../support/operator';
 import { type CpuStats, describeStats, RUNS, sampleCpu, sampleCpuAlternating, WARMUP } from './cpu-sample';
+import { lambdaServices } from './lambda-services';
 
 export interface MergeCpuFigures {
   keys: number;
   entries: number;
   scanItems: number;
-  /** The production merge of a complete book after a previous one. */
+  /**
+   * `merge.cpu_ms`: the production merge of a complete book after its instance's previous merge (the pages it
+   * kept, merge-pages.ts), on the merge Lambda's own production clients reaching the engines directly: what
+   * the Lambda pays (lambda-services.ts).
+   */
   merge: CpuStats;
+  /** The same merge with its calls through the local AWS edge: the edge's side of each call counted too. */
+  viaEdge: CpuStats;
+  /** A merge after one on another instance (everything read from the store), directly and through the edge. */
+  fromStore: CpuStats;
+  fromStoreViaEdge: CpuStats;
   /** gunzip + JSON.parse + a minimal per-key loop of the same book. */
   floor: CpuStats;
-  /**
-   * With `ab`: merges alternating run by run between one that starts from the store (the previous merge ran on
-   * another instance) and one that starts from the pages its instance kept (merge-pages.ts), on the same load.
-   */
-  ab?: { fromStore: CpuStats; kept: CpuStats };
 }
 
 /** The least work over a book's entries: each key's lowest price and total quantity. */
@@ -57,72 +67,84 @@ function perKeyFloor(entries: readonly BookEntry[]): number {
   return low.size + qty.size;
 }
 
-export async function benchMergeCpu(opts: { warmup?: number; runs?: number; ab?: boolean } = {}): Promise<MergeCpuFigures> {
+export async function benchMergeCpu(opts: { warmup?: number; runs?: number } = {}): Promise<MergeCpuFigures> {
   const warmup = opts.warmup ?? WARMUP;
   const runs = opts.runs ?? RUNS;
   const start = Date.UTC(2026, 10, 2, 12, 0, 0);
-  const rt = await startRuntime({ port: 0, dataDir: ':memory:', clock: 'manual', clockStart: start, log: false });
+  // The engines are started here so the merge's direct clients know where they are (lambda-services.ts).
+  const engines = await Promise.all([startDynamoDbLocal(null), startS3rver(null)]);
+  const [ddbEngine, s3Engine] = engines;
+  const rt = await startRuntime({
+    port: 0,
+    dataDir: ':memory:',
+    clock: 'manual',
+    clockStart: start,
+    log: false,
+    dynamodbEndpoint: ddbEngine.endpoint,
+    s3Endpoint: s3Engine.endpoint,
+  });
   try {
-    const svc = services();
+    const edged = services();
+    const direct = lambdaServices(edged, { dynamodb: ddbEngine.endpoint, s3: s3Engine.endpoint });
     const clock = rt.clock as ManualClock;
     const gen = new MarketGenerator({ keys: 20_000, entries: 60_000, seed: 5, start, stepMs: 10 * MINUTE_MS });
-    // Merge 0 has no previous book (no volume): it is merged before the sample, which then starts warm-up.
     let seq = 0;
+    let uploads = 0;
     let book = gen.nextBook();
-    let msg = await prepare(book, seq);
-    const mergeWith = async (on: typeof svc, m: typeof msg) => {
+    async function prepare(b: Book) {
+      const bookPath = await storeBookFile(edged, b);
+      clock.set(b.at + MINUTE_MS);
+      return {
+        v: 1,
+        kind: 'book',
+        market: b.market,
+        uploadId: `bench-merge-${uploads++}`,
+        bookPath,
+        at: b.at,
+        uploader: 'a1b2c3d4e5f60718',
+        credited: true,
+      } as const;
+    }
+    type Message = Awaited<ReturnType<typeof prepare>>;
+    const mergeWith = async (on: typeof edged, m: Message) => {
       const out = await mergeBook(on, m);
       seq++;
       if (!out.merged || out.seq !== seq) throw new Error(`merge ${seq} did not merge: ${JSON.stringify(out)}`);
     };
-    const mergeOne = () => mergeWith(svc, msg);
-    async function prepare(b: Book, i: number) {
-      const bookPath = await storeBookFile(svc, b);
-      clock.set(b.at + MINUTE_MS);
-      return { v: 1, kind: 'book', market: b.market, uploadId: `bench-merge-${i}`, bookPath, at: b.at, uploader: 'a1b2c3d4e5f60718', credited: true } as const;
-    }
-    await mergeOne();
+    // Merge 0 has no previous book (no volume): it is merged before the sample, which then starts warm-up.
+    await mergeWith(direct, await prepare(book));
     await rt.settle();
-    const merge = await sampleCpu(mergeOne, {
-      warmup,
-      runs,
-      before: async (i) => {
-        book = gen.nextBook();
-        msg = await prepare(book, i + 1);
-        await rt.pauseStreamPoll();
-      },
-      // The merge record's live fan-out and the stream's other work run before the next timed merge.
-      after: async () => {
-        rt.resumeStreamPoll();
-        await rt.settle();
-      },
-    });
-    let ab: MergeCpuFigures['ab'];
-    if (opts.ab) {
-      // A second merge instance over the same store: the kept pages are per store object.
-      const other = { ...svc, market: { ...svc.market, latest: Object.create(svc.market.latest) as typeof svc.market.latest } };
-      const on = [svc, other];
-      const msgs: Array<typeof msg> = [];
-      // Each run: a merge on the instance the previous run did not use (from the store), then one more on it (kept).
-      const [fromStore, kept] = await sampleCpuAlternating([(i) => mergeWith(on[i % 2], msgs[0]), (i) => mergeWith(on[i % 2], msgs[1])], {
+    // Each run, four merges in turn on two instances over the same store, one on the Lambda's own clients and
+    // one through the edge: each instance's first merge follows the other's (everything from the store), its
+    // second its own (kept pages). So the edge's share is measured A/B, merge by merge, on the same load.
+    // Every other run the edge's pair goes first, so neither pair keeps the advantage of its place in a run.
+    const order = (i: number) => (i % 2 === 0 ? [0, 1, 2, 3] : [2, 3, 0, 1]);
+    const msgs: Message[] = [];
+    const on = [direct, direct, edged, edged];
+    const [fromStore, merge, fromStoreViaEdge, viaEdge] = await sampleCpuAlternating(
+      on.map((svc, w) => () => mergeWith(svc, msgs[w])),
+      {
         warmup,
         runs,
-        before: async () => {
+        order,
+        before: async (i) => {
           msgs.length = 0;
-          for (let k = 0; k < 2; k++) {
+          // Books in the order the merges run (each newer than the last), each filed under its work.
+          for (const w of order(i)) {
             book = gen.nextBook();
-            msgs.push(await prepare(book, 1000 + seq + k));
+            msgs[w] = await prepare(book);
           }
+          // On AWS the stream's consumers are other Lambdas: the background poll waits while merges are timed.
           await rt.pauseStreamPoll();
         },
+        // The merge records' live fan-out and the stream's other work run before the next timed merges.
         after: async () => {
           rt.resumeStreamPoll();
           await rt.settle();
         },
-      });
-      ab = { fromStore, kept };
-    }
-    const stored = await getObject(svc, msg.bookPath);
+      },
+    );
+    const stored = await getObject(edged, msgs[1].bookPath);
     if (!stored) throw new Error('the bench book was not stored');
     let sink = 0;
     const floor = await sampleCpu(
@@ -133,23 +155,32 @@ export async function benchMergeCpu(opts: { warmup?: number; runs?: number; ab?:
       { warmup, runs },
     );
     if (sink === 0) throw new Error('the floor saw no keys');
-    return { keys: gen.keys.length, entries: book.entries.length, scanItems: deriveScan(book).items.length, merge, floor, ab };
+    return {
+      keys: gen.keys.length,
+      entries: book.entries.length,
+      scanItems: deriveScan(book).items.length,
+      merge,
+      viaEdge,
+      fromStore,
+      fromStoreViaEdge,
+      floor,
+    };
   } finally {
     await rt.close();
+    await Promise.all(engines.map((e) => e.stop()));
   }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const m = await benchMergeCpu({ ab: process.argv.includes('--ab') });
+  const m = await benchMergeCpu();
   console.log(`merge.cpu_ms ${m.merge.thread.median.toFixed(1)} ms main-thread CPU (target <= 130, stretch <= 90)`);
-  console.log(`  merge: ${describeStats(m.merge)}`);
+  console.log(`  merge (kept pages, the Lambda's own clients): ${describeStats(m.merge)}`);
+  console.log(`  the same through the local AWS edge:         ${describeStats(m.viaEdge)}`);
+  console.log(`  from the store, the Lambda's own clients:    ${describeStats(m.fromStore)}`);
+  console.log(`  from the store, through the local AWS edge:  ${describeStats(m.fromStoreViaEdge)}`);
   console.log(`  floor: ${describeStats(m.floor)}`);
   console.log(
-    `  ratio to floor ${(m.merge.thread.median / m.floor.thread.median).toFixed(1)}x; ${m.entries} entries, ${m.scanItems} scan items, ${m.keys} keys`,
+    `  edge's share ${(m.viaEdge.thread.median - m.merge.thread.median).toFixed(1)} ms (kept), ${(m.fromStoreViaEdge.thread.median - m.fromStore.thread.median).toFixed(1)} ms (from the store); ratio to floor ${(m.merge.thread.median / m.floor.thread.median).toFixed(1)}x; ${m.entries} entries, ${m.scanItems} scan items, ${m.keys} keys`,
   );
-  if (m.ab) {
-    console.log(`  A/B from the store: ${describeStats(m.ab.fromStore)}`);
-    console.log(`  A/B kept pages:     ${describeStats(m.ab.kept)}`);
-  }
   process.exit(0);
 }

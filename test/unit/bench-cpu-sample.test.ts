@@ -65,6 +65,26 @@ describe('bench CPU sampling', () => {
     expect(b.thread.median).toBeGreaterThan(a.thread.median + 3);
   });
 
+  it('runs the works of each run in the order asked for that run, each still counted as itself', async () => {
+    const ran: string[] = [];
+    const stats = await sampleCpuAlternating(
+      [
+        () => {
+          ran.push('a');
+          spin(1);
+        },
+        () => {
+          ran.push('b');
+          spin(4);
+        },
+      ],
+      { warmup: 1, runs: 4, order: (i) => (i % 2 === 0 ? [0, 1] : [1, 0]) },
+    );
+    expect(ran.join('')).toBe('abbaabbaab');
+    expect(stats[1].thread.median).toBeGreaterThan(stats[0].thread.median + 1.5);
+    await expect(sampleCpuAlternating([() => undefined, () => undefined], { runs: 1, order: () => [0, 0] })).rejects.toThrow(RangeError);
+  });
+
   it('takes the middle of an even count as the mean of the two middle values', () => {
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([5, 1, 3])).toBe(3);
