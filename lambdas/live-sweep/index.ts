@@ -2,10 +2,15 @@ import { awsPlatform } from '../../shared/platform/aws';
 import { awsServices } from '../../shared/platform/aws-services';
 import { apiGatewaySockets } from '../../shared/platform/sockets';
 import { documentClient } from '../../shared/store/clients/dynamodb';
+import { DynamoConnections } from '../../shared/store/dynamo-connections';
+import { dynamoIdentity } from '../../shared/store/dynamo-identity';
 import { secretsManager } from '../../shared/store/secrets-manager';
 import { createHandler } from './handler';
 
 /** The Lambda entry: the platform (only the clients `live-sweep` uses), its ports (its manifest access) and its handler, built once per cold start. */
 export const handler = createHandler(
-  awsServices('live-sweep', await awsPlatform({ ddb: documentClient, sockets: apiGatewaySockets, secrets: secretsManager })),
+  awsServices('live-sweep', await awsPlatform({ ddb: documentClient, sockets: apiGatewaySockets, secrets: secretsManager }), {
+    connections: (t) => new DynamoConnections(t),
+    identity: dynamoIdentity,
+  }),
 );

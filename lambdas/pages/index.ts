@@ -2,8 +2,17 @@ import { awsPlatform } from '../../shared/platform/aws';
 import { awsServices } from '../../shared/platform/aws-services';
 import { s3Buckets } from '../../shared/platform/buckets';
 import { documentClient } from '../../shared/store/clients/dynamodb';
+import { dynamoCatalogue } from '../../shared/store/dynamo-catalogue';
+import { dynamoIdentity } from '../../shared/store/dynamo-identity';
+import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { secretsManager } from '../../shared/store/secrets-manager';
 import { createHandler } from './handler';
 
 /** The Lambda entry: the platform (only the clients `pages` uses), its ports (its manifest access) and its handler, built once per cold start. */
-export const handler = createHandler(awsServices('pages', await awsPlatform({ ddb: documentClient, buckets: s3Buckets, secrets: secretsManager })));
+export const handler = createHandler(
+  awsServices('pages', await awsPlatform({ ddb: documentClient, buckets: s3Buckets, secrets: secretsManager }), {
+    identity: dynamoIdentity,
+    catalogue: dynamoCatalogue,
+    market: dynamoMarket,
+  }),
+);

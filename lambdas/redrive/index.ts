@@ -3,7 +3,10 @@ import { awsServices } from '../../shared/platform/aws-services';
 import { s3Buckets } from '../../shared/platform/buckets';
 import { documentClient } from '../../shared/store/clients/dynamodb';
 import { sqsQueues } from '../../shared/store/clients/sqs';
+import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { createHandler } from './handler';
 
 /** The Lambda entry: the platform (only the clients `redrive` uses), its ports (its manifest access) and its handler, built once per cold start. */
-export const handler = createHandler(awsServices('redrive', await awsPlatform({ ddb: documentClient, buckets: s3Buckets, queues: sqsQueues })));
+export const handler = createHandler(
+  awsServices('redrive', await awsPlatform({ ddb: documentClient, buckets: s3Buckets, queues: sqsQueues }), { market: dynamoMarket }),
+);

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { awsServices } from '../../shared/platform/aws-services';
 import type { ClientName, Platform } from '../../shared/platform/platform';
+import { TABLE_ADAPTERS } from '../../shared/platform/table-adapters';
 import type { ServicesOf } from '../../shared/services';
 import { type FunctionName, functionSpec } from '../../shared/topology';
 import type { ContextFields } from './sandboxes';
@@ -97,7 +98,7 @@ export class LambdaHost {
       // The composition root beside the Lambda entry (lambdas/<fn>/handler.ts), on the ports the entry builds in AWS (awsServices).
       const root = join(this.root, dirname(spec.entry), 'handler.ts');
       h = import(root).then((m: { createHandler: (svc: ServicesOf<FunctionName>) => Handler }) =>
-        m.createHandler(awsServices(name, this.platformOf(name)) as ServicesOf<FunctionName>),
+        m.createHandler(awsServices(name, this.platformOf(name), TABLE_ADAPTERS) as ServicesOf<FunctionName>),
       );
       this.loaded.set(name, h);
     }

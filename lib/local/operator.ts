@@ -9,11 +9,12 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { portsOver } from '../../shared/platform/aws-services';
 import { PORT_NAMES } from '../../shared/platform/granted';
 import type { ClientName, Platform } from '../../shared/platform/platform';
+import { TABLE_ADAPTERS } from '../../shared/platform/table-adapters';
 import type { Services } from '../../shared/services';
 
 /** Every port, and the raw clients they are built on. */
 export type OperatorServices = Services & { ddb: DynamoDBDocumentClient; s3: S3Client };
 
 export function operatorServices(p: Platform<ClientName>): OperatorServices {
-  return { ...portsOver(PORT_NAMES, p), ddb: p.ddb(), s3: p.s3() };
+  return { ...portsOver(PORT_NAMES, p, TABLE_ADAPTERS), ddb: p.ddb(), s3: p.s3() };
 }

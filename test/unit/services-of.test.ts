@@ -5,11 +5,14 @@
  * `awsServices(fn, platform)` builds exactly those ports and asks the platform only for the clients they use,
  * and `servicesFor(fn, memoryServices(clock))` hands a root the same set.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ManualClock } from '../../shared/clock';
 import { awsServices } from '../../shared/platform/aws-services';
 import { grantedPorts, servicesFor } from '../../shared/platform/granted';
 import type { ClientName, Platform } from '../../shared/platform/platform';
+import { TABLE_ADAPTERS } from '../../shared/platform/table-adapters';
 import type { Services, ServicesOf } from '../../shared/services';
 import { memoryConfig, memoryServices } from '../../shared/store/memory/services';
 import { FUNCTIONS, type FunctionName, functionSpec } from '../../shared/topology';
@@ -78,6 +81,8 @@ function recordingPlatform(allowed: ReadonlySet<ClientName>) {
   return { platform, asked };
 }
 
+const ROOT_DIR = join(__dirname, '..', '..');
+
 describe('ServicesOf: a root takes the ports its manifest access grants', () => {
   it('derives each function’s ports from its access as the manifest states them', () => {
     for (const spec of FUNCTIONS) expect([spec.name, sorted(grantedPorts(spec.access))]).toEqual([spec.name, sorted(EXPECTED[spec.name])]);
@@ -86,7 +91,7 @@ describe('ServicesOf: a root takes the ports its manifest access grants', () => 
   it.each(FUNCTIONS.map((f) => f.name))('awsServices(%s) builds exactly its ports, over only the clients they need', (fn) => {
     const clients = new Set(EXPECTED[fn].map((p) => CLIENT[p]));
     const { platform, asked } = recordingPlatform(clients);
-    const svc = awsServices(fn, platform as never);
+    const svc = awsServices(fn, platform as never, TABLE_ADAPTERS);
     expect(sorted(Object.keys(svc))).toEqual(sorted([...CORE, ...EXPECTED[fn]]));
     expect(sorted([...asked])).toEqual(sorted([...clients]));
     const s = svc as unknown as Record<string, unknown>;
@@ -96,6 +101,23 @@ describe('ServicesOf: a root takes the ports its manifest access grants', () => 
     if (EXPECTED[fn].includes('queues')) expect(s.queues).toEqual({ marker: 'queues' });
     if (EXPECTED[fn].includes('secrets')) expect(s.secrets).toEqual({ marker: 'secrets' });
   });
+
+  it('refuses to build a table port whose adapter the entry did not name, at the typecheck and at run time', () => {
+    const { platform } = recordingPlatform(new Set(['ddb']));
+    // @ts-expect-error ws-disconnect's manifest grants the connections port: its entry must name that adapter.
+    expect(() => awsServices('ws-disconnect', platform as never, {})).toThrow(/no table adapter for the connections port/);
+  });
+
+  it.each(FUNCTIONS.map((f) => f.name))(
+    'lambdas/%s/index.ts imports exactly the table adapters of its manifest ports, so its bundle carries no other',
+    (fn) => {
+      const text = readFileSync(join(ROOT_DIR, 'lambdas', fn, 'index.ts'), 'utf8');
+      const imported = [...text.matchAll(/from '\.\.\/\.\.\/shared\/store\/dynamo-(\w+)'/g)].map((m) => m[1]).sort();
+      const tablePorts = EXPECTED[fn].filter((p) => CLIENT[p] === 'ddb').sort();
+      expect(imported).toEqual(tablePorts);
+      expect(text).not.toContain('table-adapters');
+    },
+  );
 
   it.each(FUNCTIONS.map((f) => f.name))('servicesFor(%s, memoryServices) hands its root the same ports, the fakes themselves', (fn) => {
     const all = memoryServices(new ManualClock(0));
