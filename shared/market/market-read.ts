@@ -249,9 +249,7 @@ async function periodsBytes(src: ReadSources, market: string, specs: readonly Pe
   const hits = ids.map((id) => recall(id));
   const fragments = src.fragments;
   if (fragments) {
-    const stored = await Promise.all(
-      specs.map(async (s, i) => (hits[i] ? undefined : unpacked(await fragments.readFragment(fragmentKey(market, s), now)))),
-    );
+    const stored = await Promise.all(specs.map(async (s, i) => (hits[i] ? undefined : unpacked(await fragments.readFragment(fragmentKey(market, s), now)))));
     stored.forEach((p, i) => {
       if (p) hits[i] = p;
     });

@@ -100,7 +100,7 @@ describe('finished days kept as answered (issue 27 point 3)', () => {
     expect([...reads.days]).toEqual([]);
   });
 
-  it('a fresh instance reads again only the non-final days a merge since reached (today, a late book\'s day), never serving the stored ones', async () => {
+  it("a fresh instance reads again only the non-final days a merge since reached (today, a late book's day), never serving the stored ones", async () => {
     const { clock, market, svc } = await filled(12);
     const from = dayOf(clock.now()) - 10;
     await marketHistory(readSources(svc), M, from, clock.now(), { withVolume: true });
