@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, dayOf, HOUR_MS, hourOf, ManualClock } from '../../shared/clock';
-import { compactHistories, finalDay } from '../../shared/market/history-compaction';
+import { compactHistories } from '../../shared/market/history-compaction';
 import { marketHistory, marketIntraday } from '../../shared/market/market-read';
 import { retainMarket } from '../../shared/market/market-retention';
 import { packPeriod, unpackPeriod } from '../../shared/market/period-fragment';
