@@ -174,9 +174,11 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
     reachedBy: (bookAt) => dayOf(bookAt) === d,
     final: d <= lastFinal,
     // Spec Retention deletes a day's pages once it is before today − 90 (no history window reaches it before).
-    // A day a book can still reach is stored as an hour is (checked against the merge log, kept at most 48 h),
-    // so a fresh instance reads only the pages a merge since reached (today's), not every non-final day's.
-    storeUntil: d <= lastFinal ? (d + KEPT_DAYS + 1) * DAY_MS : now + 2 * DAY_MS,
+    // An earlier day a book can still reach is stored as an hour is (checked against the merge log, kept at most
+    // 48 h), so a fresh instance after a merge reads only today's pages. Today is not stored: nearly every merge
+    // reaches it, and until the next one live callers are sent to the answer's file (answer-files.ts), so its
+    // fragment would be written after each merge and hardly ever read.
+    storeUntil: d <= lastFinal ? (d + KEPT_DAYS + 1) * DAY_MS : d < today ? now + 2 * DAY_MS : null,
     build: async () =>
       kind === 'c' ? writePeriod(await src.store.candlePage(market, 'd1', d), dayCandle(d)) : writePeriod(await src.store.volumePage(market, d), dayVolume(d)),
   });
@@ -229,8 +231,8 @@ interface PeriodSpec {
   reachedBy: (bookAt: number) => boolean;
   /** No book can reach the period any more: its elements never change again. */
   final: boolean;
-  /** Until when its elements may be stored (the answer store's fragments). */
-  storeUntil: number;
+  /** Until when its elements may be stored (the answer store's fragments); null: kept in memory only. */
+  storeUntil: number | null;
   /** Reads the period's page and writes its elements. */
   build: () => Promise<PeriodBytes>;
 }
@@ -249,7 +251,9 @@ async function periodsBytes(src: ReadSources, market: string, specs: readonly Pe
   const hits = ids.map((id) => recall(id));
   const fragments = src.fragments;
   if (fragments) {
-    const stored = await Promise.all(specs.map(async (s, i) => (hits[i] ? undefined : unpacked(await fragments.readFragment(fragmentKey(market, s), now)))));
+    const stored = await Promise.all(
+      specs.map(async (s, i) => (hits[i] || s.storeUntil === null ? undefined : unpacked(await fragments.readFragment(fragmentKey(market, s), now)))),
+    );
     stored.forEach((p, i) => {
       if (p) hits[i] = p;
     });
@@ -279,8 +283,10 @@ async function periodsBytes(src: ReadSources, market: string, specs: readonly Pe
   if (fragments && !src.readOnly) {
     await Promise.all(
       missing.map(async (i, j) => {
+        const until = specs[i].storeUntil;
+        if (until === null) return;
         try {
-          await fragments.writeFragment(fragmentKey(market, specs[i]), packPeriod(built[j]), specs[i].storeUntil);
+          await fragments.writeFragment(fragmentKey(market, specs[i]), packPeriod(built[j]), until);
         } catch {
           // A lost write only costs a later instance the decoding; the answer does not depend on it.
         }
