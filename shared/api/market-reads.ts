@@ -15,7 +15,7 @@ import { snapshotPath } from '../files/paths';
 import type { QueryFeatures, Route, RouteContext, RoutesOf } from '../http/handler';
 import type { HttpResult } from '../http/types';
 import { getObject } from '../items/bucket';
-import { type AnswerKey, answerHash, bodyText, JsonText, liveHeaders, reuseHourly } from '../market/answer-cache';
+import { type AnswerKey, answerHash, bodyText, liveHeaders, reuseHourly } from '../market/answer-cache';
 import { fitAnswer, liveUntilMerge } from '../market/answer-files';
 import { candlesInWindow, wireVolume } from '../market/candle-read';
 import { itemAsOf } from '../market/hourly-view';
@@ -196,8 +196,8 @@ export const getIntraday: Route = {
     const market = req.params.market;
     // The hours it reads end with now's: the same window in the same hour and merge is the same answer.
     return liveUntilMerge(svc, market, JSON.stringify(['intraday', market, from, hourOf(now)]), req.headers['accept-encoding'], async () => {
-      const items = await marketIntraday(readSources(svc), market, from, hourOf(now));
-      return live(new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now}}`));
+      const around = { head: `{"market":${JSON.stringify(market)},"from":${from},"items":`, tail: `,"now":${now}}` };
+      return live(await marketIntraday(readSources(svc), market, from, hourOf(now), around));
     });
   },
 };
@@ -212,8 +212,8 @@ export const getHistory: Route = {
     const withVolume = hasFeature(p, 'depth');
     const answer = async (now: number, isLive: boolean) => {
       const from = historyFrom(now, p.limits.historyDays, asked);
-      const items = await marketHistory(readSources(svc), market, from, now, { cut: isLive ? undefined : cutOf(now), withVolume });
-      return new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now},"live":${isLive}}`);
+      const around = { head: `{"market":${JSON.stringify(market)},"from":${from},"items":`, tail: `,"now":${now},"live":${isLive}}` };
+      return marketHistory(readSources(svc), market, from, now, { cut: isLive ? undefined : cutOf(now), withVolume, around });
     };
     if (readsLive(p)) {
       // A live answer reads the days from `from` to now's: the same ones, merge and depth are the same answer.

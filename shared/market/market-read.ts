@@ -26,6 +26,8 @@ export interface HistoryOptions {
   /** Hourly view: today is the day so far before this cut, and today's volume is left out. */
   cut?: number;
   withVolume: boolean;
+  /** The answer's text around the items: the result is then the whole body. */
+  around?: Envelope;
 }
 
 /** Kept period bytes of every market, least recently used first; bounded by total size. */
@@ -119,10 +121,23 @@ const hourPoint =
   };
 
 /**
- * Writes `[item, [elements…], [elements…]?]` per item of any period, items ascending: `lists` are the
- * element lists per item (each a run of periods, oldest first).
+ * Text written before and after the items (the answer's other members), so the whole body is one string made
+ * once: joining a 27 MB items text to them copied it again, and again when the joined text was encoded.
  */
-function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>): string {
+export interface Envelope {
+  head: string;
+  tail: string;
+}
+
+const ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Writes `[item, [elements…], [elements…]?]` per item of any period, items ascending: `lists` are the
+ * element lists per item (each a run of periods, oldest first); inside `around` when given.
+ */
+function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>, around?: Envelope): string {
+  // The writer is ASCII only: any other text is joined as text.
+  if (around && !(ASCII.test(around.head) && ASCII.test(around.tail))) return around.head + writeItems(lists) + around.tail;
   let keys: Float64Array = new Float64Array(0);
   let size = 2;
   for (const periods of lists) {
@@ -131,8 +146,9 @@ function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>): string {
       size += p.data.length + p.keys.length;
     }
   }
-  const out = new JsonBytes(size + keys.length * (16 + 4 * lists.length));
+  const out = new JsonBytes(size + keys.length * (16 + 4 * lists.length) + (around ? around.head.length + around.tail.length : 0));
   const cursors = lists.map((periods) => new Int32Array(periods.length));
+  if (around) out.ascii(around.head);
   out.byte(OPEN);
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k];
@@ -157,6 +173,7 @@ function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>): string {
     out.byte(CLOSE);
   }
   out.byte(CLOSE);
+  if (around) out.ascii(around.tail);
   return out.text();
 }
 
@@ -196,7 +213,7 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
     opts.cut !== undefined && from <= today ? daySoFar(src, market, opts.cut) : Promise.resolve<CandlePage>(new Map()),
   ]);
   if (soFar.size > 0) candles.push(writePeriod(soFar, dayCandle(today)));
-  return new JsonText(writeItems([candles, volume]));
+  return new JsonText(writeItems([candles, volume], opts.around));
 }
 
 /**
@@ -204,7 +221,7 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
  * `from..toHour`. Every hour is stored; one that was not final when read is kept no longer than 48 h, well
  * within the 72 h the merge log says which merges came after it.
  */
-export async function marketIntraday(src: ReadSources, market: string, from: number, toHour: number): Promise<JsonText> {
+export async function marketIntraday(src: ReadSources, market: string, from: number, toHour: number, around?: Envelope): Promise<JsonText> {
   const hours = await periodsWithScans(src, market, 'h1', from, toHour);
   const now = src.clock.now();
   const lastFinal = finalHour(now);
@@ -220,7 +237,7 @@ export async function marketIntraday(src: ReadSources, market: string, from: num
       build: async () => writePeriod(await src.store.candlePage(market, 'h1', h), hourPoint(h)),
     })),
   );
-  return new JsonText(writeItems([periods]));
+  return new JsonText(writeItems([periods], around));
 }
 
 /** One period of a whole-market answer: how to build its elements and how long they hold. */

@@ -166,6 +166,22 @@ describe('finished days kept as answered (issue 27 point 3)', () => {
     expect(out.text).toBe(await expected(market.latest, from, dayOf(now), true));
   });
 
+  it('an answer written inside its envelope is byte for byte the envelope around the items, for any text around them', async () => {
+    const { clock, svc } = await filled(4);
+    const now = clock.now();
+    const from = dayOf(now) - 3;
+    const items = (await marketHistory(readSources(svc), M, from, now, { withVolume: true })).text;
+    for (const around of [
+      { head: '{"market":"m","items":', tail: ',"now":1}' },
+      { head: '{"market":"märkt \u2603","items":', tail: ',"note":"\u00e9"}' },
+    ]) {
+      clearReadCaches();
+      expect((await marketHistory(readSources(svc), M, from, now, { withVolume: true, around })).text).toBe(around.head + items + around.tail);
+      const hours = await marketIntraday(readSources(svc), M, hourOf(now) - 30, hourOf(now));
+      expect((await marketIntraday(readSources(svc), M, hourOf(now) - 30, hourOf(now), around)).text).toBe(around.head + hours.text + around.tail);
+    }
+  });
+
   it('packs and unpacks a period, and refuses a truncated or reordered one', () => {
     const data = Buffer.from('[1,2][3][4,5,6]');
     const p = { keys: Float64Array.from([3, 9, 2 ** 40]), ends: Int32Array.from([5, 8, 15]), data, seq: 0 };
