@@ -12,7 +12,7 @@ import { parseItemKey } from '../domain/item-key';
 import { MARKETS } from '../domain/market';
 import { toAuctionRow } from '../domain/merge';
 import type { HourlySnapshot } from '../files/documents';
-import { type AnswerKey, answerHash, bodyText, JsonText, liveHeaders, reuseHourly } from '../http/answer-cache';
+import { type AnswerKey, answerHash, bodyText, liveHeaders, reuseHourly } from '../http/answer-cache';
 import { fitAnswer, liveUntilMerge } from '../http/answer-files';
 import type { QueryFeatures, Route, RouteContext, RoutesOf } from '../http/handler';
 import type { HttpResult } from '../http/types';
@@ -196,8 +196,8 @@ export const getIntraday: Route = {
     const market = req.params.market;
     // The hours it reads end with now's: the same window in the same hour and merge is the same answer.
     return liveUntilMerge(svc, market, JSON.stringify(['intraday', market, from, hourOf(now)]), req.headers['accept-encoding'], async () => {
-      const items = await marketIntraday(readSources(svc), market, from, hourOf(now));
-      return live(new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now}}`));
+      const around = { head: `{"market":${JSON.stringify(market)},"from":${from},"items":`, tail: `,"now":${now}}` };
+      return live(await marketIntraday(readSources(svc), market, from, hourOf(now), around));
     });
   },
 };
@@ -212,8 +212,8 @@ export const getHistory: Route = {
     const withVolume = hasFeature(p, 'depth');
     const answer = async (now: number, isLive: boolean) => {
       const from = historyFrom(now, p.limits.historyDays, asked);
-      const items = await marketHistory(readSources(svc), market, from, now, { cut: isLive ? undefined : cutOf(now), withVolume });
-      return new JsonText(`{"market":${JSON.stringify(market)},"from":${from},"items":${items.text},"now":${now},"live":${isLive}}`);
+      const around = { head: `{"market":${JSON.stringify(market)},"from":${from},"items":`, tail: `,"now":${now},"live":${isLive}}` };
+      return marketHistory(readSources(svc), market, from, now, { cut: isLive ? undefined : cutOf(now), withVolume, around });
     };
     if (readsLive(p)) {
       // A live answer reads the days from `from` to now's: the same ones, merge and depth are the same answer.

@@ -5,7 +5,7 @@
  * cut's own day is rebuilt from its hour candles before cut. Also builds the hourly snapshot document.
  */
 import { DAY_MS, dayOf, HOUR_MS } from '../clock';
-import type { Candle, CandlePage } from '../domain/candles';
+import type { CandlePage } from '../domain/candles';
 import type { AuctionRow } from '../domain/merge';
 import { type DayClose, type HourlySnapshot, hourlySnapshotDoc } from '../files/documents';
 import type { Services } from '../services';

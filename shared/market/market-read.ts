@@ -25,6 +25,8 @@ export interface HistoryOptions {
   /** Hourly view: today is the day so far before this cut, and today's volume is left out. */
   cut?: number;
   withVolume: boolean;
+  /** The answer's text around the items: the result is then the whole body. */
+  around?: Envelope;
 }
 
 /** Kept period bytes of every market, least recently used first; bounded by total size. */
@@ -118,10 +120,23 @@ const hourPoint =
   };
 
 /**
- * Writes `[item, [elements…], [elements…]?]` per item of any period, items ascending: `lists` are the
- * element lists per item (each a run of periods, oldest first).
+ * Text written before and after the items (the answer's other members), so the whole body is one string made
+ * once: joining a 27 MB items text to them copied it again, and again when the joined text was encoded.
  */
-function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>): string {
+export interface Envelope {
+  head: string;
+  tail: string;
+}
+
+const ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Writes `[item, [elements…], [elements…]?]` per item of any period, items ascending: `lists` are the
+ * element lists per item (each a run of periods, oldest first); inside `around` when given.
+ */
+function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>, around?: Envelope): string {
+  // The writer is ASCII only: any other text is joined as text.
+  if (around && !(ASCII.test(around.head) && ASCII.test(around.tail))) return around.head + writeItems(lists) + around.tail;
   let keys: Float64Array = new Float64Array(0);
   let size = 2;
   for (const periods of lists) {
@@ -130,8 +145,9 @@ function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>): string {
       size += p.data.length + p.keys.length;
     }
   }
-  const out = new JsonBytes(size + keys.length * (16 + 4 * lists.length));
+  const out = new JsonBytes(size + keys.length * (16 + 4 * lists.length) + (around ? around.head.length + around.tail.length : 0));
   const cursors = lists.map((periods) => new Int32Array(periods.length));
+  if (around) out.ascii(around.head);
   out.byte(OPEN);
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k];
@@ -156,6 +172,7 @@ function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>): string {
     out.byte(CLOSE);
   }
   out.byte(CLOSE);
+  if (around) out.ascii(around.tail);
   return out.text();
 }
 
@@ -173,7 +190,11 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
     reachedBy: (bookAt) => dayOf(bookAt) === d,
     final: d <= lastFinal,
     // Spec Retention deletes a day's pages once it is before today − 90 (no history window reaches it before).
-    storeUntil: d <= lastFinal ? (d + KEPT_DAYS + 1) * DAY_MS : null,
+    // An earlier day a book can still reach is stored as an hour is (checked against the merge log, kept at most
+    // 48 h), so a fresh instance after a merge reads only today's pages. Today is not stored: nearly every merge
+    // reaches it, and until the next one live callers are sent to the answer's file (answer-files.ts), so its
+    // fragment would be written after each merge and hardly ever read.
+    storeUntil: d <= lastFinal ? (d + KEPT_DAYS + 1) * DAY_MS : d < today ? now + 2 * DAY_MS : null,
     build: async () =>
       kind === 'c' ? writePeriod(await src.store.candlePage(market, 'd1', d), dayCandle(d)) : writePeriod(await src.store.volumePage(market, d), dayVolume(d)),
   });
@@ -191,7 +212,7 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
     opts.cut !== undefined && from <= today ? daySoFar(src, market, opts.cut) : Promise.resolve<CandlePage>(new Map()),
   ]);
   if (soFar.size > 0) candles.push(writePeriod(soFar, dayCandle(today)));
-  return new JsonText(writeItems([candles, volume]));
+  return new JsonText(writeItems([candles, volume], opts.around));
 }
 
 /**
@@ -199,7 +220,7 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
  * `from..toHour`. Every hour is stored; one that was not final when read is kept no longer than 48 h, well
  * within the 72 h the merge log says which merges came after it.
  */
-export async function marketIntraday(src: ReadSources, market: string, from: number, toHour: number): Promise<JsonText> {
+export async function marketIntraday(src: ReadSources, market: string, from: number, toHour: number, around?: Envelope): Promise<JsonText> {
   const hours = await periodsWithScans(src, market, 'h1', from, toHour);
   const now = src.clock.now();
   const lastFinal = finalHour(now);
@@ -215,7 +236,7 @@ export async function marketIntraday(src: ReadSources, market: string, from: num
       build: async () => writePeriod(await src.store.candlePage(market, 'h1', h), hourPoint(h)),
     })),
   );
-  return new JsonText(writeItems([periods]));
+  return new JsonText(writeItems([periods], around));
 }
 
 /** One period of a whole-market answer: how to build its elements and how long they hold. */

@@ -11,7 +11,7 @@ export interface PeriodBytes {
   keys: Float64Array;
   ends: Int32Array;
   data: Buffer;
-  /** Hours: the market's seq read before the page was, or `FINAL` when the hour was final then (days: 0). */
+  /** The market's seq read before the period's page was, or `FINAL` when no book could reach the period any more then. */
   seq: number;
 }
 
@@ -20,6 +20,8 @@ const VERSION = 1;
 /** The seq of an hour read once no book could reach it any more: it never changes again. */
 export const FINAL = -1;
 const HEAD = 16;
+/** Typed arrays are in the platform's byte order: on little-endian ones (x86, ARM) keys and ends copy as blocks. */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 /** The fragment's bytes. */
 export function packPeriod(p: PeriodBytes): Uint8Array {
@@ -28,9 +30,14 @@ export function packPeriod(p: PeriodBytes): Uint8Array {
   out.writeUInt32LE(VERSION, 0);
   out.writeUInt32LE(n, 4);
   out.writeDoubleLE(p.seq, 8);
-  for (let i = 0; i < n; i++) out.writeDoubleLE(p.keys[i], HEAD + i * 8);
   const endsAt = HEAD + n * 8;
-  for (let i = 0; i < n; i++) out.writeInt32LE(p.ends[i], endsAt + i * 4);
+  if (LITTLE_ENDIAN) {
+    out.set(new Uint8Array(p.keys.buffer, p.keys.byteOffset, n * 8), HEAD);
+    out.set(new Uint8Array(p.ends.buffer, p.ends.byteOffset, n * 4), endsAt);
+  } else {
+    for (let i = 0; i < n; i++) out.writeDoubleLE(p.keys[i], HEAD + i * 8);
+    for (let i = 0; i < n; i++) out.writeInt32LE(p.ends[i], endsAt + i * 4);
+  }
   p.data.copy(out, endsAt + n * 4);
   return out;
 }
@@ -45,15 +52,25 @@ export function unpackPeriod(bytes: Uint8Array): PeriodBytes | null {
   if (dataAt > buf.length) return null;
   const keys = new Float64Array(n);
   const ends = new Int32Array(n);
+  if (LITTLE_ENDIAN) {
+    // One copy each (the buffer need not be aligned for a typed-array view), then checked below.
+    new Uint8Array(keys.buffer).set(buf.subarray(HEAD, endsAt));
+    new Uint8Array(ends.buffer).set(buf.subarray(endsAt, dataAt));
+  } else {
+    for (let i = 0; i < n; i++) {
+      keys[i] = buf.readDoubleLE(HEAD + i * 8);
+      ends[i] = buf.readInt32LE(endsAt + i * 4);
+    }
+  }
   let prevKey = -Infinity;
   let prevEnd = 0;
   const size = buf.length - dataAt;
   for (let i = 0; i < n; i++) {
-    const key = buf.readDoubleLE(HEAD + i * 8);
-    const end = buf.readInt32LE(endsAt + i * 4);
+    const key = keys[i];
+    const end = ends[i];
     if (!(key > prevKey) || end <= prevEnd || end > size) return null;
-    keys[i] = prevKey = key;
-    ends[i] = prevEnd = end;
+    prevKey = key;
+    prevEnd = end;
   }
   if (n > 0 && prevEnd !== size) return null;
   if (n === 0 && size !== 0) return null;
