@@ -38,38 +38,38 @@ import {
 import { type Deployment, functionEnvironment } from '../environment';
 import { readSiteBuild } from '../site-build';
 import type { Meter } from './aws-edge/edge';
+import { type SqsEndpoint, startSqsEndpoint } from './aws-edge/sqs-endpoint';
 import { type LocalAws, startLocalAws } from './aws-edge/start';
-import { type BundleBuildOptions, type Bundles, buildBundles } from './bundles';
-import { handleControl } from './control';
-import { type DataLock, lockDataDir } from './data-lock';
-import { localDeployment, localSecrets } from './deployment';
-import { Edge } from './edge';
-import { type Engine, startDynamoDbLocal, startS3rver } from './engines';
-import { FileHost } from './file-host';
-import { enforceQueueGrants } from './grants';
-import { HttpApi } from './http-api';
-import { sendJson } from './http-events';
+import { LocalQueues } from './background/queues';
+import { ReplayClock } from './background/replay-clock';
+import { failedRunRecord, LocalScheduler } from './background/scheduler';
+import { StreamPoller } from './background/stream-poller';
+import { handleControl } from './control/control';
+import { MergeCrash, type MergeFaultState } from './control/merge-crash';
+import { type Engine, startDynamoDbLocal, startS3rver } from './engines/engines';
+import { ensureBucket, ensureTable, sweepExpired } from './engines/storage';
+import { StartAborted } from './engines/wait';
+import { type BundleBuildOptions, type Bundles, buildBundles } from './functions/bundles';
+import { localDeployment, localSecrets } from './functions/deployment';
+import { currentFunction, LambdaHost } from './functions/lambda';
+import { type OperatorServices, operatorServices } from './functions/operator';
+import { sandboxEnvironments } from './functions/sandbox-environment';
+import { Sandboxes } from './functions/sandboxes';
+import { instrumentClients } from './functions/service-clients';
+import { Edge } from './gateways/edge';
+import { FileHost } from './gateways/file-host';
+import { HttpApi } from './gateways/http-api';
+import { sendJson } from './gateways/http-events';
+import { LiveGateway } from './gateways/live-gateway';
+import { SiteHost } from './gateways/site-host';
 import { CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION, type LocalNames } from './iam/calls';
+import { enforceQueueGrants } from './iam/grants';
 import { invokePermissions } from './iam/invoke-permissions';
 import { recordQueueCalls } from './iam/record';
 import type { TemplateJson } from './iam/resolve';
-import { LocalIdentity } from './identity';
-import { currentFunction, LambdaHost } from './lambda';
-import { LiveGateway } from './live-gateway';
-import { type LogMode, printedLine } from './log-lines';
-import { MergeCrash, type MergeFaultState } from './merge-crash';
-import { type OperatorServices, operatorServices } from './operator';
-import { StartAborted } from './ports';
-import { LocalQueues } from './queues';
-import { ReplayClock } from './replay-clock';
-import { sandboxEnvironments } from './sandbox-environment';
-import { Sandboxes } from './sandboxes';
-import { failedRunRecord, LocalScheduler } from './scheduler';
-import { instrumentClients } from './service-clients';
-import { SiteHost } from './site-host';
-import { type SqsEndpoint, startSqsEndpoint } from './sqs-endpoint';
-import { ensureBucket, ensureTable, sweepExpired } from './storage';
-import { StreamPoller } from './stream-poller';
+import { LocalIdentity } from './identity/identity';
+import { type DataLock, lockDataDir } from './process/data-lock';
+import { type LogMode, printedLine } from './process/log-lines';
 
 export interface RuntimeOptions {
   port?: number;
@@ -92,7 +92,7 @@ export interface RuntimeOptions {
    */
   direct?: boolean;
   /**
-   * What is printed of the service's lines: a LogMode (`npm start`'s LOG, lib/local/log-lines.ts); `true`
+   * What is printed of the service's lines: a LogMode (`npm start`'s LOG, lib/local/process/log-lines.ts); `true`
    * (the default) every JSON line, `false` only the error lines, as JSON.
    */
   log?: boolean | LogMode;
@@ -130,7 +130,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STAGE = 'local';
-/** The WebSocket API's id in local events (lib/local/live-gateway.ts) and in recorded `@connections` ARNs. */
+/** The WebSocket API's id in local events (lib/local/gateways/live-gateway.ts) and in recorded `@connections` ARNs. */
 const LIVE_API_ID = 'local';
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
 /** Requests up to this head size reach the gateway, which refuses those past API Gateway's 10240 bytes as AWS does. */
@@ -142,7 +142,7 @@ export class Runtime {
   directBase = '';
   readonly clock: Clock;
   readonly faults: Faults = { identity: 'up', storage: 'up', table: 'up', seal: 'none' };
-  /** The `merge` fault: the next merge crashes after its k-th write (lib/local/merge-crash.ts). */
+  /** The `merge` fault: the next merge crashes after its k-th write (lib/local/control/merge-crash.ts). */
   readonly mergeCrash = new MergeCrash();
   readonly tableName: string;
   readonly bucketName: string;
@@ -170,7 +170,7 @@ export class Runtime {
   /** Requests before start-up finished are answered 503: the handlers are not wired yet. */
   private ready = false;
   private closing: Promise<void> | null = null;
-  /** The data folder's lock (lib/local/data-lock.ts), held from start to the end of close. */
+  /** The data folder's lock (lib/local/process/data-lock.ts), held from start to the end of close. */
   private dataLock: DataLock | null = null;
   /** Each function's local platform: its own configuration over the engines' shared, instrumented clients. */
   private readonly platforms = new Map<FunctionName, Platform<ClientName>>();
@@ -181,12 +181,12 @@ export class Runtime {
   );
   /**
    * Every port, as the operator's calls outside any invocation use them (the control API's publishing) and
-   * as tests read and write the service's state; every access (lib/local/operator.ts).
+   * as tests read and write the service's state; every access (lib/local/functions/operator.ts).
    */
   operator!: OperatorServices;
-  /** Tests shorten timeouts and slow functions down here (lib/local/lambda.ts) instead of waiting 29 s. */
+  /** Tests shorten timeouts and slow functions down here (lib/local/functions/lambda.ts) instead of waiting 29 s. */
   readonly lambdaKnobs = this.lambdas.knobs;
-  /** API Gateway's HTTP API in front of the functions (lib/local/http-api.ts). */
+  /** API Gateway's HTTP API in front of the functions (lib/local/gateways/http-api.ts). */
   private readonly httpApi = new HttpApi(
     (fn, event) => this.lambdas.invoke(fn, event),
     (level, msg, data) => this.log(level, msg, data),
@@ -202,7 +202,7 @@ export class Runtime {
   private streamPollPaused = false;
   /** `Host` values of the control API: the printed loopback address and `localhost`, with the port. */
   private controlHosts: string[] = [];
-  /** The listener's routing (lib/local/edge.ts), once everything it routes to is wired. */
+  /** The listener's routing (lib/local/gateways/edge.ts), once everything it routes to is wired. */
   private edge: Edge | null = null;
 
   constructor(private readonly opts: RuntimeOptions) {
@@ -304,7 +304,7 @@ export class Runtime {
     ];
     // The functions' resource policies, from the synthesized template, while the engines start.
     const file = this.opts.templateFile;
-    const template = file ? Promise.resolve(JSON.parse(readFileSync(file, 'utf8')) as TemplateJson) : import('./template').then((t) => t.localTemplate());
+    const template = file ? Promise.resolve(JSON.parse(readFileSync(file, 'utf8')) as TemplateJson) : import('./iam/template').then((t) => t.localTemplate());
     const permitting = template.then((t) => {
       const scope = { region: LOCAL_REGION, account: LOCAL_ACCOUNT };
       this.httpApi.permissionScope = scope;
@@ -477,7 +477,7 @@ export class Runtime {
 
   /**
    * `--bundles`: the local SQS endpoint the sandboxes call (on the queue port the in-process handlers get,
-   * grants and recording included) and one sandbox per function (lib/local/sandbox-environment.ts).
+   * grants and recording included) and one sandbox per function (lib/local/functions/sandbox-environment.ts).
    */
   private async startSandboxes(bundles: Bundles, queues: QueuePort, deployment: Deployment, localOnly: Record<string, string>): Promise<void> {
     const secretOf = (fn: FunctionName) => this.aws!.credentials.secretOf(fn);

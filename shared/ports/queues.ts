@@ -1,6 +1,6 @@
 /**
  * The queues port: the manifest's queues by name (shared/topology.ts). SQS in AWS (shared/store/queue.ts), the
- * local runtime's in-process queues on the service clock (lib/local/queues.ts), an in-memory fake for unit
+ * local runtime's in-process queues on the service clock (lib/local/background/queues.ts), an in-memory fake for unit
  * tests (shared/store/memory/queues.ts).
  */
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { ensureTable } from '../../lib/local/storage';
+import { ensureTable } from '../../lib/local/engines/storage';
 import type { HistoryPage } from '../../shared/ports/market';
 import { decodeHistoryParts } from '../../shared/store/history-parts';
 import { historyPk, shardSk } from '../../shared/store/keys';
