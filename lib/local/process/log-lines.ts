@@ -6,7 +6,7 @@
  * all; `LOG=json` prints the lines as they are, `LOG=quiet` errors only. The lines come already redacted
  * (shared/telemetry/sink.ts): this only drops and shortens.
  */
-import type { LineLevel } from '../../../shared/telemetry/sink';
+import { consoleSink, type LineLevel, type LogSink } from '../../../shared/telemetry/sink';
 
 /** What the service prints: short human lines (no metrics), the JSON lines as AWS writes them (EMF metrics included), or errors only. */
 export type LogMode = 'human' | 'json' | 'quiet';
@@ -69,4 +69,27 @@ export function printedLine(mode: LogMode, line: string, level: LineLevel): stri
   if (mode === 'json') return line;
   if (mode === 'quiet' && level !== 'error') return null;
   return humanLine(line);
+}
+
+/**
+ * A runtime's sink (shared/telemetry/sink.ts): every line goes to the taps (tests hear what the service
+ * writes, printed or not), then is printed as `mode` says: a LogMode, `true` every JSON line, `false` only
+ * the error lines, as JSON.
+ */
+export class ServiceLines {
+  private readonly taps = new Set<(line: string) => void>();
+
+  constructor(private readonly mode: boolean | LogMode) {}
+
+  tap(listener: (line: string) => void): () => void {
+    this.taps.add(listener);
+    return () => this.taps.delete(listener);
+  }
+
+  readonly sink: LogSink = (line, level) => {
+    for (const t of this.taps) t(line);
+    const mode = this.mode;
+    const printed = typeof mode === 'string' ? printedLine(mode, line, level) : mode || level === 'error' ? line : null;
+    if (printed !== null) consoleSink(printed, level);
+  };
 }
