@@ -14,11 +14,12 @@
  */
 
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { HistoryPage } from '../ports/market';
 import { backoff, batchPut } from './batch-write';
 import { decodeHistoryParts, encodeHistoryParts, partsHolding } from './history-parts';
 import { historyPk, shardSk } from './keys';
+import { queryPages } from './query';
 import { HISTORY_SHARDS } from './shard-layout';
 
 type Meter = { add(units: unknown, kind: 'read' | 'write'): void };
@@ -159,22 +160,16 @@ export class HistoryItems {
 
   private async query(market: string): Promise<Item[]> {
     const items: Item[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': historyPk(market) },
-          ConsistentRead: this.consistent,
-          ExclusiveStartKey: start,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
+    for await (const out of queryPages(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': historyPk(market) },
+      ConsistentRead: this.consistent,
+      ReturnConsumedCapacity: 'TOTAL',
+    })) {
       this.meter.add(out.ConsumedCapacity, 'read');
       for (const i of out.Items ?? []) items.push(i as Item);
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
     return items;
   }
 

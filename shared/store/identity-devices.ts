@@ -1,10 +1,11 @@
 /** DynamoDB adapter of device pairings, device records and device tokens (stored only as SHA-256 hashes). */
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS } from '../clock';
 import type { Pairing, PairingState } from '../domain/pairing';
 import type { DeviceRecord, DeviceTokenRecord } from '../ports/identity';
 import { isConditionFailure, isLive, num, str, ttlAt } from './identity-items';
 import { DEVICE_SK_PREFIX, DEVICE_TOKEN_SK, deviceSk, deviceTokenPk, PAIR_CODE_SK, PAIRING_SK, pairCodePk, pairingPk, userPk } from './keys';
+import { queryPages } from './query';
 import type { Table } from './table';
 
 /** Pairings and codes outlive their expiry by a day so a late confirm answers 410 rather than 404. */
@@ -177,19 +178,13 @@ export async function getDevice(t: Table, userId: string, deviceId: string, now:
 /** An account's collected devices (uncollected ones are never listed). */
 export async function listDevices(t: Table, userId: string, now: number): Promise<DeviceRecord[]> {
   const devices: DeviceRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await t.ddb.send(
-      new QueryCommand({
-        TableName: t.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': DEVICE_SK_PREFIX },
-        ExclusiveStartKey: start,
-      }),
-    );
+  for await (const out of queryPages(t.ddb, {
+    TableName: t.name,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': DEVICE_SK_PREFIX },
+  })) {
     for (const item of out.Items ?? []) if (isLive(item, now) && item.collected === true) devices.push(toDevice(userId, item));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  }
   return devices;
 }
 

@@ -2,11 +2,12 @@
  * DynamoDB side of market retention (spec Retention): the per-market retention mark (so a run never scans
  * the table), deleting a period's page items, and rewriting row shards only while no merge intervened.
  */
-import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { RowTable } from '../domain/merge';
 import type { PeriodKind, RetentionMark, RetentionPort } from '../ports/market';
 import { candlePk, marketMetaKey, marketRetentionKey, rowsPk, shardSk, volumePk } from './keys';
 import { encodeRows } from './page-codec';
+import { queryPages } from './query';
 import { ROW_SHARDS, shardsTouched, splitShards } from './shard-layout';
 
 export class RetentionStore implements RetentionPort {
@@ -32,20 +33,14 @@ export class RetentionStore implements RetentionPort {
   /** Deletes every item of a partition (one period's page shards); answers how many there were. */
   private async deletePartition(pk: string): Promise<number> {
     const keys: Array<{ pk: string; sk: string }> = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ProjectionExpression: 'pk, sk',
-          ExclusiveStartKey: start,
-        }),
-      );
+    for await (const page of queryPages(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: 'pk, sk',
+    })) {
       for (const item of page.Items ?? []) keys.push({ pk: String(item.pk), sk: String(item.sk) });
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
     for (let i = 0; i < keys.length; i += 25) {
       let request: Record<string, unknown[]> | undefined = { [this.table]: keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) };
       for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {

@@ -5,7 +5,7 @@
  * shards so one item's 90 days cost a single small read. Adapters return domain types, never raw items.
  */
 
-import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS, dayOf, HOUR_MS } from '../clock';
 import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { RowTable } from '../domain/merge';
@@ -19,6 +19,7 @@ import { HistoryItems } from './history-items';
 import { candlePk, daySoFarPk, historyMarkKey, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
 import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type ShardCloses } from './page-closes';
 import { decodeCandleParts, decodeCandles, decodeRows, decodeVolume, encodeCandleParts, encodeCandles, encodeRowShards, encodeVolume } from './page-codec';
+import { queryPages } from './query';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
 
 /** Sums `ConsumedCapacity` of every call, for the cost benchmark. */
@@ -356,24 +357,18 @@ export class MarketStore implements MarketPages {
   private async queryAll(pk: string, projection: Projection): Promise<HeadItem[]>;
   private async queryAll(pk: string, projection?: Projection): Promise<PageItem[]> {
     const items: PageItem[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: projection?.names ?? { '#pk': 'pk' },
-          ExpressionAttributeValues: { ':pk': pk },
-          ProjectionExpression: projection?.expression,
-          ConsistentRead: this.consistent,
-          ExclusiveStartKey: start,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
+    for await (const out of queryPages(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: projection?.names ?? { '#pk': 'pk' },
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: projection?.expression,
+      ConsistentRead: this.consistent,
+      ReturnConsumedCapacity: 'TOTAL',
+    })) {
       this.meter.add(out.ConsumedCapacity, 'read');
       for (const i of out.Items ?? []) items.push(i as PageItem);
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
     return items;
   }
 
