@@ -21,6 +21,7 @@ import { isConditionFailure } from './identity-items';
 import { connPointerKey, LIVE_USER_SK_PREFIX, liveConnPk, liveHubSk, liveHubsPk, liveUserSk, userPk } from './keys';
 import { queryAll as queryItems, queryPages } from './query';
 import type { Table } from './table';
+import { applied, updateItem } from './writes';
 
 const connKey = (c: Pick<LiveConnection, 'market' | 'hub' | 'connectionId'>) => ({ pk: liveConnPk(c.market, c.hub), sk: c.connectionId });
 const userKey = (c: Pick<LiveConnection, 'userId' | 'connectionId'>) => ({ pk: userPk(c.userId), sk: liveUserSk(c.connectionId) });
@@ -173,22 +174,15 @@ export class DynamoConnections implements ConnectionsPort {
       names[`#${k}`] = k;
       values[`:${k}`] = v;
     }
-    try {
-      await this.t.ddb.send(
-        new UpdateCommand({
-          TableName: this.t.name,
-          Key: connKey(c),
-          UpdateExpression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+    return applied(
+      updateItem(this.t, {
+        Key: connKey(c),
+        UpdateExpression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
   }
 
   private query(pk: string, skPrefix?: string): Promise<Record<string, unknown>[]> {

@@ -21,6 +21,7 @@ import { type CandleCloses, decodeCandlePartsCloses, decodeShardCloses, type Sha
 import { decodeCandleParts, decodeCandles, decodeRows, decodeVolume, encodeCandleParts, encodeCandles, encodeRowShards, encodeVolume } from './page-codec';
 import { queryPages } from './query';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from './shard-layout';
+import { unlessLost } from './writes';
 
 /** Sums `ConsumedCapacity` of every call, for the cost benchmark. */
 export class CapacityMeter {
@@ -98,8 +99,8 @@ export class MarketStore implements MarketPages {
       values[`:${k}`] = v;
       sets.push(`#${k} = :${k}`);
     }
-    try {
-      const out = await this.ddb.send(
+    const out = await unlessLost(
+      this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: marketMetaKey(next.market),
@@ -109,13 +110,11 @@ export class MarketStore implements MarketPages {
           ExpressionAttributeValues: values,
           ReturnConsumedCapacity: 'TOTAL',
         }),
-      );
-      this.meter.add(out.ConsumedCapacity, 'write');
-      return true;
-    } catch (err) {
-      if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-      throw err;
-    }
+      ),
+    );
+    if (!out) return false;
+    this.meter.add(out.ConsumedCapacity, 'write');
+    return true;
   }
 
   /**
@@ -123,8 +122,8 @@ export class MarketStore implements MarketPages {
    * stored seq is still the one before it. False when another merge got there first.
    */
   async markPending(market: string, pending: PendingMerge): Promise<boolean> {
-    try {
-      const out = await this.ddb.send(
+    const out = await unlessLost(
+      this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: marketMetaKey(market),
@@ -134,13 +133,11 @@ export class MarketStore implements MarketPages {
           ExpressionAttributeValues: { ':pending': pending, ':before': pending.seq - 1 },
           ReturnConsumedCapacity: 'TOTAL',
         }),
-      );
-      this.meter.add(out.ConsumedCapacity, 'write');
-      return true;
-    } catch (err) {
-      if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-      throw err;
-    }
+      ),
+    );
+    if (!out) return false;
+    this.meter.add(out.ConsumedCapacity, 'write');
+    return true;
   }
 
   // ── rows ──
