@@ -3,14 +3,14 @@
  * so another account can take it over) and the account's push window state (30 s throttle and grouping).
  */
 import { createHash } from 'node:crypto';
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MarketAlert } from '../domain/alerts';
 import type { PushState, StoredSubscription } from '../ports/settings';
 import type { BrowserSubscription, PushPrefs } from '../push/subscription';
 import { num, str } from './identity-items';
 import { PUSH_ENDPOINT_SK, PUSH_STATE_SK, PUSH_SUB_SK_PREFIX, pushEndpointPk, pushSubSk, userPk } from './keys';
 import type { Table } from './table';
-import { applied, deleteItem, putItem } from './writes';
+import { applied, deleteItem, putItem, transact } from './writes';
 
 const PENDING_KEPT = 20;
 const STATE_TTL_MS = 86_400_000;
@@ -71,14 +71,10 @@ export async function putSubscription(
   }
   const existing = mine.Item ? toSubscription(mine.Item) : null;
   const stored: StoredSubscription = { endpoint: sub.endpoint, keys: sub.keys, prefs: prefs ?? existing?.prefs ?? {}, created: existing?.created ?? now };
-  await t.ddb.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: t.name, Item: { ...subKey(userId, hash), ...stored, prefs: JSON.stringify(stored.prefs) } } },
-        { Put: { TableName: t.name, Item: { ...ownerKey(hash), userId } } },
-      ],
-    }),
-  );
+  await transact(t, [
+    { Put: { Item: { ...subKey(userId, hash), ...stored, prefs: JSON.stringify(stored.prefs) } } },
+    { Put: { Item: { ...ownerKey(hash), userId } } },
+  ]);
   const all = await listSubscriptions(t, userId);
   const excess = all.filter((s) => s.endpoint !== sub.endpoint).slice(0, Math.max(0, all.length - max));
   await Promise.all(excess.map((s) => deleteSubscription(t, userId, s.endpoint)));
