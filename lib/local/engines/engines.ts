@@ -143,37 +143,18 @@ export async function startDynamoDbLocal(dataDir: string | null, signal?: AbortS
   if (signal?.aborted) throw new StartAborted();
   // stdin: a pipe we never write to; the launcher exits when it closes (we are gone).
   const child = spawn('java', args, { cwd: home, stdio: ['pipe', 'ignore', 'pipe'] });
-  track(child);
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-4000);
-  });
   const endpoint = `http://${LOOPBACK}:${port}`;
-  try {
-    await waitFor(
-      async () => {
-        if (child.exitCode !== null) throw new EngineExited(`DynamoDB Local exited: ${lastLine(stderr)}`);
-        const res = await fetch(endpoint, {
-          method: 'POST',
-          headers: {
-            'x-amz-target': 'DynamoDB_20120810.ListTables',
-            'content-type': 'application/x-amz-json-1.0',
-            authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x',
-          },
-          body: '{}',
-        });
-        return res.status < 500;
+  const listTables = () =>
+    fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        'x-amz-target': 'DynamoDB_20120810.ListTables',
+        'content-type': 'application/x-amz-json-1.0',
+        authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x',
       },
-      'DynamoDB Local',
-      30_000,
-      100,
-      signal,
-    );
-  } catch (err) {
-    await stopChild(child);
-    throw err;
-  }
-  return { endpoint, stop: () => stopChild(child) };
+      body: '{}',
+    });
+  return engineUp(child, { name: 'DynamoDB Local', endpoint, probe: listTables, timeoutMs: 30_000, signal });
 }
 
 /** Starts s3rver; `dataDir` null uses a temporary directory removed on stop (and on a failed or aborted start). */
@@ -209,34 +190,41 @@ export async function startS3rver(dataDir: string | null, signal?: AbortSignal):
     // stdin: a pipe we never write to; it closes when we are gone, and so does s3rver.
     { stdio: ['pipe', 'ignore', 'pipe'] },
   );
+  const endpoint = `http://${LOOPBACK}:${port}`;
+  return engineUp(child, { name: 's3rver', endpoint, probe: () => fetch(endpoint), timeoutMs: 20_000, signal, removed: removeTemporary });
+}
+
+/**
+ * Waits until a spawned engine answers `probe` (any status below 500), keeping the tail of its stderr for the
+ * reason it exits early; a start that fails or is called off stops it (and `removed` cleans up after it).
+ */
+async function engineUp(
+  child: ChildProcess,
+  e: { name: string; endpoint: string; probe: () => Promise<Response>; timeoutMs: number; signal?: AbortSignal; removed?: () => void },
+): Promise<Engine> {
   track(child);
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  const endpoint = `http://${LOOPBACK}:${port}`;
+  const stop = async () => {
+    await stopChild(child);
+    e.removed?.();
+  };
   try {
     await waitFor(
       async () => {
-        if (child.exitCode !== null) throw new EngineExited(`s3rver exited: ${lastLine(stderr)}`);
-        const res = await fetch(endpoint);
-        return res.status < 500;
+        if (child.exitCode !== null) throw new EngineExited(`${e.name} exited: ${lastLine(stderr)}`);
+        return (await e.probe()).status < 500;
       },
-      's3rver',
-      20_000,
+      e.name,
+      e.timeoutMs,
       100,
-      signal,
+      e.signal,
     );
   } catch (err) {
-    await stopChild(child);
-    removeTemporary();
+    await stop();
     throw err;
   }
-  return {
-    endpoint,
-    stop: async () => {
-      await stopChild(child);
-      removeTemporary();
-    },
-  };
+  return { endpoint: e.endpoint, stop };
 }
