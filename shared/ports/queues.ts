@@ -38,3 +38,18 @@ export interface QueuePort {
   receive(queue: string, max: number, visibilitySeconds: number): Promise<ReceivedMessage[]>;
   delete(queue: string, receiptHandles: string[]): Promise<void>;
 }
+
+/** A schema a message body is checked against (a zod schema's `safeParse`). */
+export interface BodySchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+/** A message body as its consumer expects it, or null when it is not one (bad JSON or the wrong shape: dropped, never retried). */
+export function parseBody<T>(schema: BodySchema<T>, body: string): T | null {
+  try {
+    const out = schema.safeParse(JSON.parse(body));
+    return out.success ? out.data : null;
+  } catch {
+    return null;
+  }
+}
