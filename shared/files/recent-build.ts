@@ -13,9 +13,8 @@ import { type HourSeries, keyIndex, newestAtOrBefore } from './hour-series';
 import {
   BASKET_SIZE,
   type BasketItem,
-  CATEGORIES,
-  CATEGORY_BASKET_SIZE,
   type Category,
+  categoryBaskets,
   categoryOf,
   chainIndex,
   changesOf,
@@ -136,15 +135,8 @@ export async function buildRecentFile(input: RecentBuildInput, pause: () => Prom
   }
   const all = await candidates(input, pause);
   const categories = {} as Record<Category, Series>;
-  for (const c of CATEGORIES) {
-    categories[c] = indexOf(
-      s,
-      heaviest(
-        all.filter((m) => m.category === c),
-        CATEGORY_BASKET_SIZE,
-      ),
-      hour,
-    );
+  for (const [c, basket] of categoryBaskets(all)) {
+    categories[c] = indexOf(s, basket, hour);
     await pause();
   }
   return { v: 1, market: input.market, at: hour * HOUR_MS, items, index: indexOf(s, heaviest(all, BASKET_SIZE), hour), categories };

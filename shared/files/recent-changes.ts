@@ -227,6 +227,17 @@ export function heaviest(items: readonly BasketItem[], size: number): BasketItem
   return [...items].sort((a, b) => b.weight - a.weight || a.key - b.key).slice(0, size);
 }
 
+/** Each category's basket: its `CATEGORY_BASKET_SIZE` heaviest candidates (spec: category indices). */
+export function categoryBaskets(candidates: readonly BasketItem[]): Array<[Category, BasketItem[]]> {
+  return CATEGORIES.map((c) => [
+    c,
+    heaviest(
+      candidates.filter((m) => m.category === c),
+      CATEGORY_BASKET_SIZE,
+    ),
+  ]);
+}
+
 /** Each hour of the window: the newest close of that hour or up to 72 hours back, else undefined. */
 function carriedPrices(points: readonly HourPoint[], hour: number): (number | undefined)[] {
   const first = hour - INDEX_HOURS;
@@ -285,14 +296,6 @@ export function recentChangesDoc(input: RecentChangesInput): RecentChangesFile {
     });
   const candidates = basketCandidates(input);
   const categories = {} as Record<Category, Series>;
-  for (const c of CATEGORIES) {
-    categories[c] = chainIndex(
-      heaviest(
-        candidates.filter((m) => m.category === c),
-        CATEGORY_BASKET_SIZE,
-      ),
-      hour,
-    );
-  }
+  for (const [c, basket] of categoryBaskets(candidates)) categories[c] = chainIndex(basket, hour);
   return { v: 1, market: input.market, at: hour * HOUR_MS, items, index: chainIndex(heaviest(candidates, BASKET_SIZE), hour), categories };
 }
