@@ -202,12 +202,7 @@ export function basketCandidates(input: RecentChangesInput): BasketItem[] {
     const points = sortHours(list);
     const inWindow = points.filter((p) => p[0] >= first && p[0] < input.hour);
     if (inWindow.length < MIN_WINDOW_CANDLES) continue;
-    const closes = [...(input.dayCloses.get(key) ?? [])]
-      .filter((d) => d[0] < day)
-      .sort((a, b) => b[0] - a[0])
-      .slice(0, FAIR_DAYS)
-      .map((d) => d[1]);
-    const fair = lowerMedian(closes) ?? prices.get(key) ?? null;
+    const fair = fairPrice(input.dayCloses.get(key), day, prices.get(key));
     if (fair === null) continue;
     const sold = (input.volume?.get(key) ?? []).filter((e) => e[0] >= day - FAIR_DAYS && e[0] < day).map((e) => e[2]);
     const soldPerDay = sold.length ? sold.reduce((s, x) => s + x, 0) / sold.length : undefined;
@@ -220,6 +215,23 @@ export function basketCandidates(input: RecentChangesInput): BasketItem[] {
     out.push({ key, weight, category: categoryOf(input.classOf(splitKey(key).item)), points });
   }
   return out;
+}
+
+/**
+ * An item's fair price for the index: the lower median of its newest FAIR_DAYS day closes before `day`
+ * (`[day, close, …]`), else `fallback` (its price now), else null (spec: index rule).
+ */
+export function fairPrice(
+  dayCloses: ReadonlyArray<readonly [number, number, ...unknown[]]> | undefined,
+  day: number,
+  fallback: number | null | undefined,
+): number | null {
+  const closes = [...(dayCloses ?? [])]
+    .filter((d) => d[0] < day)
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, FAIR_DAYS)
+    .map((d) => d[1]);
+  return lowerMedian(closes) ?? fallback ?? null;
 }
 
 /** The `size` heaviest items, ties to the lower key (spec: basket). */
