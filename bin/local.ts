@@ -1,22 +1,23 @@
 /**
  * `npm start`: the whole service on this machine (`npm start -- --help` lists the flags and environment
- * variables, lib/local/cli.ts). A start that fails prints one line saying what to do and stops everything it
+ * variables, lib/local/process/cli.ts). A start that fails prints one line saying what to do and stops everything it
  * started; so does Ctrl-C (SIGINT), SIGTERM or SIGHUP at any point, start-up included, and so does the death
- * of whatever started it (lib/local/parent-watch.ts): it is a foreground program, never a daemon. Its engines
- * die with it even when it is killed outright (lib/local/engines.ts), and one data folder serves one
- * runtime at a time (lib/local/data-lock.ts).
+ * of whatever started it (lib/local/process/parent-watch.ts): it is a foreground program, never a daemon. Its engines
+ * die with it even when it is killed outright (lib/local/engines/engines.ts), and one data folder serves one
+ * runtime at a time (lib/local/process/data-lock.ts).
  *
  * It runs as `node --import tsx bin/local.ts`, one process, not through the `tsx` command: that one runs the
  * program in a child and, when a signal reaches it, gives the child 30 ms to acknowledge before it kills it
  * with SIGKILL; a start-up busy for longer (a loaded machine) then left DynamoDB Local and the S3 server
  * running as orphans.
  */
-import { banner } from '../lib/local/banner';
-import { parseCli, usage } from '../lib/local/cli';
-import { watchParent } from '../lib/local/parent-watch';
-import { StartAborted } from '../lib/local/ports';
+
+import { StartAborted } from '../lib/local/engines/wait';
+import { banner } from '../lib/local/process/banner';
+import { parseCli, usage } from '../lib/local/process/cli';
+import { watchParent } from '../lib/local/process/parent-watch';
+import { startFailure } from '../lib/local/process/start-failure';
 import { Runtime } from '../lib/local/runtime';
-import { startFailure } from '../lib/local/start-failure';
 
 const cli = parseCli(process.argv.slice(2), process.env);
 if (cli.kind === 'help') {
@@ -28,7 +29,7 @@ if (cli.kind === 'error') {
   process.exit(2);
 }
 const o = cli.options;
-const demo = o.demo ? await import('../lib/local/demo') : null;
+const demo = o.demo ? await import('../lib/local/demo/demo') : null;
 // The demo replays the last week on a clock that starts in the past (a manual clock: the week before CLOCK_START).
 const target = o.clock === 'manual' ? (o.clockStart ?? Date.now()) : undefined;
 const rt = new Runtime({

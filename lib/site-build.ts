@@ -26,7 +26,7 @@ export function readSiteBuild(dir: string = SITE_DIR): SiteBuild | null {
   const manifest = join(dir, '.vite', 'manifest.json');
   if (!existsSync(manifest)) return null;
   const chunks = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, { file: string; isEntry?: boolean }>;
-  // The app's entry: the other entry, the service worker, is `sw.js` at the root (lib/local/site-host.ts).
+  // The app's entry: the other entry, the service worker, is `sw.js` at the root (lib/local/gateways/site-host.ts).
   const entry = Object.values(chunks).find((c) => c.isEntry && c.file.startsWith('assets/'));
   if (!entry?.file.startsWith('assets/')) throw new Error(`${manifest} names no entry under assets/: run npm run build`);
   return { dir, entry: `/${entry.file}` };

@@ -20,7 +20,7 @@ if (java.error || java.status !== 0) {
   );
   process.exit(1);
 }
-// DynamoDB Local is kept to loopback by a launcher Java compiles (lib/local/engines.ts): it needs javac or the
+// DynamoDB Local is kept to loopback by a launcher Java compiles (lib/local/engines/engines.ts): it needs javac or the
 // jdk.compiler module, else the runtime refuses to start it rather than let it listen on every interface.
 const javac = spawnSync('javac', ['-version'], { encoding: 'utf8' });
 const compiler = !javac.error && javac.status === 0 ? true : /^jdk\.compiler@/m.test(spawnSync('java', ['--list-modules'], { encoding: 'utf8' }).stdout ?? '');

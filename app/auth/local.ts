@@ -1,5 +1,5 @@
 /**
- * The local identity provider's side of the seam (lib/local/identity.ts): its sign-in page sets the
+ * The local identity provider's side of the seam (lib/local/identity/identity.ts): its sign-in page sets the
  * `__session` cookie (HttpOnly, so the app never holds the token; the browser sends it to the API and the
  * live socket), sign-out clears it, and its API-key routes act for the signed-in user.
  */

@@ -1,7 +1,7 @@
 /**
  * Which identity provider a deployment's `clerkPublishableKey` (GET /api/v1/config) names. A Clerk key is
  * `pk_test_` or `pk_live_` and the base64 of the instance's frontend API host followed by `$`; the local
- * runtime's key has the same form and names its own `/_local/idp` (lib/local/deployment.ts), which is how the
+ * runtime's key has the same form and names its own `/_local/idp` (lib/local/functions/deployment.ts), which is how the
  * app tells a real Clerk instance from the local provider without any other setting.
  */
 

@@ -3,17 +3,12 @@
  * metadata merges. The base URL is configuration, so the same calls reach Clerk and the local provider.
  */
 import { type DomainError, UnavailableError } from '../errors';
+import type { UserClaims } from '../ports/identity';
 import type { Services } from '../services';
 
-/** What a user's record says about roles (public metadata) plus the primary email. */
-export interface IdpUser {
+/** A user's record: its id and its claims. */
+export interface IdpUser extends UserClaims {
   id: string;
-  email: string | null;
-  plan: string | null;
-  contributorUntil: number | null;
-  grants: string[];
-  withhold: string[];
-  partner: boolean;
 }
 
 /** A verified key's subject and scopes (the features it may have; empty: none). */

@@ -13,18 +13,17 @@ import { type HourSeries, keyIndex, newestAtOrBefore } from './hour-series';
 import {
   BASKET_SIZE,
   type BasketItem,
-  CATEGORIES,
-  CATEGORY_BASKET_SIZE,
   type Category,
+  categoryBaskets,
   categoryOf,
   chainIndex,
   changesOf,
   FAIR_DAYS,
+  fairPrice,
   type HourPoint,
   heaviest,
   INDEX_HOURS,
   type ItemClass,
-  lowerMedian,
   MIN_WINDOW_CANDLES,
   type RecentChangesFile,
   type RecentItem,
@@ -93,12 +92,7 @@ async function candidates(input: RecentBuildInput, pause: () => Promise<void>): 
     let sum = 0;
     for (let j = begin; j < end; j++) sum += s.quantity[j];
     const key = s.keys[i];
-    const closes = [...(s.days.get(key) ?? [])]
-      .filter((d) => d[0] < day)
-      .sort((a, b) => b[0] - a[0])
-      .slice(0, FAIR_DAYS)
-      .map((d) => d[1]);
-    const fair = lowerMedian(closes) ?? prices.get(key) ?? null;
+    const fair = fairPrice(s.days.get(key), day, prices.get(key));
     if (fair === null) continue;
     const sold = (s.sold.get(key) ?? []).filter((e) => e[0] >= day - FAIR_DAYS && e[0] < day).map((e) => e[1]);
     // The window's mean quantity stands in for sold per day exactly as `weightOf` computes it.
@@ -136,15 +130,8 @@ export async function buildRecentFile(input: RecentBuildInput, pause: () => Prom
   }
   const all = await candidates(input, pause);
   const categories = {} as Record<Category, Series>;
-  for (const c of CATEGORIES) {
-    categories[c] = indexOf(
-      s,
-      heaviest(
-        all.filter((m) => m.category === c),
-        CATEGORY_BASKET_SIZE,
-      ),
-      hour,
-    );
+  for (const [c, basket] of categoryBaskets(all)) {
+    categories[c] = indexOf(s, basket, hour);
     await pause();
   }
   return { v: 1, market: input.market, at: hour * HOUR_MS, items, index: indexOf(s, heaviest(all, BASKET_SIZE), hour), categories };

@@ -202,12 +202,7 @@ export function basketCandidates(input: RecentChangesInput): BasketItem[] {
     const points = sortHours(list);
     const inWindow = points.filter((p) => p[0] >= first && p[0] < input.hour);
     if (inWindow.length < MIN_WINDOW_CANDLES) continue;
-    const closes = [...(input.dayCloses.get(key) ?? [])]
-      .filter((d) => d[0] < day)
-      .sort((a, b) => b[0] - a[0])
-      .slice(0, FAIR_DAYS)
-      .map((d) => d[1]);
-    const fair = lowerMedian(closes) ?? prices.get(key) ?? null;
+    const fair = fairPrice(input.dayCloses.get(key), day, prices.get(key));
     if (fair === null) continue;
     const sold = (input.volume?.get(key) ?? []).filter((e) => e[0] >= day - FAIR_DAYS && e[0] < day).map((e) => e[2]);
     const soldPerDay = sold.length ? sold.reduce((s, x) => s + x, 0) / sold.length : undefined;
@@ -222,9 +217,37 @@ export function basketCandidates(input: RecentChangesInput): BasketItem[] {
   return out;
 }
 
+/**
+ * An item's fair price for the index: the lower median of its newest FAIR_DAYS day closes before `day`
+ * (`[day, close, …]`), else `fallback` (its price now), else null (spec: index rule).
+ */
+export function fairPrice(
+  dayCloses: ReadonlyArray<readonly [number, number, ...unknown[]]> | undefined,
+  day: number,
+  fallback: number | null | undefined,
+): number | null {
+  const closes = [...(dayCloses ?? [])]
+    .filter((d) => d[0] < day)
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, FAIR_DAYS)
+    .map((d) => d[1]);
+  return lowerMedian(closes) ?? fallback ?? null;
+}
+
 /** The `size` heaviest items, ties to the lower key (spec: basket). */
 export function heaviest(items: readonly BasketItem[], size: number): BasketItem[] {
   return [...items].sort((a, b) => b.weight - a.weight || a.key - b.key).slice(0, size);
+}
+
+/** Each category's basket: its `CATEGORY_BASKET_SIZE` heaviest candidates (spec: category indices). */
+export function categoryBaskets(candidates: readonly BasketItem[]): Array<[Category, BasketItem[]]> {
+  return CATEGORIES.map((c) => [
+    c,
+    heaviest(
+      candidates.filter((m) => m.category === c),
+      CATEGORY_BASKET_SIZE,
+    ),
+  ]);
 }
 
 /** Each hour of the window: the newest close of that hour or up to 72 hours back, else undefined. */
@@ -285,14 +308,6 @@ export function recentChangesDoc(input: RecentChangesInput): RecentChangesFile {
     });
   const candidates = basketCandidates(input);
   const categories = {} as Record<Category, Series>;
-  for (const c of CATEGORIES) {
-    categories[c] = chainIndex(
-      heaviest(
-        candidates.filter((m) => m.category === c),
-        CATEGORY_BASKET_SIZE,
-      ),
-      hour,
-    );
-  }
+  for (const [c, basket] of categoryBaskets(candidates)) categories[c] = chainIndex(basket, hour);
   return { v: 1, market: input.market, at: hour * HOUR_MS, items, index: chainIndex(heaviest(candidates, BASKET_SIZE), hour), categories };
 }

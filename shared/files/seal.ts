@@ -18,11 +18,11 @@ import type { MarketCaps, MarketMeta, MarketPages } from '../ports/market';
 import type { Services } from '../services';
 import { type Candle, dayCandlesDoc, hourCandlesDoc, minuteBlockDoc, type VolumeEstimate, volumeDoc } from './documents';
 import { putJsonFile } from './file-store';
+import { inParallel } from './in-parallel';
 import { periodsToSeal } from './seal-plan';
 
 /** Periods written between two state updates: bounds the work a crash repeats and the notices a catch-up sends. */
 const STATE_EVERY = 36;
-const PARALLEL = 8;
 
 export interface SealOutcome {
   market: string;
@@ -49,20 +49,6 @@ function listOf<T>(map: Map<number, T[]>, key: number): T[] {
     map.set(key, list);
   }
   return list;
-}
-
-/** Maps `fn` over `items`, at most PARALLEL at a time, keeping order. */
-async function inParallel<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
-  return out;
 }
 
 const range = (first: number, last: number): number[] => Array.from({ length: last - first + 1 }, (_, i) => first + i);

@@ -20,6 +20,7 @@ import { fileSize, putJsonFile } from './file-store';
 import { readHourCloses } from './hour-closes';
 import { decodeSeries, emptySeries, encodeSeries, foldDays, foldHours, type HourSeries } from './hour-series';
 import { blockShard, foldHoursCold, foldShardRuns, joinShards } from './hour-series-cold';
+import { inParallel } from './in-parallel';
 import { buildRecentFile } from './recent-build';
 import type { ItemClass } from './recent-changes';
 import { getWorkObject, putWorkObject, seriesKey } from './work-store';
@@ -37,7 +38,6 @@ const REFOLD_HOURS = 2;
 const REFOLD_DAYS = 1;
 /** A cold series reads at most this many day pages to find each item's newest 7 day closes. */
 const COLD_DAYS = 30;
-const PARALLEL = 8;
 
 export interface WrittenSnapshot {
   market: string;
@@ -45,19 +45,6 @@ export interface WrittenSnapshot {
   at: number;
   /** Stored size of the snapshot file. */
   bytes: number;
-}
-
-async function inParallel<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
-  return out;
 }
 
 /** One turn of the event loop (I/O callbacks run before it resolves). */

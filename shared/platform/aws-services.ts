@@ -1,7 +1,7 @@
 /**
  * The real adapters of a function's ports, built from its platform by its manifest access: the one place that
  * says which adapter serves which port, used by every Lambda entry (`lambdas/<fn>/index.ts`) and by the local
- * runtime's engine mode (lib/local/lambda.ts, and every port for its operator, lib/local/operator.ts). No
+ * runtime's engine mode (lib/local/functions/lambda.ts, and every port for its operator, lib/local/functions/operator.ts). No
  * adapter is imported here: the table's adapters are named by the entry (`tables`, exactly its manifest's
  * `tablePorts`, shared/platform/table-adapters.ts), and the buckets, `@connections`, queues and secrets come
  * built from the platform's own factories, so a function's bundle holds only the adapters its ports use

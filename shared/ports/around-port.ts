@@ -1,6 +1,6 @@
 /**
  * A port with something around each of its calls: the adapters' translation of SDK failures
- * (shared/store/dependency-failure.ts `atPort`) and the local runtime's outage switches (lib/local/faults.ts)
+ * (shared/store/dependency-failure.ts `atPort`) and the local runtime's outage switches (lib/local/control/faults.ts)
  * are both this, so a port keeps one shape whichever adapter or fake stands behind it.
  */
 

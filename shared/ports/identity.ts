@@ -31,14 +31,18 @@ export interface DeviceTokenRecord {
   seen: number | null;
 }
 
-/** The user's claims as the identity provider last told them. */
-export interface StoredClaims {
+/** What a user's record at the identity provider says about roles (public metadata), plus the primary email. */
+export interface UserClaims {
   email: string | null;
   plan: string | null;
   contributorUntil: number | null;
   grants: string[];
   withhold: string[];
   partner: boolean;
+}
+
+/** The user's claims as the identity provider last told them. */
+export interface StoredClaims extends UserClaims {
   /** When they were read from the provider (service clock). */
   fetchedAt: number;
 }

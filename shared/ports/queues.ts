@@ -1,6 +1,6 @@
 /**
  * The queues port: the manifest's queues by name (shared/topology.ts). SQS in AWS (shared/store/queue.ts), the
- * local runtime's in-process queues on the service clock (lib/local/queues.ts), an in-memory fake for unit
+ * local runtime's in-process queues on the service clock (lib/local/background/queues.ts), an in-memory fake for unit
  * tests (shared/store/memory/queues.ts).
  */
 
@@ -37,4 +37,19 @@ export interface QueuePort {
   /** Receives up to 10 messages (FIFO: in group order), hidden for `visibilitySeconds` unless deleted. */
   receive(queue: string, max: number, visibilitySeconds: number): Promise<ReceivedMessage[]>;
   delete(queue: string, receiptHandles: string[]): Promise<void>;
+}
+
+/** A schema a message body is checked against (a zod schema's `safeParse`). */
+export interface BodySchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+/** A message body as its consumer expects it, or null when it is not one (bad JSON or the wrong shape: dropped, never retried). */
+export function parseBody<T>(schema: BodySchema<T>, body: string): T | null {
+  try {
+    const out = schema.safeParse(JSON.parse(body));
+    return out.success ? out.data : null;
+  } catch {
+    return null;
+  }
 }

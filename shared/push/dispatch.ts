@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import type { MarketAlert } from '../domain/alerts';
 import { notificationFor } from '../domain/push-message';
 import { endpointAllowed, inQuietHours, wantsMarket } from '../domain/push-subscription';
+import { parseBody } from '../ports/queues';
 import type { Services } from '../services';
 import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
@@ -42,12 +43,7 @@ const PushMessageSchema = z.discriminatedUnion('t', [
 
 /** Parses a queue body; null for anything that is not a push message (logged and dropped by the caller). */
 export function parsePushMessage(body: string): PushMessage | null {
-  try {
-    const out = PushMessageSchema.safeParse(JSON.parse(body));
-    return out.success ? out.data : null;
-  } catch {
-    return null;
-  }
+  return parseBody(PushMessageSchema, body);
 }
 
 /** Handles one push message; throws only when storage fails (the queue retries). */

@@ -4,11 +4,12 @@
  * counting) and deleted, then its account item. A deleted account never uploads again, so its reports go; the
  * identity provider is never asked (no call per account, and no provider outage delays it).
  */
-import { DeleteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type StoredReport, withdrawReport } from '../domain/item-catalogue';
 import { batchGet, entryPut, inPool, markNameChanged, pause, readEntries } from './catalogue';
 import { isConditionFailure, num, str } from './identity-items';
 import { CATALOGUE_ACCOUNT_SHARDS, CATALOGUE_REPORT_SHARDS, catalogueAccountKey, catalogueAccountsPk, catalogueReportKey, catalogueReportPk } from './keys';
+import { queryPages } from './query';
 import type { Table } from './table';
 
 type Raw = Record<string, unknown>;
@@ -22,12 +23,10 @@ async function queryAll(
   limit = Infinity,
 ): Promise<Raw[]> {
   const out: Raw[] = [];
-  let start: Raw | undefined;
-  do {
-    const res = await t.ddb.send(new QueryCommand({ ...input, TableName: t.name, ExclusiveStartKey: start }));
+  for await (const res of queryPages(t.ddb, { ...input, TableName: t.name })) {
     out.push(...((res.Items ?? []) as Raw[]));
-    start = res.LastEvaluatedKey;
-  } while (start && out.length < limit);
+    if (out.length >= limit) break;
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
  * last changed. Entries are written with optimistic concurrency (a `version` attribute), so two uploads of the
  * same key never lose each other's report.
  */
+import { createHash } from 'node:crypto';
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   applyReport,
@@ -20,6 +21,7 @@ import type { NameRevision, RecordOutcome } from '../ports/catalogue';
 import { noteCatalogueUpload } from './catalogue-quota';
 import { isConditionFailure, num, str } from './identity-items';
 import { CATALOGUE_META_KEY, CATALOGUE_SHARDS, catalogueEntryKey, catalogueReportKey, catalogueShardPk } from './keys';
+import { queryPages } from './query';
 import type { Table } from './table';
 
 /** Unchanged reports refresh an entry's `lastSeen` at most this often (it saves a write per key per upload). */
@@ -215,24 +217,18 @@ export async function catalogueLeaders(t: Table, admit?: (leader: CatalogueLeade
   const perShard = await Promise.all(
     shards.map(async (s) => {
       const out: CatalogueLeader[] = [];
-      let start: Raw | undefined;
-      do {
-        const res = await t.ddb.send(
-          new QueryCommand({
-            TableName: t.name,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': catalogueShardPk(s) },
-            ProjectionExpression: '#k, #names',
-            ExpressionAttributeNames: { '#k': 'key', '#names': 'names' },
-            ExclusiveStartKey: start,
-          }),
-        );
+      for await (const res of queryPages(t.ddb, {
+        TableName: t.name,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': catalogueShardPk(s) },
+        ProjectionExpression: '#k, #names',
+        ExpressionAttributeNames: { '#k': 'key', '#names': 'names' },
+      })) {
         for (const item of res.Items ?? []) {
           const lead = leaderOf(toEntry(item).entry);
           if (lead && (!admit || admit(lead))) out.push(lead);
         }
-        start = res.LastEvaluatedKey;
-      } while (start);
+      }
       return out;
     }),
   );

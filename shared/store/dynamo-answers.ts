@@ -11,6 +11,7 @@ import { HOUR_MS, hourOf } from '../clock';
 import type { AnswerStore } from '../ports/market';
 import { isConditionFailure } from './identity-items';
 import { fragmentPk, spilledAnswerKey, viewAnswerPk } from './keys';
+import { queryPages } from './query';
 import type { Table } from './table';
 
 /** Chunk sort keys: an answer's are `0`, `1`, … (its head `0`); a fragment's `f0`, `f1`, … so nothing counting answers' heads counts them. */
@@ -68,19 +69,13 @@ export class DynamoAnswers implements AnswerStore {
   /** The chunks under `pk` joined, or null when absent, expired or incomplete. */
   private async readChunks(pk: string, sk: string, now: number): Promise<Buffer | null> {
     const chunks: StoredChunk[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.t.ddb.send(
-        new QueryCommand({
-          TableName: this.t.name,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ExclusiveStartKey: start,
-        }),
-      );
+    for await (const out of queryPages(this.t.ddb, {
+      TableName: this.t.name,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+    })) {
       for (const item of out.Items ?? []) chunks.push(item as StoredChunk);
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
     const head = chunks.find((c) => c.sk === `${sk}0`);
     if (!head || typeof head.n !== 'number' || head.ttl * 1000 <= now) return null;
     const parts = chunks.filter((c) => c.id === head.id).sort((a, b) => Number(a.sk.slice(sk.length)) - Number(b.sk.slice(sk.length)));

@@ -4,12 +4,13 @@
  * files they protect, then expire. Caps are never logged.
  */
 import { randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS } from '../clock';
 import { type CapScope, isCap, newCap } from '../domain/caps';
 import type { DayCapKind, MarketCaps } from '../ports/market';
 import { isConditionFailure, isLive } from './identity-items';
 import { capPk, capSk } from './keys';
+import { queryPages } from './query';
 import type { Table } from './table';
 
 /** How long a cap is kept after its scope's time: beyond the retention of the files it protects. */
@@ -71,22 +72,16 @@ export class DynamoCapStore implements MarketCaps {
   async dayCaps(market: string, kind: DayCapKind, fromDay: number, toDay: number): Promise<Map<number, string>> {
     const out = new Map<number, string>();
     const now = this.t.clock.now();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.t.ddb.send(
-        new QueryCommand({
-          TableName: this.t.name,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': capPk(market), ':from': capSk(kind, Math.max(0, fromDay)), ':to': capSk(kind, Math.max(0, toDay)) },
-          ExclusiveStartKey: start,
-        }),
-      );
+    for await (const page of queryPages(this.t.ddb, {
+      TableName: this.t.name,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': capPk(market), ':from': capSk(kind, Math.max(0, fromDay)), ':to': capSk(kind, Math.max(0, toDay)) },
+    })) {
       for (const item of page.Items ?? []) {
         if (!isLive(item, now) || !isCap(item.cap)) continue;
         out.set(Number(String(item.sk).slice(kind.length + 1)), item.cap);
       }
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
     return out;
   }
 

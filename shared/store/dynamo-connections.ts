@@ -4,7 +4,7 @@
  * know only the id) and an entry under its account (role changes, alerts and device deletion find the account's
  * sockets). A hub's counter admits a socket with a conditional increment, so a hub never holds more than 2000.
  */
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Feature } from '../domain/roles';
 import {
   audienceKey,
@@ -20,8 +20,9 @@ import {
 import { atPort } from './dependency-failure';
 import { isConditionFailure } from './identity-items';
 import { connPointerKey, LIVE_USER_SK_PREFIX, liveConnPk, liveHubSk, liveHubsPk, liveUserSk, userPk } from './keys';
-import { queryAll as queryItems } from './query';
+import { queryAll as queryItems, queryPages } from './query';
 import type { Table } from './table';
+import { applied, updateItem } from './writes';
 
 const connKey = (c: Pick<LiveConnection, 'market' | 'hub' | 'connectionId'>) => ({ pk: liveConnPk(c.market, c.hub), sk: c.connectionId });
 const userKey = (c: Pick<LiveConnection, 'userId' | 'connectionId'>) => ({ pk: userPk(c.userId), sk: liveUserSk(c.connectionId) });
@@ -177,22 +178,15 @@ export class DynamoConnections implements ConnectionsPort {
       names[`#${k}`] = k;
       values[`:${k}`] = v;
     }
-    try {
-      await this.t.ddb.send(
-        new UpdateCommand({
-          TableName: this.t.name,
-          Key: connKey(c),
-          UpdateExpression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+    return applied(
+      updateItem(this.t, {
+        Key: connKey(c),
+        UpdateExpression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
   }
 
   private query(pk: string, skPrefix?: string): Promise<Record<string, unknown>[]> {
@@ -269,21 +263,15 @@ export class DynamoConnections implements ConnectionsPort {
    */
   async countOfUser(userId: string): Promise<number> {
     let count = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.t.ddb.send(
-        new QueryCommand({
-          TableName: this.t.name,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-          ExpressionAttributeValues: { ':pk': userPk(userId), ':p': LIVE_USER_SK_PREFIX },
-          Select: 'COUNT',
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
+    for await (const out of queryPages(this.t.ddb, {
+      TableName: this.t.name,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':p': LIVE_USER_SK_PREFIX },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    })) {
       count += out.Count ?? 0;
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
     return count;
   }
 }

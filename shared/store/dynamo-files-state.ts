@@ -2,9 +2,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FilesState, filesStateOf, type SealRes } from '../domain/files-state';
 import type { FilesStatePort } from '../ports/market';
-import { isConditionFailure } from './identity-items';
 import { filesStateKey } from './keys';
 import { bindAll, type Table } from './table';
+import { applied, updateItem } from './writes';
 
 /** The market's file state (empty before its first seal or snapshot). */
 async function get(t: Table, market: string): Promise<FilesState> {
@@ -26,40 +26,29 @@ async function advanceSealed(t: Table, market: string, res: SealRes, previous: n
     sets.push(`#${k} = :${k}`);
   }
   if (previous !== null) values[':prev'] = previous;
-  try {
-    await t.ddb.send(
-      new UpdateCommand({
-        TableName: t.name,
-        Key: filesStateKey(market),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: previous === null ? 'attribute_not_exists(#r)' : '#r = :prev',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return applied(
+    updateItem(t, {
+      Key: filesStateKey(market),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: previous === null ? 'attribute_not_exists(#r)' : '#r = :prev',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  );
 }
 
 /** Records the newest snapshot hour (never moving it back). */
 async function recordSnapshotHour(t: Table, market: string, hour: number): Promise<void> {
-  try {
-    await t.ddb.send(
-      new UpdateCommand({
-        TableName: t.name,
-        Key: filesStateKey(market),
-        UpdateExpression: 'SET snapHour = :h, #m = :market',
-        ConditionExpression: 'attribute_not_exists(snapHour) OR snapHour < :h',
-        ExpressionAttributeNames: { '#m': 'market' },
-        ExpressionAttributeValues: { ':h': hour, ':market': market },
-      }),
-    );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  // A later hour already stored stays.
+  await applied(
+    updateItem(t, {
+      Key: filesStateKey(market),
+      UpdateExpression: 'SET snapHour = :h, #m = :market',
+      ConditionExpression: 'attribute_not_exists(snapHour) OR snapHour < :h',
+      ExpressionAttributeNames: { '#m': 'market' },
+      ExpressionAttributeValues: { ':h': hour, ':market': market },
+    }),
+  );
 }
 
 export const dynamoFilesState = (t: Table): FilesStatePort => bindAll(t, { get, advanceSealed, recordSnapshotHour });

@@ -20,6 +20,7 @@ import { HISTORY_SHARDS } from '../page-format/shard-layout';
 import type { HistoryPage } from '../ports/market';
 import { backoff, batchPut } from './batch-write';
 import { historyPk, shardSk } from './keys';
+import { queryPages } from './query';
 
 type Meter = { add(units: unknown, kind: 'read' | 'write'): void };
 type Item = { pk: string; sk: string; d?: Uint8Array; parts?: Array<[number, number]>; gen?: string };
@@ -159,22 +160,16 @@ export class HistoryItems {
 
   private async query(market: string): Promise<Item[]> {
     const items: Item[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': historyPk(market) },
-          ConsistentRead: this.consistent,
-          ExclusiveStartKey: start,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
+    for await (const out of queryPages(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': historyPk(market) },
+      ConsistentRead: this.consistent,
+      ReturnConsumedCapacity: 'TOTAL',
+    })) {
       this.meter.add(out.ConsumedCapacity, 'read');
       for (const i of out.Items ?? []) items.push(i as Item);
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
     return items;
   }
 

@@ -1,9 +1,10 @@
 /** DynamoDB adapter of an account's contribution records (its own uploads, kept 30 days). */
 import { randomBytes } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { CONTRIBUTIONS_BACK_MS, type ContributionRecord } from '../domain/contributor';
 import { isLive, num, str, ttlAt } from './identity-items';
 import { CONTRIBUTION_SK_PREFIX, contributionSk, userPk } from './keys';
+import { queryPages } from './query';
 import type { Table } from './table';
 
 /** Above every real sort key of the prefix, so a range reaches the newest record. */
@@ -24,43 +25,34 @@ export async function putContribution(
 /** Records received at or after `from`, newest first, at most `max`. */
 export async function queryContributions(t: Table, userId: string, from: number, now: number, max: number): Promise<ContributionRecord[]> {
   const out: ContributionRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await t.ddb.send(
-      new QueryCommand({
-        TableName: t.name,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :top',
-        ExpressionAttributeValues: { ':pk': userPk(userId), ':from': contributionSk(from, ''), ':top': TOP },
-        ScanIndexForward: false,
-        Limit: max - out.length,
-        ExclusiveStartKey: start,
-      }),
-    );
+  // Each page asks only for what is still missing.
+  const input = () => ({
+    TableName: t.name,
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :top',
+    ExpressionAttributeValues: { ':pk': userPk(userId), ':from': contributionSk(from, ''), ':top': TOP },
+    ScanIndexForward: false,
+    Limit: max - out.length,
+  });
+  for await (const page of queryPages(t.ddb, input)) {
     for (const item of page.Items ?? []) if (isLive(item, now)) out.push(toRecord(item));
-    start = page.LastEvaluatedKey;
-  } while (start && out.length < max);
+    if (out.length >= max) break;
+  }
   return out;
 }
 
 /** How many credited records were received at or after `from`. */
 export async function countCredited(t: Table, userId: string, from: number, now: number): Promise<number> {
   let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await t.ddb.send(
-      new QueryCommand({
-        TableName: t.name,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :top',
-        FilterExpression: 'credited = :t AND (attribute_not_exists(#ttl) OR #ttl > :nowSec)',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':pk': userPk(userId), ':from': contributionSk(from, ''), ':top': TOP, ':t': true, ':nowSec': Math.floor(now / 1000) },
-        Select: 'COUNT',
-        ExclusiveStartKey: start,
-      }),
-    );
+  for await (const page of queryPages(t.ddb, {
+    TableName: t.name,
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :top',
+    FilterExpression: 'credited = :t AND (attribute_not_exists(#ttl) OR #ttl > :nowSec)',
+    ExpressionAttributeNames: { '#ttl': 'ttl' },
+    ExpressionAttributeValues: { ':pk': userPk(userId), ':from': contributionSk(from, ''), ':top': TOP, ':t': true, ':nowSec': Math.floor(now / 1000) },
+    Select: 'COUNT',
+  })) {
     count += page.Count ?? 0;
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return count;
 }
 

@@ -1,11 +1,13 @@
 /** DynamoDB adapter of device pairings, device records and device tokens (stored only as SHA-256 hashes). */
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS } from '../clock';
 import type { Pairing, PairingState } from '../domain/pairing';
 import type { DeviceRecord, DeviceTokenRecord } from '../ports/identity';
 import { isConditionFailure, isLive, num, str, ttlAt } from './identity-items';
 import { DEVICE_SK_PREFIX, DEVICE_TOKEN_SK, deviceSk, deviceTokenPk, PAIR_CODE_SK, PAIRING_SK, pairCodePk, pairingPk, userPk } from './keys';
+import { queryPages } from './query';
 import type { Table } from './table';
+import { applied, transact } from './writes';
 
 /** Pairings and codes outlive their expiry by a day so a late confirm answers 410 rather than 404. */
 const AFTERLIFE_MS = DAY_MS;
@@ -18,34 +20,24 @@ const tokenKey = (tokenHash: string) => ({ pk: deviceTokenPk(tokenHash), sk: DEV
 /** Stores a new waiting pairing and its code; false when the code is taken by a live pairing (pick another). */
 export async function putPairing(t: Table, p: Pairing, codeHash: string, now: number): Promise<boolean> {
   const ttl = ttlAt(p.expires + AFTERLIFE_MS);
-  try {
-    await t.ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: t.name,
-              Item: { ...codeKey(codeHash), pairId: p.pairId, expires: p.expires, ttl },
-              ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :nowSec',
-              ExpressionAttributeNames: { '#ttl': 'ttl' },
-              ExpressionAttributeValues: { ':nowSec': Math.floor(now / 1000) },
-            },
-          },
-          {
-            Put: {
-              TableName: t.name,
-              Item: { ...pairingKey(p.pairId), pairId: p.pairId, name: p.name, created: p.created, expires: p.expires, state: p.state, ttl },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return applied(
+    transact(t, [
+      {
+        Put: {
+          Item: { ...codeKey(codeHash), pairId: p.pairId, expires: p.expires, ttl },
+          ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :nowSec',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':nowSec': Math.floor(now / 1000) },
+        },
+      },
+      {
+        Put: {
+          Item: { ...pairingKey(p.pairId), pairId: p.pairId, name: p.name, created: p.created, expires: p.expires, state: p.state, ttl },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]),
+  );
 }
 
 /** The pairing a code names, or null. */
@@ -74,86 +66,65 @@ export async function getPairing(t: Table, pairId: string, now: number): Promise
 
 /** Binds a waiting, unexpired pairing to an account and creates its (not yet listed) device; false when it lost a race. */
 export async function bindPairing(t: Table, pairId: string, device: DeviceRecord, now: number, deleteAt: number): Promise<boolean> {
-  try {
-    await t.ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: t.name,
-              Key: pairingKey(pairId),
-              UpdateExpression: 'SET #state = :bound, userId = :u, deviceId = :d',
-              ConditionExpression: '#state = :waiting AND expires > :now',
-              ExpressionAttributeNames: { '#state': 'state' },
-              ExpressionAttributeValues: { ':bound': 'bound', ':waiting': 'waiting', ':u': device.userId, ':d': device.id, ':now': now },
-            },
+  return applied(
+    transact(t, [
+      {
+        Update: {
+          Key: pairingKey(pairId),
+          UpdateExpression: 'SET #state = :bound, userId = :u, deviceId = :d',
+          ConditionExpression: '#state = :waiting AND expires > :now',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':bound': 'bound', ':waiting': 'waiting', ':u': device.userId, ':d': device.id, ':now': now },
+        },
+      },
+      {
+        Put: {
+          Item: {
+            ...deviceKey(device.userId, device.id),
+            id: device.id,
+            name: device.name,
+            created: device.created,
+            collected: false,
+            ttl: ttlAt(deleteAt),
           },
-          {
-            Put: {
-              TableName: t.name,
-              Item: {
-                ...deviceKey(device.userId, device.id),
-                id: device.id,
-                name: device.name,
-                created: device.created,
-                collected: false,
-                ttl: ttlAt(deleteAt),
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]),
+  );
 }
 
 /** Hands the token over once: the pairing becomes `paired`, the device listed, the token hash live; false when it lost a race. */
 export async function collectPairing(t: Table, p: Pairing, tokenHash: string, now: number): Promise<boolean> {
   if (!p.userId || !p.deviceId) return false;
-  try {
-    await t.ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: t.name,
-              Key: pairingKey(p.pairId),
-              UpdateExpression: 'SET #state = :paired',
-              ConditionExpression: '#state = :bound AND expires > :now',
-              ExpressionAttributeNames: { '#state': 'state' },
-              ExpressionAttributeValues: { ':paired': 'paired', ':bound': 'bound', ':now': now },
-            },
-          },
-          {
-            Update: {
-              TableName: t.name,
-              Key: deviceKey(p.userId, p.deviceId),
-              UpdateExpression: 'SET collected = :t, tokenHash = :h REMOVE #ttl',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeNames: { '#ttl': 'ttl' },
-              ExpressionAttributeValues: { ':t': true, ':h': tokenHash },
-            },
-          },
-          {
-            Put: {
-              TableName: t.name,
-              Item: { ...tokenKey(tokenHash), userId: p.userId, deviceId: p.deviceId },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return applied(
+    transact(t, [
+      {
+        Update: {
+          Key: pairingKey(p.pairId),
+          UpdateExpression: 'SET #state = :paired',
+          ConditionExpression: '#state = :bound AND expires > :now',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':paired': 'paired', ':bound': 'bound', ':now': now },
+        },
+      },
+      {
+        Update: {
+          Key: deviceKey(p.userId, p.deviceId),
+          UpdateExpression: 'SET collected = :t, tokenHash = :h REMOVE #ttl',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':t': true, ':h': tokenHash },
+        },
+      },
+      {
+        Put: {
+          Item: { ...tokenKey(tokenHash), userId: p.userId, deviceId: p.deviceId },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]),
+  );
 }
 
 function toDevice(userId: string, item: Record<string, unknown>): DeviceRecord {
@@ -177,19 +148,13 @@ export async function getDevice(t: Table, userId: string, deviceId: string, now:
 /** An account's collected devices (uncollected ones are never listed). */
 export async function listDevices(t: Table, userId: string, now: number): Promise<DeviceRecord[]> {
   const devices: DeviceRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await t.ddb.send(
-      new QueryCommand({
-        TableName: t.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': DEVICE_SK_PREFIX },
-        ExclusiveStartKey: start,
-      }),
-    );
+  for await (const out of queryPages(t.ddb, {
+    TableName: t.name,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': DEVICE_SK_PREFIX },
+  })) {
     for (const item of out.Items ?? []) if (isLive(item, now) && item.collected === true) devices.push(toDevice(userId, item));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  }
   return devices;
 }
 
@@ -224,30 +189,24 @@ export async function deviceByToken(t: Table, tokenHash: string): Promise<Device
 export async function touchDevice(t: Table, token: DeviceTokenRecord, tokenHash: string, now: number, cutoff: number): Promise<void> {
   const cond = { ':now': now, ':cutoff': cutoff };
   try {
-    await t.ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: t.name,
-              Key: tokenKey(tokenHash),
-              UpdateExpression: 'SET seen = :now',
-              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(seen) OR seen <= :cutoff)',
-              ExpressionAttributeValues: cond,
-            },
-          },
-          {
-            Update: {
-              TableName: t.name,
-              Key: deviceKey(token.userId, token.deviceId),
-              UpdateExpression: 'SET lastSeen = :now',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':now': now },
-            },
-          },
-        ],
-      }),
-    );
+    await transact(t, [
+      {
+        Update: {
+          Key: tokenKey(tokenHash),
+          UpdateExpression: 'SET seen = :now',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(seen) OR seen <= :cutoff)',
+          ExpressionAttributeValues: cond,
+        },
+      },
+      {
+        Update: {
+          Key: deviceKey(token.userId, token.deviceId),
+          UpdateExpression: 'SET lastSeen = :now',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':now': now },
+        },
+      },
+    ]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }

@@ -7,6 +7,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure, ttlAt } from './identity-items';
 import { PAIR_MISS_SK, userPk } from './keys';
 import type { Table } from './table';
+import { applied, updateItem } from './writes';
 
 const key = (userId: string) => ({ pk: userPk(userId), sk: PAIR_MISS_SK });
 
@@ -41,18 +42,13 @@ export async function takePairingPlace(t: Table, userId: string, now: number, li
 
 /** Gives a place back to the window it was taken in (a confirm that bound a code was no miss). */
 export async function returnPairingPlace(t: Table, userId: string, windowStart: number): Promise<void> {
-  try {
-    await t.ddb.send(
-      new UpdateCommand({
-        TableName: t.name,
-        Key: key(userId),
-        UpdateExpression: 'ADD n :minus',
-        ConditionExpression: 'w = :w AND n > :zero',
-        ExpressionAttributeValues: { ':minus': -1, ':w': windowStart, ':zero': 0 },
-      }),
-    );
-  } catch (err) {
-    // A new window opened since: the place is gone with the old one.
-    if (!isConditionFailure(err)) throw err;
-  }
+  // A new window opened since (the condition fails): the place is gone with the old one.
+  await applied(
+    updateItem(t, {
+      Key: key(userId),
+      UpdateExpression: 'ADD n :minus',
+      ConditionExpression: 'w = :w AND n > :zero',
+      ExpressionAttributeValues: { ':minus': -1, ':w': windowStart, ':zero': 0 },
+    }),
+  );
 }

@@ -4,6 +4,7 @@ import type { Profile, StoredClaims } from '../ports/identity';
 import { isConditionFailure, num, str, strings } from './identity-items';
 import { PROFILE_SK, userPk } from './keys';
 import type { Table } from './table';
+import { applied, unlessLost, updateItem } from './writes';
 
 const key = (userId: string) => ({ pk: userPk(userId), sk: PROFILE_SK });
 
@@ -32,33 +33,20 @@ function parseClaims(v: unknown): StoredClaims | null {
 
 /** Stores freshly read claims; the window attributes are untouched (other writers own them). */
 export async function putClaims(t: Table, userId: string, claims: StoredClaims): Promise<void> {
-  await t.ddb.send(
-    new UpdateCommand({
-      TableName: t.name,
-      Key: key(userId),
-      UpdateExpression: 'SET claims = :c',
-      ExpressionAttributeValues: { ':c': claims },
-    }),
-  );
+  await updateItem(t, { Key: key(userId), UpdateExpression: 'SET claims = :c', ExpressionAttributeValues: { ':c': claims } });
 }
 
 /** Raises the window end to `until` unless it is already later; answers the stored end. */
 export async function raiseWindow(t: Table, userId: string, until: number): Promise<number> {
-  try {
-    await t.ddb.send(
-      new UpdateCommand({
-        TableName: t.name,
-        Key: key(userId),
-        UpdateExpression: 'SET windowUntil = :u',
-        ConditionExpression: 'attribute_not_exists(windowUntil) OR windowUntil < :u',
-        ExpressionAttributeValues: { ':u': until },
-      }),
-    );
-    return until;
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-    return (await getProfile(t, userId)).windowUntil ?? until;
-  }
+  const raised = await applied(
+    updateItem(t, {
+      Key: key(userId),
+      UpdateExpression: 'SET windowUntil = :u',
+      ConditionExpression: 'attribute_not_exists(windowUntil) OR windowUntil < :u',
+      ExpressionAttributeValues: { ':u': until },
+    }),
+  );
+  return raised ? until : ((await getProfile(t, userId)).windowUntil ?? until);
 }
 
 /**
@@ -66,22 +54,16 @@ export async function raiseWindow(t: Table, userId: string, until: number): Prom
  * concurrent caller wins. Answers the previous write time to give the slot back when the write fails.
  */
 export async function takeClaimSlot(t: Table, userId: string, now: number, cutoff: number): Promise<{ won: boolean; previous: number | null }> {
-  try {
-    const out = await t.ddb.send(
-      new UpdateCommand({
-        TableName: t.name,
-        Key: key(userId),
-        UpdateExpression: 'SET claimAt = :now',
-        ConditionExpression: 'attribute_not_exists(claimAt) OR claimAt <= :cutoff',
-        ExpressionAttributeValues: { ':now': now, ':cutoff': cutoff },
-        ReturnValues: 'UPDATED_OLD',
-      }),
-    );
-    return { won: true, previous: num(out.Attributes?.claimAt) ?? null };
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-    return { won: false, previous: null };
-  }
+  const out = await unlessLost(
+    updateItem(t, {
+      Key: key(userId),
+      UpdateExpression: 'SET claimAt = :now',
+      ConditionExpression: 'attribute_not_exists(claimAt) OR claimAt <= :cutoff',
+      ExpressionAttributeValues: { ':now': now, ':cutoff': cutoff },
+      ReturnValues: 'UPDATED_OLD',
+    }),
+  );
+  return out ? { won: true, previous: num(out.Attributes?.claimAt) ?? null } : { won: false, previous: null };
 }
 
 /** Gives a claim slot back after a failed write, so the next credit tries again. */

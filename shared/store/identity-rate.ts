@@ -4,9 +4,10 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MINUTE_MS } from '../clock';
-import { isConditionFailure, ttlAt } from './identity-items';
+import { ttlAt } from './identity-items';
 import { ratePk, rateSk } from './keys';
 import type { Table } from './table';
+import { unlessLost, updateItem } from './writes';
 
 /** The counter's item for the window holding `now`, kept a window past its end (it is keyed by window, so never read again). */
 function counterItem(callerId: string, now: number, windowMs: number) {
@@ -36,21 +37,15 @@ export async function countRequest(t: Table, callerId: string, now: number, n = 
  */
 export async function reserveCount(t: Table, callerId: string, now: number, n: number, below: number, windowMs = MINUTE_MS): Promise<number | null> {
   const { key, ttl } = counterItem(callerId, now, windowMs);
-  try {
-    const out = await t.ddb.send(
-      new UpdateCommand({
-        TableName: t.name,
-        Key: key,
-        UpdateExpression: 'ADD n :n SET #ttl = if_not_exists(#ttl, :ttl)',
-        ConditionExpression: 'attribute_not_exists(n) OR n < :below',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':n': n, ':ttl': ttl, ':below': below },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return Number(out.Attributes?.n ?? n);
-  } catch (err) {
-    if (isConditionFailure(err)) return null;
-    throw err;
-  }
+  const out = await unlessLost(
+    updateItem(t, {
+      Key: key,
+      UpdateExpression: 'ADD n :n SET #ttl = if_not_exists(#ttl, :ttl)',
+      ConditionExpression: 'attribute_not_exists(n) OR n < :below',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':n': n, ':ttl': ttl, ':below': below },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return out ? Number(out.Attributes?.n ?? n) : null;
 }

@@ -2,12 +2,14 @@
  * DynamoDB side of market retention (spec Retention): the per-market retention mark (so a run never scans
  * the table), deleting a period's page items, and rewriting row shards only while no merge intervened.
  */
-import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { RowTable } from '../domain/merge';
 import { encodeRows } from '../page-format/page-codec';
 import { ROW_SHARDS, shardsTouched, splitShards } from '../page-format/shard-layout';
 import type { PeriodKind, RetentionMark, RetentionPort } from '../ports/market';
 import { candlePk, marketMetaKey, marketRetentionKey, rowsPk, shardSk, volumePk } from './keys';
+import { queryPages } from './query';
+import { applied, transact } from './writes';
 
 export class RetentionStore implements RetentionPort {
   constructor(
@@ -32,20 +34,14 @@ export class RetentionStore implements RetentionPort {
   /** Deletes every item of a partition (one period's page shards); answers how many there were. */
   private async deletePartition(pk: string): Promise<number> {
     const keys: Array<{ pk: string; sk: string }> = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ProjectionExpression: 'pk, sk',
-          ExclusiveStartKey: start,
-        }),
-      );
+    for await (const page of queryPages(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: 'pk, sk',
+    })) {
       for (const item of page.Items ?? []) keys.push({ pk: String(item.pk), sk: String(item.sk) });
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
     for (let i = 0; i < keys.length; i += 25) {
       let request: Record<string, unknown[]> | undefined = { [this.table]: keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) };
       for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
@@ -67,30 +63,20 @@ export class RetentionStore implements RetentionPort {
     const puts = shardsTouched(deletedKeys, ROW_SHARDS).map((s) => ({
       Put: { TableName: this.table, Item: { pk: rowsPk(market), sk: shardSk(s), d: encodeRows(split[s], ROW_SHARDS) } },
     }));
-    try {
-      await this.ddb.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              // The check also bumps `rowsRev`: the rows change without a merge, and caches of rows key on it.
-              Update: {
-                TableName: this.table,
-                Key: marketMetaKey(market),
-                UpdateExpression: 'ADD #rev :one',
-                ConditionExpression: '#seq = :seq AND (attribute_not_exists(#pending) OR #pending = :null)',
-                ExpressionAttributeNames: { '#seq': 'seq', '#pending': 'pending', '#rev': 'rowsRev' },
-                ExpressionAttributeValues: { ':seq': seq, ':null': null, ':one': 1 },
-              },
-            },
-            ...puts,
-          ],
-        }),
-      );
-      return true;
-    } catch (err) {
-      const name = (err as { name?: string }).name;
-      if (name === 'TransactionCanceledException' || name === 'ConditionalCheckFailedException') return false;
-      throw err;
-    }
+    return applied(
+      transact({ ddb: this.ddb, name: this.table }, [
+        {
+          // The check also bumps `rowsRev`: the rows change without a merge, and caches of rows key on it.
+          Update: {
+            Key: marketMetaKey(market),
+            UpdateExpression: 'ADD #rev :one',
+            ConditionExpression: '#seq = :seq AND (attribute_not_exists(#pending) OR #pending = :null)',
+            ExpressionAttributeNames: { '#seq': 'seq', '#pending': 'pending', '#rev': 'rowsRev' },
+            ExpressionAttributeValues: { ':seq': seq, ':null': null, ':one': 1 },
+          },
+        },
+        ...puts,
+      ]),
+    );
   }
 }

@@ -5,7 +5,7 @@
  * shards so one item's 90 days cost a single small read. Adapters return domain types, never raw items.
  */
 
-import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS, dayOf, HOUR_MS } from '../clock';
 import type { Candle, CandlePage, CandleRes } from '../domain/candles';
 import type { RowTable } from '../domain/merge';
@@ -29,6 +29,8 @@ import { METRIC } from '../telemetry/metric-names';
 import { backoff, batchPut } from './batch-write';
 import { HistoryItems } from './history-items';
 import { candlePk, daySoFarPk, historyMarkKey, marketMetaKey, rowsPk, shardSk, volumePk } from './keys';
+import { queryPages } from './query';
+import { unlessLost } from './writes';
 
 /** Sums `ConsumedCapacity` of every call, for the cost benchmark. */
 export class CapacityMeter {
@@ -106,8 +108,8 @@ export class MarketStore implements MarketPages {
       values[`:${k}`] = v;
       sets.push(`#${k} = :${k}`);
     }
-    try {
-      const out = await this.ddb.send(
+    const out = await unlessLost(
+      this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: marketMetaKey(next.market),
@@ -117,13 +119,11 @@ export class MarketStore implements MarketPages {
           ExpressionAttributeValues: values,
           ReturnConsumedCapacity: 'TOTAL',
         }),
-      );
-      this.meter.add(out.ConsumedCapacity, 'write');
-      return true;
-    } catch (err) {
-      if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-      throw err;
-    }
+      ),
+    );
+    if (!out) return false;
+    this.meter.add(out.ConsumedCapacity, 'write');
+    return true;
   }
 
   /**
@@ -131,8 +131,8 @@ export class MarketStore implements MarketPages {
    * stored seq is still the one before it. False when another merge got there first.
    */
   async markPending(market: string, pending: PendingMerge): Promise<boolean> {
-    try {
-      const out = await this.ddb.send(
+    const out = await unlessLost(
+      this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: marketMetaKey(market),
@@ -142,13 +142,11 @@ export class MarketStore implements MarketPages {
           ExpressionAttributeValues: { ':pending': pending, ':before': pending.seq - 1 },
           ReturnConsumedCapacity: 'TOTAL',
         }),
-      );
-      this.meter.add(out.ConsumedCapacity, 'write');
-      return true;
-    } catch (err) {
-      if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-      throw err;
-    }
+      ),
+    );
+    if (!out) return false;
+    this.meter.add(out.ConsumedCapacity, 'write');
+    return true;
   }
 
   // ── rows ──
@@ -365,24 +363,18 @@ export class MarketStore implements MarketPages {
   private async queryAll(pk: string, projection: Projection): Promise<HeadItem[]>;
   private async queryAll(pk: string, projection?: Projection): Promise<PageItem[]> {
     const items: PageItem[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: projection?.names ?? { '#pk': 'pk' },
-          ExpressionAttributeValues: { ':pk': pk },
-          ProjectionExpression: projection?.expression,
-          ConsistentRead: this.consistent,
-          ExclusiveStartKey: start,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
+    for await (const out of queryPages(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: projection?.names ?? { '#pk': 'pk' },
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: projection?.expression,
+      ConsistentRead: this.consistent,
+      ReturnConsumedCapacity: 'TOTAL',
+    })) {
       this.meter.add(out.ConsumedCapacity, 'read');
       for (const i of out.Items ?? []) items.push(i as PageItem);
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
     return items;
   }
 

@@ -3,9 +3,10 @@
  * table stream turns each new record into live `ah` messages; the files route and `hello` read it to list the
  * newest checkpoint and the change files after it. Records expire with the `live/` files (72 h).
  */
-import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { MergeLogPort, MergeRecord } from '../ports/market';
 import { mergePk, mergeSk } from './keys';
+import { queryPages } from './query';
 
 export const MERGE_RECORD_TTL_MS = 72 * 3_600_000;
 
@@ -31,39 +32,27 @@ export class MergeLog implements MergeLogPort {
   /** Records with seq greater than `afterSeq`, ascending (expired ones, whose ttl passed at `now`, left out). */
   async after(market: string, afterSeq: number, now: number): Promise<MergeRecord[]> {
     const out: MergeRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk AND sk > :sk',
-          ExpressionAttributeValues: { ':pk': mergePk(market), ':sk': mergeSk(afterSeq) },
-          ExclusiveStartKey: start,
-        }),
-      );
+    for await (const page of queryPages(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk AND sk > :sk',
+      ExpressionAttributeValues: { ':pk': mergePk(market), ':sk': mergeSk(afterSeq) },
+    })) {
       for (const item of page.Items ?? []) if (typeof item.ttl !== 'number' || item.ttl * 1000 > now) out.push(mergeRecordOf(item));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
     return out;
   }
 
   /** The newest record that carries a checkpoint (null when none is retained). */
   async newestCheckpoint(market: string, now: number): Promise<MergeRecord | null> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          FilterExpression: 'attribute_exists(checkpointPath)',
-          ExpressionAttributeValues: { ':pk': mergePk(market) },
-          ScanIndexForward: false,
-          ExclusiveStartKey: start,
-        }),
-      );
+    for await (const page of queryPages(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      FilterExpression: 'attribute_exists(checkpointPath)',
+      ExpressionAttributeValues: { ':pk': mergePk(market) },
+      ScanIndexForward: false,
+    })) {
       for (const item of page.Items ?? []) if (typeof item.ttl !== 'number' || item.ttl * 1000 > now) return mergeRecordOf(item);
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
     return null;
   }
 }

@@ -11,6 +11,7 @@ import { isConditionFailure, num, str } from './identity-items';
 import { ALERT_COUNT_SK, alertFiredPk, alertFiredSk, alertSk, alertsPk, userPk } from './keys';
 import { queryAll as queryItems } from './query';
 import type { Table } from './table';
+import { applied, transact } from './writes';
 
 const FIRED_TTL_MS = 86_400_000;
 const alertKey = (userId: string, a: Pick<MarketAlert, 'market' | 'id'>) => ({ pk: alertsPk(a.market), sk: alertSk(userId, a.id) });
@@ -76,29 +77,20 @@ export async function getAccountAlert(t: Table, userId: string, id: string): Pro
 /** Stores a new alert unless the account already holds `limit` of them; false when the limit stops it. */
 export async function createAlert(t: Table, userId: string, alert: MarketAlert, limit: number): Promise<boolean> {
   if (limit <= 0) return false;
-  try {
-    await t.ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: t.name,
-              Key: countKey(userId),
-              UpdateExpression: 'SET #n = if_not_exists(#n, :zero) + :one',
-              ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
-              ExpressionAttributeNames: { '#n': 'n' },
-              ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': limit },
-            },
-          },
-          { Put: { TableName: t.name, Item: toItem(userId, alert, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
-        ],
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return applied(
+    transact(t, [
+      {
+        Update: {
+          Key: countKey(userId),
+          UpdateExpression: 'SET #n = if_not_exists(#n, :zero) + :one',
+          ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':limit': limit },
+        },
+      },
+      { Put: { Item: toItem(userId, alert, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
+    ]),
+  );
 }
 
 /**
@@ -109,22 +101,17 @@ export async function replaceStoredAlert(t: Table, old: StoredAlert, next: Marke
   const { userId } = old;
   try {
     if (next.market !== old.alert.market) {
-      await t.ddb.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: t.name,
-                Key: alertKey(userId, old.alert),
-                ConditionExpression: '#rev = :rev',
-                ExpressionAttributeNames: { '#rev': 'rev' },
-                ExpressionAttributeValues: { ':rev': old.rev },
-              },
-            },
-            { Put: { TableName: t.name, Item: toItem(userId, next, old.rev + 1) } },
-          ],
-        }),
-      );
+      await transact(t, [
+        {
+          Delete: {
+            Key: alertKey(userId, old.alert),
+            ConditionExpression: '#rev = :rev',
+            ExpressionAttributeNames: { '#rev': 'rev' },
+            ExpressionAttributeValues: { ':rev': old.rev },
+          },
+        },
+        { Put: { Item: toItem(userId, next, old.rev + 1) } },
+      ]);
       return next;
     }
     const sets = ['#kind = :kind', '#item = :item', '#value = :value', '#enabled = :enabled', '#armed = :armed', '#rev = #rev + :one'];
@@ -164,28 +151,19 @@ export async function replaceStoredAlert(t: Table, old: StoredAlert, next: Marke
 
 /** Deletes one of the account's alerts; false when it did not exist. */
 export async function deleteStoredAlert(t: Table, old: StoredAlert): Promise<boolean> {
-  try {
-    await t.ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: t.name, Key: alertKey(old.userId, old.alert), ConditionExpression: 'attribute_exists(pk)' } },
-          {
-            Update: {
-              TableName: t.name,
-              Key: countKey(old.userId),
-              UpdateExpression: 'SET #n = if_not_exists(#n, :one) - :one',
-              ExpressionAttributeNames: { '#n': 'n' },
-              ExpressionAttributeValues: { ':one': 1 },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return applied(
+    transact(t, [
+      { Delete: { Key: alertKey(old.userId, old.alert), ConditionExpression: 'attribute_exists(pk)' } },
+      {
+        Update: {
+          Key: countKey(old.userId),
+          UpdateExpression: 'SET #n = if_not_exists(#n, :one) - :one',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ]),
+  );
 }
 
 /** Every enabled alert of a market (what one merge evaluates). */

@@ -3,13 +3,14 @@
  * so another account can take it over) and the account's push window state (30 s throttle and grouping).
  */
 import { createHash } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MarketAlert } from '../domain/alerts';
 import type { BrowserSubscription, PushPrefs } from '../domain/push-subscription';
 import type { PushState, StoredSubscription } from '../ports/settings';
 import { isConditionFailure, num, str } from './identity-items';
 import { PUSH_ENDPOINT_SK, PUSH_STATE_SK, PUSH_SUB_SK_PREFIX, pushEndpointPk, pushSubSk, userPk } from './keys';
 import type { Table } from './table';
+import { applied, deleteItem, putItem, transact } from './writes';
 
 const PENDING_KEPT = 20;
 const STATE_TTL_MS = 86_400_000;
@@ -70,14 +71,10 @@ export async function putSubscription(
   }
   const existing = mine.Item ? toSubscription(mine.Item) : null;
   const stored: StoredSubscription = { endpoint: sub.endpoint, keys: sub.keys, prefs: prefs ?? existing?.prefs ?? {}, created: existing?.created ?? now };
-  await t.ddb.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: t.name, Item: { ...subKey(userId, hash), ...stored, prefs: JSON.stringify(stored.prefs) } } },
-        { Put: { TableName: t.name, Item: { ...ownerKey(hash), userId } } },
-      ],
-    }),
-  );
+  await transact(t, [
+    { Put: { Item: { ...subKey(userId, hash), ...stored, prefs: JSON.stringify(stored.prefs) } } },
+    { Put: { Item: { ...ownerKey(hash), userId } } },
+  ]);
   const all = await listSubscriptions(t, userId);
   const excess = all.filter((s) => s.endpoint !== sub.endpoint).slice(0, Math.max(0, all.length - max));
   await Promise.all(excess.map((s) => deleteSubscription(t, userId, s.endpoint)));
@@ -88,18 +85,8 @@ export async function putSubscription(
 export async function deleteSubscription(t: Table, userId: string, endpoint: string): Promise<boolean> {
   const hash = endpointHash(endpoint);
   const out = await t.ddb.send(new DeleteCommand({ TableName: t.name, Key: subKey(userId, hash), ReturnValues: 'ALL_OLD' }));
-  try {
-    await t.ddb.send(
-      new DeleteCommand({
-        TableName: t.name,
-        Key: ownerKey(hash),
-        ConditionExpression: 'userId = :u',
-        ExpressionAttributeValues: { ':u': userId },
-      }),
-    );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  // The endpoint's owner entry goes only if it is still this account's.
+  await applied(deleteItem(t, { Key: ownerKey(hash), ConditionExpression: 'userId = :u', ExpressionAttributeValues: { ':u': userId } }));
   return out.Attributes !== undefined;
 }
 
@@ -127,18 +114,11 @@ export async function putPushState(t: Table, userId: string, state: PushState, n
     rev: state.rev + 1,
     ttl: Math.ceil((now + STATE_TTL_MS) / 1000),
   };
-  try {
-    await t.ddb.send(
-      new PutCommand({
-        TableName: t.name,
-        Item: item,
-        ConditionExpression: state.rev === 0 ? 'attribute_not_exists(pk)' : '#rev = :rev',
-        ...(state.rev === 0 ? {} : { ExpressionAttributeNames: { '#rev': 'rev' }, ExpressionAttributeValues: { ':rev': state.rev } }),
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) return false;
-    throw err;
-  }
+  return applied(
+    putItem(t, {
+      Item: item,
+      ConditionExpression: state.rev === 0 ? 'attribute_not_exists(pk)' : '#rev = :rev',
+      ...(state.rev === 0 ? {} : { ExpressionAttributeNames: { '#rev': 'rev' }, ExpressionAttributeValues: { ':rev': state.rev } }),
+    }),
+  );
 }

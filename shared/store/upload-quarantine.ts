@@ -3,11 +3,12 @@
  * unguessable bucket path for review, then deleted by retention. The record points at the body; its `ttl`
  * (a day after the quarantine ends) only backs up retention, which deletes body and record together.
  */
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DAY_MS } from '../clock';
 import type { QuarantineRecord } from '../ports/uploads';
 import { ttlAt } from './identity-items';
 import { quarantinePk, quarantineSk } from './keys';
+import { queryPages } from './query';
 import type { Table } from './table';
 
 export async function putQuarantine(t: Table, rec: QuarantineRecord, id: string, keepMs: number): Promise<void> {
@@ -22,16 +23,11 @@ export async function putQuarantine(t: Table, rec: QuarantineRecord, id: string,
 /** Records received before `before` (oldest first), with their sort keys for deletion. */
 export async function quarantinedBefore(t: Table, market: string, before: number): Promise<Array<QuarantineRecord & { sk: string }>> {
   const out: Array<QuarantineRecord & { sk: string }> = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await t.ddb.send(
-      new QueryCommand({
-        TableName: t.name,
-        KeyConditionExpression: 'pk = :pk AND sk < :before',
-        ExpressionAttributeValues: { ':pk': quarantinePk(market), ':before': quarantineSk(before, '') },
-        ExclusiveStartKey: start,
-      }),
-    );
+  for await (const page of queryPages(t.ddb, {
+    TableName: t.name,
+    KeyConditionExpression: 'pk = :pk AND sk < :before',
+    ExpressionAttributeValues: { ':pk': quarantinePk(market), ':before': quarantineSk(before, '') },
+  })) {
     for (const item of page.Items ?? []) {
       out.push({
         sk: String(item.sk),
@@ -44,8 +40,7 @@ export async function quarantinedBefore(t: Table, market: string, before: number
         complete: item.complete === true,
       });
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return out;
 }
 

@@ -9,6 +9,7 @@ import type { RetryClaim, Slot, UploadAnswer } from '../ports/uploads';
 import { isConditionFailure, ttlAt } from './identity-items';
 import { creditIntervalSk, uploadClaimKey, uploadLimitKey, uploadRetryKey, userPk } from './keys';
 import type { Table } from './table';
+import { applied, deleteItem, putItem, unlessLost, updateItem } from './writes';
 
 /**
  * Takes a "last time" slot when at least `everyMs` passed since the stored time (the spec's boundary: held
@@ -16,24 +17,19 @@ import type { Table } from './table';
  * attempt died). `token` marks the taker so only it can release the slot.
  */
 async function takeSlot(t: Table, key: Record<string, string>, now: number, everyMs: number, token: string): Promise<Slot> {
-  try {
-    const out = await t.ddb.send(
-      new UpdateCommand({
-        TableName: t.name,
-        Key: key,
-        UpdateExpression: 'SET #last = :now, #token = :token, #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(#last) OR #last <= :threshold OR #token = :token',
-        ExpressionAttributeNames: { '#last': 'last', '#token': 'token', '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':now': now, ':token': token, ':ttl': ttlAt(now + everyMs), ':threshold': now - everyMs },
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
-    const previous = out.Attributes?.last;
-    return { won: true, previous: typeof previous === 'number' ? previous : null };
-  } catch (err) {
-    if (isConditionFailure(err)) return { won: false };
-    throw err;
-  }
+  const out = await unlessLost(
+    updateItem(t, {
+      Key: key,
+      UpdateExpression: 'SET #last = :now, #token = :token, #ttl = :ttl',
+      ConditionExpression: 'attribute_not_exists(#last) OR #last <= :threshold OR #token = :token',
+      ExpressionAttributeNames: { '#last': 'last', '#token': 'token', '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':now': now, ':token': token, ':ttl': ttlAt(now + everyMs), ':threshold': now - everyMs },
+      ReturnValues: 'ALL_OLD',
+    }),
+  );
+  if (!out) return { won: false };
+  const previous = out.Attributes?.last;
+  return { won: true, previous: typeof previous === 'number' ? previous : null };
 }
 
 /** Puts a slot back as it was, if `token` still holds it. */
@@ -166,36 +162,27 @@ export async function claimRetry(t: Table, retryId: string, uploadId: string, no
 
 /** Puts the claim back when the attempt ends without an answer to keep (an error), so a repeat starts afresh. */
 export async function releaseRetry(t: Table, retryId: string, uploadId: string): Promise<void> {
-  try {
-    await t.ddb.send(
-      new DeleteCommand({
-        TableName: t.name,
-        Key: uploadRetryKey(retryId),
-        ConditionExpression: 'uploadId = :id AND #state = :pending',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':id': uploadId, ':pending': PENDING },
-      }),
-    );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  // Only while this attempt still holds the claim unanswered.
+  await applied(
+    deleteItem(t, {
+      Key: uploadRetryKey(retryId),
+      ConditionExpression: 'uploadId = :id AND #state = :pending',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':id': uploadId, ':pending': PENDING },
+    }),
+  );
 }
 
 /** Keeps the claim's answer for retries until `expiresAt`; the first answer written wins. */
 export async function keepAnswer(t: Table, retryId: string, uploadId: string, answer: UploadAnswer, expiresAt: number): Promise<void> {
-  try {
-    await t.ddb.send(
-      new PutCommand({
-        TableName: t.name,
-        Item: { ...uploadRetryKey(retryId), state: 'answered', uploadId, ...answer, ttl: ttlAt(expiresAt) },
-        ConditionExpression: 'attribute_not_exists(pk) OR (uploadId = :id AND #state = :pending)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':id': uploadId, ':pending': PENDING },
-      }),
-    );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  await applied(
+    putItem(t, {
+      Item: { ...uploadRetryKey(retryId), state: 'answered', uploadId, ...answer, ttl: ttlAt(expiresAt) },
+      ConditionExpression: 'attribute_not_exists(pk) OR (uploadId = :id AND #state = :pending)',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':id': uploadId, ':pending': PENDING },
+    }),
+  );
 }
 
 function answerOf(item: Record<string, unknown>): UploadAnswer {

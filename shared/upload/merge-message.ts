@@ -4,7 +4,7 @@
  */
 // zod/mini: the merge and redrive parse only this message; full zod would add a third to their bundles' cold start.
 import * as z from 'zod/mini';
-import type { QueueMessage } from '../ports/queues';
+import { parseBody, type QueueMessage } from '../ports/queues';
 import { mergeQueueName } from '../topology';
 
 const MergeMessageSchema = z.object({
@@ -31,10 +31,5 @@ export function mergeMessage(m: MergeMessage): { queue: string; message: QueueMe
 
 /** A message body as the merge receives it, or null when it is not one (dropped, never retried). */
 export function parseMergeMessage(body: string): MergeMessage | null {
-  try {
-    const out = MergeMessageSchema.safeParse(JSON.parse(body));
-    return out.success ? out.data : null;
-  } catch {
-    return null;
-  }
+  return parseBody(MergeMessageSchema, body);
 }

@@ -4,8 +4,9 @@
  * applies AWS's rules), S3 requests by price class and SQS messages. Calls made outside any invocation (the
  * bench itself, the runtime's TTL sweeper) are not counted: AWS bills them to no function.
  */
-import { currentFunction, LambdaHost } from '../../lib/local/lambda';
-import { LocalQueues } from '../../lib/local/queues';
+
+import { LocalQueues } from '../../lib/local/background/queues';
+import { currentFunction, LambdaHost } from '../../lib/local/functions/lambda';
 import { services } from '../support/operator';
 
 export interface Usage {

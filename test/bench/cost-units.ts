@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import WebSocket from 'ws';
-import { demoItemData } from '../../lib/local/demo-items';
+import { demoItemData } from '../../lib/local/demo/demo-items';
 import { type Runtime, startRuntime } from '../../lib/local/runtime';
 import { DAY_MS, HOUR_MS, type ManualClock, MINUTE_MS } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';

@@ -11,8 +11,8 @@
  * runtime's functions keep going through the edge (its policies and faults are not bypassed anywhere else).
  */
 
-import { type OperatorServices, operatorServices } from '../../lib/local/operator';
-import { localPlatform } from '../../lib/local/platform';
+import { localPlatform } from '../../lib/local/functions/local-platform';
+import { type OperatorServices, operatorServices } from '../../lib/local/functions/operator';
 import { connectionsClient } from '../../shared/store/clients/connections';
 import { documentClient } from '../../shared/store/clients/dynamodb';
 import { s3Client } from '../../shared/store/clients/s3';

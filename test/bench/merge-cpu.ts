@@ -23,7 +23,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { startDynamoDbLocal, startS3rver } from '../../lib/local/engines';
+import { startDynamoDbLocal, startS3rver } from '../../lib/local/engines/engines';
 import { startRuntime } from '../../lib/local/runtime';
 import { type ManualClock, MINUTE_MS } from '../../shared/clock';
 import { MarketGenerator } from '../../shared/demo/market-generator';

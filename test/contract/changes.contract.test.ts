@@ -11,7 +11,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { StreamPoller } from '../../lib/local/stream-poller';
+import { StreamPoller } from '../../lib/local/background/stream-poller';
 import { DAY_MS, ManualClock, MINUTE_MS } from '../../shared/clock';
 import type { MarketAlert } from '../../shared/domain/alerts';
 import type { ChangeEvent } from '../../shared/ports/changes';

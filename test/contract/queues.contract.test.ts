@@ -4,7 +4,7 @@
  * test/unit/sqs-queues.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { LocalQueues } from '../../lib/local/queues';
+import { LocalQueues } from '../../lib/local/background/queues';
 import { ManualClock } from '../../shared/clock';
 import type { QueuePort } from '../../shared/ports/queues';
 import { MemoryQueues } from '../../shared/store/memory/queues';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { LiveGateway } from '../../lib/local/live-gateway';
+import { LiveGateway } from '../../lib/local/gateways/live-gateway';
 import type { SocketsPort } from '../../shared/ports/connections';
 import { ApiGatewaySockets } from '../../shared/store/api-gateway-sockets';
 import { connectionsClient } from '../../shared/store/clients/connections';

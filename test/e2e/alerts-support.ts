@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 import { httpClient } from '../../shared/client/http-client';
 import { bookOf, type Listing } from '../support/market-books';
 
-/** A market the demo feeds no book to (lib/local/demo.ts DEMO_MARKETS): only these tests' books fire alerts there. */
+/** A market the demo feeds no book to (lib/local/demo/demo.ts DEMO_MARKETS): only these tests' books fire alerts there. */
 export const MARKET = 'forever.rp.alliance.us';
 
 /** The runtime's base (playwright.config.ts picks the port once; workers inherit it). */

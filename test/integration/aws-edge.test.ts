@@ -13,9 +13,9 @@ import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBundles } from '../../lib/local/bundles';
-import { runAs } from '../../lib/local/lambda';
-import { Sandboxes } from '../../lib/local/sandboxes';
+import { buildBundles } from '../../lib/local/functions/bundles';
+import { runAs } from '../../lib/local/functions/lambda';
+import { Sandboxes } from '../../lib/local/functions/sandboxes';
 import { systemClock } from '../../shared/clock';
 import { type FunctionName, functionSpec } from '../../shared/topology';
 import { type Local, startLocal } from '../support/local';
@@ -137,7 +137,7 @@ export const handler = async (event) => ({
     const credentials = local.runtime.sandboxCredentials(name)!;
     const sandboxes = new Sandboxes({
       bundles,
-      // As lib/local/sandbox-environment.ts gives it: the function's name and secret, the edge's endpoints.
+      // As lib/local/functions/sandbox-environment.ts gives it: the function's name and secret, the edge's endpoints.
       environment: () => ({
         AWS_REGION: 'us-east-1',
         AWS_ACCESS_KEY_ID: credentials.accessKeyId,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { ensureTable } from '../../lib/local/storage';
+import { ensureTable } from '../../lib/local/engines/storage';
 import { decodeHistoryParts } from '../../shared/page-format/history-parts';
 import { encodeHistory } from '../../shared/page-format/page-codec';
 import { HISTORY_SHARDS, shardOf } from '../../shared/page-format/shard-layout';

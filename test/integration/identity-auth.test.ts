@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalIdentity } from '../../lib/local/identity';
+import { LocalIdentity } from '../../lib/local/identity/identity';
 import { ManualClock } from '../../shared/clock';
 import { type Local, startLocal } from '../support/local';
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_FILE } from '../../lib/local/data-lock';
+import { LOCK_FILE } from '../../lib/local/process/data-lock';
 import { makeBook } from '../support/books';
 import { ENTRY_ARGS, type EntryPoint, isEngine, startEntryPoint, startProcess, stillRunning, waitUntil } from '../support/entry-point';
 

@@ -1,13 +1,13 @@
 /**
  * Issue 13 point 2: the local runtime refuses what AWS refuses, answering as API Gateway does. Real HTTP and
- * WebSocket connections; timeouts shown with short knobs (lib/local/lambda.ts), never by waiting 29 s.
+ * WebSocket connections; timeouts shown with short knobs (lib/local/functions/lambda.ts), never by waiting 29 s.
  */
 import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { HTTP_API_MAX_BODY, WS_FRAME_MAX, WS_MESSAGE_MAX } from '../../lib/local/gateway-limits';
-import { INVOKE_REQUEST_MAX } from '../../lib/local/lambda';
-import { LiveGateway } from '../../lib/local/live-gateway';
+import { INVOKE_REQUEST_MAX } from '../../lib/local/functions/lambda';
+import { HTTP_API_MAX_BODY, WS_FRAME_MAX, WS_MESSAGE_MAX } from '../../lib/local/gateways/gateway-limits';
+import { LiveGateway } from '../../lib/local/gateways/live-gateway';
 import { type Local, startLocal } from '../support/local';
 import { uncheckedFetch } from '../support/openapi-fetch';
 

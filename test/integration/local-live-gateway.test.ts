@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { LiveGateway } from '../../lib/local/live-gateway';
+import { LiveGateway } from '../../lib/local/gateways/live-gateway';
 
 /** A gateway whose `$connect` admits `?ok=1` and refuses the rest with 401, recording every event. */
 describe('local WebSocket gateway and @connections (API Gateway contract)', () => {

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDynamoDbLocal } from '../../lib/local/engines';
+import { startDynamoDbLocal } from '../../lib/local/engines/engines';
 import { type Runtime, startRuntime } from '../../lib/local/runtime';
 import { type Local, startLocal } from '../support/local';
 
@@ -314,7 +314,7 @@ describe('the control API refuses what a page of another site sends', () => {
 
 /**
  * Issue 23, point 8: DynamoDB Local binds loopback in every case, or does not start. It has no option for
- * it; the runtime's launcher (lib/local/java/) binds it, and Java must compile that launcher. Without
+ * it; the runtime's launcher (lib/local/engines/java/) binds it, and Java must compile that launcher. Without
  * `javac` (a JRE), Java compiles it from source when it has the `jdk.compiler` module; without either, the
  * start fails with one line that says why and what to install, rather than listen on every interface.
  */

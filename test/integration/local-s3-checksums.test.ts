@@ -9,7 +9,7 @@ import { HttpRequest } from '@smithy/core/protocols';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checksumOf } from '../../lib/local/aws-edge/checksums';
-import { Sha256 } from '../../lib/local/sigv4-check';
+import { Sha256 } from '../../lib/local/aws-edge/sigv4-check';
 import { s3Client } from '../../shared/store/clients/s3';
 import { MarketStore } from '../../shared/store/market-store';
 import { MARKET, makeBook, uploadBook } from '../support/books';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENVIRONMENT, FLAGS } from '../../lib/local/cli';
+import { ENVIRONMENT, FLAGS } from '../../lib/local/process/cli';
 import { type EntryPoint, isEngine, startEntryPoint, stillRunning } from '../support/entry-point';
 
 /**

@@ -3,8 +3,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, inject, it } from 'vitest';
-import { ensureTable } from '../../lib/local/storage';
-import { StreamPoller } from '../../lib/local/stream-poller';
+import { StreamPoller } from '../../lib/local/background/stream-poller';
+import { ensureTable } from '../../lib/local/engines/storage';
 
 describe('local stream poller (DynamoDB Streams → Lambda contract)', () => {
   it('delivers INSERT, MODIFY and REMOVE records with keys and both images in the Lambda event shape', async () => {

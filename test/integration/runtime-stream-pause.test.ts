@@ -12,7 +12,8 @@ describe('local runtime stream poll pause', () => {
 
   beforeAll(async () => {
     local = await startLocal();
-    const poller = (local.runtime as unknown as { poller: { pollOnce: () => Promise<number> } }).poller;
+    // The runtime's background (lib/local/background/background.ts) owns the poller.
+    const poller = (local.runtime as unknown as { background: { poller: { pollOnce: () => Promise<number> } } }).background.poller;
     const pollOnce = poller.pollOnce.bind(poller);
     poller.pollOnce = () => {
       polls++;

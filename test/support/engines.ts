@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { ensureBucket, ensureTable } from '../../lib/local/storage';
+import { ensureBucket, ensureTable } from '../../lib/local/engines/storage';
 import type { Clock } from '../../shared/clock';
 import { documentClient } from '../../shared/store/clients/dynamodb';
 import type { ClientConfig } from '../../shared/store/clients/options';

@@ -8,20 +8,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { type Engine, startDynamoDbLocal, startS3rver } from '../../lib/local/engines';
+import { type Engine, startDynamoDbLocal, startS3rver } from '../../lib/local/engines/engines';
 import { ensureSiteBuild } from '../../scripts/site-build.mjs';
 
 let engines: Engine[] = [];
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // Every runtime serves the website's build (lib/local/site-host.ts): made once here, before any starts.
+  // Every runtime serves the website's build (lib/local/gateways/site-host.ts): made once here, before any starts.
   ensureSiteBuild({ quiet: true });
   const callsDir = mkdtempSync(join(tmpdir(), 'iam-calls-'));
   const templateDir = mkdtempSync(join(tmpdir(), 'local-template-'));
   const templateFile = join(templateDir, 'dev.template.json');
   // Synthesized once for the run while the engines start: each runtime would otherwise load aws-cdk-lib and
   // synthesize it again (~3 s) for the local gateway's invoke permissions.
-  const synthesized = import('../../lib/local/template').then(({ localTemplate }) => writeFileSync(templateFile, JSON.stringify(localTemplate())));
+  const synthesized = import('../../lib/local/iam/template').then(({ localTemplate }) => writeFileSync(templateFile, JSON.stringify(localTemplate())));
   engines = await Promise.all([startDynamoDbLocal(null), startS3rver(null)]);
   await synthesized;
   project.provide('dynamodbEndpoint', engines[0].endpoint);
@@ -57,7 +57,7 @@ declare module 'vitest' {
     s3Endpoint: string;
     /** Where local runtimes append their handlers' AWS calls (one file a worker). */
     iamCallsDir: string;
-    /** The dev template synthesized once for the run (lib/local/template.ts), for the runtimes' gateways. */
+    /** The dev template synthesized once for the run (lib/local/iam/template.ts), for the runtimes' gateways. */
     localTemplateFile: string;
   }
 }

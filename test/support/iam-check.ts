@@ -1,14 +1,14 @@
 /**
  * The IAM check of a test run: every AWS call the handlers made through local runtimes (recorded per worker
  * into the run's directory, lib/local/iam/calls.ts) is evaluated against its function's statements in the
- * synthesized dev template (lib/local/template.ts: synthesized for the local account and region, so the ARNs'
+ * synthesized dev template (lib/local/iam/template.ts: synthesized for the local account and region, so the ARNs'
  * literal parts are the ones local calls carry).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalNames, RecordedCall } from '../../lib/local/iam/calls';
 import { checkCalls, describeViolation, type Violation } from '../../lib/local/iam/check';
-import { localTemplate } from '../../lib/local/template';
+import { localTemplate } from '../../lib/local/iam/template';
 
 /** The dev stage's template (the stage the local runtime plays), synthesized once per process. */
 export { localTemplate };

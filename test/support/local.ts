@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import type { BundleBuildOptions } from '../../lib/local/bundles';
+import type { BundleBuildOptions } from '../../lib/local/functions/bundles';
 import { type Runtime, startRuntime } from '../../lib/local/runtime';
 import { watchBase } from './openapi-fetch';
 
@@ -38,7 +38,7 @@ export interface Local {
 
 /**
  * `bundles` (or LOCAL_BUNDLES=1 for every file): the functions run from their deploy bundles, each in its own
- * worker thread (lib/local/sandboxes.ts); their S3, DynamoDB and SQS calls are recorded too.
+ * worker thread (lib/local/functions/sandboxes.ts); their S3, DynamoDB and SQS calls are recorded too.
  */
 export async function startLocal(
   opts: {

@@ -1,13 +1,13 @@
 /**
  * The real handlers (lambdas/<fn>/handler.ts) on the in-memory fakes, with no engine: each root built with
  * `createHandler(servicesFor(fn, memoryServices(clock)))`, HTTP and queue events made as API Gateway and SQS
- * make them, and the local identity provider (lib/local/identity.ts) on a bare HTTP server for sessions and
+ * make them, and the local identity provider (lib/local/identity/identity.ts) on a bare HTTP server for sessions and
  * API keys. Java-free, for behaviour tests under test/unit.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import { LocalIdentity } from '../../lib/local/identity';
+import { LocalIdentity } from '../../lib/local/identity/identity';
 import { ManualClock } from '../../shared/clock';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/http/edge';
 import { servicesFor } from '../../shared/platform/granted';

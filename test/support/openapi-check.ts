@@ -10,7 +10,7 @@
  * runs them on every answer the integration suite's clients receive.
  */
 import { gunzipSync } from 'node:zlib';
-import { SiteHost } from '../../lib/local/site-host';
+import { SiteHost } from '../../lib/local/gateways/site-host';
 import { jsonDepth } from '../../shared/http/bounds';
 import { Router } from '../../shared/http/router';
 import { openApiDocument } from '../../shared/pages/openapi';

@@ -10,7 +10,7 @@ import { chooseAuth } from '../../app/auth';
 import type { ClerkLike } from '../../app/auth/clerk';
 import { AuthError } from '../../app/auth/provider';
 import { frontendApiOf, providerKindOf } from '../../app/auth/publishable-key';
-import { localDeployment } from '../../lib/local/deployment';
+import { localDeployment } from '../../lib/local/functions/deployment';
 import { stageConfig } from '../../lib/stages';
 
 const ORIGIN = 'http://127.0.0.1:8787';

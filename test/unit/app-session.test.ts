@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSession } from '../../app/session';
-import { localDeployment } from '../../lib/local/deployment';
+import { localDeployment } from '../../lib/local/functions/deployment';
 
 const ORIGIN = 'http://127.0.0.1:8787';
 const LOCAL_KEY = localDeployment({ base: ORIGIN, stage: 'local', tableName: 't', bucketName: 'b', workBucketName: 'w', filesPrefix: '' }, {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalIdentity } from '../../lib/local/identity';
+import { LocalIdentity } from '../../lib/local/identity/identity';
 import { requireSession } from '../../shared/auth/gate';
 import { ManualClock } from '../../shared/clock';
 import { DomainError } from '../../shared/errors';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalIdentity } from '../../lib/local/identity';
+import { LocalIdentity } from '../../lib/local/identity/identity';
 import { getUser, mergePublicMetadata, verifyApiKey } from '../../shared/auth/idp';
 import { isAllowedOrigin } from '../../shared/auth/origins';
 import { remoteKeys, verifySessionToken } from '../../shared/auth/session';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { banner } from '../../lib/local/banner';
-import type { Demo } from '../../lib/local/demo';
+import type { Demo } from '../../lib/local/demo/demo';
+import { banner } from '../../lib/local/process/banner';
 
 const BASE = 'http://127.0.0.1:8787';
 const demo: Demo = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bucketDenial } from '../../lib/local/grants';
+import { bucketDenial } from '../../lib/local/iam/grants';
 
-/** The local bucket grant rule (lib/local/grants.ts), shared by the in-process middleware and the bundles' sandboxes. */
+/** The local bucket grant rule (lib/local/iam/grants.ts), shared by the in-process middleware and the bundles' sandboxes. */
 describe('bucket grants of the local runtime', () => {
   const buckets = { filesPrefix: '', work: 'market-work-x' };
   const deny = (fn: Parameters<typeof bucketDenial>[0], command: string, input: Record<string, unknown>) => bucketDenial(fn, command, input, buckets);

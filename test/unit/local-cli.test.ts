@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT, FLAGS, parseCli, usage } from '../../lib/local/cli';
+import { ENVIRONMENT, FLAGS, parseCli, usage } from '../../lib/local/process/cli';
 
 /** Issue 15, point 2: `npm start -- --help` lists every flag and environment variable; anything else is one line. */
 describe('npm start command line', () => {
@@ -100,7 +100,7 @@ describe('npm start command line', () => {
     const text = usage();
     for (const f of FLAGS) expect(text).toContain(f.flag);
     // Whatever the parser reads from the environment is listed (so a new variable cannot go undocumented).
-    const read = new Set([...readFileSync(new URL('../../lib/local/cli.ts', import.meta.url), 'utf8').matchAll(/\benv\.([A-Z_]+)/g)].map((m) => m[1]));
+    const read = new Set([...readFileSync(new URL('../../lib/local/process/cli.ts', import.meta.url), 'utf8').matchAll(/\benv\.([A-Z_]+)/g)].map((m) => m[1]));
     expect([...read].sort()).toEqual(ENVIRONMENT.map((e) => e.name).sort());
     for (const name of read) expect(text).toMatch(new RegExp(`^  ${name} `, 'm'));
     expect(text).toContain('--demo');

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DataDirInUse, LOCK_FILE, lockDataDir } from '../../lib/local/data-lock';
-import { startFailure } from '../../lib/local/start-failure';
+import { DataDirInUse, LOCK_FILE, lockDataDir } from '../../lib/local/process/data-lock';
+import { startFailure } from '../../lib/local/process/start-failure';
 
 /** Issue 25, point 8: one runtime per data folder; a second is refused in one line, a dead one's lock taken over. */
 describe('the data folder lock', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_MARKETS } from '../../lib/local/demo';
-import { DEMO_BUILD, demoItemData } from '../../lib/local/demo-items';
-import { twoToneWebp } from '../../lib/local/webp';
+import { DEMO_MARKETS } from '../../lib/local/demo/demo';
+import { DEMO_BUILD, demoItemData } from '../../lib/local/demo/demo-items';
+import { twoToneWebp } from '../../lib/local/demo/webp';
 import { MarketGenerator } from '../../shared/demo/market-generator';
 import { isVariantKey, KEY_BASE } from '../../shared/domain/item-key';
 import { parseGeneratedItemFile } from '../../shared/domain/items';

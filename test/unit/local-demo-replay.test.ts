@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { demoClockStart, REPLAY_DAYS, replaySteps } from '../../lib/local/demo';
-import { ReplayClock } from '../../lib/local/replay-clock';
+import { ReplayClock } from '../../lib/local/background/replay-clock';
+import { demoClockStart, REPLAY_DAYS, replaySteps } from '../../lib/local/demo/demo';
 import { DAY_MS, HOUR_MS } from '../../shared/clock';
 
 const TARGET = Date.UTC(2026, 10, 20, 14, 37, 12);

@@ -1,11 +1,11 @@
 /**
- * Issue 25 point 3: the local runtime's `table` and `storage` faults as port decorators (lib/local/faults.ts),
+ * Issue 25 point 3: the local runtime's `table` and `storage` faults as port decorators (lib/local/control/faults.ts),
  * so they hold whatever stands behind the ports. Here the in-memory fakes stand behind them: while a fault is
  * down, every call of the ports on that dependency (nested parts too) fails with the ports' one outage error
  * before the fake runs, the other ports answer, and switching the fault back up restores the answers.
  */
 import { describe, expect, it } from 'vitest';
-import { type Faults, withFaults } from '../../lib/local/faults';
+import { type Faults, withFaults } from '../../lib/local/control/faults';
 import { ManualClock } from '../../shared/clock';
 import { fileSize } from '../../shared/files/file-store';
 import { DependencyFailure, isDependencyFailure } from '../../shared/ports/dependency-failure';

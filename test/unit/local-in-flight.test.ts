@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { InFlight } from '../../lib/local/lambda';
+import { InFlight } from '../../lib/local/functions/lambda';
 
 describe('wall-time limits under local contention (InFlight)', () => {
   beforeEach(() => {

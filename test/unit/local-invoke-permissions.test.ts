@@ -6,11 +6,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpApi } from '../../lib/local/http-api';
+import { HttpApi } from '../../lib/local/gateways/http-api';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from '../../lib/local/iam/calls';
 import { httpRouteSourceArn, type InvokePermissions, invokePermissions, LOCAL_HTTP_API_ID, mayInvoke } from '../../lib/local/iam/invoke-permissions';
 import type { TemplateJson } from '../../lib/local/iam/resolve';
-import { localTemplate } from '../../lib/local/template';
+import { localTemplate } from '../../lib/local/iam/template';
 import type { FunctionName } from '../../shared/topology';
 
 const scope = { region: LOCAL_REGION, account: LOCAL_ACCOUNT };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { humanLine, printedLine } from '../../lib/local/log-lines';
+import { humanLine, printedLine } from '../../lib/local/process/log-lines';
 
 /** A merge log line as the functions write it (Powertools fields, then the line's own). */
 const MERGE = JSON.stringify({

@@ -1,6 +1,6 @@
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { LocalQueues } from '../../lib/local/queues';
+import { LocalQueues } from '../../lib/local/background/queues';
 import { ManualClock } from '../../shared/clock';
 import type { QueueSpec } from '../../shared/topology';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failedRunRecord, LocalScheduler } from '../../lib/local/scheduler';
+import { failedRunRecord, LocalScheduler } from '../../lib/local/background/scheduler';
 import { ManualClock } from '../../shared/clock';
 import { keepOutOfLogs } from '../../shared/log-redact';
 

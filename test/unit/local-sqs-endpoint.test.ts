@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalQueues } from '../../lib/local/queues';
-import { type SqsEndpoint, startSqsEndpoint } from '../../lib/local/sqs-endpoint';
+import { type SqsEndpoint, startSqsEndpoint } from '../../lib/local/aws-edge/sqs-endpoint';
+import { LocalQueues } from '../../lib/local/background/queues';
 import { ManualClock } from '../../shared/clock';
 import type { QueueMessage, QueuePort } from '../../shared/ports/queues';
 import { SqsQueues } from '../../shared/store/queue';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NO_LOOPBACK_LAUNCHER } from '../../lib/local/engines';
-import { startFailure } from '../../lib/local/start-failure';
+import { NO_LOOPBACK_LAUNCHER } from '../../lib/local/engines/engines';
+import { startFailure } from '../../lib/local/process/start-failure';
 
 const sysError = (code: string, syscall: string, message = `${syscall} ${code}`) => Object.assign(new Error(message), { code, syscall });
 const ctx = { port: 8787, dataDir: '.data' };

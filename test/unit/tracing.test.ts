@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { functionEnvironment } from '../../lib/environment';
-import { localDeployment, localSecrets } from '../../lib/local/deployment';
+import { localDeployment, localSecrets } from '../../lib/local/functions/deployment';
 import { SqsQueues } from '../../shared/store/queue';
 import { currentTraceHeader, traceHeaderOf, tracingOn } from '../../shared/telemetry/tracing';
 import { FUNCTIONS } from '../../shared/topology';

@@ -1,11 +1,11 @@
 /**
  * Who may make a call at the local AWS edge: each function's role statements from the synthesized template
  * (lib/local/iam/resolve.ts, evaluated by lib/local/iam/policy.ts as IAM does) and, for the files bucket, the
- * manifest's grants (lib/local/grants.ts). The answer names the refusal as AWS words it.
+ * manifest's grants (lib/local/iam/grants.ts). The answer names the refusal as AWS words it.
  */
 import type { FunctionName } from '../../../shared/topology';
-import { bucketDenial } from '../grants';
 import type { LocalNames } from '../iam/calls';
+import { bucketDenial } from '../iam/grants';
 import { evaluate, type IamRequest, type ResolvedStatement } from '../iam/policy';
 import { localStatements, type TemplateJson } from '../iam/resolve';
 

@@ -2,15 +2,15 @@
  * API Gateway's management API (`@connections`) behind the same scheme as the local AWS edge: a signed call is
  * the function whose credentials signed it (checked with the secret issued to it), recorded for the run's IAM
  * check and held to the function's synthesized policies (`execute-api:ManageConnections`), for in-process
- * functions and sandboxes alike. The gateway serves it (lib/local/live-gateway.ts); an unsigned call is still
+ * functions and sandboxes alike. The gateway serves it (lib/local/gateways/live-gateway.ts); an unsigned call is still
  * answered, as the control API contract's black-box callers post without a role (`Host` and `Origin` guard it).
  */
 import type { IncomingMessage } from 'node:http';
 import { FUNCTIONS, type FunctionName } from '../../../shared/topology';
 import { type CallRecorder, connectionsRequest, type LocalNames } from '../iam/calls';
-import { checkSignature } from '../sigv4-check';
 import type { EdgeAccess } from './access';
 import { OPERATOR_KEY } from './edge';
+import { checkSignature } from './sigv4-check';
 
 /** API Gateway's refusal: status, `x-amzn-errortype` and message. */
 export interface ManageRefusal {

@@ -3,7 +3,7 @@
  * in-process handlers' SDK clients and the `--bundles` sandboxes' alike, as every call goes through AWS's
  * front door. For each call it
  * - knows the caller: the SigV4 signature must be made with the secret the runtime issued to the function
- *   its access key id names (lib/local/sigv4-check.ts), as each function has its own role on AWS;
+ *   its access key id names (lib/local/aws-edge/sigv4-check.ts), as each function has its own role on AWS;
  * - records it for the run's IAM check (lib/local/iam/calls.ts);
  * - applies the `storage` and `table` fault switches (`POST /_local/faults`): the outage answer AWS gives;
  * - evaluates the function's synthesized policies (and the manifest's bucket grants) and refuses as AWS does
@@ -18,12 +18,12 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { HttpRequest } from '@smithy/core/protocols';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { FUNCTIONS, type FunctionName } from '../../../shared/topology';
-import { readBody } from '../http-events';
+import { readBody } from '../gateways/http-events';
 import { type CallRecorder, dynamodbRequests, type LocalNames, s3Requests } from '../iam/calls';
-import { checkSignature, Sha256 } from '../sigv4-check';
 import type { EdgeAccess, Refusal } from './access';
 import { ChecksumRefusal } from './checksums';
 import { forwardS3, type S3Operation, s3Operation, sendS3Error } from './s3';
+import { checkSignature, Sha256 } from './sigv4-check';
 import { WriteTimes } from './write-times';
 
 /** The access key id of calls made outside any invocation (the runtime's operator: every access, no IAM check). */

@@ -3,7 +3,7 @@
  * template that lets `apigateway.amazonaws.com` invoke a function, its source ARN resolved. API Gateway asks
  * Lambda to invoke with the route's execute-api ARN as the source (`<api-id>/<stage>/<METHOD>/<path>`, and
  * `<api-id>/<stage>/$default` for the `$default` route); a route no permission covers answers 500 on AWS
- * (issue 26 point 0), so the local gateway (lib/local/http-api.ts) and the infra tests check the same way.
+ * (issue 26 point 0), so the local gateway (lib/local/gateways/http-api.ts) and the infra tests check the same way.
  */
 import type { FunctionName } from '../../../shared/topology';
 import { globMatch } from './policy';
