@@ -1,8 +1,7 @@
-import middy from '@middy/core';
 import type { ScheduledEvent } from 'aws-lambda';
 import { rebuildCurrentItems } from '../../shared/items/publish';
-import { redactErrors } from '../../shared/log';
 import type { ServicesOf } from '../../shared/services';
+import { backgroundRoot } from '../../shared/telemetry/background-root';
 import { functionTelemetry } from '../../shared/telemetry/function-telemetry';
 
 const t = functionTelemetry('items');
@@ -10,10 +9,5 @@ const t = functionTelemetry('items');
 /** The root of `items`, on the ports its manifest access grants: the catalogue, the market rows (which keys are observed) and the files bucket. */
 export function createHandler(svc: ServicesOf<'items'>) {
   /** The items schedule (every 10 minutes): rebuilds the current build's merged item files when due. */
-  return t.handler(
-    middy<ScheduledEvent, { build: string | null; hash: string | null }>()
-      .use(t.middlewares())
-      .use(redactErrors())
-      .handler(async () => rebuildCurrentItems(svc)),
-  );
+  return backgroundRoot<ScheduledEvent, { build: string | null; hash: string | null }>(t, async () => rebuildCurrentItems(svc));
 }

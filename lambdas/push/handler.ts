@@ -1,8 +1,7 @@
-import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { redactErrors } from '../../shared/log';
 import { handlePushMessage, parsePushMessage } from '../../shared/push/dispatch';
 import type { ServicesOf } from '../../shared/services';
+import { backgroundRoot } from '../../shared/telemetry/background-root';
 import { functionTelemetry } from '../../shared/telemetry/function-telemetry';
 
 /** One record: false when it must be received again (storage failed); malformed records are dropped. */
@@ -26,13 +25,8 @@ const t = functionTelemetry('push');
 /** The root of `push`, on the ports its manifest access grants: the accounts' settings and the push queue. */
 export function createHandler(svc: ServicesOf<'push'>) {
   /** The push queue's consumer: each message is one account's push round (see shared/push/dispatch.ts). */
-  return t.handler(
-    middy<SQSEvent, SQSBatchResponse>()
-      .use(t.middlewares())
-      .use(redactErrors())
-      .handler(async (event) => {
-        const done = await Promise.all(event.Records.map((r) => processRecord(svc, r)));
-        return { batchItemFailures: event.Records.filter((_, i) => !done[i]).map((r) => ({ itemIdentifier: r.messageId })) };
-      }),
-  );
+  return backgroundRoot<SQSEvent, SQSBatchResponse>(t, async (event) => {
+    const done = await Promise.all(event.Records.map((r) => processRecord(svc, r)));
+    return { batchItemFailures: event.Records.filter((_, i) => !done[i]).map((r) => ({ itemIdentifier: r.messageId })) };
+  });
 }

@@ -1,8 +1,7 @@
-import middy from '@middy/core';
 import type { ScheduledEvent } from 'aws-lambda';
 import { type SealOutcome, sealAll } from '../../shared/files/seal';
-import { redactErrors } from '../../shared/log';
 import type { ServicesOf } from '../../shared/services';
+import { backgroundRoot } from '../../shared/telemetry/background-root';
 import { functionTelemetry } from '../../shared/telemetry/function-telemetry';
 
 const t = functionTelemetry('seal');
@@ -10,10 +9,5 @@ const t = functionTelemetry('seal');
 /** The root of `seal`, on the ports its manifest access grants: the market's pages and files state, the files bucket (candle files). */
 export function createHandler(svc: ServicesOf<'seal'>) {
   /** The seal schedule (every minute): writes every due candle file of every market once. */
-  return t.handler(
-    middy<ScheduledEvent, SealOutcome[]>()
-      .use(t.middlewares())
-      .use(redactErrors())
-      .handler(async () => sealAll(svc)),
-  );
+  return backgroundRoot<ScheduledEvent, SealOutcome[]>(t, async () => sealAll(svc));
 }

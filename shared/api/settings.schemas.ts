@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ALERT_KINDS, ALERT_NAME_MAX, ALERT_NOTE_MAX, type MarketAlertInput, VALUE_RANGE } from '../domain/alerts';
 import { BOARDS_LIMITS } from '../domain/boards';
 import { Deleted, ITEM_KEY_EXCLUSIONS, ItemKey, int, Market, Ms } from './common.schemas';
-import type { DocsOf } from './route-doc';
+import type { DocsOf, RouteDoc } from './route-doc';
 
 const chars = (s: string): number => [...s].length;
 const atMostChars = (max: number) =>
@@ -117,20 +117,24 @@ export const BoardsDocument = z.object({
   screens: z.array(MarketScreen).refine(uniqueIds, 'screen ids must be unique'),
 });
 
+/** What a signed-in caller's write of a whole settings document can be refused with, and who may call it. */
+const SIGNED_IN_WRITE = {
+  errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'],
+  callers: 'signedIn',
+} as const satisfies Pick<RouteDoc, 'errors' | 'callers'>;
+
 export const settingsDocs = {
   'GET /api/v1/market/watch': { answer: WatchAnswer, errors: ['unauthenticated'], callers: 'signedIn' },
   'PUT /api/v1/market/watch': {
     body: WatchBody,
     answer: WatchAnswer,
-    errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'],
-    callers: 'signedIn',
+    ...SIGNED_IN_WRITE,
   },
   'GET /api/v1/market/alerts': { answer: AlertsAnswer, errors: ['unauthenticated'], callers: 'signedIn' },
   'POST /api/v1/market/alerts': {
     body: AlertInput,
     answer: AlertAnswer,
-    errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'],
-    callers: 'signedIn',
+    ...SIGNED_IN_WRITE,
   },
   'PUT /api/v1/market/alerts/{id}': {
     body: AlertInput,
@@ -143,8 +147,7 @@ export const settingsDocs = {
   'PUT /api/v1/market/boards': {
     body: BoardsDocument,
     answer: BoardsDocument,
-    errors: ['unauthenticated', 'forbidden', 'bad_origin', 'bad_request', 'too_many', 'too_large'],
-    callers: 'signedIn',
+    ...SIGNED_IN_WRITE,
     rules: ['dashboard ids are unique, screen ids are unique, and widget ids are unique within their board'],
   },
 } satisfies DocsOf<'api'>;

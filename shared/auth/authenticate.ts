@@ -91,16 +91,21 @@ function verifySession(token: string, svc: Pick<Services, 'config'>, now: number
   });
 }
 
+/** What every signed-in principal carries of its account: email, partner flag, contributor window, and its features. */
+function accountPart<E>(
+  account: { email: Principal['email']; partner: boolean; claims: { contributorUntil?: number | null } },
+  entitlements: E,
+): { email: Principal['email']; partner: boolean; contributorUntil: number | null } & E {
+  return { email: account.email, partner: account.partner, contributorUntil: account.claims.contributorUntil ?? null, ...entitlements };
+}
+
 function sessionPrincipal(s: Session, now: number): Principal {
   return {
     kind: 'session',
     userId: s.userId,
     callerId: `user:${s.userId}`,
-    email: s.email,
-    partner: s.partner,
     validUntil: s.expires,
-    contributorUntil: s.claims.contributorUntil ?? null,
-    ...entitlementsOf(s.claims, now),
+    ...accountPart(s, entitlementsOf(s.claims, now)),
   };
 }
 
@@ -116,10 +121,7 @@ async function devicePrincipal(token: string, svc: Pick<Services, 'config' | 'id
     userId: device.userId,
     callerId: `dev:${device.deviceId}`,
     deviceId: device.deviceId,
-    email: account.email,
-    partner: account.partner,
-    contributorUntil: account.claims.contributorUntil ?? null,
-    ...entitlementsOf(account.claims, now),
+    ...accountPart(account, entitlementsOf(account.claims, now)),
   };
 }
 
@@ -133,10 +135,7 @@ async function apiKeyPrincipal(token: string, svc: Pick<Services, 'config' | 'id
     kind: 'apiKey',
     userId: key.userId,
     callerId: `key:${keyHash.slice(0, 32)}`,
-    email: account.email,
-    partner: account.partner,
     validUntil: key.until,
-    contributorUntil: account.claims.contributorUntil ?? null,
-    ...ent,
+    ...accountPart(account, ent),
   };
 }

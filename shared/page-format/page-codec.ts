@@ -192,6 +192,12 @@ export function decodeVolume(buf: Uint8Array, into: VolumePage = new Map()): Vol
   return into;
 }
 
+/** The volume of the `wanted` keys of one shard, added to the day's page `into` (a day's page gathers its shards). */
+export function decodeVolumeOf(buf: Uint8Array, wanted: ReadonlySet<number>, into: VolumePage): VolumePage {
+  for (const [k, v] of decodeVolume(buf)) if (wanted.has(k)) into.set(k, v);
+  return into;
+}
+
 /** Encodes a compacted history page (days ascending; each a candle and a volume section). */
 export function encodeHistory(page: HistoryPage, shards = 1): Uint8Array {
   const days = [...page.keys()].sort((a, b) => a - b);

@@ -1,11 +1,4 @@
-/**
- * The item catalogue in DynamoDB (spec api.md: Item data, Catalogue upload rules): each account's latest
- * report per key (never answered), one entry per key with the naming tallies, and the time an accepted name
- * last changed. Entries are written with optimistic concurrency (a `version` attribute), so two uploads of the
- * same key never lose each other's report.
- */
-import { createHash } from 'node:crypto';
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   applyReport,
   type CatalogueEntry,

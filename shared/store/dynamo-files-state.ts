@@ -1,5 +1,5 @@
 /** The DynamoDB adapter of a market's file state (one item per market; its updates drive `sealed` messages). */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type FilesState, filesStateOf, type SealRes } from '../domain/files-state';
 import type { FilesStatePort } from '../ports/market';
 import { filesStateKey } from './keys';

@@ -14,7 +14,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeHistoryParts, encodeHistoryParts, partsHolding } from '../page-format/history-parts';
 import { HISTORY_SHARDS } from '../page-format/shard-layout';
 import type { HistoryPage } from '../ports/market';

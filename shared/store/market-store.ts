@@ -17,6 +17,7 @@ import {
   decodeCandles,
   decodeRows,
   decodeVolume,
+  decodeVolumeOf,
   encodeCandlePartsAsync,
   encodeCandles,
   encodeRowShardsAsync,
@@ -255,9 +256,7 @@ export class MarketStore implements MarketPages {
     const out = new Map<number, VolumePage>();
     for (const item of items) {
       const day = Number(item.pk.slice(item.pk.lastIndexOf('#') + 1));
-      const into = out.get(day) ?? new Map();
-      for (const [k, v] of decodeVolume(item.d)) if (wanted.has(k)) into.set(k, v);
-      out.set(day, into);
+      out.set(day, decodeVolumeOf(item.d, wanted, out.get(day) ?? new Map()));
     }
     return out;
   }

@@ -7,7 +7,7 @@ import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MarketAlert } from '../domain/alerts';
 import type { BrowserSubscription, PushPrefs } from '../domain/push-subscription';
 import type { PushState, StoredSubscription } from '../ports/settings';
-import { isConditionFailure, num, str } from './identity-items';
+import { num, str } from './identity-items';
 import { PUSH_ENDPOINT_SK, PUSH_STATE_SK, PUSH_SUB_SK_PREFIX, pushEndpointPk, pushSubSk, userPk } from './keys';
 import type { Table } from './table';
 import { applied, deleteItem, putItem, transact } from './writes';

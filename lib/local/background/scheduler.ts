@@ -5,10 +5,12 @@
  * to `onError` with its event, so the runtime can land it where AWS would: the schedule's failed-runs queue,
  * as the function's on-failure destination record ({@link failedRunRecord}).
  */
+
 import type { ScheduledEvent } from 'aws-lambda';
 import type { Clock } from '../../../shared/clock';
 import { redact } from '../../../shared/log-redact';
 import type { ScheduleSpec } from '../../../shared/topology';
+import { OneAtATime } from './one-at-a-time';
 
 export type ScheduledConsumer = (event: ScheduledEvent) => Promise<unknown>;
 
@@ -46,7 +48,7 @@ export function failedRunRecord(spec: ScheduleSpec, event: ScheduledEvent, err: 
 
 export class LocalScheduler {
   private readonly lastPeriod = new Map<string, number>();
-  private running: Promise<string[]> | null = null;
+  private readonly runs = new OneAtATime<string[]>();
 
   constructor(
     private readonly specs: readonly ScheduleSpec[],
@@ -65,33 +67,24 @@ export class LocalScheduler {
   }
 
   get busy(): boolean {
-    return this.running !== null;
+    return this.runs.busy;
   }
 
   /** Runs every due schedule once (in manifest order) and returns their names. */
   async runDue(): Promise<string[]> {
-    while (this.running) await this.running;
-    this.running = this.runDueNow();
-    try {
-      return await this.running;
-    } finally {
-      this.running = null;
-    }
+    return this.runs.run(() => this.runDueNow());
   }
 
   /** Runs one schedule now and counts it as run for the current period (the demo's snapshot before `ready`). */
   async runNow(name: string): Promise<void> {
     const spec = this.specs.find((s) => s.name === name);
     if (!spec) throw new Error(`no schedule ${name}`);
-    while (this.running) await this.running;
-    const now = this.clock.now();
-    this.lastPeriod.set(name, periodOf(now, spec));
-    this.running = this.consumerOf(spec)(scheduledEvent(spec, now)).then(() => [name]);
-    try {
-      await this.running;
-    } finally {
-      this.running = null;
-    }
+    await this.runs.run(async () => {
+      const now = this.clock.now();
+      this.lastPeriod.set(name, periodOf(now, spec));
+      await this.consumerOf(spec)(scheduledEvent(spec, now));
+      return [name];
+    });
   }
 
   private async runDueNow(): Promise<string[]> {

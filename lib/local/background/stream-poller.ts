@@ -3,10 +3,12 @@
  * and invokes the consumer with `DynamoDBStreamEvent` batches (INSERT / MODIFY / REMOVE with both images).
  * Records that pass none of the mapping's filters are dropped before batching, as Lambda drops them.
  */
+
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { type FilterPattern, passesFilters } from '../../../shared/store/stream-filter';
+import { OneAtATime } from './one-at-a-time';
 
 export type StreamConsumer = (event: DynamoDBStreamEvent) => Promise<unknown>;
 
@@ -16,7 +18,7 @@ export class StreamPoller {
   private readonly iterators = new Map<string, string | null>();
   /** Newest sequence number delivered per shard, to resume after an expired or trimmed iterator. */
   private readonly lastSeq = new Map<string, string>();
-  private polling: Promise<number> | null = null;
+  private readonly polls = new OneAtATime<number>();
 
   constructor(
     endpoint: string,
@@ -39,23 +41,17 @@ export class StreamPoller {
   }
 
   get busy(): boolean {
-    return this.polling !== null;
+    return this.polls.busy;
   }
 
   /** Waits for a poll in flight (and the consumer it feeds) to end. */
   async idle(): Promise<void> {
-    while (this.polling) await this.polling.catch(() => 0);
+    await this.polls.idle();
   }
 
   /** Polls every shard once and delivers what it finds; returns the number of records delivered. */
   async pollOnce(): Promise<number> {
-    while (this.polling) await this.polling;
-    this.polling = this.poll();
-    try {
-      return await this.polling;
-    } finally {
-      this.polling = null;
-    }
+    return this.polls.run(() => this.poll());
   }
 
   /** Polls until a full round finds nothing. */

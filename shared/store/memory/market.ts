@@ -18,6 +18,7 @@ import {
   decodeHistory,
   decodeRows,
   decodeVolume,
+  decodeVolumeOf,
   encodeCandleParts,
   encodeCandles,
   encodeHistory,
@@ -194,9 +195,7 @@ export class MemoryPages implements MarketPages {
       for (const s of shards) {
         const item = this.t.get(P.volume(market, day), pad(s));
         if (!item) continue;
-        const into: VolumePage = out.get(day) ?? new Map();
-        for (const [k, v] of decodeVolume(item.d as Uint8Array)) if (wanted.has(k)) into.set(k, v);
-        out.set(day, into);
+        out.set(day, decodeVolumeOf(item.d as Uint8Array, wanted, out.get(day) ?? new Map()));
       }
     }
     return out;
