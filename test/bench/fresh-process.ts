@@ -11,16 +11,18 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const RUNNER = join(__dirname, 'fresh-runner.ts');
+const HERE = dirname(fileURLToPath(import.meta.url));
+const RUNNER = join(HERE, 'fresh-runner.ts');
 
 export async function inFreshProcess<T>(module: string, exportName: string): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-fresh-'));
   const out = join(dir, 'result.json');
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, join(__dirname, module), exportName, out], {
+      const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, join(HERE, module), exportName, out], {
         stdio: ['ignore', 'inherit', 'inherit'],
       });
       child.on('error', reject);
