@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { DAY_MS, dayOf, ManualClock } from '../../shared/clock';
 import { compactHistories } from '../../shared/market/history-compaction';
 import { itemDays } from '../../shared/market/item-read';
+import { retainMarket } from '../../shared/market/market-retention';
 import { cachedReadSources, rowsOf } from '../../shared/market/page-cache';
 import { clearReadCaches } from '../../shared/market/read-cache';
 import { type ReadSources, readSources } from '../../shared/market/sources';
@@ -143,6 +144,21 @@ describe('history shards stamped by compaction (issue 27 point 4)', () => {
     strong?.reads.splice(0);
     expect(await answer(await cachedReadSources({ clock, market: m } as unknown as Services, M), clock.now())).toEqual(uncached);
     expect(strong?.reads).toEqual([]);
+  });
+
+  it('retention’s rewrite of history shards (days past 90 dropped) keeps them stamped with the mark', async () => {
+    const clock = new ManualClock(START);
+    const base = memoryMarket(clock);
+    await mergeDays(base, clock, 6, 10);
+    const { through } = await compactHistories({ clock, market: base }, M, dayOf(clock.now()));
+    const before = await base.latest.historyShard(M, KEY % 512);
+    clock.advance(88 * DAY_MS);
+    const svc = { clock, market: base, uploads: { quarantinedBefore: async () => [] }, log: () => undefined } as unknown as Services;
+    const retained = await retainMarket(svc, M, clock.now());
+    expect(retained.historyDaysDropped).toBeGreaterThan(0);
+    const after = await base.latest.historyShard(M, KEY % 512);
+    expect(after.parts).not.toEqual(before.parts);
+    expect(after.through).toBe(through);
   });
 
   it('a shard stored before stamps (or by a writer that gave none) stays readable: it is read strongly consistent', async () => {
