@@ -14,9 +14,10 @@ import { retainMarket } from '../../shared/market/market-retention';
 import { cachedReadSources, rowsOf } from '../../shared/market/page-cache';
 import { clearReadCaches } from '../../shared/market/read-cache';
 import { type ReadSources, readSources } from '../../shared/market/sources';
-import type { MarketPages, MarketPort, StoredHistoryShard } from '../../shared/ports/market';
+import type { MarketPages, MarketPort } from '../../shared/ports/market';
 import type { Services } from '../../shared/services';
 import { memoryMarket } from '../../shared/store/memory/market';
+import { laggingReplica } from '../support/lagging-replica';
 import { mergeWrites } from '../support/merge-writes';
 
 const M = 'forever.pvp.horde.us';
@@ -39,25 +40,6 @@ function counting(store: MarketPages): { store: MarketPages; reads: string[] } {
     };
   }
   return { store: wrapped, reads };
-}
-
-/**
- * An eventually consistent side that lags one write of every history shard: a shard read answers what the
- * shard held before its last write (nothing, before the first). Marks and pages are read up to date, the
- * worst case: the newest mark beside the previous shard.
- */
-function laggingReplica(store: MarketPages): MarketPages {
-  const before = new Map<string, StoredHistoryShard>();
-  const lagging = Object.create(store) as MarketPages;
-  lagging.writeHistories = async (market, pages, through) => {
-    for (const s of pages.keys()) before.set(`${market}|${s}`, await store.historyShard(market, s));
-    await store.writeHistories(market, pages, through);
-  };
-  const previous = async (market: string, shard: number): Promise<StoredHistoryShard> =>
-    before.get(`${market}|${shard}`) ?? (await store.historyShard(market, shard));
-  lagging.historyShard = previous;
-  lagging.historyShardBytes = async (market, shard) => (await previous(market, shard)).parts;
-  return lagging;
 }
 
 /** Six days of merges of two keys, then a day's wait: compaction has final days to fold in. */
