@@ -4,7 +4,8 @@
  * new signer: about three quarters of the fan-out's CPU. This poster sends the same request (the operation is
  * `POST {stage}/@connections/{id}` with the raw message as its body, SigV4 for `execute-api`) with the SDK's
  * own parts taken from the client's resolved config: its credentials provider, region, endpoint, hash and
- * HTTP handler (keep-alive pool). A test checks its requests are signed byte for byte as the SDK signs them.
+ * HTTP handler (keep-alive pool), signed by a SigV4 signer cut to this request (post-signer.ts, issue 27 point
+ * 4). Tests check its requests are signed byte for byte as the SDK signs them.
  * Everything else (closing, describing) still goes through the SDK client.
  */
 import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
