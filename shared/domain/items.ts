@@ -2,7 +2,7 @@
  * Item data (spec api.md: Item data): the generated item file's validation, its merge with the catalogue's
  * accepted names, the search index and the rebuild rule of merged files. Pure: values in, values out.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ValidationError } from '../errors';
 import { isItemKey, isVariantKey, KEY_BASE, splitKey } from './item-key';
 
