@@ -7,9 +7,9 @@
 
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { esbuildOptions } from '../../lib/constructs/bundling';
+import { codeOutputs, esbuildOptions, initOutputs } from '../../lib/constructs/bundling';
 import { LiveQuery } from '../../shared/api/environment.schemas';
 import { MARKETS, parseMarket } from '../../shared/domain/market';
 import { FUNCTIONS, type FunctionName, functionSpec } from '../../shared/topology';
@@ -17,21 +17,30 @@ import { FUNCTIONS, type FunctionName, functionSpec } from '../../shared/topolog
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const LEAN: readonly FunctionName[] = ['merge', 'redrive', 'push', 'fanout', 'seal', 'retention', 'ws-connect', 'ws-message', 'ws-disconnect', 'live-sweep'];
 
-/** The source files (by path) whose code is in a function's synth bundle, each once per test file. */
-const held = new Map<FunctionName, Promise<string[]>>();
-function bundledInputs(name: FunctionName): Promise<string[]> {
-  if (!held.has(name)) {
-    const spec = functionSpec(name);
-    const out = join(ROOT, 'node_modules/.cache/bundle-test-cold', name, 'index.mjs');
-    const inputs = build({ ...esbuildOptions(join(ROOT, spec.entry), out), metafile: true, write: false }).then((result) => {
-      const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint)!;
-      return Object.entries(output.inputs)
-        .filter(([, i]) => i.bytesInOutput > 0)
-        .map(([p]) => p);
-    });
-    held.set(name, inputs);
+/** A function's synth build (its metafile), once per test file. */
+const builds = new Map<FunctionName, Promise<Metafile>>();
+function metafileOf(name: FunctionName): Promise<Metafile> {
+  if (!builds.has(name)) {
+    const out = join(ROOT, 'node_modules/.cache/bundle-test-cold', name);
+    builds.set(
+      name,
+      build({ ...esbuildOptions(join(ROOT, functionSpec(name).entry), out), metafile: true, write: false }).then((r) => r.metafile),
+    );
   }
-  return held.get(name)!;
+  return builds.get(name)!;
+}
+
+/** The source files (by path) whose code is in a function's synth bundle: its entry or any of its chunks. */
+async function bundledInputs(name: FunctionName): Promise<string[]> {
+  const held = codeOutputs(await metafileOf(name)).flatMap(([, o]) => Object.entries(o.inputs));
+  return [...new Set(held.filter(([, i]) => i.bytesInOutput > 0).map(([p]) => p))];
+}
+
+/** The source files whose code the function's init loads: its entry and the chunks the entry imports statically. */
+async function inputsAtInit(name: FunctionName): Promise<string[]> {
+  const metafile = await metafileOf(name);
+  const held = initOutputs(metafile).flatMap((path) => Object.entries(metafile.outputs[path].inputs));
+  return [...new Set(held.filter(([, i]) => i.bytesInOutput > 0).map(([p]) => p))];
 }
 
 describe('cold-start bundles', () => {
@@ -57,6 +66,17 @@ describe('cold-start bundles', () => {
   // only the function that delivers pushes holds them; the merge (alert evaluation) and redrive only queue.
   it.each(FUNCTIONS.map((f) => f.name).filter((n) => n !== 'push'))('%s bundles no web-push', async (name) => {
     expect((await bundledInputs(name)).filter((p) => /node_modules\/(web-push|bn\.js|asn1\.js|jws)\//.test(p))).toEqual([]);
+  });
+
+  // What only a dynamic import() reaches is a chunk of its own, read when first imported: the X-Ray SDK (loaded
+  // where the stage traces), the SDK's credential providers other than the environment's (their STS/SSO clients),
+  // the Secrets Manager client (loaded on the first secret read). In one file V8 compiled them at every init.
+  it.each(FUNCTIONS.map((f) => f.name))('%s loads no code at init that only a dynamic import reaches', async (name) => {
+    const lazy =
+      /node_modules\/(aws-xray-sdk-core|@aws-sdk\/nested-clients|@aws-sdk\/client-secrets-manager|@aws-sdk\/credential-provider-(ini|sso|process|web-identity))\//;
+    expect((await inputsAtInit(name)).filter((p) => lazy.test(p))).toEqual([]);
+    // They are still deployed: a stage that traces, or reads a secret, imports them.
+    expect((await bundledInputs(name)).some((p) => p.includes('node_modules/aws-xray-sdk-core/'))).toBe(true);
   });
 
   it('push still bundles web-push (the detection works)', async () => {
