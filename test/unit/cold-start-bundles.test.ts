@@ -9,13 +9,30 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import * as zc from 'zod';
 import { codeOutputs, esbuildOptions, initOutputs } from '../../lib/constructs/bundling';
 import { LiveQuery } from '../../shared/api/environment.schemas';
+import { isBuildName, parseGeneratedItemFile } from '../../shared/domain/items';
 import { MARKETS, parseMarket } from '../../shared/domain/market';
+import { DomainError } from '../../shared/errors';
 import { FUNCTIONS, type FunctionName, functionSpec } from '../../shared/topology';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const LEAN: readonly FunctionName[] = ['merge', 'redrive', 'push', 'fanout', 'seal', 'retention', 'ws-connect', 'ws-message', 'ws-disconnect', 'live-sweep'];
+const LEAN: readonly FunctionName[] = [
+  'merge',
+  'redrive',
+  'push',
+  'fanout',
+  'seal',
+  'retention',
+  'ws-connect',
+  'ws-message',
+  'ws-disconnect',
+  'live-sweep',
+  // They parse only the generated item file (shared/domain/items.ts).
+  'snapshot',
+  'items',
+];
 
 /** A function's synth build (its metafile), once per test file. */
 const builds = new Map<FunctionName, Promise<Metafile>>();
@@ -81,6 +98,77 @@ describe('cold-start bundles', () => {
 
   it('push still bundles web-push (the detection works)', async () => {
     expect((await bundledInputs('push')).some((p) => p.includes('node_modules/web-push/'))).toBe(true);
+  });
+});
+
+describe('the generated item file’s validation on zod/mini', () => {
+  // The envelope as the classic API wrote it before: the file's answers (400 bad_request and its message) stay as they were.
+  const int = zc.number().int().safe();
+  const id = zc.string().regex(/^(0|-?[1-9][0-9]{0,9})$/, 'ids are integers');
+  const CLASSIC = zc.object({
+    v: zc.literal(1),
+    build: zc.string().refine(isBuildName, 'build must be 1..64 characters of A-Z a-z 0-9 . _ - (one path segment)'),
+    source: zc.string().max(500),
+    suffixes: zc.record(id, zc.string()),
+    statNames: zc.record(id, zc.string()),
+    bonusLists: zc.record(id, zc.tuple([int, zc.array(zc.tuple([int, int]))])),
+    bonusTrees: zc.record(id, zc.array(int)),
+    items: zc.record(zc.string(), zc.unknown()),
+  });
+  const ok = {
+    v: 1,
+    build: '1.15.7',
+    source: 'x',
+    suffixes: { '1': 'a' },
+    statNames: {},
+    bonusLists: { '2': [3, [[1, 2]]] },
+    bonusTrees: { '4': [1] },
+    items: {},
+  };
+  const BAD: unknown[] = [
+    null,
+    [],
+    'x',
+    {},
+    { v: 1 },
+    { ...ok, v: 2 },
+    { ...ok, v: '1' },
+    { ...ok, build: 'a/b' },
+    { ...ok, build: 7 },
+    { ...ok, source: 'x'.repeat(501) },
+    { ...ok, suffixes: { a: 'x' } },
+    { ...ok, suffixes: { '1': 2 } },
+    { ...ok, statNames: { '01': 'x' } },
+    { ...ok, bonusLists: { '2': [1.5, []] } },
+    { ...ok, bonusLists: { '2': [2 ** 60, []] } },
+    { ...ok, bonusLists: { '2': ['3', []] } },
+    { ...ok, bonusLists: { '2': [3] } },
+    { ...ok, bonusLists: { '2': [3, [[1, 2, 3]]] } },
+    { ...ok, bonusLists: { '2': [Number.POSITIVE_INFINITY, []] } },
+    { ...ok, bonusTrees: { '4': [1, -0.5] } },
+    { ...ok, bonusTrees: { '4': [-(2 ** 53)] } },
+    { ...ok, bonusTrees: { '4': 'x' } },
+    { ...ok, items: [] },
+  ];
+
+  it.each(BAD.map((b) => [JSON.stringify(b).slice(0, 60), b]))('refuses %s with the classic schema’s first issue', (_, bad) => {
+    const expected = CLASSIC.safeParse(bad);
+    expect(expected.success).toBe(false);
+    const issue = expected.error!.issues[0];
+    let thrown: unknown;
+    try {
+      parseGeneratedItemFile(bad);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(DomainError);
+    expect((thrown as DomainError).code).toBe('bad_request');
+    expect((thrown as Error).message).toBe(`${issue.path.join('.') || 'file'}: ${issue.message}`);
+  });
+
+  it('accepts what the classic schema accepts', () => {
+    expect(CLASSIC.safeParse(ok).success).toBe(true);
+    expect(parseGeneratedItemFile(ok).build).toBe('1.15.7');
   });
 });
 
