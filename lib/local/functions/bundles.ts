@@ -1,8 +1,8 @@
 /**
  * The deploy bundles for the local runtime's `--bundles` mode: each function built with the very options
- * synth gives NodejsFunction (lib/constructs/bundling.ts `esbuildOptions`), into a folder OUTSIDE the project
- * tree, laid out as Lambda lays out a function: `<dir>/<function>/index.mjs` under a `node_modules` that holds
- * only what the Lambda Node.js runtime provides (`@aws-sdk/*`, a link to the project's copy). An import the
+ * synth builds it with (lib/constructs/bundling.ts `esbuildOptions`), into a folder OUTSIDE the project tree,
+ * laid out as Lambda lays out a function: `<dir>/<function>/index.mjs` and its `chunks/`, under a
+ * `node_modules` that holds only what the Lambda Node.js runtime provides (`@aws-sdk/*`, a link to the project's copy). An import the
  * bundle left external by mistake therefore fails here as it would on AWS, instead of quietly resolving from
  * the project's node_modules.
  *
