@@ -4,7 +4,7 @@
  * the `@aws-sdk/*` client packages it holds, and the time a fresh Node process takes to import it (median of runs).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
@@ -58,7 +58,6 @@ export function sdkPackages(metafile: Metafile): { static: string[]; dynamic: st
 /** Bundles one function as synth does and reads the SDK packages it holds from esbuild's metafile. */
 export async function bundleFunction(spec: FunctionSpec): Promise<Bundle> {
   const dir = join(OUT, spec.name);
-  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const result = await build({ ...esbuildOptions(join(ROOT, spec.entry), dir), metafile: true });
   const outputs = result.metafile.outputs;
