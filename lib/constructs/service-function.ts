@@ -1,16 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import { Duration } from 'aws-cdk-lib';
+import { AssetHashType, type BundlingOptions, DockerImage, Duration, type ILocalBundling } from 'aws-cdk-lib';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { buildSync } from 'esbuild';
 import { leadingKeyPattern, MARKET_PK_PREFIX } from '../../shared/store/keys';
 import type { BucketRight, FunctionSpec } from '../../shared/topology';
 import type { StageConfig } from '../stages';
-import { BUNDLING } from './bundling';
+import { esbuildOptions } from './bundling';
 
 /** The project root: handler entries in the manifest are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,10 +37,31 @@ export interface ServiceFunctionProps {
 }
 
 /**
+ * The function's code: the esbuild build of its entry (lib/constructs/bundling.ts), run on this machine at synth.
+ * Not NodejsFunction's bundling, which writes one file (`--outfile`) and so cannot split off the chunks that only
+ * a dynamic `import()` reaches. Stacks that skip bundling (tests: `aws:cdk:bundling-stacks` = []) run no esbuild;
+ * the image is never pulled, since local bundling always succeeds or throws.
+ */
+class EsbuildBundling implements BundlingOptions {
+  readonly image = DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x');
+  readonly local: ILocalBundling;
+
+  /** `entry` is also what tells two functions' bundles apart: CDK reuses a bundle whose (serialised) options match. */
+  constructor(readonly entry: string) {
+    this.local = {
+      tryBundle(outputDir) {
+        buildSync(esbuildOptions(`${PROJECT_ROOT}${entry}`, outputDir));
+        return true;
+      },
+    };
+  }
+}
+
+/**
  * A handler of the manifest as a Lambda function: Node 22 on arm64, ESM bundle with source maps, its own
  * log group with the stage's retention, and a role that starts with nothing but writing that log group.
  */
-export class ServiceFunction extends NodejsFunction {
+export class ServiceFunction extends LambdaFunction {
   readonly spec: FunctionSpec;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
@@ -53,10 +74,8 @@ export class ServiceFunction extends NodejsFunction {
     });
     logGroup.grantWrite(role);
     super(scope, id, {
-      entry: `${PROJECT_ROOT}${spec.entry}`,
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
+      code: Code.fromAsset(PROJECT_ROOT, { assetHashType: AssetHashType.OUTPUT, bundling: new EsbuildBundling(spec.entry) }),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: spec.memoryMb,
@@ -69,12 +88,6 @@ export class ServiceFunction extends NodejsFunction {
       // X-Ray active tracing where the stage traces (lib/stages.ts tracing); the Tracer follows POWERTOOLS_TRACE_ENABLED.
       tracing: stage.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       environment: props.environment,
-      bundling: {
-        format: OutputFormat.ESM,
-        ...BUNDLING,
-        mainFields: [...BUNDLING.mainFields],
-        externalModules: [...BUNDLING.externalModules],
-      },
     });
     this.spec = spec;
     if (stage.tracing) {

@@ -22,7 +22,7 @@ import {
 } from '../domain/alerts';
 import { entitlementsOf, type Feature } from '../domain/roles';
 import type { StoredAlert } from '../ports/settings';
-import { enqueuePush } from '../push/dispatch';
+import { enqueuePush } from '../push/enqueue';
 import type { Services } from '../services';
 
 /** What the merge hands over: the scan's `at`, the rows after the merge, and day candle closes on demand. */

@@ -1,5 +1,5 @@
 /** Schemas of the account routes (spec api.md Account; Resources: Account and contribution; Device pairing). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_DEVICE_NAME, DEVICE_NAME_MAX } from '../domain/pairing';
 import { Deleted, int, Market, Ms } from './common.schemas';
 

@@ -5,7 +5,7 @@
  * field (`bad_market`, `bad_via`, `bad_book`) and whose `at` window reads the server clock.
  * test/unit/api-book-schema.test.ts holds the two to the same verdicts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_BOOK_ENTRIES } from '../domain/book';
 import { ItemKey, int, MAX31, Market, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';

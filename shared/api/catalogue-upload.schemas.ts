@@ -5,7 +5,7 @@
  * pages, so a name holding a control character, a line break or a bidirectional control (once trimmed) is
  * refused too (domain/inert-text.ts says which characters, and why).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { hasUnsafeText, UNSAFE_CHAR_CLASS, UNSAFE_TEXT_MESSAGE } from '../domain/inert-text';
 import { CATALOGUE_MAX_ENTRIES, CATALOGUE_NAME_MAX, type CatalogueReport, type CatalogueUpload } from '../domain/item-catalogue';
 import { ItemKey, int } from './common.schemas';

@@ -2,7 +2,7 @@
  * Schemas shared by the routes' own schema modules (spec api.md Resources): markets, item keys, rows, day
  * points, candles, the error body. Query values arrive as text; their schemas parse the text into numbers.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isItemKey } from '../domain/item-key';
 import { MARKETS } from '../domain/market';
 

@@ -3,7 +3,7 @@
  * updates and downloads, and the live route answered without an upgrade (spec api.md Environment, Item
  * pages and downloads, Live socket).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { int, Market, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 

@@ -1,5 +1,5 @@
 /** Schemas of the item data routes (spec api.md Item data). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ItemKey, int, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 

@@ -1,5 +1,5 @@
 /** Schemas of the book and snapshot file reads (spec api.md Market reads: item book, books list, book file, snapshot). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { IntText, ItemKey, int, Market, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 

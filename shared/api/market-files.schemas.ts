@@ -1,5 +1,5 @@
 /** Schema of GET /api/v1/ah/:market/files (api.md Market reads; files-and-live Endpoints). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { int, Market, Ms } from './common.schemas';
 import type { DocsOf } from './route-doc';
 

@@ -3,7 +3,7 @@
  * queries (text, parsed into numbers; a failure is 400 `bad_query`) and the answers. Windows and clamps of
  * `from` are rules of shared/market/query-rules.ts applied after parsing.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isItemKey } from '../domain/item-key';
 import { AuctionRow, Candle, DayPoint, IntText, ItemKey, int, Market, Ms, VolumeEstimate } from './common.schemas';
 import type { DocsOf } from './route-doc';

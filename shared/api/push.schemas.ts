@@ -3,7 +3,7 @@
  * endpoint rule depends on the deployment (known push services; loopback receivers only locally), so its
  * schema is made per rule.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENDPOINT_MAX, type EndpointRule, endpointAllowed, HHMM, keyBytes, PREFS_MAX_BYTES, PUSH_SERVICE_HOSTS, validZone } from '../domain/push-subscription';
 import { Deleted, Ms } from './common.schemas';
 import type { DocsOf, RouteDoc } from './route-doc';

@@ -3,7 +3,7 @@
  * MarketAlertInput, the boards document and the answers. Counts above a limit (409) and the stored size (413)
  * are not shape rules: the routes and shared/domain/boards.ts check them after parsing.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ALERT_KINDS, ALERT_NAME_MAX, ALERT_NOTE_MAX, type MarketAlertInput, VALUE_RANGE } from '../domain/alerts';
 import { BOARDS_LIMITS } from '../domain/boards';
 import { Deleted, ITEM_KEY_EXCLUSIONS, ItemKey, int, Market, Ms } from './common.schemas';

@@ -2,7 +2,9 @@
  * Item data (spec api.md: Item data): the generated item file's validation, its merge with the catalogue's
  * accepted names, the search index and the rebuild rule of merged files. Pure: values in, values out.
  */
-import { z } from 'zod';
+import { en } from 'zod/locales';
+// zod/mini: the items and snapshot functions parse only this file (zod's classic API would weigh on their cold start).
+import * as z from 'zod/mini';
 import { ValidationError } from '../errors';
 import { isItemKey, isVariantKey, KEY_BASE, splitKey } from './item-key';
 
@@ -85,13 +87,16 @@ export function isBuildName(value: unknown): value is string {
 
 const ID_TEXT = /^(0|-?[1-9][0-9]{0,9})$/;
 const ICON_NAME = /^[a-z0-9_-][a-z0-9_.-]{0,127}$/;
-const int = z.number().int().safe();
-const idKey = z.string().regex(ID_TEXT, 'ids are integers');
+const int = z.number().check(z.int());
+const idKey = z.string().check(z.regex(ID_TEXT, 'ids are integers'));
+
+// The messages are zod's English ones, as the classic API (which sets them on import) words them: zod/mini sets none.
+z.config(en());
 
 const Envelope = z.object({
   v: z.literal(1),
-  build: z.string().refine(isBuildName, 'build must be 1..64 characters of A-Z a-z 0-9 . _ - (one path segment)'),
-  source: z.string().max(500),
+  build: z.string().check(z.refine(isBuildName, 'build must be 1..64 characters of A-Z a-z 0-9 . _ - (one path segment)')),
+  source: z.string().check(z.maxLength(500)),
   suffixes: z.record(idKey, z.string()),
   statNames: z.record(idKey, z.string()),
   bonusLists: z.record(idKey, z.tuple([int, z.array(z.tuple([int, int]))])),

@@ -4,7 +4,7 @@
  * and their answer schemas, with each route's section and text from the endpoint directory
  * (shared/pages/reference.ts). `/openapi.json` stays the spec's hand-written integration subset. Pure.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { accountDocs } from '../api/account.schemas';
 import { bookUploadDocs } from '../api/book-upload.schemas';
 import { catalogueDocs } from '../api/catalogue-upload.schemas';

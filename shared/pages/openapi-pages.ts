@@ -3,7 +3,7 @@
  * pages): media types, the item page's `?m`, and their errors. Each path answers GET and HEAD alike (HEAD:
  * same status and headers, no body).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Market } from '../api/common.schemas';
 import type { DocsOf, RouteDoc } from '../api/route-doc';
 import type { RouteKey } from '../topology';

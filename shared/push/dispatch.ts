@@ -14,22 +14,10 @@ import type { Services } from '../services';
 import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
 import { type DeliveryOutcome, deliver } from './deliver';
+import { enqueuePush } from './enqueue';
 import { type PushMessage, planPush } from './window';
 
-export const PUSH_QUEUE_NAME = 'push';
-/** SQS delays are at most 15 minutes. */
-const MAX_DELAY_SECONDS = 900;
 const STATE_ATTEMPTS = 5;
-
-/** Queues a push message (the merge's alerts of one account, or a flush after `delayMs`). */
-export async function enqueuePush(svc: Pick<Services, 'queues'>, messages: PushMessage[], delayMs = 0): Promise<void> {
-  if (messages.length === 0) return;
-  const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delayMs / 1000)));
-  await svc.queues.send(
-    PUSH_QUEUE_NAME,
-    messages.map((m) => ({ body: JSON.stringify(m), delaySeconds })),
-  );
-}
 
 /** The push queue's message: an account's fired alerts (as the merge stored them), or the flush closing its window. */
 const PushMessageSchema = z.discriminatedUnion('t', [

@@ -1,14 +1,14 @@
 /**
  * Cold start per function: the esbuild bundle `npm run synth` deploys (lib/constructs/bundling.ts, the AWS SDK
- * bundled and tree-shaken), its size, the `@aws-sdk/*` client packages it holds, and the time a fresh Node
- * process takes to import it (median of runs).
+ * bundled and tree-shaken, split into the entry and its chunks), its size (all of it, and what the init loads),
+ * the `@aws-sdk/*` client packages it holds, and the time a fresh Node process takes to import it (median of runs).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { esbuildOptions } from '../../lib/constructs/bundling';
+import { codeOutputs, ENTRY_FILE, esbuildOptions, initOutputs } from '../../lib/constructs/bundling';
 import { type Deployment, functionEnvironment, type SecretName } from '../../lib/environment';
 import { FUNCTIONS, type FunctionName, type FunctionSpec } from '../../shared/topology';
 
@@ -19,7 +19,10 @@ const OUT = join(ROOT, 'node_modules', '.cache', 'cold-bundles');
 export interface Bundle {
   name: FunctionName;
   file: string;
+  /** The JavaScript it deploys (entry and every chunk). */
   bytes: number;
+  /** The part of it the init loads: the entry and the chunks it imports statically. */
+  initBytes: number;
   /** `@aws-sdk/*` client packages in the bundle: loaded at import (`static`) or only by a dynamic `import()`. */
   sdk: { static: string[]; dynamic: string[] };
 }
@@ -33,13 +36,14 @@ const packageOf = (path: string): string | null => path.match(/node_modules\/(@a
  * or external imports. A package reached only through dynamic `import()` edges is `dynamic`.
  */
 export function sdkPackages(metafile: Metafile): { static: string[]; dynamic: string[] } {
-  const output = Object.values(metafile.outputs).find((o) => o.entryPoint)!;
   const held = new Set<string>();
-  for (const [path, input] of Object.entries(output.inputs)) {
-    const pkg = packageOf(path);
-    if (pkg && SDK_CLIENT.test(pkg) && input.bytesInOutput > 0) held.add(pkg);
+  for (const [, output] of codeOutputs(metafile)) {
+    for (const [path, input] of Object.entries(output.inputs)) {
+      const pkg = packageOf(path);
+      if (pkg && SDK_CLIENT.test(pkg) && input.bytesInOutput > 0) held.add(pkg);
+    }
+    for (const i of output.imports) if (i.external && SDK_CLIENT.test(i.path)) held.add(i.path);
   }
-  for (const i of output.imports) if (i.external && SDK_CLIENT.test(i.path)) held.add(i.path);
   const staticEdge = new Set<string>();
   for (const [from, input] of Object.entries(metafile.inputs)) {
     for (const i of input.imports) {
@@ -53,10 +57,13 @@ export function sdkPackages(metafile: Metafile): { static: string[]; dynamic: st
 
 /** Bundles one function as synth does and reads the SDK packages it holds from esbuild's metafile. */
 export async function bundleFunction(spec: FunctionSpec): Promise<Bundle> {
-  const file = join(OUT, spec.name, 'index.mjs');
-  mkdirSync(join(OUT, spec.name), { recursive: true });
-  const result = await build({ ...esbuildOptions(join(ROOT, spec.entry), file), metafile: true });
-  return { name: spec.name, file, bytes: statSync(file).size, sdk: sdkPackages(result.metafile) };
+  const dir = join(OUT, spec.name);
+  mkdirSync(dir, { recursive: true });
+  const result = await build({ ...esbuildOptions(join(ROOT, spec.entry), dir), metafile: true });
+  const outputs = result.metafile.outputs;
+  const bytes = codeOutputs(result.metafile).reduce((sum, [, o]) => sum + o.bytes, 0);
+  const initBytes = initOutputs(result.metafile).reduce((sum, path) => sum + outputs[path].bytes, 0);
+  return { name: spec.name, file: join(dir, ENTRY_FILE), bytes, initBytes, sdk: sdkPackages(result.metafile) };
 }
 
 /** The SDK clients a function's manifest access allows it to load (the only ones its bundle may import). */
@@ -169,7 +176,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const runs = Number(process.env.COLD_RUNS ?? 7);
   for (const f of await benchCold(runs)) {
     console.log(
-      `${f.name.padEnd(14)} ${(f.bytes / 1024).toFixed(1).padStart(8)} KB ${f.initMs.toFixed(1).padStart(8)} ms  ${[...f.sdk.static, ...f.sdk.dynamic.map((d) => `${d} (dynamic)`)].join(' ')}`,
+      `${f.name.padEnd(14)} ${(f.bytes / 1024).toFixed(1).padStart(8)} KB ${(f.initBytes / 1024).toFixed(1).padStart(8)} KB at init ${f.initMs.toFixed(1).padStart(8)} ms  ${[...f.sdk.static, ...f.sdk.dynamic.map((d) => `${d} (dynamic)`)].join(' ')}`,
     );
   }
 }

@@ -282,7 +282,7 @@ async function main(): Promise<number> {
       value: round(f.bytes / 1024),
       unit: 'KB',
       target: 'report',
-      note: f.sdk.static.map((p) => p.replace('@aws-sdk/', '')).join(' '),
+      note: `${round(f.initBytes / 1024)} KB loaded at init; ${f.sdk.static.map((p) => p.replace('@aws-sdk/', '')).join(' ')}`,
     });
     add({
       name: `cold.${f.name}.init_ms`,

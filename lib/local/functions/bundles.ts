@@ -1,8 +1,8 @@
 /**
  * The deploy bundles for the local runtime's `--bundles` mode: each function built with the very options
- * synth gives NodejsFunction (lib/constructs/bundling.ts `esbuildOptions`), into a folder OUTSIDE the project
- * tree, laid out as Lambda lays out a function: `<dir>/<function>/index.mjs` under a `node_modules` that holds
- * only what the Lambda Node.js runtime provides (`@aws-sdk/*`, a link to the project's copy). An import the
+ * synth builds it with (lib/constructs/bundling.ts `esbuildOptions`), into a folder OUTSIDE the project tree,
+ * laid out as Lambda lays out a function: `<dir>/<function>/index.mjs` and its `chunks/`, under a
+ * `node_modules` that holds only what the Lambda Node.js runtime provides (`@aws-sdk/*`, a link to the project's copy). An import the
  * bundle left external by mistake therefore fails here as it would on AWS, instead of quietly resolving from
  * the project's node_modules.
  *
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { FunctionName, FunctionSpec } from '../../../shared/topology';
-import { EXTERNAL_MODULES, esbuildOptions } from '../../constructs/bundling';
+import { codeOutputs, ENTRY_FILE, EXTERNAL_MODULES, esbuildOptions, initOutputs } from '../../constructs/bundling';
 
 export interface BuiltBundle {
   name: FunctionName;
@@ -53,15 +53,16 @@ export async function buildBundles(root: string, specs: readonly FunctionSpec[],
     writeFileSync(sdkShim, 'export const load = (name) => import(name);\n');
     const built = await Promise.all(
       specs.map(async (spec): Promise<BuiltBundle> => {
-        const file = join(dir, spec.name, 'index.mjs');
-        mkdirSync(join(dir, spec.name));
-        const options = esbuildOptions(join(root, spec.entry), file);
+        const out = join(dir, spec.name);
+        mkdirSync(out);
+        const file = join(out, ENTRY_FILE);
+        const options = esbuildOptions(join(root, spec.entry), out);
         const result = await build({ ...options, external: [...EXTERNAL_MODULES, ...(opts.alsoExternal ?? [])], metafile: true, logLevel: 'error' });
-        const output = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith('index.mjs'))?.[1];
-        const externals = [...new Set((output?.imports ?? []).filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path))].sort();
-        const sdkClients = [
-          ...new Set((output?.imports ?? []).filter((i) => i.kind === 'import-statement' && i.path.startsWith('@aws-sdk/client-')).map((i) => i.path)),
-        ];
+        // The entry and its chunks: an external import anywhere in them is one the function may make.
+        const imports = codeOutputs(result.metafile).flatMap(([, o]) => o.imports);
+        const externals = [...new Set(imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path))].sort();
+        const atInit = initOutputs(result.metafile).flatMap((path) => result.metafile.outputs[path].imports);
+        const sdkClients = [...new Set(atInit.filter((i) => i.kind === 'import-statement' && i.path.startsWith('@aws-sdk/client-')).map((i) => i.path))];
         return { name: spec.name, file, externals, sdkClients };
       }),
     );
