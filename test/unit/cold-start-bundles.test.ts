@@ -7,25 +7,25 @@
 
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
-import { esbuildOptions } from '../../lib/constructs/bundling';
+import type { Metafile } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LiveQuery } from '../../shared/api/environment.schemas';
 import { MARKETS, parseMarket } from '../../shared/domain/market';
 import { type FunctionName, functionSpec } from '../../shared/topology';
+import { bundleMetafiles } from '../support/function-bundles';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const LEAN: readonly FunctionName[] = ['merge', 'redrive', 'push', 'fanout', 'seal', 'retention', 'ws-connect', 'ws-message', 'ws-disconnect', 'live-sweep'];
 
 describe('cold-start bundles', () => {
-  it.each(LEAN)('%s bundles no part of zod’s classic API', async (name) => {
-    const spec = functionSpec(name);
-    const result = await build({
-      ...esbuildOptions(join(ROOT, spec.entry), join(ROOT, 'node_modules/.cache/bundle-test-cold', name, 'index.mjs')),
-      metafile: true,
-      write: false,
-    });
-    const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint)!;
+  let metafiles: Map<FunctionName, Metafile>;
+  // The lean functions' bundles from one build (test/support/function-bundles.ts), each as its build alone gives it.
+  beforeAll(async () => {
+    metafiles = await bundleMetafiles(LEAN.map(functionSpec), join(ROOT, 'node_modules/.cache/bundle-test-cold'));
+  });
+
+  it.each(LEAN)('%s bundles no part of zod’s classic API', (name) => {
+    const output = Object.values(metafiles.get(name)!.outputs).find((o) => o.entryPoint)!;
     const zod = Object.entries(output.inputs).filter(([p, i]) => p.includes('node_modules/zod/') && i.bytesInOutput > 0);
     // zod/mini is there (the configuration): an empty list would mean the detection broke.
     expect(zod.some(([p]) => p.includes('/v4/mini/'))).toBe(true);
