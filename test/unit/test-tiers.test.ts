@@ -86,6 +86,13 @@ describe('test tiers', () => {
     }
   });
 
+  it('runs every tier in npm test: the unit tier alone first, then every other project, then the browser tests', () => {
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['test:unit']).toMatch(/^vitest run --project unit\b/);
+    expect(scripts.test.split(' && ')).toEqual(expect.arrayContaining(['npm run test:unit', "vitest run --project '!unit'", 'npm run test:e2e']));
+    expect(scripts.test.indexOf('npm run test:unit')).toBeLessThan(scripts.test.indexOf("--project '!unit'"));
+  });
+
   it('starts no engine for the unit and offline projects', () => {
     const byName = new Map(projects.map((p) => [p.test.name, p.test]));
     expect(byName.get('unit')?.globalSetup ?? []).toEqual([]);
