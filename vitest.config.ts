@@ -10,9 +10,9 @@ import { ENGINE_GLOBS, OFFLINE_FILES, OFFLINE_GLOBS, SERVICE_FILES, SERVICE_ON_M
  * - `service`: behaviour through a local runtime on its memory backend (`LOCAL_BACKEND=memory`), no engines.
  *   Defined once `SERVICE_ON_MEMORY` is on; until then its files run in `engines`;
  * - `engines`: DynamoDB Local and s3rver from the global setup, for what only they can show.
- * `vitest run` runs every project; `npm test` runs the unit tier first on its own without isolation
- * (`npm run test:unit`: its files share their worker's modules, half the tier's CPU; isolation is a setting of
- * the whole pool, so the other tiers, which start runtimes and wrap `fetch`, run apart with it), then the rest.
+ * `vitest run` runs every project; `npm test` runs the Java-free tiers first without isolation (their files share
+ * their worker's modules and the synthesized stages: half their CPU; isolation is a setting of the whole pool, so
+ * the tiers that start runtimes and wrap `fetch` run apart, isolated), then `service` and `engines`.
  */
 const service = SERVICE_ON_MEMORY ? SERVICE_FILES : [];
 // Every answer of a local runtime is held to the OpenAPI documents (issue 24 point 10).
