@@ -1,10 +1,23 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { ENGINE_GLOBS, OFFLINE_FILES, OFFLINE_GLOBS, SERVICE_FILES, SERVICE_ON_MEMORY } from './test/tiers';
 
 /**
- * Two projects (issue 12 point 2): `unit` runs the pure rules and the in-memory fakes with no global setup, so
- * no Java and no storage engine (`npm run test:unit`); `integration` (integration, contract and infra tests)
- * gets DynamoDB Local and s3rver from the global setup. `npm test` / `vitest run` runs both.
+ * The tiers (issue 25 point 5; docs/testing.md, "The tiers"; the lists are test/tiers.ts):
+ * - `unit`: the pure rules and the in-memory fakes, no global setup, so no Java and no storage engine
+ *   (`npm run test:unit`);
+ * - `offline`: Java-free files outside test/unit (CDK synth, the cost CLI, the local gateway alone), with only
+ *   the website's build made first;
+ * - `service`: behaviour through a local runtime on its memory backend (`LOCAL_BACKEND=memory`), no engines.
+ *   Defined once `SERVICE_ON_MEMORY` is on; until then its files run in `engines`;
+ * - `engines`: DynamoDB Local and s3rver from the global setup, for what only they can show.
+ * `vitest run` runs every project; `npm test` runs the Java-free tiers first without isolation (their files share
+ * their worker's modules and the synthesized stages: half their CPU; isolation is a setting of the whole pool, so
+ * the tiers that start runtimes and wrap `fetch` run apart, isolated), then `service` and `engines`.
  */
+const service = SERVICE_ON_MEMORY ? SERVICE_FILES : [];
+// Every answer of a local runtime is held to the OpenAPI documents (issue 24 point 10).
+const openapi = ['test/support/openapi-fetch.ts'];
+
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -17,12 +30,30 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
         extends: true,
+        test: { name: 'offline', include: [...OFFLINE_GLOBS, ...OFFLINE_FILES], globalSetup: ['test/support/site-setup.ts'] },
+      },
+      ...(SERVICE_ON_MEMORY
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'service',
+                include: [...SERVICE_FILES],
+                env: { LOCAL_BACKEND: 'memory' },
+                globalSetup: ['test/support/runtime-setup.ts'],
+                setupFiles: openapi,
+              },
+            },
+          ]
+        : []),
+      {
+        extends: true,
         test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/infra/**/*.test.ts'],
+          name: 'engines',
+          include: [...ENGINE_GLOBS],
+          exclude: [...configDefaults.exclude, ...OFFLINE_FILES, ...service],
           globalSetup: ['test/support/global-setup.ts'],
-          // Every answer of a local runtime is held to the OpenAPI documents (issue 24 point 10).
-          setupFiles: ['test/support/openapi-fetch.ts'],
+          setupFiles: openapi,
         },
       },
     ],

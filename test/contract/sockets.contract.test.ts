@@ -11,6 +11,7 @@ import type { SocketsPort } from '../../shared/ports/connections';
 import { ApiGatewaySockets } from '../../shared/store/api-gateway-sockets';
 import { connectionsClient } from '../../shared/store/clients/connections';
 import { MemorySockets } from '../../shared/store/memory/connections';
+import { TEST_WAIT_MS } from '../support/live-client';
 
 interface Opened {
   id: string;
@@ -26,10 +27,14 @@ interface Made {
   stop(): Promise<void>;
 }
 
-/** Waits for something the other end of a real socket does (network I/O, not service time), up to 2 s. */
+/**
+ * Waits for something the other end of a real socket does (network I/O, not service time), as long as a live
+ * message may take on a loaded machine ({@link TEST_WAIT_MS}); it returns as soon as it is done.
+ */
 async function until<T>(read: () => T, done: (v: T) => boolean): Promise<T> {
   for (let i = 0; i < 200 && !done(read()); i++) await new Promise((r) => setImmediate(r));
-  for (let i = 0; i < 100 && !done(read()); i++) await new Promise((r) => setTimeout(r, 20));
+  const deadline = Date.now() + TEST_WAIT_MS;
+  while (!done(read()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   return read();
 }
 

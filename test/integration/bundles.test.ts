@@ -15,6 +15,7 @@ import { checkCalls, describeViolation } from '../../lib/local/iam/check';
 import { deadLetterQueueName, FUNCTIONS, type FunctionName, MERGE_QUEUES, mergeQueueName, PUSH_QUEUE } from '../../shared/topology';
 import { listFiles } from '../support/books';
 import { localTemplate } from '../support/iam-check';
+import { TEST_WAIT_MS } from '../support/live-client';
 import { type Local, startLocal } from '../support/local';
 import { bookOf, HOUR, MARKET, uploaderKey } from '../support/market-books';
 import { uncheckedFetch } from '../support/openapi-fetch';
@@ -39,7 +40,7 @@ function socket(
   const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
   const next = (pred: (m: Json) => boolean) =>
     new Promise<Json>((resolveNext, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching message; got ${JSON.stringify(messages)}`)), 15_000);
+      const timer = setTimeout(() => reject(new Error(`no matching message; got ${JSON.stringify(messages)}`)), TEST_WAIT_MS);
       const check = () => {
         const hit = messages.find(pred);
         if (hit) {

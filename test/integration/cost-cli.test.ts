@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ofType, synth } from '../infra/synth';
+import { runChild } from '../support/run-child';
 
 const root = join(__dirname, '..', '..');
 const fixture = join(root, 'test', 'fixtures', 'cost-figures.json');
@@ -11,12 +11,12 @@ const dir = mkdtempSync(join(tmpdir(), 'cost-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `npm run cost -- …` as a user runs it. */
-const cost = (...args: string[]) => spawnSync('npm', ['run', '--silent', 'cost', '--', ...args], { cwd: root, encoding: 'utf8', timeout: 180_000 });
+const cost = (...args: string[]) => runChild('npm', ['run', '--silent', 'cost', '--', ...args], { cwd: root, timeout: 180_000 });
 
 describe('npm run cost', () => {
-  it('writes {total_usd_month, lines: [{name, usd_month}]} and prints the table from a bench figures file', () => {
+  it('writes {total_usd_month, lines: [{name, usd_month}]} and prints the table from a bench figures file', async () => {
     const out = join(dir, 'bill.json');
-    const run = cost('--figures', fixture, '--json', out);
+    const run = await cost('--figures', fixture, '--json', out);
     expect(run.status, run.stderr).toBe(0);
     const bill = JSON.parse(readFileSync(out, 'utf8')) as { total_usd_month: number; lines: Array<{ name: string; usd_month: number }> };
     expect(typeof bill.total_usd_month).toBe('number');
@@ -69,17 +69,17 @@ describe('npm run cost', () => {
     expect(run.stdout).toMatch(/as of \d{4}-\d\d-\d\d/);
   });
 
-  it('fails naming a figure the file lacks', () => {
+  it('fails naming a figure the file lacks', async () => {
     const figures = (JSON.parse(readFileSync(fixture, 'utf8')) as Array<{ name: string }>).filter((f) => f.name !== 'cost.hour.wcu');
     const partial = join(dir, 'partial.json');
     writeFileSync(partial, JSON.stringify(figures));
-    const run = cost('--figures', partial, '--json', join(dir, 'never.json'));
+    const run = await cost('--figures', partial, '--json', join(dir, 'never.json'));
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('"cost.hour.wcu"');
   });
 
-  it('says it needs figures when given none', () => {
-    const run = cost();
+  it('says it needs figures when given none', async () => {
+    const run = await cost();
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/needs measured figures.*--figures PATH.*--measure/s);
   });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type AwsClientStub, mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureTable } from '../../lib/local/engines/storage';
 import { decodeHistoryParts } from '../../shared/page-format/history-parts';
 import { encodeHistory } from '../../shared/page-format/page-codec';
@@ -21,6 +22,7 @@ const KEYS = variantKeys(800);
 const SHARD = shardOf(KEYS[0], HISTORY_SHARDS);
 
 describe('split history shards under interleavings', () => {
+  let raw: DynamoDBClient;
   let ddb: DynamoDBDocumentClient;
   let table: string;
   // Two contents of the one shard, both past the item limit (different seeds: different bytes).
@@ -28,19 +30,28 @@ describe('split history shards under interleavings', () => {
   const second = variantHistory(KEYS, DAY, 89, 2);
   const closeOf = (page: HistoryPage, key: number) => page.get(DAY)?.candles.get(key)?.close;
 
-  /** A store whose client runs `before` once, just before the first command that `when` picks. */
-  const interleaved = (when: (cmd: unknown) => boolean, before: () => Promise<void>): MarketStore => {
-    let done = false;
-    const client = {
-      send: async (cmd: unknown) => {
-        if (!done && when(cmd)) {
-          done = true;
-          await before();
-        }
-        return ddb.send(cmd as never);
-      },
-    };
-    return new MarketStore(client as unknown as DynamoDBDocumentClient, table);
+  const mocks: Array<AwsClientStub<DynamoDBDocumentClient>> = [];
+  afterEach(() => {
+    for (const m of mocks.splice(0)) m.restore();
+  });
+  /**
+   * A store on a document client of its own (aws-sdk-client-mock): every command the store sends goes through to
+   * DynamoDB Local, except as `arrange` says (what no engine does by itself: a crash between two writes, a write
+   * landing between two reads). A command `arrange` sets again replaces its pass-through: it says what follows.
+   */
+  const storeWith = (arrange: (mock: AwsClientStub<DynamoDBDocumentClient>, through: (command: object) => Promise<never>) => void): MarketStore => {
+    const own = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+    const mock = mockClient(own);
+    mocks.push(mock);
+    const through = (command: object) => ddb.send(command as never) as Promise<never>;
+    mock.on(GetCommand).callsFake((input) => through(new GetCommand(input)));
+    mock.on(BatchGetCommand).callsFake((input) => through(new BatchGetCommand(input)));
+    mock.on(QueryCommand).callsFake((input) => through(new QueryCommand(input)));
+    mock.on(PutCommand).callsFake((input) => through(new PutCommand(input)));
+    mock.on(BatchWriteCommand).callsFake((input) => through(new BatchWriteCommand(input)));
+    mock.on(DeleteCommand).callsFake((input) => through(new DeleteCommand(input)));
+    arrange(mock, through);
+    return new MarketStore(own, table);
   };
   const partItems = async (market: string) => {
     const got = await ddb.send(
@@ -51,7 +62,7 @@ describe('split history shards under interleavings', () => {
 
   beforeAll(async () => {
     table = `hist-races-${randomBytes(4).toString('hex')}`;
-    const raw = new DynamoDBClient({
+    raw = new DynamoDBClient({
       region: 'us-east-1',
       endpoint: inject('dynamodbEndpoint'),
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
@@ -66,9 +77,14 @@ describe('split history shards under interleavings', () => {
     await writer.writeHistories(M, new Map([[SHARD, first]]));
     expect(closeOf(await writer.historyOf(M, KEYS[799]), KEYS[799])).toBe(closeOf(first, KEYS[799]));
     // The reader reads the head of `first`; before it fetches the parts, `second` replaces the shard.
-    const reader = interleaved(
-      (cmd) => cmd instanceof BatchGetCommand,
-      () => writer.writeHistories(M, new Map([[SHARD, second]])),
+    const reader = storeWith((mock, through) =>
+      mock
+        .on(BatchGetCommand)
+        .callsFakeOnce(async (input) => {
+          await writer.writeHistories(M, new Map([[SHARD, second]]));
+          return through(new BatchGetCommand(input));
+        })
+        .callsFake((input) => through(new BatchGetCommand(input))),
     );
     const read = await reader.historyOf(M, KEYS[799]);
     expect(closeOf(read, KEYS[799])).toBe(closeOf(second, KEYS[799]));
@@ -85,12 +101,7 @@ describe('split history shards under interleavings', () => {
     const M = 'forever.normal.alliance.eu';
     const writer = new MarketStore(ddb, table);
     await writer.writeHistories(M, new Map([[SHARD, first]]));
-    const dying = interleaved(
-      (cmd) => cmd instanceof PutCommand,
-      async () => {
-        throw new Error('crashed before the head');
-      },
-    );
+    const dying = storeWith((mock) => mock.on(PutCommand).rejects(new Error('crashed before the head')));
     await expect(dying.writeHistories(M, new Map([[SHARD, second]]))).rejects.toThrow('crashed before the head');
     expect((await writer.historyOf(M, KEYS[0])).get(DAY)?.candles.get(KEYS[0])).toEqual(first.get(DAY)?.candles.get(KEYS[0]));
     expect(closeOf((await writer.histories(M)).get(SHARD) as HistoryPage, KEYS[799])).toBe(closeOf(first, KEYS[799]));

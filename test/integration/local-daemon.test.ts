@@ -180,7 +180,7 @@ describe('npm start is no daemon', () => {
     const run = startProcess(process.execPath, [...ENTRY_ARGS, '--memory'], { PORT: '0', TMPDIR: tmp, LOG: 'quiet' }, cwd);
     try {
       const [, base] = await run.waitFor(READY, 180_000);
-      await run.waitFor(/^stop: {2}Ctrl-C$/m, 10_000);
+      await run.waitFor(/^stop: {2}Ctrl-C$/m, 60_000);
       expect(run.stdout()).toContain(
         "data:  nothing kept (--memory): tables in DynamoDB Local's memory, files in a temporary folder deleted on stop; Java still needed",
       );
@@ -204,14 +204,14 @@ describe('npm start is no daemon', () => {
         await uploadAndMerge(base);
         if (log === 'info') {
           // The merge's log line as one short human line; the upload's and the merge's metrics not at all.
-          await run.waitFor(/^\d\d:\d\d:\d\d info {2}merge: merge\b.*$/m, 30_000);
+          await run.waitFor(/^\d\d:\d\d:\d\d info {2}merge: merge\b.*$/m, 60_000);
           const lines = oneLine(run.stdout());
           expect(lines.filter((l) => l.includes('"_aws"'))).toEqual([]);
           expect(lines.filter((l) => l.startsWith('{'))).toEqual([]);
           for (const l of lines) expect(l.length).toBeLessThanOrEqual(240);
         } else {
-          await run.waitFor(/^\{.*"message":"merge".*\}$/m, 30_000);
-          await run.waitFor(/^\{.*"_aws".*"merge_rows_changed".*\}$/m, 30_000);
+          await run.waitFor(/^\{.*"message":"merge".*\}$/m, 60_000);
+          await run.waitFor(/^\{.*"_aws".*"merge_rows_changed".*\}$/m, 60_000);
         }
         run.child.kill('SIGINT');
         expect(await run.exited).toEqual({ code: 0, signal: null });

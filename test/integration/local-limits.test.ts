@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { INVOKE_REQUEST_MAX } from '../../lib/local/functions/lambda';
 import { HTTP_API_MAX_BODY, WS_FRAME_MAX, WS_MESSAGE_MAX } from '../../lib/local/gateways/gateway-limits';
 import { LiveGateway } from '../../lib/local/gateways/live-gateway';
+import { TEST_WAIT_MS } from '../support/live-client';
 import { type Local, startLocal } from '../support/local';
 import { uncheckedFetch } from '../support/openapi-fetch';
 
@@ -153,8 +154,10 @@ describe('API Gateway limits on the WebSocket API and @connections', () => {
       ws.send('x'.repeat(n), { fin: sent + n >= size });
     }
   };
+  /** Whether a message of `size` bytes reached the function: waits as long as a live message may take on a loaded machine. */
   const delivered = async (size: number) => {
-    for (let i = 0; i < 200 && !received.some((m) => m.length === size); i++) await new Promise((r) => setTimeout(r, 10));
+    const until = Date.now() + TEST_WAIT_MS;
+    while (!received.some((m) => m.length === size) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
     return received.some((m) => m.length === size);
   };
 

@@ -44,7 +44,7 @@ describe('npm start: help, flags, the lines after ready, failed starts', () => {
     const run = startEntryPoint([], { PORT: '0', DATA_DIR: ':memory:', TMPDIR: tmp, LOG: 'quiet' });
     try {
       const [, base] = await run.waitFor(/^ready (http:\/\/127\.0\.0\.1:\d+)$/m, 90_000);
-      await run.waitFor(/^stop: {2}Ctrl-C$/m, 10_000);
+      await run.waitFor(/^stop: {2}Ctrl-C$/m, 60_000);
       const after = run.stdout().slice(run.stdout().indexOf('ready '));
       expect(after).toContain(`docs:  ${base}/docs/api/reference (API reference), ${base}/openapi.json (OpenAPI)`);
       expect(after).toContain('data:  in memory (DATA_DIR=:memory:): nothing is kept after stop');

@@ -15,6 +15,7 @@ import { MergeLog } from '../../shared/store/merge-log';
 import { ScanLog } from '../../shared/store/scan-log';
 import { deadLetterQueueName, MERGE_REJECTED_QUEUE, mergeQueueName } from '../../shared/topology';
 import { listFiles, makeBook, uploadBook } from '../support/books';
+import { TEST_WAIT_MS } from '../support/live-client';
 import { type Local, startLocal } from '../support/local';
 
 const MINUTE = 60_000;
@@ -70,7 +71,7 @@ describe('accepted books outlive outages', () => {
       ws.once('error', reject);
     });
     // The stream poller sends `hello` by itself; settling here would run held merges.
-    await vi.waitFor(() => expect(messages.map((m) => m.t)).toContain('hello'), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(messages.map((m) => m.t)).toContain('hello'), { timeout: TEST_WAIT_MS, interval: 20 });
     return messages;
   }
 

@@ -3,7 +3,7 @@
  * is paused (on AWS the stream's consumers run in other Lambdas, not in the merge's process), and resumed
  * after; `settle` still polls meanwhile, so nothing written while paused is lost.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Local, startLocal } from '../support/local';
 
 describe('local runtime stream poll pause', () => {
@@ -23,11 +23,11 @@ describe('local runtime stream poll pause', () => {
   afterAll(() => local.close());
 
   const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** A background poll after `count`: waited for as long as a loaded machine may delay the poller's timer. */
+  const polledPast = (count: number) => vi.waitFor(() => expect(polls).toBeGreaterThan(count), { timeout: 60_000, interval: 50 });
 
   it('polls in the background, not while paused, again once resumed; settle polls while paused', async () => {
-    const before = polls;
-    await wait(1500);
-    expect(polls).toBeGreaterThan(before);
+    await polledPast(polls);
 
     await local.runtime.pauseStreamPoll();
     const paused = polls;
@@ -39,7 +39,6 @@ describe('local runtime stream poll pause', () => {
 
     const settled = polls;
     local.runtime.resumeStreamPoll();
-    await wait(1500);
-    expect(polls).toBeGreaterThan(settled);
+    await polledPast(settled);
   });
 });

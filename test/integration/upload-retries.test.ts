@@ -103,7 +103,7 @@ describe('concurrent retries follow the retry rule', () => {
         body: JSON.stringify(book),
         signal: abort.signal,
       }).catch(() => undefined);
-      await expect.poll(() => hung, { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => hung, { timeout: 60_000 }).toBe(true);
       // While the first attempt may still be running, a repeat waits a little, then is told to try again.
       expect(await uploadBook(local, key, book)).toMatchObject({ status: 503, body: { error: 'storage_failed' } });
       abort.abort();

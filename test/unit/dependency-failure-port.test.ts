@@ -11,7 +11,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/clock';
 import { DependencyFailure, isDependencyFailure } from '../../shared/ports/dependency-failure';
 import { dynamoIdentity } from '../../shared/store/dynamo-identity';
@@ -30,6 +30,10 @@ afterEach(() => {
   s3Mock.reset();
   sqsMock.reset();
   smMock.reset();
+});
+// The unit project shares modules between files (isolate: false): the clients' prototypes go back as they were.
+afterAll(() => {
+  for (const m of [ddbMock, s3Mock, sqsMock, smMock]) m.restore();
 });
 
 const table = () => ({

@@ -6,13 +6,15 @@
 
 import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { queueUrlOfArn, SqsQueues } from '../../shared/store/queue';
 
 const sqs = mockClient(SQSClient);
 const client = new SQSClient({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
 
 afterEach(() => sqs.reset());
+// The unit project shares modules between files (isolate: false): SQSClient's prototype goes back as it was.
+afterAll(() => sqs.restore());
 
 describe('SQS queues adapter', () => {
   it('sends in batches of ten with group, deduplication, delay and string attributes', async () => {

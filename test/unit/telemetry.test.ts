@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { jsonLog, keepOutOfLogs } from '../../shared/log';
 import { functionTelemetry, metric } from '../../shared/telemetry/function-telemetry';
 import { METRIC } from '../../shared/telemetry/metric-names';
@@ -8,6 +8,10 @@ import { setLogSink } from '../../shared/telemetry/sink';
 
 // What Lambda sets for an on-demand sandbox (Powertools reports cold starts only then); the local LambdaHost sets it too.
 process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
+// The unit project shares its process between files (isolate: false): no other file runs as a Lambda.
+afterAll(() => {
+  delete process.env.AWS_LAMBDA_INITIALIZATION_TYPE;
+});
 
 /** A Lambda-like context, as the local runtime's LambdaHost gives one. */
 const context = (fn: string, awsRequestId: string): Context =>
