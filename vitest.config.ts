@@ -25,6 +25,23 @@ export default defineConfig({
           setupFiles: ['test/support/openapi-fetch.ts'],
         },
       },
+      {
+        extends: true,
+        test: {
+          // The files proved on the in-memory fakes (issue 25 point 4): the local runtime with no Java and no engine.
+          name: 'memory',
+          include: [
+            'test/integration/spec-account.test.ts',
+            'test/integration/spec-files-live.test.ts',
+            'test/integration/spec-reads.test.ts',
+            'test/integration/spec-settings.test.ts',
+            'test/integration/spec-uploads.test.ts',
+          ],
+          env: { LOCAL_BACKEND: 'memory' },
+          globalSetup: ['test/support/memory-setup.ts'],
+          setupFiles: ['test/support/openapi-fetch.ts'],
+        },
+      },
     ],
   },
 });

@@ -21,9 +21,10 @@ export class HttpApi {
   private readonly inFlight = new InFlight();
   /**
    * Who may invoke what, from the synthesized template (lib/local/iam/invoke-permissions.ts), set when the
-   * runtime starts; until then nothing is permitted, so a missing policy fails closed as on AWS.
+   * runtime starts; until then nothing is permitted, so a missing policy fails closed as on AWS. `null`: no IAM
+   * at all (the memory mode has no synthesized template: docs/local-runtime.md "The memory mode").
    */
-  permissions: InvokePermissions = new Map();
+  permissions: InvokePermissions | null = new Map();
   /** The region and account of the template the permissions come from. */
   permissionScope = { region: '', account: '' };
 
@@ -48,7 +49,7 @@ export class HttpApi {
     const fn = m.kind === 'route' ? m.route.function : FALLBACK_FUNCTION;
     const routeKey = m.kind === 'route' ? m.routeKey : '$default';
     const sourceArn = httpRouteSourceArn(routeKey, this.permissionScope);
-    if (!mayInvoke(this.permissions, fn, sourceArn)) {
+    if (this.permissions && !mayInvoke(this.permissions, fn, sourceArn)) {
       // Lambda refuses API Gateway (AccessDeniedException) and API Gateway answers 500.
       this.log('error', `${fn}: no invoke permission of the function covers ${sourceArn}; API Gateway answers 500`);
       sendJson(res, 500, GATEWAY_ERRORS.internal);
