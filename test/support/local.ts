@@ -68,7 +68,7 @@ export async function startLocal(
     filesPrefix: opts.filesPrefix,
     direct: opts.direct,
     catalogueKeysPerDay: opts.catalogueKeysPerDay,
-    log: false,
+    log: process.env.LOCAL_LOG === '1',
   } as const;
   // The engines and the run's files come from the global setup (`inject`), which a memory-only project has not.
   const runtime = await startRuntime(backend === 'memory' ? { ...common, backend } : { ...common, ...engineOptions(opts) });

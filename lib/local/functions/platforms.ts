@@ -89,8 +89,9 @@ export function localConfigs(p: Pick<PlatformParts, 'names' | 'secrets' | 'siteE
   return { deployment, configOf };
 }
 
-/** What every local deployment sets beyond the stack's environment: Web Push to loopback, the region, a test's lower catalogue quota. */
+/** What every local deployment sets beyond the stack's environment: its gateways, Web Push to loopback, the region, a test's lower catalogue quota. */
 export const localOnlyBase = (catalogueKeysPerDay?: number): Record<string, string> => ({
+  LOCAL_GATEWAY: 'on',
   PUSH_LOOPBACK: 'allow',
   AWS_REGION: LOCAL_REGION,
   ...(catalogueKeysPerDay ? { CATALOGUE_KEYS_PER_DAY: String(catalogueKeysPerDay) } : {}),
