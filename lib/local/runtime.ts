@@ -8,9 +8,7 @@
  * identity/, control/) and the background (background/); the command line is in process/.
  */
 import { mkdirSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, resolve } from 'node:path';
-import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { type Clock, ManualClock, systemClock } from '../../shared/clock';
@@ -25,7 +23,7 @@ import { readSiteBuild, type SiteBuild } from '../site-build';
 import type { Meter } from './aws-edge/edge';
 import { type SqsEndpoint, startSqsEndpoint } from './aws-edge/sqs-endpoint';
 import type { LocalAws } from './aws-edge/start';
-import { Background, type BackgroundParts, engineBackground, serviceQueues } from './background/background';
+import { Background, type BackgroundParts, type ChangeParts, engineBackground, serviceQueues } from './background/background';
 import type { LocalQueues } from './background/queues';
 import { ReplayClock } from './background/replay-clock';
 import { handleControl } from './control/control';
@@ -43,14 +41,11 @@ import { Edge } from './gateways/edge';
 import { FileHost } from './gateways/file-host';
 import { type FileSource, s3FileSource } from './gateways/file-source';
 import { HttpApi } from './gateways/http-api';
-import { sendJson } from './gateways/http-events';
-import { closeListeners, type Listeners, openListeners, type Routing } from './gateways/listeners';
+import { closeListeners, gated, type Listeners, openListeners, type Routing } from './gateways/listeners';
 import { LiveGateway } from './gateways/live-gateway';
 import { SiteHost } from './gateways/site-host';
-import { type CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION, type LocalNames } from './iam/calls';
-import { invokePermissions } from './iam/invoke-permissions';
+import { arnNames, type CallRecorder, type LocalNames } from './iam/calls';
 import { recordQueueCalls } from './iam/record';
-import type { TemplateJson } from './iam/resolve';
 import { LocalIdentity } from './identity/identity';
 import { engineOnly, memoryBackend } from './memory/backend';
 import type { Faults, RuntimeOptions } from './options';
@@ -117,6 +112,8 @@ export class Runtime {
   operator!: OperatorServices;
   /** Tests shorten timeouts and slow functions down here (lib/local/functions/lambda.ts) instead of waiting 29 s. */
   readonly lambdaKnobs = this.lambdas.knobs;
+  /** Invokes a function as the Lambda service does (lib/local/functions/lambda.ts). */
+  private readonly invoke = (fn: FunctionName, event: unknown) => this.lambdas.invoke(fn, event);
   /** API Gateway's HTTP API in front of the functions (lib/local/gateways/http-api.ts). */
   private readonly httpApi = new HttpApi(
     (fn, event) => this.lambdas.invoke(fn, event),
@@ -238,39 +235,27 @@ export class Runtime {
   }
 
   /** The engines: the back end while the bundles build, each function's platform (and sandbox), `@connections` behind the edge's scheme. */
-  private async startOnEngines(dataDir: string | null, secrets: LocalSecrets, siteEntry: string): Promise<Pick<BackgroundParts, 'changes' | 'sweep'>> {
+  private async startOnEngines(dataDir: string | null, secrets: LocalSecrets, siteEntry: string): Promise<ChangeParts> {
     const building = this.buildBundles();
     const backend = await this.startBackend(dataDir);
     this.recorder = backend.recorder;
-    this.permitInvokes(backend.template);
+    this.httpApi.permitFrom(backend.template);
     await this.startFunctions(backend.aws, secrets, siteEntry, building);
     this.files = s3FileSource(backend.aws.engineS3, this.bucketName);
     this.live.access = backend.aws.manage;
-    const invoke = (fn: FunctionName, event: unknown) => this.lambdas.invoke(fn, event);
-    const { ddbEndpoint } = backend;
-    return engineBackground({ ddb: backend.aws.engineDdb, ddbEndpoint, tableName: this.tableName, memory: this.memory, invoke, log: this.log });
+    const { invoke, log, tableName, memory } = this;
+    return engineBackground({ ddb: backend.aws.engineDdb, ddbEndpoint: backend.ddbEndpoint, tableName, memory, invoke, log });
   }
 
   /** The in-memory fakes (lib/local/memory/backend.ts): no engine, no edge, no IAM (every route's function may be invoked). */
-  private startOnMemory(secrets: LocalSecrets, siteEntry: string): Pick<BackgroundParts, 'changes' | 'sweep'> {
+  private startOnMemory(secrets: LocalSecrets, siteEntry: string): ChangeParts {
     if (this.bundleMode) throw new Error('--bundles runs the deployed bundles on the engines: drop --memory or --bundles');
     this.httpApi.permissions = null;
-    const mem = memoryBackend({
-      names: this.deploymentNames(),
-      secrets,
-      siteEntry,
-      clock: this.clock,
-      log: this.log,
-      faults: this.faults,
-      mergeCrash: this.mergeCrash,
-      queues: this.queues,
-      sockets: this.live.sockets,
-      invoke: (fn, event) => this.lambdas.invoke(fn, event),
-      catalogueKeysPerDay: this.opts.catalogueKeysPerDay,
-    });
-    this.memoryServicesOf = mem.servicesOf;
-    this.operator = mem.operator;
-    this.files = mem.files;
+    const { clock, log, faults, mergeCrash, queues, invoke } = this;
+    const names = this.deploymentNames();
+    const { catalogueKeysPerDay } = this.opts;
+    const mem = memoryBackend({ names, secrets, siteEntry, clock, log, faults, mergeCrash, queues, invoke, sockets: this.live.sockets, catalogueKeysPerDay });
+    ({ servicesOf: this.memoryServicesOf, operator: this.operator, files: this.files } = mem);
     return mem.background;
   }
 
@@ -334,22 +319,15 @@ export class Runtime {
     });
   }
 
-  /** The functions' resource policies (who may invoke them), from the synthesized template. */
-  private permitInvokes(template: TemplateJson): void {
-    const scope = { region: LOCAL_REGION, account: LOCAL_ACCOUNT };
-    this.httpApi.permissionScope = scope;
-    this.httpApi.permissions = invokePermissions(template, scope);
-  }
-
   /** The names the local deployment's configuration is built from (lib/local/functions/deployment.ts). */
   private deploymentNames(): LocalDeploymentNames {
     const { base, tableName, bucketName, workBucketName } = this;
     return { base, stage: STAGE, tableName, bucketName, workBucketName, filesPrefix: this.opts.filesPrefix ?? '' };
   }
 
-  private backgroundParts(feed: Pick<BackgroundParts, 'changes' | 'sweep'>): BackgroundParts {
+  private backgroundParts(feed: ChangeParts): BackgroundParts {
     const { clock, log } = this;
-    return { clock, log, invoke: (fn, event) => this.lambdas.invoke(fn, event), sealFails: () => this.faults.seal === 'fail', ...feed };
+    return { clock, log, invoke: this.invoke, sealFails: () => this.faults.seal === 'fail', ...feed };
   }
 
   /** The listener's routing once everything it routes to is wired: the file host reads s3rver past the edge, or the memory files. */
@@ -393,16 +371,7 @@ export class Runtime {
 
   /** What the local ARNs name (the recorded calls' and the edge's policy checks). */
   private localNames(): LocalNames {
-    return {
-      region: LOCAL_REGION,
-      account: LOCAL_ACCOUNT,
-      table: this.tableName,
-      bucket: this.bucketName,
-      work: this.workBucketName,
-      filesPrefix: this.opts.filesPrefix ?? '',
-      liveApiId: LIVE_API_ID,
-      liveStage: STAGE,
-    };
+    return arnNames(this.deploymentNames(), LIVE_API_ID);
   }
 
   /** The local platform function `name`'s composition root is built on (its own configuration; tests read it). */
@@ -473,20 +442,7 @@ export class Runtime {
   }
 
   /** Requests before start-up finished (or once stopping began) are answered 503: the handlers are not wired. */
-  private readonly routing: Routing = {
-    onRequest: (req, res, edge) => this.onRequest(req, res, edge),
-    onUpgrade: (req, socket, head, edge) => this.onUpgrade(req, socket, head, edge),
-  };
-
-  private onRequest(req: IncomingMessage, res: ServerResponse, edge: boolean): void {
-    if (!this.ready || !this.edge) sendJson(res, 503, { error: 'starting', message: 'the local runtime is starting' });
-    else void this.edge.onRequest(req, res, edge);
-  }
-
-  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, edge: boolean): void {
-    if (!this.ready || !this.edge) socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else this.edge.onUpgrade(req, socket, head, edge);
-  }
+  private readonly routing: Routing = gated(() => (this.ready ? this.edge : null));
 
   /**
    * Stops everything this runtime started; safe at any point of start-up (engines still starting are

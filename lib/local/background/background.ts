@@ -61,6 +61,9 @@ export interface ChangeSource {
   idle(): Promise<void>;
 }
 
+/** What a back end gives the background: its change feed and its TTL sweeper. */
+export type ChangeParts = Pick<BackgroundParts, 'changes' | 'sweep'>;
+
 /** The engines' parts of the background: DynamoDB Local's stream, polled, and the TTL sweeper, both past the local AWS edge (the `table` fault leaves them alone). */
 export function engineBackground(o: {
   ddb: DynamoDBClient;
@@ -70,7 +73,7 @@ export function engineBackground(o: {
   memory: boolean;
   invoke: Invoke;
   log: Log;
-}): Pick<BackgroundParts, 'changes' | 'sweep'> {
+}): ChangeParts {
   const poller = new StreamPoller(
     o.ddbEndpoint,
     o.ddb,

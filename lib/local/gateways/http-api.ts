@@ -10,7 +10,9 @@ import { Router } from '../../../shared/http/router';
 import type { Log } from '../../../shared/log';
 import { FALLBACK_FUNCTION, type FunctionName, HTTP_ROUTES } from '../../../shared/topology';
 import { InFlight, LambdaLimitError } from '../functions/lambda';
-import { httpRouteSourceArn, type InvokePermissions, mayInvoke } from '../iam/invoke-permissions';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from '../iam/calls';
+import { httpRouteSourceArn, type InvokePermissions, invokePermissions, mayInvoke } from '../iam/invoke-permissions';
+import type { TemplateJson } from '../iam/resolve';
 import { GATEWAY_ERRORS, HTTP_API_MAX_BODY, INTEGRATION_TIMEOUT_MS } from './gateway-limits';
 import { REQUEST_HEAD_MAX_BYTES, readBody, requestHeadBytes, sendJson, TOO_LARGE_HEAD, toHttpEvent, writeResult } from './http-events';
 
@@ -27,6 +29,12 @@ export class HttpApi {
   permissions: InvokePermissions | null = new Map();
   /** The region and account of the template the permissions come from. */
   permissionScope = { region: '', account: '' };
+
+  /** The functions' resource policies (who may invoke them), from the synthesized template. */
+  permitFrom(template: TemplateJson): void {
+    this.permissionScope = { region: LOCAL_REGION, account: LOCAL_ACCOUNT };
+    this.permissions = invokePermissions(template, this.permissionScope);
+  }
 
   constructor(
     private readonly invoke: (fn: FunctionName, event: unknown) => Promise<APIGatewayProxyStructuredResultV2>,

@@ -16,7 +16,7 @@ import type { SocketsPort } from '../../../shared/ports/connections';
 import type { Services, ServicesOf } from '../../../shared/services';
 import { memoryServices } from '../../../shared/store/memory/services';
 import { FUNCTIONS, type FunctionName, functionSpec } from '../../../shared/topology';
-import type { BackgroundParts } from '../background/background';
+import type { ChangeParts } from '../background/background';
 import type { LocalQueues } from '../background/queues';
 import { type Faults, withFaults } from '../control/faults';
 import type { MergeCrash } from '../control/merge-crash';
@@ -51,7 +51,7 @@ export interface MemoryBackend {
   /** The files bucket as the file host reads it. */
   files: FileSource;
   /** The change feed in place of the stream poller; no sweeper (the fakes read an expired item as absent). */
-  background: Pick<BackgroundParts, 'changes' | 'sweep'>;
+  background: ChangeParts;
 }
 
 /** What an engine-only member says when reached in the memory mode. */

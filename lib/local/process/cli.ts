@@ -31,7 +31,7 @@ export const FLAGS: ReadonlyArray<{ flag: string; text: string }> = [
   { flag: '--help', text: 'print this help and exit (also -h)' },
   {
     flag: '--memory',
-    text: 'run the whole service on the in-memory fakes: no Java, no storage engine, nothing kept (units, IAM and SDK faults are the engines\' alone)',
+    text: "run the whole service on the in-memory fakes: no Java, no storage engine, nothing kept (units, IAM and SDK faults are the engines' alone)",
   },
 ];
 
@@ -115,6 +115,16 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
   const dataDir = memory ? ':memory:' : dirGiven ? env.DATA_DIR! : '.data';
   return {
     kind: 'start',
-    options: { demo: given.has('--demo'), port, dataDir, memory, clock, clockStart, log, bundles: given.has('--bundles'), ...(notices.length ? { notices } : {}) },
+    options: {
+      demo: given.has('--demo'),
+      port,
+      dataDir,
+      memory,
+      clock,
+      clockStart,
+      log,
+      bundles: given.has('--bundles'),
+      ...(notices.length ? { notices } : {}),
+    },
   };
 }
