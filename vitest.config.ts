@@ -36,6 +36,7 @@ export default defineConfig({
             'test/integration/spec-reads.test.ts',
             'test/integration/spec-settings.test.ts',
             'test/integration/spec-uploads.test.ts',
+            'test/integration/local-memory.test.ts',
           ],
           env: { LOCAL_BACKEND: 'memory' },
           globalSetup: ['test/support/memory-setup.ts'],
