@@ -24,26 +24,38 @@ export interface SendDeps {
   log: Log;
 }
 
-/** Posts one message; false when the socket is gone (then it is forgotten). */
-export async function send(deps: Pick<SendDeps, 'sockets' | 'connections'>, c: SocketRef, text: string): Promise<boolean> {
-  if ((await deps.sockets.post(c.connectionId, Buffer.from(text))) === 'sent') return true;
+/** Posts one message (its text, or the bytes of it); false when the socket is gone (then it is forgotten). */
+export async function send(deps: Pick<SendDeps, 'sockets' | 'connections'>, c: SocketRef, text: string | Uint8Array): Promise<boolean> {
+  if ((await deps.sockets.post(c.connectionId, typeof text === 'string' ? Buffer.from(text) : text)) === 'sent') return true;
   await deps.connections.remove(c);
   return false;
 }
 
-/** Sends each socket its message (null: nothing for it), many at a time; one failure never stops the others. */
+/**
+ * Sends each socket its message (null: nothing for it), many at a time; one failure never stops the others.
+ * Sockets given the same text share one body (encoded once; the poster hashes each body once: post-signer.ts).
+ */
 export async function sendAll(
   deps: SendDeps,
   targets: ReadonlyArray<readonly [SocketRef, string | null]>,
 ): Promise<{ sent: number; gone: number; failed: number }> {
   const counts = { sent: 0, gone: 0, failed: 0 };
+  const bodies = new Map<string, Uint8Array>();
+  const bodyOf = (text: string): Uint8Array => {
+    let body = bodies.get(text);
+    if (!body) {
+      body = Buffer.from(text);
+      bodies.set(text, body);
+    }
+    return body;
+  };
   let next = 0;
   const worker = async () => {
     while (next < targets.length) {
       const [c, text] = targets[next++];
       if (text === null) continue;
       try {
-        if (await send(deps, c, text)) counts.sent++;
+        if (await send(deps, c, bodyOf(text))) counts.sent++;
         else counts.gone++;
       } catch (err) {
         counts.failed++;

@@ -59,7 +59,9 @@ export async function compactHistories(svc: Pick<Services, 'clock' | 'market'>, 
   const dayPages = await Promise.all(days.map(async (d) => [d, await src.store.candlePage(market, 'd1', d), await src.store.volumePage(market, d)] as const));
   const pages = await src.store.histories(market);
   const next = foldDays(pages, dayPages, firstKept);
-  await src.store.writeHistories(market, next);
+  // Each shard stamped with the mark it is written for: a reader holding that mark (or an older one) may then
+  // trust an eventually consistent read of the shard that shows the stamp (page-cache.ts historyOf).
+  await src.store.writeHistories(market, next, target);
   await src.store.putHistoryMark(market, target, now);
   return { through: target, days };
 }

@@ -104,7 +104,10 @@ async function dropPages(svc: Pick<Services, 'market'>, marks: RetentionPort, ma
  * compaction also drops them when it folds a day in; this keeps the rule when compaction has nothing to do.
  */
 async function trimHistory(svc: Pick<Services, 'clock' | 'market'>, store: MarketPages, market: string, firstKeptDay: number): Promise<number> {
-  if ((await historyMark(readSources(svc), market)) === null) return 0;
+  // The mark is read first, then the shards strongly consistent (`store`): they hold every day up to it, so
+  // the rewritten shards are stamped with it (a lagging mark read only stamps lower, which readers take as stale).
+  const mark = await historyMark(readSources(svc), market);
+  if (mark === null) return 0;
   const pages = await store.histories(market);
   const changed = new Map<number, HistoryPage>();
   const dropped = new Set<number>();
@@ -119,7 +122,7 @@ async function trimHistory(svc: Pick<Services, 'clock' | 'market'>, store: Marke
     }
     if (touched) changed.set(shard, page);
   }
-  if (changed.size > 0) await store.writeHistories(market, changed);
+  if (changed.size > 0) await store.writeHistories(market, changed, mark);
   return dropped.size;
 }
 

@@ -30,8 +30,9 @@
  * encoded and ~1 MB decoded), keyed by the compaction mark they were read under (item-read.ts reuses the mark
  * 10 minutes, then reads it again), no META needed: compaction writes the shards before it moves the mark and
  * never changes a day at or before the mark; it and retention only drop days before today − 90, which no
- * window reads. Read strongly consistent on a miss (a lagging read could miss the days the mark names). An
- * item's days, decoded from its shard (~4 ms), are kept per item on top, for items read again.
+ * window reads. A miss reads the shard eventually consistent and keeps it when compaction's stamp in it shows
+ * the mark's days are there, else reads it strongly consistent (historyShardUnder: a lagging replica never
+ * answers). An item's days, decoded from its shard (~4 ms), are kept per item on top, for items read again.
  *
  * Memory: 192 MB of page shards (row 32, d1 48, volume 48, h1 64), 96 MB of history shards' bytes and 32 MB of
  * item histories, 320 MB of the API function's 1024 MB. Sizes are estimated per decoded entry (a Map slot and
@@ -243,11 +244,8 @@ export async function historyOf(src: ReadSources, market: string, keys: readonly
   const shard = shardOf(keys[0], HISTORY_SHARDS);
   const shardKey = `${src.scope}|${market}|${mark}|history-shard|${shard}`;
   let stored = historyShardCache.get(shardKey);
-  // Always strongly consistent (the first miss too): an eventually consistent read just after compaction
-  // could return the shard without the days the mark names, and nothing in the shard says which it holds.
   if (!stored) {
-    // Own copies: the SDK's buffers may be views of a larger one the cache would keep alive uncounted.
-    stored = (await c.latest.historyShardBytes(market, shard)).map((d) => new Uint8Array(d));
+    stored = await historyShardUnder(src.store, c.latest, market, shard, mark);
     historyShardCache.set(shardKey, stored);
   }
   const page: HistoryPage = stored.length === 0 ? new Map() : decodeHistoryParts(stored);
@@ -261,6 +259,20 @@ export async function historyOf(src: ReadSources, market: string, keys: readonly
     historyCache.set(keyOf(k), days);
   }
   return page;
+}
+
+/**
+ * A history shard's stored bytes holding every day up to `mark` (issue 27 point 4): read eventually consistent
+ * (half the units) and kept when compaction stamped it at or past `mark`; else (a replica that has not seen
+ * that compaction's write, a shard stored before stamps, or none) read again strongly consistent, as every
+ * read was before stamps. Days after `mark` in a newer shard are never answered from it (item-read.ts reads
+ * them from the day pages), so a shard stamped past the mark is as good as one stamped with it.
+ */
+async function historyShardUnder(eventual: MarketPages, latest: MarketPages, market: string, shard: number, mark: number): Promise<Uint8Array[]> {
+  let got = await eventual.historyShard(market, shard);
+  if (got.through === null || got.through < mark) got = await latest.historyShard(market, shard);
+  // Own copies: the SDK's buffers may be views of a larger one the cache would keep alive uncounted.
+  return got.parts.map((d) => new Uint8Array(d));
 }
 
 /** Candles of `keys` over `periods` of `res`: period → key → candle; h1 shards from the cache (m1, or no cache: read). */

@@ -76,6 +76,17 @@ export interface VolumeShard {
 /** The history shapes live in the domain (the page format encodes them); the port's users import them from here. */
 export type { HistoryDay, HistoryPage };
 
+/**
+ * A history shard as stored: its encoded page, or every part of a split one (none when never written), and
+ * `through`, the compaction mark its writer stamped (null: never written, or written before stamps). A version
+ * stamped `through` holds every compacted day up to it, and compaction never changes a day at or before its
+ * mark, so any version stamped at or past the mark a reader read answers those days, whichever replica sent it.
+ */
+export interface StoredHistoryShard {
+  parts: Uint8Array[];
+  through: number | null;
+}
+
 export interface MergeRecord {
   market: string;
   seq: number;
@@ -185,10 +196,19 @@ export interface MarketPages {
    * its decoded page).
    */
   historyShardBytes(market: string, shard: number): Promise<Uint8Array[]>;
+  /**
+   * The same bytes with the compaction mark the writer stamped on them (`writeHistories`' `through`): what lets
+   * a reader trust an eventually consistent read of the shard (issue 27 point 4).
+   */
+  historyShard(market: string, shard: number): Promise<StoredHistoryShard>;
   /** Every history shard: shard → page. */
   histories(market: string): Promise<Map<number, HistoryPage>>;
-  /** Writes whole history shards. */
-  writeHistories(market: string, pages: ReadonlyMap<number, HistoryPage>): Promise<void>;
+  /**
+   * Writes whole history shards, each stamped with `through`: the compaction mark their content covers (every
+   * compacted day up to it is in them). Omitted: unstamped, as shards stored before stamps; readers then read
+   * the shard strongly consistent.
+   */
+  writeHistories(market: string, pages: ReadonlyMap<number, HistoryPage>, through?: number): Promise<void>;
   /** The last day compacted into history, or null before the first compaction. */
   historyMark(market: string): Promise<number | null>;
   putHistoryMark(market: string, through: number, at: number): Promise<void>;

@@ -4,7 +4,8 @@
  * new signer: about three quarters of the fan-out's CPU. This poster sends the same request (the operation is
  * `POST {stage}/@connections/{id}` with the raw message as its body, SigV4 for `execute-api`) with the SDK's
  * own parts taken from the client's resolved config: its credentials provider, region, endpoint, hash and
- * HTTP handler (keep-alive pool). A test checks its requests are signed byte for byte as the SDK signs them.
+ * HTTP handler (keep-alive pool), signed by a SigV4 signer cut to this request (post-signer.ts, issue 27 point
+ * 4). Tests check its requests are signed byte for byte as the SDK signs them.
  * Everything else (closing, describing) still goes through the SDK client.
  */
 import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
@@ -12,6 +13,7 @@ import { HttpRequest } from '@smithy/core/protocols';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { Endpoint } from '@smithy/types';
 import type { PostResult } from '../ports/connections';
+import { PostSigner } from './post-signer';
 
 const RETRYABLE = new Set([429, 500, 502, 503, 504]);
 const ATTEMPTS = 3;
@@ -29,40 +31,45 @@ export class PostError extends Error {
 const encodeLabel = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export class ConnectionPoster {
-  private ready: Promise<{ signer: SignatureV4; endpoint: Endpoint }> | null = null;
+  private ready: Promise<{ signer: SignatureV4; fast: PostSigner; endpoint: Endpoint }> | null = null;
 
   constructor(private readonly client: ApiGatewayManagementApiClient) {}
 
-  private init(): Promise<{ signer: SignatureV4; endpoint: Endpoint }> {
+  private init(): Promise<{ signer: SignatureV4; fast: PostSigner; endpoint: Endpoint }> {
     this.ready ??= (async () => {
       const cfg = this.client.config;
       if (!cfg.endpoint) throw new Error('the connections client has no endpoint');
+      const region = await cfg.region();
       const signer = new SignatureV4({
         service: 'execute-api',
-        region: await cfg.region(),
+        region,
         credentials: cfg.credentials,
         sha256: cfg.sha256,
         uriEscapePath: true,
         applyChecksum: true,
       });
-      return { signer, endpoint: await cfg.endpoint() };
+      return { signer, fast: new PostSigner(region), endpoint: await cfg.endpoint() };
     })();
     return this.ready;
   }
 
-  /** The signed request for one post (exposed for the signing test). */
+  /**
+   * The signed request for one post (exposed for the signing test): signed by the post signer (post-signer.ts:
+   * the SDK's signature at a fraction of its CPU), or by the SDK's for a path it would normalize. `body` is
+   * hashed once per object: a body shared by many posts must not change between them.
+   */
   async request(connectionId: string, body: Uint8Array, signingDate?: Date): Promise<HttpRequest> {
-    const { signer, endpoint } = await this.init();
+    const { signer, fast, endpoint } = await this.init();
     const base = (endpoint.path ?? '').replace(/\/$/, '');
     const hostname = endpoint.port ? `${endpoint.hostname}:${endpoint.port}` : endpoint.hostname;
+    const path = `${base}/@connections/${encodeLabel(connectionId)}`;
+    const where = { protocol: endpoint.protocol, hostname: endpoint.hostname, port: endpoint.port, method: 'POST', path, body };
+    const credentials = await this.client.config.credentials();
+    const headers = fast.sign(credentials, hostname, path, body, signingDate ?? new Date());
+    if (headers) return new HttpRequest({ ...where, headers });
     const request = new HttpRequest({
-      protocol: endpoint.protocol,
-      hostname: endpoint.hostname,
-      port: endpoint.port,
-      method: 'POST',
-      path: `${base}/@connections/${encodeLabel(connectionId)}`,
+      ...where,
       headers: { host: hostname, 'content-type': 'application/octet-stream', 'content-length': String(body.byteLength) },
-      body,
     });
     return (await signer.sign(request, { signingDate })) as HttpRequest;
   }

@@ -34,6 +34,18 @@ export function toConnection(item: Record<string, unknown>): LiveConnection {
   return { ...c, claims: c.claims ?? {}, scopes: c.scopes ?? null, ready: c.ready === true, validUntil: c.validUntil ?? null };
 }
 
+/**
+ * A hub's partition read as four Queries at once, by connection id (the sort key): API Gateway's ids, and the
+ * local gateway's, are base64, so the first character spreads them about evenly over `+/0-9A-Za-z`. Together
+ * the ranges cover every string; neighbours share only their bound itself (BETWEEN is inclusive).
+ */
+const HUB_RANGES: ReadonlyArray<{ condition: string; values: Record<string, string> }> = [
+  { condition: 'sk < :hi', values: { ':hi': 'E' } },
+  { condition: 'sk BETWEEN :lo AND :hi', values: { ':lo': 'E', ':hi': 'U' } },
+  { condition: 'sk BETWEEN :lo AND :hi', values: { ':lo': 'U', ':hi': 'k' } },
+  { condition: 'sk >= :lo', values: { ':lo': 'k' } },
+];
+
 export class DynamoConnections implements ConnectionsPort {
   /** The first hub seen with room, per market: a warm function starts looking there. */
   private readonly firstOpenHub = new Map<string, number>();
@@ -202,16 +214,24 @@ export class DynamoConnections implements ConnectionsPort {
     return (await this.query(liveHubsPk(market))).map((i) => Number(i.hub)).filter(Number.isInteger);
   }
 
-  /** One hub's sockets as the fan-out needs them (a projected read: a full hub is 2000 items). */
+  /** One hub's sockets as the fan-out needs them (a projected read: a full hub is 2000 items), its id ranges read at once. */
   private async hubAudiences(market: string, hub: number): Promise<SocketAudience[]> {
     const out: SocketAudience[] = [];
-    const items = await queryItems(this.t.ddb, {
-      TableName: this.t.name,
-      KeyConditionExpression: 'pk = :pk',
-      ProjectionExpression: 'sk, aud, ready, userId',
-      ExpressionAttributeValues: { ':pk': liveConnPk(market, hub) },
-    });
-    for (const i of items) {
+    const ranges = await Promise.all(
+      HUB_RANGES.map((range) =>
+        queryItems(this.t.ddb, {
+          TableName: this.t.name,
+          KeyConditionExpression: `pk = :pk AND ${range.condition}`,
+          ProjectionExpression: 'sk, aud, ready, userId',
+          ExpressionAttributeValues: { ':pk': liveConnPk(market, hub), ...range.values },
+        }),
+      ),
+    );
+    // A connection id equal to a bound falls in the two ranges that share it: each socket once.
+    const seen = new Set<string>();
+    for (const i of ranges.flat()) {
+      if (seen.has(String(i.sk))) continue;
+      seen.add(String(i.sk));
       const audience = typeof i.aud === 'string' ? i.aud : '|7';
       const bar = audience.lastIndexOf('|');
       const features = audience.slice(0, bar).split(',').filter(Boolean) as Feature[];
@@ -229,9 +249,15 @@ export class DynamoConnections implements ConnectionsPort {
     return out;
   }
 
+  /**
+   * Read in one round trip's time where it can (issue 27 point 4, the fan-out's time): hub 0, where a market's
+   * first 2000 sockets live, is read alongside the list of hubs rather than after it, and each hub's query is
+   * split over ranges of connection ids (HUB_RANGES) run at once.
+   */
   async audiencesOf(market: string): Promise<SocketAudience[]> {
-    const hubs = await this.hubs(market);
-    return (await Promise.all(hubs.map((h) => this.hubAudiences(market, h)))).flat();
+    const [hubs, first] = await Promise.all([this.hubs(market), this.hubAudiences(market, 0)]);
+    const rest = await Promise.all(hubs.filter((h) => h !== 0).map((h) => this.hubAudiences(market, h)));
+    return [first, ...rest].flat();
   }
 
   async ofMarket(market: string): Promise<LiveConnection[]> {

@@ -11,19 +11,24 @@
  * a part its head names missing (a newer write deleted it, or an eventually consistent read lags) re-reads
  * the head and parts, at last strongly consistent. A write that crashes between its parts and its head leaves parts no head names;
  * compaction's retry writes the same content, so the same generation, and adopts them.
+ *
+ * Each head also carries `through`, the compaction mark its content covers (issue 27 point 4): a reader that
+ * knows the mark can take an eventually consistent read of the shard when the head it got is stamped at or
+ * past it, and read strongly consistent otherwise (a lagging replica, or a head stored before stamps).
  */
 
 import { createHash } from 'node:crypto';
 import { BatchGetCommand, DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeHistoryParts, encodeHistoryParts, partsHolding } from '../page-format/history-parts';
 import { HISTORY_SHARDS } from '../page-format/shard-layout';
-import type { HistoryPage } from '../ports/market';
+import type { HistoryPage, StoredHistoryShard } from '../ports/market';
 import { backoff, batchPut } from './batch-write';
 import { historyPk, shardSk } from './keys';
 import { queryPages } from './query';
 
 type Meter = { add(units: unknown, kind: 'read' | 'write'): void };
-type Item = { pk: string; sk: string; d?: Uint8Array; parts?: Array<[number, number]>; gen?: string };
+/** `through` (heads only): the compaction mark the writer stamped (ports/market.ts StoredHistoryShard). */
+type Item = { pk: string; sk: string; d?: Uint8Array; parts?: Array<[number, number]>; gen?: string; through?: number };
 
 const partSk = (shard: number, gen: string, part: number): string => `${shardSk(shard)}#${gen}#${part}`;
 /** Re-reads of a shard caught mid-write before giving up. */
@@ -47,6 +52,11 @@ export class HistoryItems {
 
   /** The shard's stored bytes (its page, or the parts holding `keys`, every part without them); none when never written. */
   async bytes(market: string, shard: number, keys?: readonly number[]): Promise<Uint8Array[]> {
+    return (await this.stored(market, shard, keys)).parts;
+  }
+
+  /** The shard's stored bytes as `bytes` reads them, with the head's stamp (null: none). */
+  async stored(market: string, shard: number, keys?: readonly number[]): Promise<StoredHistoryShard> {
     for (let attempt = 0; ; attempt++) {
       const strong = this.consistent || attempt >= READ_TRIES - 1;
       const out = await this.ddb.send(
@@ -54,13 +64,14 @@ export class HistoryItems {
       );
       this.meter.add(out.ConsumedCapacity, 'read');
       const head = out.Item as Item | undefined;
-      if (!head) return [];
-      if (!head.parts) return [head.d as Uint8Array];
+      if (!head) return { parts: [], through: null };
+      const through = typeof head.through === 'number' ? head.through : null;
+      if (!head.parts) return { parts: [head.d as Uint8Array], through };
       const wanted =
         keys === undefined ? head.parts.map((_, i) => i) : [...new Set(keys.flatMap((k) => partsHolding(head.parts ?? [], k)))].sort((a, b) => a - b);
       const parts = await this.parts(market, shard, head.gen as string, wanted, strong);
       const found = wanted.map((i) => parts.get(i)?.d);
-      if (found.every((d) => d !== undefined)) return found as Uint8Array[];
+      if (found.every((d) => d !== undefined)) return { parts: found as Uint8Array[], through };
       if (attempt >= READ_TRIES - 1) throw new Error(`history shard ${shard} of ${market}: a part its head names is missing`);
       await backoff(attempt);
     }
@@ -86,21 +97,22 @@ export class HistoryItems {
     return out;
   }
 
-  /** Replaces whole shards, each as one item or as parts under the item limit. */
-  async write(market: string, pages: ReadonlyMap<number, HistoryPage>): Promise<void> {
+  /** Replaces whole shards, each as one item or as parts under the item limit; heads stamped `through` when given. */
+  async write(market: string, pages: ReadonlyMap<number, HistoryPage>, through?: number): Promise<void> {
     const pk = historyPk(market);
     const heads: Item[] = [];
     const parts: Item[] = [];
     for (const [shard, page] of pages) {
       const encoded = encodeHistoryParts(page, HISTORY_SHARDS);
+      const stamp = through === undefined ? {} : { through };
       if (encoded.length === 1) {
-        heads.push({ pk, sk: shardSk(shard), d: encoded[0].d });
+        heads.push({ pk, sk: shardSk(shard), d: encoded[0].d, ...stamp });
         continue;
       }
       const hash = createHash('sha256');
       for (const p of encoded) hash.update(p.d);
       const gen = hash.digest('hex').slice(0, 12);
-      heads.push({ pk, sk: shardSk(shard), parts: encoded.map((p) => [p.lo, p.hi]), gen });
+      heads.push({ pk, sk: shardSk(shard), parts: encoded.map((p) => [p.lo, p.hi]), gen, ...stamp });
       for (let i = 0; i < encoded.length; i++) parts.push({ pk, sk: partSk(shard, gen, i), d: encoded[i].d });
     }
     await this.batchPut(parts);

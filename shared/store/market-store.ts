@@ -24,7 +24,16 @@ import {
   encodeVolume,
 } from '../page-format/page-codec';
 import { HISTORY_SHARDS, PAGE_SHARDS, ROW_SHARDS, shardOf, shardsTouched } from '../page-format/shard-layout';
-import { type DayFold, emptyMarketMeta, type HistoryPage, type MarketMeta, type MarketPages, type PendingMerge, type VolumeShard } from '../ports/market';
+import {
+  type DayFold,
+  emptyMarketMeta,
+  type HistoryPage,
+  type MarketMeta,
+  type MarketPages,
+  type PendingMerge,
+  type StoredHistoryShard,
+  type VolumeShard,
+} from '../ports/market';
 import { metric } from '../telemetry/function-telemetry';
 import { METRIC } from '../telemetry/metric-names';
 import { backoff, batchPut } from './batch-write';
@@ -305,14 +314,18 @@ export class MarketStore implements MarketPages {
     return this.history.bytes(market, shard);
   }
 
+  async historyShard(market: string, shard: number): Promise<StoredHistoryShard> {
+    return this.history.stored(market, shard);
+  }
+
   /** Every history shard (for compaction and whole-market history reads). */
   async histories(market: string): Promise<Map<number, HistoryPage>> {
     return this.history.readAll(market);
   }
 
-  /** Replaces whole history shards; a shard past the item limit is written as parts (history-items.ts). */
-  async writeHistories(market: string, pages: ReadonlyMap<number, HistoryPage>): Promise<void> {
-    await this.history.write(market, pages);
+  /** Replaces whole history shards stamped `through`; a shard past the item limit is written as parts (history-items.ts). */
+  async writeHistories(market: string, pages: ReadonlyMap<number, HistoryPage>, through?: number): Promise<void> {
+    await this.history.write(market, pages, through);
   }
 
   async historyMark(market: string): Promise<number | null> {

@@ -103,6 +103,17 @@ describe.each(variants)('connections port (%s)', (_name, make) => {
     expect(await port.ofMarket('forever.rp.horde.us')).toEqual([]);
   });
 
+  it('lists each socket of a market once, whatever its connection id, across hubs (the fan-out’s read)', async () => {
+    const port = await make();
+    // Ids on and around every bound of the adapter's id ranges, base64's first and last characters, and a few no gateway makes.
+    const all = ['+A', '/b', '0', '9z', 'D~', 'E', 'EA', 'T~', 'U', 'Ua', 'j~', 'k', 'kz', 'z', 'zz==', '~', '!', 'é'];
+    for (const id of all) await port.add(socket(id, { userId: `user_${id.length}` }));
+    await port.add(socket('other', { market: N }));
+    const listed = (await port.audiencesOf(M)).map((c) => c.connectionId);
+    expect(listed.length).toBe(all.length);
+    expect([...listed].sort()).toEqual([...all].sort());
+  });
+
   it('counts an account’s stored sockets across markets and hubs; every way of forgetting one lowers the count', async () => {
     const port = await make();
     expect(await port.countOfUser('user_1')).toBe(0);

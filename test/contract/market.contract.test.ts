@@ -9,12 +9,13 @@ import type { VolumePage } from '../../shared/domain/volume-estimate';
 import { decodeHistoryParts } from '../../shared/page-format/history-parts';
 import type { CandleCloses, ShardCloses } from '../../shared/page-format/page-closes';
 import { type CandleParts, compactHistory, encodeCandleShards } from '../../shared/page-format/page-codec';
-import { ROW_SHARDS, shardOf } from '../../shared/page-format/shard-layout';
+import { HISTORY_SHARDS, ROW_SHARDS, shardOf } from '../../shared/page-format/shard-layout';
 import type { MarketPort, MergeRecord } from '../../shared/ports/market';
 import { dynamoMarket } from '../../shared/store/dynamo-market';
 import { candlePk, shardSk } from '../../shared/store/keys';
 import { type MemoryPages, memoryMarket } from '../../shared/store/memory/market';
 import { freshTable } from '../support/engines';
+import { variantHistory, variantKeys } from '../support/many-variants';
 
 const T0 = Date.UTC(2026, 10, 2, 12, 0, 0);
 const DAY = Math.floor(T0 / DAY_MS);
@@ -280,6 +281,41 @@ describe.each(variants)('market port (%s)', (_name, make) => {
     await port.pages.writeDayFolds(M, HOUR, new Map([[1, fold]]), 4);
     expect(await port.latest.dayFolds(M, HOUR, [1, 2], T0)).toEqual(new Map([[1, { page: fold, seq: 4 }]]));
     expect(await port.latest.dayFolds(M, HOUR, [1], (DAY + 1) * DAY_MS + 2 * HOUR_MS)).toEqual(new Map());
+  });
+
+  it('stamps history shards with the compaction mark they are written for; a shard written without one reads as unstamped (issue 27 point 4)', async () => {
+    const port = await make(new ManualClock(T0));
+    const day = DAY - 1;
+    const small = compactHistory(new Map(), day, new Map([[A, candle(day * DAY_MS, 50)]]), new Map([[A, [1, 1, 1]]]), day - 90);
+    // One item's variants over 89 days: past DynamoDB's item limit, so the engine writes it as parts.
+    const keys = variantKeys(800);
+    const big = variantHistory(keys, day, 89, 1);
+    const bigShard = shardOf(keys[0], HISTORY_SHARDS);
+    expect(await port.latest.historyShard(M, A % 512)).toEqual({ parts: [], through: null });
+    await port.pages.writeHistories(
+      M,
+      new Map([
+        [A % 512, small],
+        [bigShard, big],
+      ]),
+      day,
+    );
+    for (const store of [port.latest, port.pages]) {
+      const one = await store.historyShard(M, A % 512);
+      expect(one.through).toBe(day);
+      expect(decodeHistoryParts(one.parts)).toEqual(small);
+      const split = await store.historyShard(M, bigShard);
+      expect(split.through).toBe(day);
+      expect(decodeHistoryParts(split.parts)).toEqual(big);
+    }
+    // The same bytes as the unstamped read gives; a later write with a later mark moves the stamp.
+    expect((await port.latest.historyShard(M, bigShard)).parts).toEqual(await port.latest.historyShardBytes(M, bigShard));
+    await port.pages.writeHistories(M, new Map([[bigShard, big]]), day + 1);
+    expect((await port.latest.historyShard(M, bigShard)).through).toBe(day + 1);
+    // Written without a stamp (as before stamps): readable, stamped with nothing.
+    await port.pages.writeHistories(M, new Map([[A % 512, small]]));
+    expect(await port.latest.historyShard(M, A % 512)).toEqual({ parts: await port.latest.historyShardBytes(M, A % 512), through: null });
+    expect(decodeHistoryParts((await port.latest.historyShard(M, A % 512)).parts)).toEqual(small);
   });
 
   it('logs merges, scans and books, leaving out expired entries', async () => {

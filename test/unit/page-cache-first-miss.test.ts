@@ -19,7 +19,7 @@ import { mergeWrites } from '../support/merge-writes';
 
 const M = 'forever.pvp.horde.us';
 const START = Date.UTC(2026, 10, 2, 6);
-/** The page reads of the single-item path (META and the compaction mark are not pages; history shards are always read strongly). */
+/** The page reads of the single-item path (META and the compaction mark are not pages; history shards: history-stamp.test.ts). */
 const PAGE_READS = ['rowShards', 'candleShards', 'volumeShardsOf', 'rowsOf', 'candlesOf', 'volumeOf'] as const;
 
 function counting(store: MarketPages): { store: MarketPages; reads: string[] } {

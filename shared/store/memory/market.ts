@@ -50,6 +50,7 @@ import {
   type RetentionPort,
   type ScanLogEntry,
   type ScanLogPort,
+  type StoredHistoryShard,
   type VolumeShard,
 } from '../../ports/market';
 import { BOOK_LOG_KEEP_MS } from '../book-log';
@@ -231,16 +232,21 @@ export class MemoryPages implements MarketPages {
   }
 
   async historyShardBytes(market: string, shard: number): Promise<Uint8Array[]> {
+    return (await this.historyShard(market, shard)).parts;
+  }
+
+  async historyShard(market: string, shard: number): Promise<StoredHistoryShard> {
     const item = this.t.get(P.history(market), pad(shard));
-    return item ? [item.d as Uint8Array] : [];
+    return { parts: item ? [item.d as Uint8Array] : [], through: typeof item?.through === 'number' ? item.through : null };
   }
 
   async histories(market: string): Promise<Map<number, HistoryPage>> {
     return new Map(this.t.query(P.history(market)).map((item) => [Number(item.sk), decodeHistory(item.d as Uint8Array)]));
   }
 
-  async writeHistories(market: string, pages: ReadonlyMap<number, HistoryPage>): Promise<void> {
-    for (const [s, page] of pages) this.t.put(P.history(market), pad(s), { d: encodeHistory(page, HISTORY_SHARDS) });
+  async writeHistories(market: string, pages: ReadonlyMap<number, HistoryPage>, through?: number): Promise<void> {
+    for (const [s, page] of pages)
+      this.t.put(P.history(market), pad(s), { d: encodeHistory(page, HISTORY_SHARDS), ...(through === undefined ? {} : { through }) });
   }
 
   async historyMark(market: string): Promise<number | null> {
