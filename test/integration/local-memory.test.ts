@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { MARKET, makeBook } from '../support/books';
+import { MARKET, makeBook, uploadBook } from '../support/books';
 import { ENTRY_ARGS, type EntryPoint, isEngine, startProcess, stillRunning, waitUntil } from '../support/entry-point';
+import { startLocal } from '../support/local';
 
 /**
  * Issue 25, point 4, through the real entry point in a child process with no `java` on its PATH (a PATH of one
@@ -111,4 +112,31 @@ describe('npm start -- --memory: the whole service with no Java', () => {
       reap(run);
     }
   }, 180_000);
+
+  it("applies the table fault and the merge crash to the fakes, as the engines' edge does; the engines' clients say they are the engines'", async () => {
+    const local = await startLocal({ backend: 'memory' });
+    try {
+      expect(() => local.runtime.s3).toThrow(/engines' alone/);
+      expect(() => local.runtime.operator.ddb).toThrow(/engines' alone/);
+      expect(() => local.runtime.awsMeter).toThrow(/engines' alone/);
+      const key = await local.apiKey((await local.user({ plan: 'premium' })).id);
+      const now = await local.now();
+      await local.faults({ table: 'down' });
+      expect(await uploadBook(local, key, makeBook(now - 60_000, { keys: 3 }))).toMatchObject({ status: 503, body: { error: 'storage_failed' } });
+      expect(await local.api('GET', `/api/v1/ah/${MARKET}`)).toMatchObject({ status: 503, body: { error: 'unavailable' } });
+      await local.faults({ table: 'up', mergeCrashAfter: 2 });
+      const at = now - 30_000;
+      expect((await uploadBook(local, key, makeBook(at, { keys: 3, first: 3000, price: () => 777 }))).status).toBe(200);
+      await local.settle();
+      // The merge crashed after its second write; its message came back and the next delivery merged it once.
+      const state = (await local.faults({})) as Record<string, number | string | null>;
+      expect(state).toMatchObject({ merge: 'none', mergeCrashAfter: null, mergeCrashes: 1 });
+      expect(state.mergeWrites).toBeGreaterThan(2);
+      const read = await local.api('GET', `/api/v1/ah/${MARKET}/3001`, { token: key });
+      expect(read.status).toBe(200);
+      expect(JSON.stringify(read.body)).toContain(`777,1,${at}`);
+    } finally {
+      await local.close();
+    }
+  }, 120_000);
 });
