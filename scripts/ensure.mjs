@@ -26,7 +26,8 @@ if (java && (java.error || java.status !== 0)) {
 // DynamoDB Local is kept to loopback by a launcher Java compiles (lib/local/engines/engines.ts): it needs javac or the
 // jdk.compiler module, else the runtime refuses to start it rather than let it listen on every interface.
 const javac = forStart ? null : spawnSync('javac', ['-version'], { encoding: 'utf8' });
-const compiler = !javac || (!javac.error && javac.status === 0) ? true : /^jdk\.compiler@/m.test(spawnSync('java', ['--list-modules'], { encoding: 'utf8' }).stdout ?? '');
+const compiler =
+  !javac || (!javac.error && javac.status === 0) ? true : /^jdk\.compiler@/m.test(spawnSync('java', ['--list-modules'], { encoding: 'utf8' }).stdout ?? '');
 if (!compiler) {
   console.error(
     'A Java compiler (javac, or the jdk.compiler module) is required to keep DynamoDB Local to 127.0.0.1 and was not found: install a JDK 17+, e.g. `sudo apt-get install -y openjdk-17-jdk-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS).',
