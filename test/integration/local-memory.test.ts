@@ -83,6 +83,26 @@ describe('npm start -- --memory: the whole service with no Java', () => {
     }
   }, 180_000);
 
+  it('--memory --demo with no java on PATH replays its week, prints its key, and serves its reads and files', async () => {
+    const run = startProcess(process.execPath, [...ENTRY_ARGS, '--memory', '--demo'], { PATH: noJava, PORT: '0', LOG: 'quiet' });
+    try {
+      const [, base] = await run.waitFor(/^ready (http:\/\/127\.0\.0\.1:\d+)$/m, 150_000);
+      const [, key] = await run.waitFor(/^ {2}API key {2}(ak_\S+)$/m, 10_000);
+      const [, item, market] = await run.waitFor(/^ {2}item {5}(\d+) \(.*\) on (\S+)$/m, 10_000);
+      const read = await fetch(`${base}/api/v1/ah/${market}/${item}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(read.status).toBe(200);
+      expect(await read.json()).toMatchObject({ market, item: Number(item), live: true });
+      const pointer = await fetch(`${base}/cdn/items/v1/current.json`);
+      expect(pointer.status).toBe(200);
+      expect(await pointer.json()).toMatchObject({ v: 1, build: expect.any(String) });
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toEqual({ code: 0, signal: null });
+      expect(run.seen().filter(isEngine)).toEqual([]);
+    } finally {
+      reap(run);
+    }
+  }, 240_000);
+
   it('npm start with no java on PATH says so in one line and offers --memory, with no stack trace', async () => {
     const npm = realpathSync(join(process.execPath, '..', 'npm'));
     const run = startProcess(process.execPath, [npm, 'start'], {

@@ -68,6 +68,7 @@ export async function startLocal(
     filesPrefix: opts.filesPrefix,
     direct: opts.direct,
     catalogueKeysPerDay: opts.catalogueKeysPerDay,
+    // LOCAL_LOG=1 prints the service's JSON lines (debugging a file); else errors only.
     log: process.env.LOCAL_LOG === '1',
   } as const;
   // The engines and the run's files come from the global setup (`inject`), which a memory-only project has not.
