@@ -58,7 +58,8 @@ export async function startLocal(
     catalogueKeysPerDay?: number;
   } = {},
 ): Promise<Local> {
-  const backend = opts.backend ?? defaultBackend();
+  // Bundles and recorded calls are the engines' alone: a file asking for them runs on the engines whatever LOCAL_BACKEND says.
+  const backend = opts.backend ?? (opts.bundles || opts.callsInMemory ? 'engines' : defaultBackend());
   const common = {
     port: 0,
     dataDir: ':memory:',
