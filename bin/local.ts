@@ -29,10 +29,12 @@ if (cli.kind === 'error') {
   process.exit(2);
 }
 const o = cli.options;
+for (const notice of o.notices ?? []) console.log(notice);
 const demo = o.demo ? await import('../lib/local/demo/demo') : null;
 // The demo replays the last week on a clock that starts in the past (a manual clock: the week before CLOCK_START).
 const target = o.clock === 'manual' ? (o.clockStart ?? Date.now()) : undefined;
 const rt = new Runtime({
+  backend: o.memory ? 'memory' : 'engines',
   port: o.port,
   dataDir: o.dataDir,
   clock: demo && o.clock === 'system' ? 'replay' : o.clock,

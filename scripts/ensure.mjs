@@ -12,8 +12,11 @@ if (major < 20 || (major === 20 && minor < 19) || major === 21 || (major === 22 
   console.error(`Node ${process.versions.node} is too old: install Node 20.19+ (or 22.12+).`);
   process.exit(1);
 }
-const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
-if (java.error || java.status !== 0) {
+// `npm start` checks Java itself, and only for the storage engines: `npm start -- --memory` needs none, and its
+// flags reach the runtime (bin/local.ts), not this script. The tests and the bench need the engines.
+const forStart = process.env.npm_lifecycle_event === 'start';
+const java = forStart ? null : spawnSync('java', ['-version'], { encoding: 'utf8' });
+if (java && (java.error || java.status !== 0)) {
   // One line, as every failed start says what to do (docs/local-runtime.md).
   console.error(
     'Java 17+ is required for DynamoDB Local and was not found on PATH: install it, e.g. `sudo apt-get install -y openjdk-17-jre-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS).',
@@ -22,8 +25,9 @@ if (java.error || java.status !== 0) {
 }
 // DynamoDB Local is kept to loopback by a launcher Java compiles (lib/local/engines/engines.ts): it needs javac or the
 // jdk.compiler module, else the runtime refuses to start it rather than let it listen on every interface.
-const javac = spawnSync('javac', ['-version'], { encoding: 'utf8' });
-const compiler = !javac.error && javac.status === 0 ? true : /^jdk\.compiler@/m.test(spawnSync('java', ['--list-modules'], { encoding: 'utf8' }).stdout ?? '');
+const javac = forStart ? null : spawnSync('javac', ['-version'], { encoding: 'utf8' });
+const compiler =
+  !javac || (!javac.error && javac.status === 0) ? true : /^jdk\.compiler@/m.test(spawnSync('java', ['--list-modules'], { encoding: 'utf8' }).stdout ?? '');
 if (!compiler) {
   console.error(
     'A Java compiler (javac, or the jdk.compiler module) is required to keep DynamoDB Local to 127.0.0.1 and was not found: install a JDK 17+, e.g. `sudo apt-get install -y openjdk-17-jdk-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS).',

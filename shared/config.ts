@@ -55,6 +55,11 @@ const ConfigSchema = z.object({
   DYNAMODB_ENDPOINT: z.optional(z.string()),
   S3_ENDPOINT: z.optional(z.string()),
   /**
+   * Locally only: `on` when the API gateways are the local runtime's (which keeps a socket open as long as its
+   * client does and reads a close code), whatever stores the data; a local DynamoDB endpoint implies it.
+   */
+  LOCAL_GATEWAY: z.optional(z.enum(['on'])),
+  /**
    * Locally only: a smaller daily quota of keys new to the catalogue per account (tests show the quota's rule
    * with a few hundred keys instead of 10,000). Every deployed stage uses CATALOGUE_NEW_KEYS_PER_DAY.
    */
@@ -106,7 +111,7 @@ export const CONFIG_VARIABLES_BY_SOURCE = {
     uploader: ['UPLOADER_KEY'],
   },
   lambda: ['AWS_REGION'],
-  local: ['DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'PUSH_LOOPBACK', 'CATALOGUE_KEYS_PER_DAY'],
+  local: ['DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'LOCAL_GATEWAY', 'PUSH_LOOPBACK', 'CATALOGUE_KEYS_PER_DAY'],
 } as const satisfies {
   deployment: readonly ConfigVariable[];
   workBucket: readonly ConfigVariable[];
@@ -149,6 +154,8 @@ export interface Config {
   push: { hosts: string[]; loopback: boolean };
   region: string;
   endpoints: { dynamodb?: string; s3?: string };
+  /** Whether API Gateway is the local runtime's gateway (engines or memory mode): no 2-hour socket limit, close codes read. */
+  localGateway: boolean;
   /** Keys new to the catalogue one account may add a day (POST /api/v1/items/seen). */
   catalogueKeysPerDay: number;
 }
@@ -201,6 +208,7 @@ export function parseConfig(source: Record<string, string | undefined> = process
     },
     region: e.AWS_REGION,
     endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, s3: e.S3_ENDPOINT },
+    localGateway: e.LOCAL_GATEWAY === 'on' || e.DYNAMODB_ENDPOINT !== undefined,
     catalogueKeysPerDay: e.CATALOGUE_KEYS_PER_DAY ? Number(e.CATALOGUE_KEYS_PER_DAY) : CATALOGUE_NEW_KEYS_PER_DAY,
   };
 }

@@ -10,10 +10,10 @@
  *   integration test runs on the engines until someone says it needs less.
  */
 
-/** Whether the service tier runs on the memory backend (`LOCAL_BACKEND=memory`). Until startLocal has that
- * backend, the service files run in the engines project; flipping this to `true` is the whole switch. The
- * environment variable tries it without an edit: `SERVICE_TIER=memory npx vitest run --project service`. */
-export const SERVICE_ON_MEMORY = process.env.SERVICE_TIER === 'memory';
+/** Whether the service tier runs on the memory backend (`LOCAL_BACKEND=memory`, issue 25 point 5): on unless
+ * `SERVICE_TIER=engines`, which puts the service files back in the engines project (a whole run on the engines,
+ * to compare the two backends: `SERVICE_TIER=engines npx vitest run --project engines`). */
+export const SERVICE_ON_MEMORY = process.env.SERVICE_TIER !== 'engines';
 
 /** Java-free files of test/integration and test/contract (all of test/infra is Java-free too: CDK synth). */
 export const OFFLINE_FILES: readonly string[] = [
@@ -60,6 +60,7 @@ export const SERVICE_FILES: readonly string[] = [
   'local-environment',
   'local-failed-runs',
   'local-limits',
+  'local-memory',
   'names-inert',
   'pages-chart-browser',
   'pages-history',

@@ -3,6 +3,12 @@ import type { BundleBuildOptions } from './functions/bundles';
 import type { LogMode } from './process/log-lines';
 
 export interface RuntimeOptions {
+  /**
+   * `engines` (the default): DynamoDB Local and s3rver behind the local AWS edge, the only mode where units, IAM
+   * and SDK faults are real. `memory`: the in-memory fakes, no engine, no Java, nothing kept (`npm start -- --memory`,
+   * lib/local/memory/); `dataDir`, the engines' endpoints, `recordCalls` and `bundles` mean nothing there.
+   */
+  backend?: 'engines' | 'memory';
   port?: number;
   host?: string;
   /** Where data lives; `:memory:` keeps nothing. */

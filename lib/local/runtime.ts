@@ -8,21 +8,22 @@
  * identity/, control/) and the background (background/); the command line is in process/.
  */
 import { mkdirSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, resolve } from 'node:path';
-import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { type Clock, ManualClock, systemClock } from '../../shared/clock';
 import { jsonLog, type Log } from '../../shared/log';
+import { awsServices } from '../../shared/platform/aws-services';
 import type { ClientName, Platform } from '../../shared/platform/platform';
+import { TABLE_ADAPTERS } from '../../shared/platform/table-adapters';
+import type { ServicesOf } from '../../shared/services';
 import { type LogSink, setLogSink } from '../../shared/telemetry/sink';
 import { FUNCTIONS, type FunctionName, WS_ROUTES } from '../../shared/topology';
 import { readSiteBuild, type SiteBuild } from '../site-build';
 import type { Meter } from './aws-edge/edge';
 import { type SqsEndpoint, startSqsEndpoint } from './aws-edge/sqs-endpoint';
 import type { LocalAws } from './aws-edge/start';
-import { Background, type BackgroundParts, serviceQueues } from './background/background';
+import { Background, type BackgroundParts, type ChangeParts, engineBackground, serviceQueues } from './background/background';
 import type { LocalQueues } from './background/queues';
 import { ReplayClock } from './background/replay-clock';
 import { handleControl } from './control/control';
@@ -30,7 +31,7 @@ import { MergeCrash, type MergeFaultState } from './control/merge-crash';
 import { Backend, type StartedBackend } from './engines/backend';
 import { StartAborted } from './engines/wait';
 import { type Bundles, buildBundles } from './functions/bundles';
-import { type LocalSecrets, localSecrets } from './functions/deployment';
+import { type LocalNames as LocalDeploymentNames, type LocalSecrets, localSecrets } from './functions/deployment';
 import { LambdaHost } from './functions/lambda';
 import { type OperatorServices, operatorServices } from './functions/operator';
 import { type LocalPlatforms, localPlatforms } from './functions/platforms';
@@ -38,16 +39,15 @@ import { sandboxEnvironments } from './functions/sandbox-environment';
 import { Sandboxes } from './functions/sandboxes';
 import { Edge } from './gateways/edge';
 import { FileHost } from './gateways/file-host';
+import { type FileSource, s3FileSource } from './gateways/file-source';
 import { HttpApi } from './gateways/http-api';
-import { sendJson } from './gateways/http-events';
-import { closeListeners, type Listeners, openListeners, type Routing } from './gateways/listeners';
+import { closeListeners, gated, type Listeners, openListeners, type Routing } from './gateways/listeners';
 import { LiveGateway } from './gateways/live-gateway';
 import { SiteHost } from './gateways/site-host';
-import { type CallRecorder, LOCAL_ACCOUNT, LOCAL_REGION, type LocalNames } from './iam/calls';
-import { invokePermissions } from './iam/invoke-permissions';
+import { arnNames, type CallRecorder, type LocalNames } from './iam/calls';
 import { recordQueueCalls } from './iam/record';
-import type { TemplateJson } from './iam/resolve';
 import { LocalIdentity } from './identity/identity';
+import { engineOnly, memoryBackend } from './memory/backend';
 import type { Faults, RuntimeOptions } from './options';
 import { type DataLock, lockDataDir } from './process/data-lock';
 import { ServiceLines } from './process/log-lines';
@@ -61,6 +61,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STAGE = 'local';
 /** The WebSocket API's id in local events (lib/local/gateways/live-gateway.ts) and in recorded `@connections` ARNs. */
 const LIVE_API_ID = 'local';
+/** The function a WebSocket route invokes (the manifest's). */
+const wsRoute = (key: string): FunctionName => WS_ROUTES.find((r) => r.routeKey === key)!.function;
 
 export class Runtime {
   base = '';
@@ -74,8 +76,10 @@ export class Runtime {
   readonly bucketName: string;
   /** The private bucket of internal state (the file host never serves it), as each stage has in AWS. */
   readonly workBucketName: string;
-  s3!: S3Client;
+  private engineS3: S3Client | null = null;
   queues!: LocalQueues;
+  /** The files bucket as the file host and `/_local/files` read it (s3rver's, or the memory files port). */
+  files!: FileSource;
   /** The functions' sandboxes in `--bundles` mode (which bundle served which function: `sandboxes.served`). */
   sandboxes: Sandboxes | null = null;
   private built: Bundles | null = null;
@@ -94,9 +98,11 @@ export class Runtime {
   private dataLock: DataLock | null = null;
   /** Each function's local platform: its own configuration over the engines' shared, instrumented clients. */
   private platforms = new Map<FunctionName, Platform<ClientName>>();
+  /** Each function's services in the memory mode (null: the engines', built over its platform). */
+  private memoryServicesOf: ((fn: FunctionName) => ServicesOf<FunctionName>) | null = null;
   private lambdas = new LambdaHost(
     ROOT,
-    (name) => this.platform(name),
+    (name) => this.memoryServicesOf?.(name) ?? (awsServices(name, this.platform(name), TABLE_ADAPTERS) as ServicesOf<FunctionName>),
     (name, run) => this.mergeCrash.run(name, run),
   );
   /**
@@ -106,12 +112,20 @@ export class Runtime {
   operator!: OperatorServices;
   /** Tests shorten timeouts and slow functions down here (lib/local/functions/lambda.ts) instead of waiting 29 s. */
   readonly lambdaKnobs = this.lambdas.knobs;
+  /** Invokes a function as the Lambda service does (lib/local/functions/lambda.ts). */
+  private readonly invoke = (fn: FunctionName, event: unknown) => this.lambdas.invoke(fn, event);
   /** API Gateway's HTTP API in front of the functions (lib/local/gateways/http-api.ts). */
   private readonly httpApi = new HttpApi(
     (fn, event) => this.lambdas.invoke(fn, event),
     (level, msg, data) => this.log(level, msg, data),
   );
-  private live!: LiveGateway;
+  /** The WebSocket API: its routes' functions from the manifest (`@connections` held to the callers' policies on the engines). */
+  private readonly live = new LiveGateway(
+    STAGE,
+    (fn, ev) => this.lambdas.invoke(fn, ev),
+    { connect: wsRoute('$connect'), message: wsRoute('$default'), disconnect: wsRoute('$disconnect') },
+    (err) => this.log('error', 'live gateway', { error: String(err) }),
+  );
   /** The queues' deliveries, the stream, the schedules and the sweeper (lib/local/background/background.ts). */
   private background: Background | null = null;
   /** The listener's routing (lib/local/gateways/edge.ts), once everything it routes to is wired. */
@@ -137,9 +151,21 @@ export class Runtime {
     return this.backend.aws?.edge.url ?? '';
   }
 
-  /** The calls the local AWS edge saw, by caller and IAM action (refused ones too). */
+  /** The calls the local AWS edge saw, by caller and IAM action (refused ones too); the engines' alone. */
   get awsMeter(): Meter {
+    if (this.onMemory) engineOnly('the AWS call meter (awsMeter)');
     return this.backend.aws?.edge.meter ?? new Map();
+  }
+
+  /** The engines' S3 client (signed as the calling function); the engines' alone. */
+  get s3(): S3Client {
+    if (!this.engineS3) return engineOnly(this.onMemory ? 'the S3 client (runtime.s3)' : 'runtime.s3 before start');
+    return this.engineS3;
+  }
+
+  /** Whether the service runs on the in-memory fakes (`backend: 'memory'`, lib/local/memory/). */
+  get onMemory(): boolean {
+    return this.opts.backend === 'memory';
   }
 
   /** API Gateway's integration timeout (30 s for HTTP APIs); tests may shorten it. */
@@ -157,7 +183,7 @@ export class Runtime {
   }
 
   private get memory(): boolean {
-    return this.opts.dataDir === ':memory:';
+    return this.onMemory || this.opts.dataDir === ':memory:';
   }
 
   private get host(): string {
@@ -187,14 +213,11 @@ export class Runtime {
     // The port first: a port in use fails the start before any engine is spawned.
     this.listeners = await openListeners(this.host, this.opts.port ?? 8787, this.opts.direct ?? false, this.routing);
     ({ base: this.base, directBase: this.directBase } = this.listeners);
-    const building = this.buildBundles();
-    const backend = await this.startBackend(dataDir);
-    this.recorder = backend.recorder;
-    this.permitInvokes(backend.template);
     const secrets = localSecrets(dataDir);
     const site = readSiteBuild();
     if (!site) throw new Error('the website is not built: run npm run build (npm start and npm test build it when missing)');
-    await this.startFunctions(backend.aws, secrets, site.entry, building);
+    this.queues = serviceQueues(this.clock, (fn, event) => this.lambdas.invoke(fn, event));
+    const feed = this.onMemory ? this.startOnMemory(secrets, site.entry) : await this.startOnEngines(dataDir, secrets, site.entry);
     this.identity = new LocalIdentity({
       dataDir: dataDir ?? ':memory:',
       issuer: `${this.base}/_local/idp`,
@@ -202,14 +225,38 @@ export class Runtime {
       secretKey: secrets.identitySecret,
     });
     await this.identity.init();
-    this.live = this.liveGateway(backend.aws);
-    this.background = new Background(this.backgroundParts(backend), this.queues, this.live);
+    this.background = new Background(this.backgroundParts(feed), this.queues, this.live);
     await Promise.all([this.background.init(), this.lambdas.preload(FUNCTIONS.map((f) => f.name))]);
     if (this.aborter.signal.aborted) throw new StartAborted();
-    this.edge = this.edgeFor(backend.aws, secrets.originVerify, site);
+    this.edge = this.edgeFor(secrets.originVerify, site);
     this.background.start();
     this.ready = true;
     return this.base;
+  }
+
+  /** The engines: the back end while the bundles build, each function's platform (and sandbox), `@connections` behind the edge's scheme. */
+  private async startOnEngines(dataDir: string | null, secrets: LocalSecrets, siteEntry: string): Promise<ChangeParts> {
+    const building = this.buildBundles();
+    const backend = await this.startBackend(dataDir);
+    this.recorder = backend.recorder;
+    this.httpApi.permitFrom(backend.template);
+    await this.startFunctions(backend.aws, secrets, siteEntry, building);
+    this.files = s3FileSource(backend.aws.engineS3, this.bucketName);
+    this.live.access = backend.aws.manage;
+    const { invoke, log, tableName, memory } = this;
+    return engineBackground({ ddb: backend.aws.engineDdb, ddbEndpoint: backend.ddbEndpoint, tableName, memory, invoke, log });
+  }
+
+  /** The in-memory fakes (lib/local/memory/backend.ts): no engine, no edge, no IAM (every route's function may be invoked). */
+  private startOnMemory(secrets: LocalSecrets, siteEntry: string): ChangeParts {
+    if (this.bundleMode) throw new Error('--bundles runs the deployed bundles on the engines: drop --memory or --bundles');
+    this.httpApi.permissions = null;
+    const { clock, log, faults, mergeCrash, queues, invoke } = this;
+    const names = this.deploymentNames();
+    const { catalogueKeysPerDay } = this.opts;
+    const mem = memoryBackend({ names, secrets, siteEntry, clock, log, faults, mergeCrash, queues, invoke, sockets: this.live.sockets, catalogueKeysPerDay });
+    ({ servicesOf: this.memoryServicesOf, operator: this.operator, files: this.files } = mem);
+    return mem.background;
   }
 
   /** The data folder (null for `:memory:`), made and locked before anything else: a second runtime on it is refused having started nothing. */
@@ -231,9 +278,8 @@ export class Runtime {
 
   /** The queues, each function's platform (and with `--bundles` its sandbox), and the operator's services. */
   private async startFunctions(aws: LocalAws, secrets: LocalSecrets, siteEntry: string, building: Promise<Bundles> | null): Promise<void> {
-    this.queues = serviceQueues(this.clock, (fn, event) => this.lambdas.invoke(fn, event));
     const platforms = this.platformsFor(aws, secrets, siteEntry);
-    this.s3 = platforms.s3;
+    this.engineS3 = platforms.s3;
     if (building) await this.startSandboxes(await building, platforms);
     this.platforms = platforms.byFunction;
     this.operator = operatorServices(platforms.operator);
@@ -259,9 +305,8 @@ export class Runtime {
 
   /** Each function's platform over the shared clients, and the operator's (lib/local/functions/platforms.ts). */
   private platformsFor(aws: LocalAws, secrets: LocalSecrets, siteEntry: string): LocalPlatforms {
-    const filesPrefix = this.opts.filesPrefix ?? '';
     return localPlatforms({
-      names: { base: this.base, stage: STAGE, tableName: this.tableName, bucketName: this.bucketName, workBucketName: this.workBucketName, filesPrefix },
+      names: this.deploymentNames(),
       secrets,
       siteEntry,
       aws,
@@ -274,41 +319,19 @@ export class Runtime {
     });
   }
 
-  /** The functions' resource policies (who may invoke them), from the synthesized template. */
-  private permitInvokes(template: TemplateJson): void {
-    const scope = { region: LOCAL_REGION, account: LOCAL_ACCOUNT };
-    this.httpApi.permissionScope = scope;
-    this.httpApi.permissions = invokePermissions(template, scope);
+  /** The names the local deployment's configuration is built from (lib/local/functions/deployment.ts). */
+  private deploymentNames(): LocalDeploymentNames {
+    const { base, tableName, bucketName, workBucketName } = this;
+    return { base, stage: STAGE, tableName, bucketName, workBucketName, filesPrefix: this.opts.filesPrefix ?? '' };
   }
 
-  /** The WebSocket API: its routes' functions from the manifest, `@connections` held to the callers' policies. */
-  private liveGateway(aws: LocalAws): LiveGateway {
-    const ws = (key: string) => WS_ROUTES.find((r) => r.routeKey === key)!.function;
-    const live = new LiveGateway(
-      STAGE,
-      (fn, ev) => this.lambdas.invoke(fn, ev),
-      { connect: ws('$connect'), message: ws('$default'), disconnect: ws('$disconnect') },
-      (err) => this.log('error', 'live gateway', { error: String(err) }),
-    );
-    live.access = aws.manage;
-    return live;
+  private backgroundParts(feed: ChangeParts): BackgroundParts {
+    const { clock, log } = this;
+    return { clock, log, invoke: this.invoke, sealFails: () => this.faults.seal === 'fail', ...feed };
   }
 
-  private backgroundParts(backend: StartedBackend): BackgroundParts {
-    return {
-      clock: this.clock,
-      log: this.log,
-      invoke: (fn, event) => this.lambdas.invoke(fn, event),
-      sealFails: () => this.faults.seal === 'fail',
-      ddb: backend.aws.engineDdb,
-      ddbEndpoint: backend.ddbEndpoint,
-      tableName: this.tableName,
-      memory: this.memory,
-    };
-  }
-
-  /** The listener's routing once everything it routes to is wired: the file host reads s3rver past the edge. */
-  private edgeFor(aws: LocalAws, originVerify: string, site: SiteBuild): Edge {
+  /** The listener's routing once everything it routes to is wired: the file host reads s3rver past the edge, or the memory files. */
+  private edgeFor(originVerify: string, site: SiteBuild): Edge {
     return new Edge({
       base: this.base,
       stage: STAGE,
@@ -316,7 +339,7 @@ export class Runtime {
       originVerify,
       identity: this.identity,
       control: (req, res, url, body) => handleControl(this, req, res, url, body),
-      fileHost: new FileHost(aws.engineS3, this.bucketName, (origin) => this.allowedOrigin(origin)),
+      fileHost: new FileHost(this.files, (origin) => this.allowedOrigin(origin)),
       site: new SiteHost(site),
       live: this.live,
       httpApi: this.httpApi,
@@ -342,21 +365,13 @@ export class Runtime {
    * plays the function with them); undefined before start.
    */
   sandboxCredentials(fn: FunctionName): { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined {
+    if (this.onMemory) engineOnly("a function's AWS credentials (sandboxCredentials)");
     return this.backend.aws?.credentials.of(fn);
   }
 
   /** What the local ARNs name (the recorded calls' and the edge's policy checks). */
   private localNames(): LocalNames {
-    return {
-      region: LOCAL_REGION,
-      account: LOCAL_ACCOUNT,
-      table: this.tableName,
-      bucket: this.bucketName,
-      work: this.workBucketName,
-      filesPrefix: this.opts.filesPrefix ?? '',
-      liveApiId: LIVE_API_ID,
-      liveStage: STAGE,
-    };
+    return arnNames(this.deploymentNames(), LIVE_API_ID);
   }
 
   /** The local platform function `name`'s composition root is built on (its own configuration; tests read it). */
@@ -427,20 +442,7 @@ export class Runtime {
   }
 
   /** Requests before start-up finished (or once stopping began) are answered 503: the handlers are not wired. */
-  private readonly routing: Routing = {
-    onRequest: (req, res, edge) => this.onRequest(req, res, edge),
-    onUpgrade: (req, socket, head, edge) => this.onUpgrade(req, socket, head, edge),
-  };
-
-  private onRequest(req: IncomingMessage, res: ServerResponse, edge: boolean): void {
-    if (!this.ready || !this.edge) sendJson(res, 503, { error: 'starting', message: 'the local runtime is starting' });
-    else void this.edge.onRequest(req, res, edge);
-  }
-
-  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, edge: boolean): void {
-    if (!this.ready || !this.edge) socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else this.edge.onUpgrade(req, socket, head, edge);
-  }
+  private readonly routing: Routing = gated(() => (this.ready ? this.edge : null));
 
   /**
    * Stops everything this runtime started; safe at any point of start-up (engines still starting are
@@ -456,7 +458,7 @@ export class Runtime {
     this.aborter.abort();
     this.background?.stop();
     try {
-      await this.live?.closeAll();
+      await this.live.closeAll();
       // No new requests; those in flight finish.
       await closeListeners([this.listeners?.server, this.listeners?.direct]);
       // Work in flight (a merge, a stream batch) would otherwise meet stopped engines.

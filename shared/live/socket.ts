@@ -196,7 +196,7 @@ export async function sweepSockets(
   const open: LiveConnection[] = [];
   const claimsOf = accountClaimsCache(svc, now);
   // The local gateway keeps sockets open as long as the client does.
-  const aws = svc.config.endpoints.dynamodb === undefined;
+  const aws = !svc.config.localGateway;
   for (const market of MARKETS) {
     for (const c of await svc.connections.ofMarket(market)) {
       try {

@@ -8,11 +8,12 @@ import type { ClientConfig } from '../store/clients/options';
 import { tracedClient } from '../telemetry/tracing';
 
 /** The sockets port over an `@connections` client. */
-export function socketsOver(client: ApiGatewayManagementApiClient, config: Pick<Config, 'env' | 'endpoints'>): SocketsPort {
+export function socketsOver(client: ApiGatewayManagementApiClient, config: Pick<Config, 'env' | 'localGateway'>): SocketsPort {
   // Only the local runtime's gateway reads a close code; API Gateway would ignore it.
-  const local = config.env === 'dev' && config.endpoints.dynamodb !== undefined;
+  const local = config.env === 'dev' && config.localGateway;
   return new ApiGatewaySockets(client, local);
 }
 
 /** The Lambda entry's factory (`awsPlatform({ sockets: apiGatewaySockets, … })`): the port over a traced client. */
-export const apiGatewaySockets = (config: ClientConfig & Pick<Config, 'env'>): SocketsPort => socketsOver(tracedClient(connectionsClient(config)), config);
+export const apiGatewaySockets = (config: ClientConfig & Pick<Config, 'env' | 'localGateway'>): SocketsPort =>
+  socketsOver(tracedClient(connectionsClient(config)), config);

@@ -4,8 +4,8 @@
  * are both this, so a port keeps one shape whichever adapter or fake stands behind it.
  */
 
-/** What runs a port's call: may refuse it, or look at its failure; must answer what the call answers. */
-export type Around = (call: () => unknown) => unknown;
+/** What runs a port's call (`method` names it): may refuse it, or look at its failure; must answer what the call answers. */
+export type Around = (call: () => unknown, method: string) => unknown;
 
 /** Values a port hands out that are data, not a part of the port: never wrapped. */
 const isData = (v: object): boolean =>
@@ -21,7 +21,7 @@ export function aroundPort<T extends object>(port: T, around: Around): T {
     new Proxy(target, {
       get(t, key) {
         const value: unknown = Reflect.get(t, key, t);
-        if (typeof value === 'function' && key !== 'constructor') return (...args: unknown[]) => around(() => value.apply(t, args));
+        if (typeof value === 'function' && key !== 'constructor') return (...args: unknown[]) => around(() => value.apply(t, args), String(key));
         if (value !== null && typeof value === 'object' && !isData(value)) {
           const known = parts.get(value);
           if (known) return known;

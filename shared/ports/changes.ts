@@ -65,6 +65,15 @@ export type ChangeEvent = SocketOpened | Merged | FilesMoved | AlertFired | Prof
 /** Hears a batch of events, in the order they were written (per partition, as a stream shard keeps them). */
 export type ChangeListener = (events: readonly ChangeEvent[]) => Promise<void>;
 
+/**
+ * The stream consumer's event when the change feed is not the table's stream: the local runtime's memory mode
+ * invokes the consumer with the memory feed's events (lib/local/memory/), as the stream's mapping invokes it
+ * with records in AWS.
+ */
+export interface ChangeBatch {
+  changes: readonly ChangeEvent[];
+}
+
 /** Where writers tell of their changes (the memory fakes; the table's stream needs no one to tell it). */
 export interface ChangeSink {
   publish(event: ChangeEvent): void;

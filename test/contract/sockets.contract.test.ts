@@ -1,6 +1,7 @@
 /**
  * `@connections`: one contract, run against the API Gateway adapter talking to the local gateway's management
- * endpoint (a real WebSocket on the other end) and against the in-memory fake.
+ * endpoint (a real WebSocket on the other end), against the local gateway's own sockets port (the memory mode's
+ * `@connections`, no HTTP) and against the in-memory fake.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -38,7 +39,8 @@ async function until<T>(read: () => T, done: (v: T) => boolean): Promise<T> {
   return read();
 }
 
-async function gatewayVariant(): Promise<Made> {
+/** The local gateway with real WebSocket clients, reached through the management API (`viaHttp`) or its own sockets port. */
+async function gatewayVariant(viaHttp: boolean): Promise<Made> {
   const connected: string[] = [];
   const gateway = new LiveGateway(
     'local',
@@ -66,7 +68,7 @@ async function gatewayVariant(): Promise<Made> {
   });
   const clients: WebSocket[] = [];
   return {
-    sockets: new ApiGatewaySockets(client, true),
+    sockets: viaHttp ? new ApiGatewaySockets(client, true) : gateway.sockets,
     async open() {
       const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/live`);
       clients.push(ws);
@@ -113,7 +115,8 @@ async function memoryVariant(): Promise<Made> {
 }
 
 const variants: Array<[string, () => Promise<Made>]> = [
-  ['api gateway on the local gateway', gatewayVariant],
+  ['api gateway on the local gateway', () => gatewayVariant(true)],
+  ["the local gateway's sockets port (memory mode)", () => gatewayVariant(false)],
   ['memory', memoryVariant],
 ];
 

@@ -173,7 +173,7 @@ describe('npm start is no daemon', () => {
     expect((await post('/_local/settle', {})).status).toBe(200);
   }
 
-  it('--memory starts, serves, says what it keeps (nothing; Java still needed) and leaves nothing on disk', async () => {
+  it('--memory starts, serves, says what it keeps (nothing: the in-memory fakes, no Java) and leaves nothing on disk', async () => {
     const cwd = fresh('cwd');
     const tmp = fresh('tmp');
     // From an empty folder, so anything it kept would show there (the default DATA_DIR is ./.data).
@@ -181,14 +181,14 @@ describe('npm start is no daemon', () => {
     try {
       const [, base] = await run.waitFor(READY, 180_000);
       await run.waitFor(/^stop: {2}Ctrl-C$/m, 60_000);
-      expect(run.stdout()).toContain(
-        "data:  nothing kept (--memory): tables in DynamoDB Local's memory, files in a temporary folder deleted on stop; Java still needed",
-      );
+      expect(run.stdout()).toContain('data:  nothing kept (--memory): the whole service on the in-memory fakes, no Java, no storage engine');
       await uploadAndMerge(base);
       run.child.kill('SIGINT');
       expect(await run.exited).toEqual({ code: 0, signal: null });
       expect(run.stderr()).toBe('');
       await expectAllGone(run);
+      // Issue 25 point 4: no storage engine at all.
+      expect(run.seen().filter(isEngine)).toEqual([]);
       expect(readdirSync(cwd)).toEqual([]);
       expect(readdirSync(tmp).filter((name) => !name.startsWith('tsx-'))).toEqual([]);
     } finally {

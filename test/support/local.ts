@@ -1,12 +1,13 @@
 /**
- * A local runtime for one integration test file: in memory, manual clock, on the run's shared engines,
- * with small helpers for the control API. Tests talk to it over real HTTP and WebSockets.
+ * A local runtime for one integration test file: in memory, manual clock, on the run's shared engines or on the
+ * in-memory fakes (`backend`, or LOCAL_BACKEND=memory for every file), with small helpers for the control API.
+ * Tests talk to it over real HTTP and WebSockets.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { BundleBuildOptions } from '../../lib/local/functions/bundles';
-import { type Runtime, startRuntime } from '../../lib/local/runtime';
+import { type Runtime, type RuntimeOptions, startRuntime } from '../../lib/local/runtime';
 import { watchBase } from './openapi-fetch';
 
 /** 2026-11-02T00:00:00Z plus a little: a Monday, far from any boundary tests move across. */
@@ -36,12 +37,19 @@ export interface Local {
   ): Promise<{ status: number; headers: Headers; body: any }>;
 }
 
+/** The back end a file's runtimes start on unless it names one: LOCAL_BACKEND=memory, else the engines. */
+export const defaultBackend = (): 'memory' | 'engines' => (process.env.LOCAL_BACKEND === 'memory' ? 'memory' : 'engines');
+
 /**
  * `bundles` (or LOCAL_BUNDLES=1 for every file): the functions run from their deploy bundles, each in its own
  * worker thread (lib/local/functions/sandboxes.ts); their S3, DynamoDB and SQS calls are recorded too.
+ * `backend: 'memory'`: the in-memory fakes (lib/local/memory/), no engine and no global setup needed; the
+ * runtime's engine-only members (`s3`, `operator.ddb`, `awsMeter`, `recorder`, `sandboxCredentials`) then throw
+ * or are absent, so a file that needs the engines says so.
  */
 export async function startLocal(
   opts: {
+    backend?: 'memory' | 'engines';
     clockStart?: number;
     filesPrefix?: string;
     direct?: boolean;
@@ -50,27 +58,38 @@ export async function startLocal(
     catalogueKeysPerDay?: number;
   } = {},
 ): Promise<Local> {
-  const bundles = opts.bundles ?? process.env.LOCAL_BUNDLES === '1';
-  const runtime = await startRuntime({
+  // Bundles and recorded calls are the engines' alone: a file asking for them runs on the engines whatever LOCAL_BACKEND says.
+  const backend = opts.backend ?? (opts.bundles || opts.callsInMemory ? 'engines' : defaultBackend());
+  const common = {
     port: 0,
     dataDir: ':memory:',
     clock: 'manual',
     clockStart: opts.clockStart ?? DEFAULT_START,
-    dynamodbEndpoint: inject('dynamodbEndpoint'),
-    s3Endpoint: inject('s3Endpoint'),
     name: randomBytes(6).toString('hex'),
     filesPrefix: opts.filesPrefix,
     direct: opts.direct,
     catalogueKeysPerDay: opts.catalogueKeysPerDay,
-    log: false,
-    bundles,
+    // LOCAL_LOG=1 prints the service's JSON lines (debugging a file); else errors only.
+    log: process.env.LOCAL_LOG === '1',
+  } as const;
+  // The engines and the run's files come from the global setup (`inject`), which a memory-only project has not.
+  const runtime = await startRuntime(backend === 'memory' ? { ...common, backend } : { ...common, ...engineOptions(opts) });
+  if (opts.direct) watchBase(runtime.directBase);
+  return { ...localClient(runtime.base), directBase: runtime.directBase, runtime, close: () => runtime.close() };
+}
+
+/** The engines' options: the run's shared DynamoDB Local and s3rver, the recorded calls, the synthesized template. */
+function engineOptions(opts: { bundles?: boolean | BundleBuildOptions; callsInMemory?: boolean }): Partial<RuntimeOptions> {
+  return {
+    backend: 'engines',
+    dynamodbEndpoint: inject('dynamodbEndpoint'),
+    s3Endpoint: inject('s3Endpoint'),
+    bundles: opts.bundles ?? process.env.LOCAL_BUNDLES === '1',
     // Checked against the synthesized IAM policies when the run ends (test/support/global-setup.ts).
     // `callsInMemory`: kept in `runtime.recorder.calls` for the test to check (one that makes refused calls on purpose).
     recordCalls: opts.callsInMemory ? {} : { file: join(inject('iamCallsDir'), `${process.pid}.jsonl`) },
     templateFile: inject('localTemplateFile'),
-  });
-  if (opts.direct) watchBase(runtime.directBase);
-  return { ...localClient(runtime.base), directBase: runtime.directBase, runtime, close: () => runtime.close() };
+  };
 }
 
 /** The control API and JSON requests of a local runtime at `base` (in this process or another). */

@@ -32,9 +32,9 @@ describe('the lines after ready', () => {
     ]);
   });
 
-  it('say what --memory does today: nothing kept, and Java still needed', () => {
+  it('say what --memory does: nothing kept, on the in-memory fakes, no Java', () => {
     expect(banner({ base: BASE, dataDir: ':memory:', memory: true, clock: 'system', now: 0 }, null)).toContain(
-      "data:  nothing kept (--memory): tables in DynamoDB Local's memory, files in a temporary folder deleted on stop; Java still needed",
+      'data:  nothing kept (--memory): the whole service on the in-memory fakes, no Java, no storage engine',
     );
   });
 

@@ -51,16 +51,24 @@ describe('npm start command line', () => {
     expect(usage()).toContain('npm_config_demo=true');
   });
 
-  /** DESIGN.md's local contract names `--memory`: today it keeps nothing (DATA_DIR=:memory:), and says Java is still needed. */
-  it('takes --memory as DATA_DIR=:memory: and refuses a DATA_DIR folder with it in one line', () => {
+  /**
+   * DESIGN.md's local contract names `--memory` (issue 25 point 4, a changed behaviour): the whole service on the
+   * in-memory fakes, no Java. A DATA_DIR folder means nothing there: said in one line, and the start goes on
+   * (no folder made or locked); `--bundles` needs the engines and is refused with it in one line.
+   */
+  it('takes --memory as the in-memory fakes with no Java; says a DATA_DIR folder is not used; refuses --bundles with it', () => {
     expect(parseCli(['--memory'], {})).toMatchObject({ kind: 'start', options: { memory: true, dataDir: ':memory:' } });
+    expect(parseCli(['--memory'], {})).not.toHaveProperty('options.notices');
     expect(parseCli(['--memory'], { DATA_DIR: ':memory:' })).toMatchObject({ kind: 'start', options: { memory: true, dataDir: ':memory:' } });
-    const cli = parseCli(['--memory'], { DATA_DIR: '/tmp/somewhere' });
-    expect(cli).toEqual({
-      kind: 'error',
-      message: '--memory keeps nothing, so DATA_DIR="/tmp/somewhere" contradicts it: unset DATA_DIR, or drop --memory',
+    expect(parseCli(['--memory'], { DATA_DIR: '/tmp/somewhere' })).toMatchObject({
+      kind: 'start',
+      options: { memory: true, dataDir: ':memory:', notices: ['DATA_DIR="/tmp/somewhere" is not used: --memory keeps nothing'] },
     });
-    expect(usage()).toMatch(/^ {2}--memory +keep nothing .*Java still needed$/m);
+    const both = parseCli(['--memory', '--bundles'], {});
+    expect(both.kind).toBe('error');
+    expect(both.kind === 'error' && both.message).toMatch(/^--bundles .*--memory .*drop one of them$/);
+    expect(usage()).toMatch(/^ {2}--memory +run the whole service on the in-memory fakes: no Java/m);
+    expect(usage()).not.toMatch(/Java still needed/);
   });
 
   it('answers --help and -h with help, whatever else is given', () => {

@@ -44,12 +44,57 @@ export interface BackgroundParts {
   invoke: Invoke;
   /** `seal: "fail"` of the faults: every scheduled seal run throws while it is on. */
   sealFails: () => boolean;
-  /** The engines' own DynamoDB client (past the local AWS edge: the table fault leaves it alone) and its endpoint. */
+  /** What delivers the stream's changes to its consumer: the table's stream (engines) or the memory change feed. */
+  changes: ChangeSource;
+  /** Deletes what TTL has expired at `now`; answers how many (the memory fakes read expired items as absent: none). */
+  sweep: (now: number) => Promise<number>;
+}
+
+/**
+ * The stream consumer's feed, as the background drives it: the engines' StreamPoller, or the memory change feed
+ * (lib/local/memory/change-source.ts). `pollOnce` delivers what is waiting and answers how many changes it delivered.
+ */
+export interface ChangeSource {
+  init(): Promise<void>;
+  pollOnce(): Promise<number>;
+  readonly busy: boolean;
+  idle(): Promise<void>;
+}
+
+/** What a back end gives the background: its change feed and its TTL sweeper. */
+export type ChangeParts = Pick<BackgroundParts, 'changes' | 'sweep'>;
+
+/** The engines' parts of the background: DynamoDB Local's stream, polled, and the TTL sweeper, both past the local AWS edge (the `table` fault leaves them alone). */
+export function engineBackground(o: {
   ddb: DynamoDBClient;
   ddbEndpoint: string;
   tableName: string;
   /** Whether the data is kept nowhere (`:memory:`): the stream is then read from its start. */
   memory: boolean;
+  invoke: Invoke;
+  log: Log;
+}): ChangeParts {
+  const poller = new StreamPoller(
+    o.ddbEndpoint,
+    o.ddb,
+    o.tableName,
+    (ev) => o.invoke(STREAM_CONSUMER.function, ev),
+    STREAM_CONSUMER.batchSize,
+    CHANGE_STREAM_FILTERS,
+    (err) => o.log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }),
+  );
+  const doc = DynamoDBDocumentClient.from(o.ddb);
+  return {
+    changes: {
+      init: () => poller.init(o.memory),
+      pollOnce: () => poller.pollOnce(),
+      get busy() {
+        return poller.busy;
+      },
+      idle: () => poller.idle(),
+    },
+    sweep: (now) => sweepExpired(doc, o.tableName, now),
+  };
 }
 
 /** The manifest's queues, and the unconsumed ones: the rejected merges, and where failed scheduled runs land (issue 26 point 3). */
@@ -60,8 +105,7 @@ export function serviceQueues(clock: Clock, consume: (fn: FunctionName, event: S
 
 export class Background {
   readonly scheduler: LocalScheduler;
-  readonly poller: StreamPoller;
-  private readonly doc: DynamoDBDocumentClient;
+  readonly poller: ChangeSource;
   private timers: NodeJS.Timeout[] = [];
   private settling: Promise<void> | null = null;
   /** Set by `pauseStreamPoll` (benchmarks only): the background poll skips its turns. */
@@ -88,22 +132,12 @@ export class Background {
         await queues.send(failedRunsQueueName(spec.name), [{ body: JSON.stringify(failedRunRecord(spec, event, err, clock.now())) }]);
       },
     );
-    this.poller = new StreamPoller(
-      parts.ddbEndpoint,
-      parts.ddb,
-      parts.tableName,
-      (ev) => invoke(STREAM_CONSUMER.function, ev),
-      STREAM_CONSUMER.batchSize,
-      CHANGE_STREAM_FILTERS,
-      (err) => log('error', 'stream consumer failed', { error: err instanceof Error ? err.stack : String(err) }),
-    );
-    // The sweeper's table client, past the edge: untouched by the `table` fault.
-    this.doc = DynamoDBDocumentClient.from(parts.ddb);
+    this.poller = parts.changes;
   }
 
   /** Finds the table's stream (from its start when nothing is kept, else from its end). */
   init(): Promise<void> {
-    return this.poller.init(this.parts.memory);
+    return this.poller.init();
   }
 
   start(): void {
@@ -139,7 +173,7 @@ export class Background {
   }
 
   private sweep(): Promise<number> {
-    return sweepExpired(this.doc, this.parts.tableName, this.parts.clock.now());
+    return this.parts.sweep(this.parts.clock.now());
   }
 
   /**

@@ -1,6 +1,5 @@
 /** The local control API (`/_local/...`, local runtime only): health, clock, settle, tick, faults, queues, files, live socket drops. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { ManualClock } from '../../../shared/clock';
 import { DomainError } from '../../../shared/errors';
 import { publishGeneratedItems } from '../../../shared/items/publish';
@@ -21,7 +20,8 @@ export interface ControlledRuntime {
   readonly bundleMode: boolean;
   readonly queues: LocalQueues;
   readonly operator: OperatorServices;
-  readonly s3: OperatorServices['s3'];
+  /** The files bucket (s3rver's or the memory files port's). */
+  readonly files: FileSource;
   clockMoved(): void;
   dropLiveConnections(code: number): number;
   faultState(): Faults & MergeFaultState;
@@ -33,6 +33,7 @@ export interface ControlledRuntime {
 import type { Clock } from '../../../shared/clock';
 import type { LocalQueues } from '../background/queues';
 import type { OperatorServices } from '../functions/operator';
+import type { FileSource } from '../gateways/file-source';
 import type { Faults } from './faults';
 import type { MergeCrash, MergeFaultState } from './merge-crash';
 
@@ -193,16 +194,7 @@ export async function handleControl(rt: ControlledRuntime, req: IncomingMessage,
   if (path === '/_local/files') {
     if (method !== 'GET') return (sendJson(res, 405, { error: 'method_not_allowed' }), true);
     const prefix = url.searchParams.get('prefix') ?? '';
-    const keys: Array<{ key: string; size: number; contentType?: string; contentEncoding?: string; cacheControl?: string }> = [];
-    let token: string | undefined;
-    do {
-      const page = await rt.s3.send(new ListObjectsV2Command({ Bucket: rt.bucketName, Prefix: prefix, ContinuationToken: token }));
-      for (const o of page.Contents ?? []) {
-        const head = await rt.s3.send(new HeadObjectCommand({ Bucket: rt.bucketName, Key: o.Key! }));
-        keys.push({ key: o.Key!, size: o.Size ?? 0, contentType: head.ContentType, contentEncoding: head.ContentEncoding, cacheControl: head.CacheControl });
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
+    const keys = await rt.files.list(prefix);
     sendJson(res, 200, { keys });
     return true;
   }

@@ -69,25 +69,32 @@ export class MergeCrash {
     if (inv?.crashed) throw crashError(inv);
   }
 
+  /**
+   * Runs one write call of the calling invocation: a merge's is counted, and the merge crashes before it (once
+   * crashed, or past the armed count) or right after the armed one lands.
+   */
+  async write<T>(call: () => Promise<T>): Promise<T> {
+    const inv = this.current.getStore();
+    if (!inv) return call();
+    if (inv.crashed || (inv.crashAfter !== null && inv.writes >= inv.crashAfter)) {
+      inv.crashed = true;
+      throw crashError(inv);
+    }
+    const n = ++inv.writes;
+    const out = await call();
+    // The k-th write lands; the process dies before its caller hears back.
+    if (n === inv.crashAfter) {
+      inv.crashed = true;
+      throw crashError(inv);
+    }
+    return out;
+  }
+
   /** An `initialize` middleware for an SDK client: counts the writes of a merge and crashes it after the armed one. */
   readonly middleware: InitializeMiddleware<object, MetadataBearer> =
     (next: InitializeHandler<object, MetadataBearer>, context) =>
-    async (args: InitializeHandlerArguments<object>): Promise<InitializeHandlerOutput<MetadataBearer>> => {
-      const inv = this.current.getStore();
-      if (!inv || !WRITES.test(String((context as { commandName?: string }).commandName))) return next(args);
-      if (inv.crashed || (inv.crashAfter !== null && inv.writes >= inv.crashAfter)) {
-        inv.crashed = true;
-        throw crashError(inv);
-      }
-      const n = ++inv.writes;
-      const out = await next(args);
-      // The k-th write lands; the process dies before its caller hears back.
-      if (n === inv.crashAfter) {
-        inv.crashed = true;
-        throw crashError(inv);
-      }
-      return out;
-    };
+    async (args: InitializeHandlerArguments<object>): Promise<InitializeHandlerOutput<MetadataBearer>> =>
+      WRITES.test(String((context as { commandName?: string }).commandName)) ? this.write(() => next(args)) : next(args);
 }
 
 const crashError = (inv: Invocation): Error => Object.assign(new Error(`merge fault: crashed after write ${inv.crashAfter}`), { name: 'LocalMergeCrash' });

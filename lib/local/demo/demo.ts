@@ -10,7 +10,6 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DAY_MS, HOUR_MS, ManualClock } from '../../../shared/clock';
 import { MarketGenerator } from '../../../shared/demo/market-generator';
 import { fileHeaders, iconPath } from '../../../shared/domain/file-paths';
@@ -153,7 +152,7 @@ async function publishItems(rt: Runtime, data: DemoItemData): Promise<void> {
   await Promise.all(
     data.icons.map(({ name, webp }) => {
       const { contentType, cacheControl } = fileHeaders(iconPath(name));
-      return rt.s3.send(new PutObjectCommand({ Bucket: rt.bucketName, Key: iconPath(name), Body: webp, ContentType: contentType, CacheControl: cacheControl }));
+      return rt.operator.files.put(iconPath(name), webp, { contentType, cacheControl });
     }),
   );
   await must(rt, 'POST', '/_local/items', data.file);

@@ -65,14 +65,16 @@ function loopbackLauncher(cache: string): { classes: string } | { source: string
 
 /** Why DynamoDB Local is not started without a launcher, and what to install: one line. */
 export const NO_LOOPBACK_LAUNCHER =
-  'DynamoDB Local would listen on every interface: keeping it to 127.0.0.1 needs a Java compiler (javac, or the jdk.compiler module) to build lib/local/engines/java/LoopbackDynamoDbLocal.java; install a JDK 17+, e.g. `sudo apt-get install -y openjdk-17-jdk-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS), and retry.';
+  'DynamoDB Local would listen on every interface: keeping it to 127.0.0.1 needs a Java compiler (javac, or the jdk.compiler module) to build lib/local/engines/java/LoopbackDynamoDbLocal.java; install a JDK 17+, e.g. `sudo apt-get install -y openjdk-17-jdk-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS), and retry; or run the whole service on the in-memory fakes with no Java: npm start -- --memory';
+
+/** What a start without Java says, in one line: install it, or run on the in-memory fakes (scripts/ensure.mjs says the same). */
+export const NO_JAVA =
+  'Java 17+ is required for DynamoDB Local and was not found on PATH: install it (e.g. `sudo apt-get install -y openjdk-17-jre-headless` or `brew install openjdk@17`), or run the whole service on the in-memory fakes with no Java: npm start -- --memory';
 
 /** Clear guidance when Java is missing (DynamoDB Local needs Java 17+). */
 export function assertJava(): void {
   const r = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  if (r.error || r.status !== 0) {
-    throw new Error('Java 17+ is required for DynamoDB Local: install it (e.g. `apt-get install -y openjdk-17-jre-headless`) and retry.');
-  }
+  if (r.error || r.status !== 0) throw new Error(NO_JAVA);
 }
 
 /**

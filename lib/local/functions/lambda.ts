@@ -11,9 +11,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { Context } from 'aws-lambda';
-import { awsServices } from '../../../shared/platform/aws-services';
-import type { ClientName, Platform } from '../../../shared/platform/platform';
-import { TABLE_ADAPTERS } from '../../../shared/platform/table-adapters';
 import type { ServicesOf } from '../../../shared/services';
 import { type FunctionName, functionSpec } from '../../../shared/topology';
 import type { ContextFields } from './sandboxes';
@@ -77,8 +74,8 @@ export class LambdaHost {
 
   constructor(
     private readonly root: string,
-    /** The local platform of a function (its configuration, the engines' clients): its ports are built over it (awsServices). */
-    private readonly platformOf: (name: FunctionName) => Platform<ClientName>,
+    /** A function's services: its ports over its local platform (awsServices on the engines), or of the memory fakes. */
+    private readonly servicesOf: (name: FunctionName) => ServicesOf<FunctionName>,
     private readonly around: Around = (_name, run) => run(),
   ) {
     // As Lambda sets it for an on-demand sandbox: Powertools reports `cold_start` only then (shared/telemetry/).
@@ -95,11 +92,9 @@ export class LambdaHost {
     let h = this.loaded.get(name);
     if (!h) {
       const spec = functionSpec(name);
-      // The composition root beside the Lambda entry (lambdas/<fn>/handler.ts), on the ports the entry builds in AWS (awsServices).
+      // The composition root beside the Lambda entry (lambdas/<fn>/handler.ts), on its manifest's ports.
       const root = join(this.root, dirname(spec.entry), 'handler.ts');
-      h = import(root).then((m: { createHandler: (svc: ServicesOf<FunctionName>) => Handler }) =>
-        m.createHandler(awsServices(name, this.platformOf(name), TABLE_ADAPTERS) as ServicesOf<FunctionName>),
-      );
+      h = import(root).then((m: { createHandler: (svc: ServicesOf<FunctionName>) => Handler }) => m.createHandler(this.servicesOf(name)));
       this.loaded.set(name, h);
     }
     return h;

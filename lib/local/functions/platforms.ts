@@ -59,7 +59,7 @@ export interface LocalPlatforms {
 }
 
 /** Calls outside any invocation (the control API's publishing) are the operator's: every access. */
-const OPERATOR: FunctionSpec = {
+export const OPERATOR: FunctionSpec = {
   ...functionSpec('api'),
   access: {
     table: 'write',
@@ -73,15 +73,12 @@ const OPERATOR: FunctionSpec = {
 // Locally every secret's value is set directly (no ARN), so nothing asks this port.
 const NO_SECRETS: SecretsPort = { read: async (arn) => Promise.reject(new Error(`the local runtime has no secret ${arn}`)) };
 
-export function localPlatforms(p: PlatformParts): LocalPlatforms {
+/**
+ * Each function's configuration, built by the stack's environment builder (lib/environment.ts) over the local
+ * deployment, with `localOnly`'s variables (endpoints, the push loopback) added: the engines' and the memory mode's.
+ */
+export function localConfigs(p: Pick<PlatformParts, 'names' | 'secrets' | 'siteEntry'>, localOnly: Record<string, string>) {
   const deployment = { ...localDeployment(p.names, p.secrets), siteEntry: p.siteEntry };
-  const localOnly = {
-    DYNAMODB_ENDPOINT: p.aws.edge.url,
-    S3_ENDPOINT: p.aws.edge.url,
-    PUSH_LOOPBACK: 'allow',
-    AWS_REGION: LOCAL_REGION,
-    ...(p.catalogueKeysPerDay ? { CATALOGUE_KEYS_PER_DAY: String(p.catalogueKeysPerDay) } : {}),
-  };
   // Each configuration's secrets are kept out of the logs by the AWS platform's own registration
   // (shared/platform/secret-env.ts), so the local runtime redacts exactly what a function in AWS does.
   const configOf = (spec: FunctionSpec) => {
@@ -89,11 +86,30 @@ export function localPlatforms(p: PlatformParts): LocalPlatforms {
     keepSecretsOutOfLogs(config);
     return config;
   };
+  return { deployment, configOf };
+}
+
+/** What every local deployment sets beyond the stack's environment: its gateways, Web Push to loopback, the region, a test's lower catalogue quota. */
+export const localOnlyBase = (catalogueKeysPerDay?: number): Record<string, string> => ({
+  LOCAL_GATEWAY: 'on',
+  PUSH_LOOPBACK: 'allow',
+  AWS_REGION: LOCAL_REGION,
+  ...(catalogueKeysPerDay ? { CATALOGUE_KEYS_PER_DAY: String(catalogueKeysPerDay) } : {}),
+});
+
+/** The queue port every in-process function uses: a crashed merge sends nothing, and each function only its granted queues. */
+export function localQueuePort(queues: LocalQueues, mergeCrash: MergeCrash, log: Log): QueuePort {
+  return enforceQueueGrants(crashable(queues, mergeCrash), currentFunction, (message) => log('error', message));
+}
+
+export function localPlatforms(p: PlatformParts): LocalPlatforms {
+  const localOnly = { DYNAMODB_ENDPOINT: p.aws.edge.url, S3_ENDPOINT: p.aws.edge.url, ...localOnlyBase(p.catalogueKeysPerDay) };
+  const { deployment, configOf } = localConfigs(p, localOnly);
   // One set of real SDK clients for the in-process functions, each call signed as the function making it.
   const config = { ...configOf(OPERATOR), credentials: p.aws.credentials.provider(currentFunction) };
   const clients = { ddb: documentClient(config), s3: s3Client(config), connections: connectionsClient(config) };
   instrumentClients(clients, { mergeCrash: p.mergeCrash });
-  const queues = p.recordQueues(enforceQueueGrants(crashable(p.queues, p.mergeCrash), currentFunction, (message) => p.log('error', message)));
+  const queues = p.recordQueues(localQueuePort(p.queues, p.mergeCrash, p.log));
   const platformOf = (spec: FunctionSpec): Platform<ClientName> =>
     localPlatform({
       config: configOf(spec),

@@ -9,7 +9,7 @@
  * object's own bytes names a key.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { FileSource } from './file-source';
 import { sendJson } from './http-events';
 
 /** S3's longest key; a longer one is S3's 400 `KeyTooLongError`, before any permission check. */
@@ -21,8 +21,8 @@ const s3Error = (code: string, message: string): string =>
 
 export class FileHost {
   constructor(
-    private readonly s3: S3Client,
-    private readonly bucket: string,
+    /** The files bucket: s3rver's or the memory files port (lib/local/gateways/file-source.ts). */
+    private readonly source: FileSource,
     private readonly allowOrigin: (origin: string) => boolean,
   ) {}
 
@@ -52,21 +52,20 @@ export class FileHost {
     if (Buffer.byteLength(key) > KEY_MAX_BYTES) return refuse(400, 'KeyTooLongError', 'Your key is too long');
     // `/` is the default root object (never written); a key ending in `/` is never an object. Neither lists.
     if (key === '' || key.endsWith('/')) return missing();
+    let obj: Awaited<ReturnType<FileSource['read']>>;
     try {
-      const obj = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      const data = Buffer.from(await obj.Body!.transformToByteArray());
-      const headers: Record<string, string> = { ...cors, 'content-length': String(data.length) };
-      if (obj.ContentType) headers['content-type'] = obj.ContentType;
-      if (obj.ContentEncoding) headers['content-encoding'] = obj.ContentEncoding;
-      if (obj.CacheControl) headers['cache-control'] = obj.CacheControl;
-      if (obj.ETag) headers.etag = obj.ETag;
-      res.writeHead(200, headers);
-      res.end(req.method === 'HEAD' ? undefined : data);
-    } catch (err) {
-      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      if (status === 404) missing();
-      else if (status !== undefined && status < 500) refuse(403, 'AccessDenied', 'Access Denied');
-      else sendJson(res, 503, { error: 'unavailable' }, cors);
+      obj = await this.source.read(key);
+    } catch {
+      return sendJson(res, 503, { error: 'unavailable' }, cors);
     }
+    if (obj === 'missing') return missing();
+    if (obj === 'denied') return refuse(403, 'AccessDenied', 'Access Denied');
+    const headers: Record<string, string> = { ...cors, 'content-length': String(obj.body.length) };
+    if (obj.contentType) headers['content-type'] = obj.contentType;
+    if (obj.contentEncoding) headers['content-encoding'] = obj.contentEncoding;
+    if (obj.cacheControl) headers['cache-control'] = obj.cacheControl;
+    if (obj.etag) headers.etag = obj.etag;
+    res.writeHead(200, headers);
+    res.end(req.method === 'HEAD' ? undefined : obj.body);
   }
 }

@@ -10,7 +10,9 @@ import { Router } from '../../../shared/http/router';
 import type { Log } from '../../../shared/log';
 import { FALLBACK_FUNCTION, type FunctionName, HTTP_ROUTES } from '../../../shared/topology';
 import { InFlight, LambdaLimitError } from '../functions/lambda';
-import { httpRouteSourceArn, type InvokePermissions, mayInvoke } from '../iam/invoke-permissions';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from '../iam/calls';
+import { httpRouteSourceArn, type InvokePermissions, invokePermissions, mayInvoke } from '../iam/invoke-permissions';
+import type { TemplateJson } from '../iam/resolve';
 import { GATEWAY_ERRORS, HTTP_API_MAX_BODY, INTEGRATION_TIMEOUT_MS } from './gateway-limits';
 import { REQUEST_HEAD_MAX_BYTES, readBody, requestHeadBytes, sendJson, TOO_LARGE_HEAD, toHttpEvent, writeResult } from './http-events';
 
@@ -21,11 +23,18 @@ export class HttpApi {
   private readonly inFlight = new InFlight();
   /**
    * Who may invoke what, from the synthesized template (lib/local/iam/invoke-permissions.ts), set when the
-   * runtime starts; until then nothing is permitted, so a missing policy fails closed as on AWS.
+   * runtime starts; until then nothing is permitted, so a missing policy fails closed as on AWS. `null`: no IAM
+   * at all (the memory mode has no synthesized template: docs/local-runtime.md "The memory mode").
    */
-  permissions: InvokePermissions = new Map();
+  permissions: InvokePermissions | null = new Map();
   /** The region and account of the template the permissions come from. */
   permissionScope = { region: '', account: '' };
+
+  /** The functions' resource policies (who may invoke them), from the synthesized template. */
+  permitFrom(template: TemplateJson): void {
+    this.permissionScope = { region: LOCAL_REGION, account: LOCAL_ACCOUNT };
+    this.permissions = invokePermissions(template, this.permissionScope);
+  }
 
   constructor(
     private readonly invoke: (fn: FunctionName, event: unknown) => Promise<APIGatewayProxyStructuredResultV2>,
@@ -48,7 +57,7 @@ export class HttpApi {
     const fn = m.kind === 'route' ? m.route.function : FALLBACK_FUNCTION;
     const routeKey = m.kind === 'route' ? m.routeKey : '$default';
     const sourceArn = httpRouteSourceArn(routeKey, this.permissionScope);
-    if (!mayInvoke(this.permissions, fn, sourceArn)) {
+    if (this.permissions && !mayInvoke(this.permissions, fn, sourceArn)) {
       // Lambda refuses API Gateway (AccessDeniedException) and API Gateway answers 500.
       this.log('error', `${fn}: no invoke permission of the function covers ${sourceArn}; API Gateway answers 500`);
       sendJson(res, 500, GATEWAY_ERRORS.internal);

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { sendJson } from './http-events';
 
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
 /** Requests up to this head size reach the gateway, which refuses those past API Gateway's 10240 bytes as AWS does. */
@@ -14,6 +15,24 @@ const MAX_LOCAL_HEAD = 4 * 1024 * 1024;
 export interface Routing {
   onRequest(req: IncomingMessage, res: ServerResponse, edge: boolean): void;
   onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, edge: boolean): void;
+}
+
+/** `routing()` while it is there; before (start-up) or after (stopping), 503 to requests and upgrades: the handlers are not wired. */
+export function gated(
+  routing: () => { onRequest(req: IncomingMessage, res: ServerResponse, edge: boolean): unknown; onUpgrade: Routing['onUpgrade'] } | null,
+): Routing {
+  return {
+    onRequest: (req, res, edge) => {
+      const to = routing();
+      if (!to) sendJson(res, 503, { error: 'starting', message: 'the local runtime is starting' });
+      else void to.onRequest(req, res, edge);
+    },
+    onUpgrade: (req, socket, head, edge) => {
+      const to = routing();
+      if (!to) socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      else to.onUpgrade(req, socket, head, edge);
+    },
+  };
 }
 
 export interface Listeners {

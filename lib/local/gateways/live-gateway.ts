@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { WebSocket, WebSocketServer } from 'ws';
+import type { PostResult, SocketsPort } from '../../../shared/ports/connections';
 import type { FunctionName } from '../../../shared/topology';
 import type { ManageAccess } from '../aws-edge/connections';
 import { WS_FRAME_MAX, WS_MESSAGE_MAX } from './gateway-limits';
@@ -161,8 +162,8 @@ export class LiveGateway {
     // The caller's signature and its IAM policies come first, as on AWS (lib/local/aws-edge/connections.ts).
     const refused = this.access ? await this.access(req, body ?? Buffer.alloc(0)) : null;
     if (refused) return sendJson(res, refused.status, { message: refused.message }, { 'x-amzn-errortype': refused.type });
-    const c = this.connections.get(id);
-    if (!c || (c.ws && c.ws.readyState !== WebSocket.OPEN)) {
+    const c = this.openConnection(id);
+    if (!c) {
       sendJson(res, 410, { message: 'Gone' }, { 'x-amzn-errortype': 'GoneException' });
       return;
     }
@@ -171,9 +172,7 @@ export class LiveGateway {
         sendJson(res, 413, { message: 'Payload too large' }, { 'x-amzn-errortype': 'PayloadTooLargeException' });
         return;
       }
-      const text = body.toString('utf8');
-      if (c.ws) c.ws.send(text);
-      else c.queued.push(text);
+      this.send(c, body.toString('utf8'));
       res.writeHead(200, { 'content-length': '0' }).end();
       return;
     }
@@ -193,6 +192,35 @@ export class LiveGateway {
     }
     sendJson(res, 405, { message: 'Method not allowed' });
   }
+
+  /** The connection `id` while it is open (or still in its handshake); null once gone. */
+  private openConnection(id: string): Connection | null {
+    const c = this.connections.get(id);
+    return !c || (c.ws && c.ws.readyState !== WebSocket.OPEN) ? null : c;
+  }
+
+  private send(c: Connection, text: string): void {
+    if (c.ws) c.ws.send(text);
+    else c.queued.push(text);
+  }
+
+  /**
+   * `@connections` without HTTP: the sockets port of the memory mode (lib/local/memory/), answering as the
+   * management API does (a gone socket is `gone`, a message over 128 KB is refused as API Gateway's 413).
+   */
+  readonly sockets: SocketsPort = {
+    post: async (id: string, data: Uint8Array): Promise<PostResult> => {
+      const c = this.openConnection(id);
+      if (!c) return 'gone';
+      if (data.byteLength > WS_MESSAGE_MAX) throw Object.assign(new Error('Payload too large'), { name: 'PayloadTooLargeException' });
+      this.send(c, Buffer.from(data).toString('utf8'));
+      return 'sent';
+    },
+    close: async (id: string, code: number): Promise<void> => {
+      const c = this.openConnection(id);
+      if (c) this.close(c, code);
+    },
+  };
 
   private close(c: Connection, code: number): void {
     if (c.ws) c.ws.close(code);

@@ -27,6 +27,15 @@ export interface LocalNames {
   liveStage: string;
 }
 
+/** The ARN names of a local deployment (lib/local/functions/deployment.ts names it), its WebSocket API being `liveApiId`. */
+export function arnNames(
+  d: { stage: string; tableName: string; bucketName: string; workBucketName: string; filesPrefix: string },
+  liveApiId: string,
+): LocalNames {
+  const { tableName: table, bucketName: bucket, workBucketName: work, filesPrefix, stage: liveStage } = d;
+  return { region: LOCAL_REGION, account: LOCAL_ACCOUNT, table, bucket, work, filesPrefix, liveApiId, liveStage };
+}
+
 export interface RecordedCall extends IamRequest {
   fn: FunctionName;
   names: LocalNames;

@@ -19,7 +19,7 @@ export interface ReadyContext {
 /** The docs, the data folder and how to stop. */
 export function readyLines(c: ReadyContext): string[] {
   const data = c.memory
-    ? "nothing kept (--memory): tables in DynamoDB Local's memory, files in a temporary folder deleted on stop; Java still needed"
+    ? 'nothing kept (--memory): the whole service on the in-memory fakes, no Java, no storage engine'
     : c.dataDir === ':memory:'
       ? 'in memory (DATA_DIR=:memory:): nothing is kept after stop'
       : `${resolve(c.dataDir)} (tables, files, users, API keys and secrets; to start afresh: stop, delete the folder)`;

@@ -11,8 +11,10 @@ export interface StartOptions {
   port: number;
   /** `:memory:` with `--memory` or `DATA_DIR=:memory:`. */
   dataDir: string;
-  /** `--memory`: nothing kept (the runtime runs as with `DATA_DIR=:memory:`). */
+  /** `--memory`: the whole service on the in-memory fakes (no Java, no engine, nothing kept: lib/local/memory/). */
   memory: boolean;
+  /** What the start says before anything else, one line each (a DATA_DIR that --memory ignores). */
+  notices?: string[];
   clock: 'manual' | 'system';
   clockStart?: number;
   log: LogMode;
@@ -29,7 +31,7 @@ export const FLAGS: ReadonlyArray<{ flag: string; text: string }> = [
   { flag: '--help', text: 'print this help and exit (also -h)' },
   {
     flag: '--memory',
-    text: "keep nothing (as DATA_DIR=:memory:): tables in DynamoDB Local's memory, files in a temporary folder deleted on stop; Java still needed",
+    text: "run the whole service on the in-memory fakes: no Java, no storage engine, nothing kept (units, IAM and SDK faults are the engines' alone)",
   },
 ];
 
@@ -63,7 +65,7 @@ export function usage(): string {
   const width = Math.max(...FLAGS.map((f) => f.flag.length), ...ENVIRONMENT.map((e) => e.name.length)) + 2;
   const rows = (items: ReadonlyArray<[string, string]>) => items.map(([name, text]) => `  ${name.padEnd(width)}${text}`).join('\n');
   return [
-    'npm start [-- FLAGS]: the whole market data service on this machine (Node 20+, Java 17+, --memory included).',
+    'npm start [-- FLAGS]: the whole market data service on this machine (Node 20+; Java 17+ for the storage engines, none with --memory).',
     '',
     'Flags:',
     rows(FLAGS.map((f) => [f.flag, f.text])),
@@ -105,13 +107,24 @@ export function parseCli(argv: readonly string[], env: Readonly<Record<string, s
   if (!Object.hasOwn(LOG_MODES, logName)) return { kind: 'error', message: `LOG is "info", "json" or "quiet", not "${env.LOG}"` };
   const log = LOG_MODES[logName];
   const memory = given.has('--memory');
+  if (memory && given.has('--bundles'))
+    return { kind: 'error', message: '--bundles runs the deployed bundles on the storage engines, --memory runs on the in-memory fakes: drop one of them' };
   const dirGiven = env.DATA_DIR !== undefined && env.DATA_DIR !== '';
-  // `DATA_DIR=:memory:` says the same as --memory; any folder contradicts it.
-  if (memory && dirGiven && env.DATA_DIR !== ':memory:')
-    return { kind: 'error', message: `--memory keeps nothing, so DATA_DIR="${env.DATA_DIR}" contradicts it: unset DATA_DIR, or drop --memory` };
+  // The fakes keep nothing: a data folder means nothing to them (said, and no folder is made or locked).
+  const notices = memory && dirGiven && env.DATA_DIR !== ':memory:' ? [`DATA_DIR="${env.DATA_DIR}" is not used: --memory keeps nothing`] : [];
   const dataDir = memory ? ':memory:' : dirGiven ? env.DATA_DIR! : '.data';
   return {
     kind: 'start',
-    options: { demo: given.has('--demo'), port, dataDir, memory, clock, clockStart, log, bundles: given.has('--bundles') },
+    options: {
+      demo: given.has('--demo'),
+      port,
+      dataDir,
+      memory,
+      clock,
+      clockStart,
+      log,
+      bundles: given.has('--bundles'),
+      ...(notices.length ? { notices } : {}),
+    },
   };
 }

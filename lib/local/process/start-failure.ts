@@ -31,7 +31,7 @@ export function startFailure(err: unknown, ctx: StartContext): string {
   }
   if (message.includes('Java 17+') || message.includes('JDK 17+')) return message;
   if (/ exited: /.test(message))
-    return `${message}: check \`java -version\` (17+) and that ${ctx.dataDir === ':memory:' ? 'the temporary folder' : resolve(ctx.dataDir)} is writable`;
+    return `${message}: check \`java -version\` (17+) and that ${ctx.dataDir === ':memory:' ? 'the temporary folder' : resolve(ctx.dataDir)} is writable, or run on the in-memory fakes with no Java: npm start -- --memory`;
   if (/ did not start within /.test(message)) return `${message}: the machine may be busy; start again, or check \`java -version\` (17+)`;
   return `could not start: ${message}`;
 }

@@ -31,6 +31,11 @@ export class MemoryChangeFeed implements ChangeFeed, ChangeSink {
     if (!this.delivering) this.delivering = this.deliver();
   }
 
+  /** Whether events are pending or a batch is being delivered. */
+  get busy(): boolean {
+    return this.delivering !== null;
+  }
+
   /** Resolves once nothing is pending and no batch is being delivered. */
   async drain(): Promise<void> {
     while (this.delivering) await this.delivering;

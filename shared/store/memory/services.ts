@@ -54,9 +54,11 @@ export function memoryConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
-/** Every port as a fake, on `clock`; the configuration and log given or a memory stage's and the JSON lines. */
-export function memoryServices(clock: Clock, config: Config = memoryConfig(), log: Log = jsonLog): MemoryServices {
-  const changes = new MemoryChangeFeed();
+/**
+ * Every port as a fake, on `clock`; the configuration and log given or a memory stage's and the JSON lines, and
+ * the change feed given (the local runtime's, with the stream consumer's batch size) or a new one.
+ */
+export function memoryServices(clock: Clock, config: Config = memoryConfig(), log: Log = jsonLog, changes = new MemoryChangeFeed()): MemoryServices {
   return {
     config,
     clock,
