@@ -170,9 +170,13 @@ describe('floods meet limits before they cost anything', () => {
     const c = await open(await local.apiKey(u.id));
     for (let minute = 0; minute < 2; minute++) {
       const since = c.messages.length;
+      const errors = () => c.messages.slice(since).filter((m) => m.t === 'error');
       for (let i = 0; i < SOCKET_MESSAGES_PER_MINUTE; i++) c.send('not a message');
+      // Each answer is an error frame on its way to the client: wait for the last one (settle says the service
+      // is idle, not that the frames it wrote have arrived), then for the service, which must not close it.
+      await c.waitForMessage(() => errors().length >= SOCKET_MESSAGES_PER_MINUTE, { since });
       await local.settle();
-      expect(c.messages.slice(since).filter((m) => m.t === 'error')).toHaveLength(SOCKET_MESSAGES_PER_MINUTE);
+      expect(errors()).toHaveLength(SOCKET_MESSAGES_PER_MINUTE);
       await local.advance(MINUTE);
     }
     expect(c.closed).toBeNull();
