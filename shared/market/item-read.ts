@@ -10,7 +10,8 @@
  * read eventually consistent, in parallel: right after a compaction a replica may answer the new mark beside a
  * shard of before it (issue 27). Each shard read carries the mark its writer stamped on it, so the days between
  * that stamp and the mark are taken from the day pages (which outlive compaction) for the shard's keys: a
- * further read only then, none in the normal case. An unstamped shard (stored before stamps) is trusted as before.
+ * further read only then, none in the normal case. An unstamped shard (stored before stamps) is trusted as before;
+ * none at all beside a mark (never written, or a replica that missed its first write) is read again strongly.
  */
 import type { Candle } from '../domain/candles';
 import type { Volume } from '../domain/volume-estimate';
