@@ -5,13 +5,20 @@
  * guessing the mark is recent (compaction runs daily); older uncompacted days follow in a second one. A mark
  * read in the last 10 minutes is reused (issue 15 point 6): then one round trip reads the history shard and
  * only the days after the mark, neither the mark nor a day page the shard already holds.
+ *
+ * Without the read caches (the pages function, the API while a merge is under way) the mark and the shards are
+ * read eventually consistent, in parallel: right after a compaction a replica may answer the new mark beside a
+ * shard of before it (issue 27). Each shard read carries the mark its writer stamped on it, so the days between
+ * that stamp and the mark are taken from the day pages (which outlive compaction) for the shard's keys: a
+ * further read only then, none in the normal case. An unstamped shard (stored before stamps) is trusted as before;
+ * none at all beside a mark (never written, or a replica that missed its first write) is read again strongly.
  */
 import type { Candle } from '../domain/candles';
 import type { Volume } from '../domain/volume-estimate';
+import { decodeHistoryParts } from '../page-format/history-parts';
 import { HISTORY_SHARDS, shardOf } from '../page-format/shard-layout';
-import type { HistoryPage } from '../ports/market';
 import { historyMark } from './history-compaction';
-import { dayPagesOf, historyOf } from './page-cache';
+import { dayPagesOf, historyOf, type StampedHistory } from './page-cache';
 import { registerReadCache } from './read-cache';
 import type { ReadSources } from './sources';
 
@@ -48,17 +55,25 @@ export async function itemsDays(
   const out = new Map<number, ItemDays>(keys.map((k) => [k, emptyDays()]));
   if (first > last || keys.length === 0) return out;
   const read = await readDays(src, market, keys, first, last, withVolume);
-  const { histories, historyThrough } = read;
   for (const key of keys) {
     const into = out.get(key) as ItemDays;
-    const history = histories.get(shardOf(key, HISTORY_SHARDS));
-    const pages = [read.recent.get(key), read.more.get(key)];
+    const shardRead = read.histories.get(shardOf(key, HISTORY_SHARDS));
+    const history = shardRead?.page;
+    const historyThrough = throughOf(shardRead, read.historyThrough);
+    const pages = read.pages.map((p) => p.get(key));
+    const fromPages = <V>(day: number, of: (d: ItemDays) => Map<number, V>): V | undefined => {
+      for (const p of pages) {
+        const v = p && of(p).get(day);
+        if (v) return v;
+      }
+      return undefined;
+    };
     for (let day = first; day <= last; day++) {
       const fromHistory = day <= historyThrough;
-      const c = fromHistory ? history?.get(day)?.candles.get(key) : (pages[0]?.candles.get(day) ?? pages[1]?.candles.get(day));
+      const c = fromHistory ? history?.get(day)?.candles.get(key) : fromPages(day, (p) => p.candles);
       if (c) into.candles.set(day, c);
       if (!withVolume) continue;
-      const v = fromHistory ? history?.get(day)?.volume.get(key) : (pages[0]?.volume.get(day) ?? pages[1]?.volume.get(day));
+      const v = fromHistory ? history?.get(day)?.volume.get(key) : fromPages(day, (p) => p.volume);
       if (v) into.volume.set(day, v);
     }
   }
@@ -66,12 +81,16 @@ export async function itemsDays(
 }
 
 interface DaysRead {
-  /** Days up to this one come from the history shards, later ones from the day pages. */
+  /** Days up to this one come from the history shards (up to a shard's stamp when older), later ones from the day pages. */
   historyThrough: number;
-  histories: Map<number, HistoryPage>;
-  recent: Map<number, ItemDays>;
-  more: Map<number, ItemDays>;
+  histories: Map<number, StampedHistory>;
+  /** Day pages of disjoint days, by key. */
+  pages: Array<Map<number, ItemDays>>;
 }
+
+/** The last day taken from a shard read: the read's days up to `historyThrough`, or only to its stamp when that is older. */
+const throughOf = (read: StampedHistory | undefined, historyThrough: number): number =>
+  read?.through == null ? historyThrough : Math.min(historyThrough, read.through);
 
 /**
  * The history shards and day pages the window needs. With a mark read in the last MARK_REUSE_MS: one round
@@ -82,7 +101,6 @@ async function readDays(src: ReadSources, market: string, keys: readonly number[
   const id = `${src.scope}|${market}`;
   const now = src.clock.now();
   let known = marks.get(id);
-  const none = new Map<number, ItemDays>();
   const fresh = (k: typeof known): k is { mark: number | null; at: number } => k !== undefined && now >= k.at && now - k.at < MARK_REUSE_MS;
   if (src.cache && !fresh(known)) {
     // With the read caches the mark is read first, alone: history shards are cached under the mark they were
@@ -93,28 +111,86 @@ async function readDays(src: ReadSources, market: string, keys: readonly number[
   if (fresh(known)) {
     const historyThrough = Math.min(known.mark ?? first - 1, last);
     const [histories, recent] = await Promise.all([
-      first <= historyThrough ? historiesOf(src, market, keys, known.mark) : Promise.resolve(new Map<number, HistoryPage>()),
+      first <= historyThrough ? historiesOf(src, market, keys, known.mark) : Promise.resolve(new Map<number, StampedHistory>()),
       pagesOf(src, market, keys, range(Math.max(first, historyThrough + 1), last), withVolume),
     ]);
-    return { historyThrough, histories, recent, more: none };
+    const [behind] = await Promise.all([
+      behindPagesOf(src, market, keys, first, historyThrough, histories, withVolume),
+      readUnseen(src, market, keys, first, historyThrough, histories),
+    ]);
+    return { historyThrough, histories, pages: [recent, behind] };
   }
   const recentFirst = Math.max(first, last - RECENT_DAYS + 1);
   const [mark, histories, recent] = await Promise.all([
     historyMark(src, market),
     // A window that lies wholly in the recent days never needs the history shards.
-    first < recentFirst ? historiesOf(src, market, keys, null) : Promise.resolve(new Map<number, HistoryPage>()),
+    first < recentFirst ? historiesOf(src, market, keys, null) : Promise.resolve(new Map<number, StampedHistory>()),
     pagesOf(src, market, keys, range(recentFirst, last), withVolume),
   ]);
   marks.set(id, { mark, at: now });
   const compactedThrough = mark ?? first - 1;
-  const older = range(Math.max(first, compactedThrough + 1), recentFirst - 1);
-  const more = older.length > 0 ? await pagesOf(src, market, keys, older, withVolume) : none;
   // The recent days are always read from their pages here (the history shards are not read for them).
-  return { historyThrough: Math.min(compactedThrough, recentFirst - 1), histories, recent, more };
+  const historyThrough = Math.min(compactedThrough, recentFirst - 1);
+  const older = range(Math.max(first, compactedThrough + 1), recentFirst - 1);
+  const [more, behind] = await Promise.all([
+    pagesOf(src, market, keys, older, withVolume),
+    behindPagesOf(src, market, keys, first, historyThrough, histories, withVolume),
+    readUnseen(src, market, keys, first, historyThrough, histories),
+  ]);
+  return { historyThrough, histories, pages: [recent, more, behind] };
 }
 
-/** The history shards holding `keys`, by shard (a split shard: only the parts holding them); cached under `mark` when not null. */
-async function historiesOf(src: ReadSources, market: string, keys: readonly number[], mark: number | null): Promise<Map<number, HistoryPage>> {
+/**
+ * The day pages a shard read stamped before `historyThrough` lacks (a replica that has not seen the last
+ * compaction's write, beside the new mark): days after the oldest such stamp up to `historyThrough`, for the
+ * keys of those shards only. None read when every shard is stamped at or past it (the normal case).
+ */
+async function behindPagesOf(
+  src: ReadSources,
+  market: string,
+  keys: readonly number[],
+  first: number,
+  historyThrough: number,
+  histories: ReadonlyMap<number, StampedHistory>,
+  withVolume: boolean,
+): Promise<Map<number, ItemDays>> {
+  const behind = keys.filter((k) => throughOf(histories.get(shardOf(k, HISTORY_SHARDS)), historyThrough) < historyThrough);
+  if (behind.length === 0) return new Map();
+  const from = Math.min(...behind.map((k) => throughOf(histories.get(shardOf(k, HISTORY_SHARDS)), historyThrough))) + 1;
+  return pagesOf(src, market, behind, range(Math.max(first, from), historyThrough), withVolume);
+}
+
+/**
+ * Shards read as never written (no stamp, no page) while the window takes days up to `historyThrough` from
+ * them: a replica may not have seen a compaction's first write of the shard, so each is read again strongly
+ * consistent (`src.latest`) and replaced in `histories`. In the normal case only keys whose shard holds no
+ * history at all pay it (one small read); a stamped shard, even empty, is never read again.
+ */
+async function readUnseen(
+  src: ReadSources,
+  market: string,
+  keys: readonly number[],
+  first: number,
+  historyThrough: number,
+  histories: Map<number, StampedHistory>,
+): Promise<void> {
+  const latest = src.latest;
+  if (!latest || first > historyThrough) return;
+  const unseen = [...histories].filter(([, h]) => h.through === null && h.page.size === 0).map(([s]) => s);
+  await Promise.all(
+    unseen.map(async (s) => {
+      const read = await latest.historyShard(
+        market,
+        s,
+        keys.filter((k) => shardOf(k, HISTORY_SHARDS) === s),
+      );
+      histories.set(s, { page: read.parts.length === 0 ? new Map() : decodeHistoryParts(read.parts), through: null });
+    }),
+  );
+}
+
+/** The history shards holding `keys`, by shard (a split shard: only the parts holding them), with their stamps; cached under `mark` when not null. */
+async function historiesOf(src: ReadSources, market: string, keys: readonly number[], mark: number | null): Promise<Map<number, StampedHistory>> {
   const byShard = new Map<number, number[]>();
   for (const k of keys) byShard.set(shardOf(k, HISTORY_SHARDS), [...(byShard.get(shardOf(k, HISTORY_SHARDS)) ?? []), k]);
   const shards = [...byShard];

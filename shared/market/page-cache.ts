@@ -217,13 +217,29 @@ async function shardsOf<V>(
 type ItemHistory = Array<[day: number, candle: Candle | undefined, volume: Volume | undefined]>;
 
 /**
+ * A history page as read, and `through`: the compaction mark its content is known to cover (every compacted day
+ * up to it is in it), null when unknown (a shard stored before stamps, or never written).
+ */
+export interface StampedHistory {
+  page: HistoryPage;
+  through: number | null;
+}
+
+/**
  * The history of `keys` (one shard's), read under compaction mark `mark`: each key's days from the item cache
  * when read under the same mark; else the shard's stored bytes, from the shard cache or read strongly
- * consistent, decoded, and each key's days kept.
+ * consistent, decoded, and each key's days kept. Every page kept holds the mark's days (historyShardUnder), so
+ * it answers `through: mark`. Without the caches (or a mark): one eventually consistent read of the parts
+ * holding `keys`, with the stamp the replica that answered holds (issue 27: the caller must not take days after
+ * it from the page, as the mark read beside it may be newer).
  */
-export async function historyOf(src: ReadSources, market: string, keys: readonly number[], mark: number | null): Promise<HistoryPage> {
+export async function historyOf(src: ReadSources, market: string, keys: readonly number[], mark: number | null): Promise<StampedHistory> {
   const c = src.cache;
-  if (!c || mark === null || keys.length === 0) return src.store.historyOf(market, keys);
+  if (keys.length === 0) return { page: new Map(), through: null };
+  if (!c || mark === null) {
+    const read = await src.store.historyShard(market, shardOf(keys[0], HISTORY_SHARDS), keys);
+    return { page: read.parts.length === 0 ? new Map() : decodeHistoryParts(read.parts), through: read.through };
+  }
   const keyOf = (k: number) => `${src.scope}|${market}|${mark}|history|${k}`;
   const hits = keys.map((k) => historyCache.get(keyOf(k)));
   if (hits.every((h) => h !== undefined)) {
@@ -239,7 +255,7 @@ export async function historyOf(src: ReadSources, market: string, keys: readonly
         if (volume) d.volume.set(k, volume);
       }
     });
-    return page;
+    return { page, through: mark };
   }
   const shard = shardOf(keys[0], HISTORY_SHARDS);
   const shardKey = `${src.scope}|${market}|${mark}|history-shard|${shard}`;
@@ -258,7 +274,7 @@ export async function historyOf(src: ReadSources, market: string, keys: readonly
     }
     historyCache.set(keyOf(k), days);
   }
-  return page;
+  return { page, through: mark };
 }
 
 /**

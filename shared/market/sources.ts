@@ -18,6 +18,11 @@ export interface PageCacheUse {
 
 export interface ReadSources {
   store: MarketPages;
+  /**
+   * The strongly consistent side of `store`: an uncached item read that finds no history shard at all beside a
+   * compaction mark reads it again from here (a replica may not have seen its first write). Absent: trusted.
+   */
+  latest?: MarketPages;
   scans: ScanLogPort;
   books: BookLogPort;
   merges: MergeLogPort;
@@ -37,6 +42,7 @@ export function readSources(deps: { market: MarketPort; clock: Clock }, readOnly
   const { market } = deps;
   return {
     store: market.pages,
+    latest: market.latest,
     scans: market.scans,
     books: market.books,
     merges: market.merges,

@@ -198,9 +198,11 @@ export interface MarketPages {
   historyShardBytes(market: string, shard: number): Promise<Uint8Array[]>;
   /**
    * The same bytes with the compaction mark the writer stamped on them (`writeHistories`' `through`): what lets
-   * a reader trust an eventually consistent read of the shard (issue 27 point 4).
+   * a reader trust an eventually consistent read of the shard (issue 27 point 4). With `keys` (keys of this
+   * shard), parts of a split shard not holding them may be left out, as `historyOf` reads: an uncached item read
+   * learns the stamp with the same read.
    */
-  historyShard(market: string, shard: number): Promise<StoredHistoryShard>;
+  historyShard(market: string, shard: number, keys?: readonly number[]): Promise<StoredHistoryShard>;
   /** Every history shard: shard → page. */
   histories(market: string): Promise<Map<number, HistoryPage>>;
   /**

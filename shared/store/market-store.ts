@@ -314,8 +314,8 @@ export class MarketStore implements MarketPages {
     return this.history.bytes(market, shard);
   }
 
-  async historyShard(market: string, shard: number): Promise<StoredHistoryShard> {
-    return this.history.stored(market, shard);
+  async historyShard(market: string, shard: number, keys?: readonly number[]): Promise<StoredHistoryShard> {
+    return this.history.stored(market, shard, keys);
   }
 
   /** Every history shard (for compaction and whole-market history reads). */

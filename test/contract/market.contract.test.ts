@@ -308,6 +308,13 @@ describe.each(variants)('market port (%s)', (_name, make) => {
       expect(split.through).toBe(day);
       expect(decodeHistoryParts(split.parts)).toEqual(big);
     }
+    // Read for some keys (an uncached item read): the stamp with the parts holding them, as historyOf reads.
+    for (const store of [port.latest, port.pages]) {
+      const some = await store.historyShard(M, bigShard, [keys[0]]);
+      expect(some.through).toBe(day);
+      expect(decodeHistoryParts(some.parts)).toEqual(await store.historyOf(M, [keys[0]]));
+      expect(decodeHistoryParts(some.parts).get(day)?.candles.get(keys[0])).toEqual(big.get(day)?.candles.get(keys[0]));
+    }
     // The same bytes as the unstamped read gives; a later write with a later mark moves the stamp.
     expect((await port.latest.historyShard(M, bigShard)).parts).toEqual(await port.latest.historyShardBytes(M, bigShard));
     await port.pages.writeHistories(M, new Map([[bigShard, big]]), day + 1);

@@ -128,6 +128,44 @@ describe('history shards stamped by compaction (issue 27 point 4)', () => {
     expect(strong?.reads).toEqual([]);
   });
 
+  it('an uncached read (no read caches: the pages function, a merge under way) given the new mark beside the previous shard takes the days after the shard’s stamp from the day pages', async () => {
+    const clock = new ManualClock(START);
+    const { base, market: m } = market(clock, (b) => ({ latest: b.latest, pages: laggingReplica(b.pages) }));
+    await mergeDays(base, clock, 6, 10);
+    const first = await compactHistories({ clock, market: m }, M, dayOf(clock.now()));
+    await mergeDays(base, clock, 4, 40);
+    const second = await compactHistories({ clock, market: m }, M, dayOf(clock.now()));
+    expect((await m.pages.historyShard(M, KEY % 512)).through).toBe(first.through);
+    expect(await m.pages.historyMark(M)).toBe(second.through);
+
+    const truth = await answer({ ...readSources({ clock, market: base }), scope: 'truth' }, clock.now());
+    expect(truth.candles.filter(([day]) => day > (first.through as number) && day <= (second.through as number)).length).toBeGreaterThan(0);
+    clearReadCaches();
+    // The mark read with the shard (no mark known), then the same mark reused within 10 minutes.
+    expect(await answer(readSources({ clock, market: m }), clock.now())).toEqual(truth);
+    expect(await answer(readSources({ clock, market: m }), clock.now())).toEqual(truth);
+  });
+
+  it('an uncached read given the first compaction’s mark beside no shard at all (a replica that missed its first write) reads the shard again strongly consistent', async () => {
+    const clock = new ManualClock(START);
+    let strong: ReturnType<typeof counting> | undefined;
+    const { base, market: m } = market(clock, (b) => {
+      strong = counting(b.latest);
+      return { latest: strong.store, pages: laggingReplica(b.pages) };
+    });
+    await mergeDays(base, clock, 6, 10);
+    const { through } = await compactHistories({ clock, market: m }, M, dayOf(clock.now()));
+    expect(await m.pages.historyShard(M, KEY % 512)).toEqual({ parts: [], through: null });
+    expect(await m.pages.historyMark(M)).toBe(through);
+
+    const truth = await answer({ ...readSources({ clock, market: base }), scope: 'truth' }, clock.now());
+    expect(truth.candles.some(([day]) => day <= (through as number))).toBe(true);
+    clearReadCaches();
+    strong?.reads.splice(0);
+    expect(await answer(readSources({ clock, market: m }), clock.now())).toEqual(truth);
+    expect(strong?.reads).toEqual(['historyShard']);
+  });
+
   it('retention’s rewrite of history shards (days past 90 dropped) keeps them stamped with the mark', async () => {
     const clock = new ManualClock(START);
     const base = memoryMarket(clock);

@@ -235,7 +235,8 @@ export class MemoryPages implements MarketPages {
     return (await this.historyShard(market, shard)).parts;
   }
 
-  async historyShard(market: string, shard: number): Promise<StoredHistoryShard> {
+  /** A shard is one item here (never split): `keys` changes nothing. */
+  async historyShard(market: string, shard: number, _keys?: readonly number[]): Promise<StoredHistoryShard> {
     const item = this.t.get(P.history(market), pad(shard));
     return { parts: item ? [item.d as Uint8Array] : [], through: typeof item?.through === 'number' ? item.through : null };
   }
