@@ -134,9 +134,9 @@ const ASCII = /^[\x20-\x7e]*$/;
  * Writes `[item, [elements…], [elements…]?]` per item of any period, items ascending: `lists` are the
  * element lists per item (each a run of periods, oldest first); inside `around` when given.
  */
-function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>, around?: Envelope): string {
+function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>, around?: Envelope): JsonText {
   // The writer is ASCII only: any other text is joined as text.
-  if (around && !(ASCII.test(around.head) && ASCII.test(around.tail))) return around.head + writeItems(lists) + around.tail;
+  if (around && !(ASCII.test(around.head) && ASCII.test(around.tail))) return new JsonText(around.head + writeItems(lists).text + around.tail);
   let keys: Float64Array = new Float64Array(0);
   let size = 2;
   for (const periods of lists) {
@@ -173,7 +173,8 @@ function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>, around?: Envel
   }
   out.byte(CLOSE);
   if (around) out.ascii(around.tail);
-  return out.text();
+  // Kept as bytes: an answer past the spill size goes to its file without becoming a string (json-bytes.ts).
+  return new JsonText(out.view());
 }
 
 /**
@@ -212,7 +213,7 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
     opts.cut !== undefined && from <= today ? daySoFar(src, market, opts.cut) : Promise.resolve<CandlePage>(new Map()),
   ]);
   if (soFar.size > 0) candles.push(writePeriod(soFar, dayCandle(today)));
-  return new JsonText(writeItems([candles, volume], opts.around));
+  return writeItems([candles, volume], opts.around);
 }
 
 /**
@@ -236,7 +237,7 @@ export async function marketIntraday(src: ReadSources, market: string, from: num
       build: async () => writePeriod(await src.store.candlePage(market, 'h1', h), hourPoint(h)),
     })),
   );
-  return new JsonText(writeItems([periods], around));
+  return writeItems([periods], around);
 }
 
 /** One period of a whole-market answer: how to build its elements and how long they hold. */
