@@ -80,7 +80,8 @@ export class DynamoAnswers implements AnswerStore {
     if (!head || typeof head.n !== 'number' || head.ttl * 1000 <= now) return null;
     const parts = chunks.filter((c) => c.id === head.id).sort((a, b) => Number(a.sk.slice(sk.length)) - Number(b.sk.slice(sk.length)));
     if (parts.length !== head.n) return null;
-    return Buffer.concat(parts.map((c) => Buffer.from(c.d)));
+    // One copy: the chunks' own bytes joined (copying each first doubled it; a cold history joins ~7 MB).
+    return Buffer.concat(parts.map((c) => c.d));
   }
 
   /** Writes `packed` in chunks under `pk`, the head last (with the count and this write's `id`). */

@@ -9,6 +9,8 @@
  * object's own bytes names a key.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { sendJson } from './http-events';
 
@@ -54,15 +56,28 @@ export class FileHost {
     if (key === '' || key.endsWith('/')) return missing();
     try {
       const obj = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      const data = Buffer.from(await obj.Body!.transformToByteArray());
-      const headers: Record<string, string> = { ...cors, 'content-length': String(data.length) };
+      const body = obj.Body as Readable;
+      const headers: Record<string, string> = { ...cors };
+      // Streamed as CloudFront does: a 27 MB answer file reaches the client while it is still being read, and
+      // is not copied whole first. The length is the object's (S3 never inflates a stored encoding).
+      if (obj.ContentLength !== undefined) headers['content-length'] = String(obj.ContentLength);
       if (obj.ContentType) headers['content-type'] = obj.ContentType;
       if (obj.ContentEncoding) headers['content-encoding'] = obj.ContentEncoding;
       if (obj.CacheControl) headers['cache-control'] = obj.CacheControl;
       if (obj.ETag) headers.etag = obj.ETag;
       res.writeHead(200, headers);
-      res.end(req.method === 'HEAD' ? undefined : data);
+      if (req.method === 'HEAD') {
+        body.destroy();
+        res.end();
+        return;
+      }
+      // A read that breaks after the head was sent can only cut the answer short (the client sees it shorter than its length).
+      await pipeline(body, res).catch(() => res.destroy());
     } catch (err) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
       const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
       if (status === 404) missing();
       else if (status !== undefined && status < 500) refuse(403, 'AccessDenied', 'Access Denied');
