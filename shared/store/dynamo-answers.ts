@@ -11,7 +11,6 @@ import { HOUR_MS, hourOf } from '../clock';
 import type { AnswerStore } from '../ports/market';
 import { isConditionFailure } from './identity-items';
 import { fragmentPk, spilledAnswerKey, viewAnswerPk } from './keys';
-import { queryPages } from './query';
 import type { Table } from './table';
 
 /** Chunk sort keys: an answer's are `0`, `1`, … (its head `0`); a fragment's `f0`, `f1`, … so nothing counting answers' heads counts them. */
@@ -66,22 +65,22 @@ export class DynamoAnswers implements AnswerStore {
     await this.writeChunks(fragmentPk(key), FRAGMENT, gzipSync(data, { level: 1 }), Math.ceil(expiresAt / 1000));
   }
 
-  /** The chunks under `pk` joined, or null when absent, expired or incomplete. */
+  /**
+   * The chunks under `pk` joined, or null when absent, expired or incomplete. The head first (it names the
+   * count and the write), then every other chunk at once: a Query would page through them one megabyte at a
+   * time, one round trip after another (a 30-day run of final days is ~15 chunks, ~7 pages).
+   */
   private async readChunks(pk: string, sk: string, now: number): Promise<Buffer | null> {
-    const chunks: StoredChunk[] = [];
-    for await (const out of queryPages(this.t.ddb, {
-      TableName: this.t.name,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-    })) {
-      for (const item of out.Items ?? []) chunks.push(item as StoredChunk);
-    }
-    const head = chunks.find((c) => c.sk === `${sk}0`);
+    const chunk = async (i: number) =>
+      (await this.t.ddb.send(new GetCommand({ TableName: this.t.name, Key: { pk, sk: `${sk}${i}` } }))).Item as StoredChunk | undefined;
+    const head = await chunk(0);
     if (!head || typeof head.n !== 'number' || head.ttl * 1000 <= now) return null;
-    const parts = chunks.filter((c) => c.id === head.id).sort((a, b) => Number(a.sk.slice(sk.length)) - Number(b.sk.slice(sk.length)));
-    if (parts.length !== head.n) return null;
-    // One copy: the chunks' own bytes joined (copying each first doubled it; a cold history joins ~7 MB).
-    return Buffer.concat(parts.map((c) => c.d));
+    const rest = await Promise.all(Array.from({ length: head.n - 1 }, (_, i) => chunk(i + 1)));
+    const parts = [head, ...rest];
+    // A chunk of another write (a concurrent writer's) or a missing one: incomplete.
+    if (parts.some((c) => c?.id !== head.id)) return null;
+    // One copy: the chunks' own bytes joined (copying each first doubled it).
+    return Buffer.concat(parts.map((c) => (c as StoredChunk).d));
   }
 
   /** Writes `packed` in chunks under `pk`, the head last (with the count and this write's `id`). */
