@@ -229,21 +229,11 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
       kind === 'c' ? writePeriod(await src.store.candlePage(market, 'd1', d), dayCandle(d)) : writePeriod(await src.store.volumePage(market, d), dayVolume(d)),
   });
   // The final days as one period (issue 27 point 3, cold history like warm): they never change again, so a
-  // fresh instance reads them as one stored fragment per kind and copies one span per item. The run is built
-  // from the days' own periods (kept, stored or read from pages), so it holds what they hold; it is stored as
-  // long as its first day would be. Old stored day fragments stay in use: the run is built from them.
-  const finals = days.filter((d) => d <= lastFinal);
+  // fresh instance reads them as one stored fragment per kind and copies one span per item (runOf).
+  const finals = days.filter((d) => d <= lastFinal).length;
   const specsOf = (kind: 'c' | 'v'): PeriodSpec[] => {
     const each = days.map((d) => day(kind, d));
-    if (finals.length < 2) return each;
-    const run: PeriodSpec = {
-      id: `d1${kind}|${finals[0]}-${finals[finals.length - 1]}`,
-      reachedBy: () => false,
-      final: true,
-      storeUntil: (finals[0] + KEPT_DAYS + 1) * DAY_MS,
-      build: async () => joinPeriods(await periodsBytes(src, market, each.slice(0, finals.length))),
-    };
-    return [run, ...each.slice(finals.length)];
+    return finals < 2 ? each : [runOf(src, market, `d1${kind}|${days[0]}-${days[finals - 1]}`, each.slice(0, finals)), ...each.slice(finals)];
   };
   const [candles, volume, soFar] = await Promise.all([
     periodsBytes(src, market, specsOf('c')),
@@ -263,24 +253,45 @@ export async function marketIntraday(src: ReadSources, market: string, from: num
   const hours = await periodsWithScans(src, market, 'h1', from, toHour);
   const now = src.clock.now();
   const lastFinal = finalHour(now);
-  const periods = await periodsBytes(
-    src,
-    market,
-    hours.map((h) => ({
+  const each = hours.map(
+    (h): PeriodSpec => ({
       id: `h1|${h}`,
       reachedBy: (bookAt: number) => hourOf(bookAt) === h,
       final: h <= lastFinal,
       // Spec Retention deletes an hour's pages once it is before hour − 336.
       storeUntil: h <= lastFinal ? (h + RETAINED_HOURS + 1) * HOUR_MS : now + 2 * DAY_MS,
       build: async () => writePeriod(await src.store.candlePage(market, 'h1', h), hourPoint(h)),
-    })),
+    }),
   );
-  return writeItems([periods], around);
+  // Every hour but the newest as one period (runOf): nearly every merge reaches the newest, hardly any an
+  // earlier one, so a fresh instance in the same hour reads the rest as one fragment. Named by its first and
+  // last hour and how many hours with scans it holds.
+  const n = each.length - 1;
+  const specs = n < 2 ? each : [runOf(src, market, `h1|${hours[0]}-${hours[n - 1]}|${n}`, each.slice(0, n)), each[n]];
+  return writeItems([await periodsBytes(src, market, specs)], around);
+}
+
+/**
+ * Consecutive periods as one (issue 27 point 3: kept in the form they are answered in): their elements joined
+ * per item (joinPeriods), built from the periods' own elements (kept, stored or read from their pages, each
+ * checked as usual), so it holds exactly what they hold. It is final when they all are; otherwise it is checked
+ * as any period is: stale once a merge after the seq it was built at (read before its periods were) carried a
+ * book read in any period from its first to its last. It is stored no longer than the first of them expires.
+ */
+function runOf(src: ReadSources, market: string, id: string, specs: readonly PeriodSpec[]): PeriodSpec {
+  const until = specs.map((s) => s.storeUntil);
+  return {
+    id,
+    reachedBy: (bookAt) => specs.some((s) => s.reachedBy(bookAt)),
+    final: specs.every((s) => s.final),
+    storeUntil: until.includes(null) ? null : Math.min(...(until as number[])),
+    build: async () => joinPeriods(await periodsBytes(src, market, specs)),
+  };
 }
 
 /** One period of a whole-market answer: how to build its elements and how long they hold. */
 interface PeriodSpec {
-  /** Names the period within the market (`d1c|<day>`, `d1v|<day>`, `h1|<hour>`; a run of final days `d1c|<first>-<last>`). */
+  /** Names the period within the market (`d1c|<day>`, `d1v|<day>`, `h1|<hour>`; runs `d1c|<first>-<last>`, `h1|<first>-<last>|<hours>`). */
   id: string;
   /** Whether a merge of a book read at `bookAt` writes this period's page. */
   reachedBy: (bookAt: number) => boolean;

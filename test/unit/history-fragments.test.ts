@@ -222,6 +222,67 @@ describe('finished days kept as answered (issue 27 point 3)', () => {
     expect(last).toContain(',903,');
   });
 
+  it('a fresh instance reads intraday hours but the newest as one stored fragment; a late book into one of them is never served stale', async () => {
+    const clock = new ManualClock(START);
+    const market = memoryMarket(clock);
+    const svc = { clock, market } as unknown as Services;
+    for (let h = 0; h < 30; h++) {
+      await mergeWrites(
+        M,
+        market,
+        clock.now(),
+        clock.now(),
+        [
+          [16, 10 + h],
+          [528, 20 + h],
+        ],
+        async () => undefined,
+      );
+      clock.advance(HOUR_MS);
+    }
+    await mergeWrites(M, market, clock.now(), clock.now(), [[16, 99]], async () => undefined);
+    const now = clock.now();
+    const from = intradayFrom(now, undefined);
+    const first = await marketIntraday(readSources(svc), M, from, hourOf(now));
+    const fresh = async () => {
+      clearReadCaches();
+      const src = readSources(svc);
+      const fragments = src.fragments as NonNullable<ReadSources['fragments']>;
+      const asked: string[] = [];
+      const reads = counted(src.store);
+      const out = await marketIntraday(
+        {
+          ...src,
+          store: reads.store,
+          fragments: {
+            readFragment: (key, at) => {
+              asked.push(key);
+              return fragments.readFragment(key, at);
+            },
+            writeFragment: (...a) => fragments.writeFragment(...a),
+          },
+        },
+        M,
+        from,
+        hourOf(now),
+      );
+      expect(out.text).toBe(await expectedIntraday(market.latest, from, hourOf(now)));
+      return { text: out.text, asked, hours: [...reads.hours] };
+    };
+    const again = await fresh();
+    expect(again.text).toBe(first.text);
+    expect(again.asked).toHaveLength(2);
+    expect(again.hours).toEqual([]);
+    // A late book (read 5 hours ago) merged after the run was stored: the run is built again from its hours.
+    const late = (hourOf(now) - 5) * HOUR_MS + 60_000;
+    await mergeWrites(M, market, late, clock.now(), [[32, 77]], async () => undefined);
+    const after = await fresh();
+    expect(after.text).toContain(`[${hourOf(late)},77,1]`);
+    expect(after.hours).toEqual([hourOf(late)]);
+    // ...and stored again: the next fresh instance reads it as one fragment.
+    expect((await fresh()).asked).toHaveLength(2);
+  });
+
   it('a fragment that is not one this code wrote is ignored and the day is read from its pages', async () => {
     const { clock, market, svc } = await filled(6);
     const now = clock.now();
