@@ -233,7 +233,9 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
   const finals = days.filter((d) => d <= lastFinal).length;
   const specsOf = (kind: 'c' | 'v'): PeriodSpec[] => {
     const each = days.map((d) => day(kind, d));
-    return finals < 2 ? each : [runOf(src, market, `d1${kind}|${days[0]}-${days[finals - 1]}`, each.slice(0, finals)), ...each.slice(finals)];
+    if (finals < 2) return each;
+    const run = runOf(src, market, `d1${kind}|${days[0]}-${days[finals - 1]}`, each.slice(0, finals), STORED_DAY_WINDOWS.includes(today - from));
+    return [run, ...each.slice(finals)];
   };
   const [candles, volume, soFar] = await Promise.all([
     periodsBytes(src, market, specsOf('c')),
@@ -267,24 +269,32 @@ export async function marketIntraday(src: ReadSources, market: string, from: num
   // earlier one, so a fresh instance in the same hour reads the rest as one fragment. Named by its first and
   // last hour and how many hours with scans it holds.
   const n = each.length - 1;
-  const specs = n < 2 ? each : [runOf(src, market, `h1|${hours[0]}-${hours[n - 1]}|${n}`, each.slice(0, n)), each[n]];
+  const specs = n < 2 ? each : [runOf(src, market, `h1|${hours[0]}-${hours[n - 1]}|${n}`, each.slice(0, n), toHour - from === STORED_HOUR_WINDOW), each[n]];
   return writeItems([await periodsBytes(src, market, specs)], around);
 }
+
+/**
+ * The windows whose runs are stored (days back from today: the default 30 and the plans' 7 and 90; the
+ * default 24 hours of intraday). A run of any other window is kept in memory only: a caller choosing `from`
+ * freely must not make the store hold a copy of the market's history per `from`.
+ */
+const STORED_DAY_WINDOWS = [7, 30, 90];
+const STORED_HOUR_WINDOW = 24;
 
 /**
  * Consecutive periods as one (issue 27 point 3: kept in the form they are answered in): their elements joined
  * per item (joinPeriods), built from the periods' own elements (kept, stored or read from their pages, each
  * checked as usual), so it holds exactly what they hold. It is final when they all are; otherwise it is checked
  * as any period is: stale once a merge after the seq it was built at (read before its periods were) carried a
- * book read in any period from its first to its last. It is stored no longer than the first of them expires.
+ * book read in any of them. Stored (when `stored`) no longer than the first of them would be.
  */
-function runOf(src: ReadSources, market: string, id: string, specs: readonly PeriodSpec[]): PeriodSpec {
+function runOf(src: ReadSources, market: string, id: string, specs: readonly PeriodSpec[], stored: boolean): PeriodSpec {
   const until = specs.map((s) => s.storeUntil);
   return {
     id,
     reachedBy: (bookAt) => specs.some((s) => s.reachedBy(bookAt)),
     final: specs.every((s) => s.final),
-    storeUntil: until.includes(null) ? null : Math.min(...(until as number[])),
+    storeUntil: !stored || until.includes(null) ? null : Math.min(...(until as number[])),
     build: async () => joinPeriods(await periodsBytes(src, market, specs)),
   };
 }

@@ -184,6 +184,33 @@ describe('finished days kept as answered (issue 27 point 3)', () => {
     expect(asked.filter((k) => k.endsWith(`|${from}-${finalDay(now)}`))).toHaveLength(2);
   });
 
+  it('stores a run only for a default window: a run of any other `from` is kept in memory only', async () => {
+    const { clock, market, svc } = await filled(40);
+    const now = clock.now();
+    const written: string[] = [];
+    const src = readSources(svc);
+    const fragments = src.fragments as NonNullable<ReadSources['fragments']>;
+    const writing: ReadSources = {
+      ...src,
+      fragments: {
+        readFragment: (...a) => fragments.readFragment(...a),
+        writeFragment: (key, data, until) => {
+          written.push(key);
+          return fragments.writeFragment(key, data, until);
+        },
+      },
+    };
+    for (const back of [11, 29, 30]) {
+      const from = dayOf(now) - back;
+      const out = await marketHistory(writing, M, from, now, { withVolume: true });
+      expect(out.text).toBe(await expected(market.latest, from, dayOf(now), true));
+    }
+    expect(written.filter((k) => /\|d1[cv]\|\d+-\d+$/.test(k))).toEqual([
+      `v1|${M}|d1c|${dayOf(now) - 30}-${finalDay(now)}`,
+      `v1|${M}|d1v|${dayOf(now) - 30}-${finalDay(now)}`,
+    ]);
+  });
+
   it('never serves stale days across a new merge, a late book, a retention run and a redelivered merge between two fresh reads', async () => {
     const { clock, market, svc } = await filled(40);
     const retentionSvc = { ...svc, uploads: { quarantinedBefore: async () => [] }, log: () => undefined } as unknown as Services;
