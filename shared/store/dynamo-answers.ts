@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gunzip, gunzipSync, gzipSync } from 'node:zlib';
+import { gunzip, gunzipSync, gzip, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { HOUR_MS, hourOf } from '../clock';
 import type { AnswerStore } from '../ports/market';
@@ -20,6 +20,7 @@ const FRAGMENT = 'f';
 const CHUNK_BYTES = 350_000;
 
 const gunzipAsync = promisify(gunzip);
+const gzipAsync = promisify(gzip);
 /** Past any fragment's size (a whole-market day is ~0.5 MB inflated): a damaged trailer cannot ask for more. */
 const MAX_INFLATED = 64 * 1024 * 1024;
 
@@ -62,7 +63,9 @@ export class DynamoAnswers implements AnswerStore {
   }
 
   async writeFragment(key: string, data: Uint8Array, expiresAt: number): Promise<void> {
-    await this.writeChunks(fragmentPk(key), FRAGMENT, gzipSync(data, { level: 1 }), Math.ceil(expiresAt / 1000));
+    // Off the main thread, as reads inflate: a run of 30 final days is ~20 MB to compress, which would hold the
+    // event loop while the answer's other fragments and pages wait.
+    await this.writeChunks(fragmentPk(key), FRAGMENT, await gzipAsync(data, { level: 1 }), Math.ceil(expiresAt / 1000));
   }
 
   /**
