@@ -197,7 +197,7 @@ export const getIntraday: Route = {
     // The hours it reads end with now's: the same window in the same hour and merge is the same answer.
     return liveUntilMerge(svc, market, JSON.stringify(['intraday', market, from, hourOf(now)]), req.headers['accept-encoding'], async () => {
       const around = { head: `{"market":${JSON.stringify(market)},"from":${from},"items":`, tail: `,"now":${now}}` };
-      return live(await marketIntraday(readSources(svc), market, from, hourOf(now), around));
+      return marketIntraday(readSources(svc), market, from, hourOf(now), around);
     });
   },
 };
@@ -219,7 +219,7 @@ export const getHistory: Route = {
       // A live answer reads the days from `from` to now's: the same ones, merge and depth are the same answer.
       const now = svc.clock.now();
       const key = JSON.stringify(['history', market, historyFrom(now, p.limits.historyDays, asked), dayOf(now), withVolume]);
-      return liveUntilMerge(svc, market, key, req.headers['accept-encoding'], async () => live(await answer(now, true)));
+      return liveUntilMerge(svc, market, key, req.headers['accept-encoding'], () => answer(now, true));
     }
     // The day a `from` resolves to is fixed for the hour: every `from` naming it shares the answer.
     return snapshotAnswer(ctx, 'history', [market, historyFrom(svc.clock.now(), p.limits.historyDays, asked)], () => answer(svc.clock.now(), false));

@@ -18,9 +18,10 @@
 import { randomBytes } from 'node:crypto';
 import { hourOf, secondsToNextHour } from '../clock';
 import { newCap } from '../domain/caps';
+import { JsonText } from '../market/json-bytes';
 import type { Services } from '../services';
 import { liveHeaders } from './answer-cache';
-import { acceptsGzip, compressLarge } from './respond';
+import { acceptsGzip, compressLarge, gzipLarge } from './respond';
 import type { HttpResult } from './types';
 
 /** Lambda's synchronous response limit: "Exceeded maximum allowed payload size (6291556 bytes)". */
@@ -56,18 +57,55 @@ export async function fitAnswer(
   // A body longer than the limit in characters is longer in bytes: no need to serialize 27 MB to learn it.
   if (encoded.body.length <= SPILL_FROM && resultBytes(encoded) <= SPILL_FROM) return encoded;
   const headers = Object.fromEntries(Object.entries(encoded.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  return spill(svc, headers, Buffer.from(encoded.body, encoded.isBase64Encoded ? 'base64' : 'utf8'), sharing);
+}
+
+/** Writes `data` (the body, gzip when `headers` say so) to its answer file and answers the 303 to it. */
+async function spill(
+  svc: Pick<Services, 'config' | 'clock' | 'market' | 'files'>,
+  headers: Record<string, string>,
+  data: Buffer,
+  sharing: AnswerSharing,
+): Promise<HttpResult> {
   const gzip = headers['content-encoding'] === 'gzip';
-  const data = Buffer.from(encoded.body, encoded.isBase64Encoded ? 'base64' : 'utf8');
-  const now = svc.clock.now();
   const file: AnswerFile = {
     data,
     gzip,
     contentType: headers['content-type'] ?? 'application/json; charset=utf-8',
     // Merge-shared files are live answers: private like a caller's own.
-    cacheControl: sharing.kind === 'hourly' ? `public, max-age=${secondsToNextHour(now)}` : PRIVATE_FILE,
+    cacheControl: sharing.kind === 'hourly' ? `public, max-age=${secondsToNextHour(svc.clock.now())}` : PRIVATE_FILE,
   };
   const path = sharing.kind === 'caller' ? await writeAnswerFile(svc, file) : await sharedFile(svc, `${sharing.key}#${encodingName(gzip)}`, file);
   return redirect(svc, headers, path);
+}
+
+/** Characters of `n` bytes in base64. */
+const base64Length = (n: number): number => 4 * Math.ceil(n / 3);
+
+/**
+ * A live answer written as JSON bytes (the whole-market reads), fitted as fitAnswer fits the same body as text,
+ * to the byte: past the spill size its file is written from those bytes, or from their gzip when the caller
+ * takes it, so a 27 MB answer is never made a string and encoded back, nor its gzip sent through base64 and
+ * back (issue 27 point 3). Anything smaller goes through fitAnswer as text.
+ */
+async function fitJson(
+  svc: Pick<Services, 'config' | 'clock' | 'market' | 'files'>,
+  body: JsonText,
+  acceptEncoding: string | undefined,
+  sharing: AnswerSharing,
+): Promise<HttpResult> {
+  const bytes = body.bytes;
+  // A body of SPILL_FROM characters or more always spills as text (its serialized result is longer still).
+  if (!bytes || bytes.length < SPILL_FROM) return fitAnswer(svc, { statusCode: 200, headers: liveHeaders(), body: body.text }, acceptEncoding, sharing);
+  // compressLarge's headers for a large answer.
+  const headers = { ...liveHeaders(), vary: 'Accept-Encoding' };
+  if (!acceptsGzip(acceptEncoding)) return spill(svc, headers, bytes, sharing);
+  const gzipped = { ...headers, 'content-encoding': 'gzip' };
+  const data = await gzipLarge(bytes);
+  // Compressed into the limit's neighbourhood: fitAnswer decides on the serialized result, as for any answer.
+  if (base64Length(data.length) <= SPILL_FROM)
+    return fitAnswer(svc, { statusCode: 200, headers: gzipped, body: data.toString('base64'), isBase64Encoded: true }, acceptEncoding, sharing);
+  return spill(svc, gzipped, data, sharing);
 }
 
 const encodingName = (gzip: boolean): string => (gzip ? 'gzip' : 'identity');
@@ -92,20 +130,23 @@ function redirect(svc: Pick<Services, 'config'>, headers: Record<string, string>
  * merge committed since moves every later caller to a new key, so a file is never served after a merge newer
  * than its answer; one that lands during the computation is at worst in the file too (as in any live read).
  * The file's `now` is its first caller's: never before the market's newest merge nor the hour's start (an
- * interpretation: nothing the answer holds changed after it). Small answers are never recorded.
+ * interpretation: nothing the answer holds changed after it). Small answers are never recorded. `compute`
+ * answers the result, or the body as JsonText for a live 200 with liveHeaders() (written from its bytes: fitJson).
  */
 export async function liveUntilMerge(
   svc: Pick<Services, 'config' | 'clock' | 'market' | 'files'>,
   market: string,
   key: string,
   acceptEncoding: string | undefined,
-  compute: () => Promise<HttpResult>,
+  compute: () => Promise<HttpResult | JsonText>,
 ): Promise<HttpResult> {
   // Strongly consistent: a caller after a commit must see its seq (else it could be sent to the previous file).
   const shared = `live#${(await svc.market.latest.meta(market)).seq}#${key}`;
   const known = await svc.market.answers.spilledFile(`${shared}#${encodingName(acceptsGzip(acceptEncoding))}`, svc.clock.now());
   if (known) return redirect(svc, liveRedirectHeaders, known);
-  return fitAnswer(svc, await compute(), acceptEncoding, { kind: 'merge', key: shared });
+  const answer = await compute();
+  const sharing: AnswerSharing = { kind: 'merge', key: shared };
+  return answer instanceof JsonText ? fitJson(svc, answer, acceptEncoding, sharing) : fitAnswer(svc, answer, acceptEncoding, sharing);
 }
 
 /** A live answer's headers as fitAnswer keeps them on its redirect (compressLarge adds the Vary). */

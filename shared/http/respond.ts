@@ -75,6 +75,9 @@ export function storedJson(raw: Buffer, gzipped: boolean, acceptEncoding: string
   return { statusCode: 200, headers: h, body: (gzipped ? gunzipSync(raw) : raw).toString('utf8') };
 }
 
+/** The gzip of a large answer (level 1: see compressLarge), of its text or of the same text's bytes. */
+export const gzipLarge = (body: string | Buffer): Promise<Buffer> => gzipAsync(body, { level: 1 });
+
 /** Answers from this size on go gzip to callers that accept it. */
 export const COMPRESS_FROM = 1024 * 1024;
 
@@ -90,6 +93,6 @@ export async function compressLarge(result: HttpResult, acceptEncoding: string |
   if (String(result.headers?.vary ?? '').includes('Accept-Encoding')) return result;
   const headers = { ...result.headers, vary: varyOn(result.headers, 'Accept-Encoding') };
   if (!acceptsGzip(acceptEncoding)) return { ...result, headers };
-  const data = await gzipAsync(result.body, { level: 1 });
+  const data = await gzipLarge(result.body);
   return { ...result, headers: { ...headers, 'content-encoding': 'gzip' }, body: data.toString('base64'), isBase64Encoded: true };
 }

@@ -83,9 +83,26 @@ export const COMMA = 44;
 export const OPEN = 91;
 export const CLOSE = 93;
 
-/** JSON text built by hand (a big answer would spend most of its time in JSON.stringify), used as it is. */
+/**
+ * JSON text built by hand (a big answer would spend most of its time in JSON.stringify), used as it is. Made
+ * from ASCII bytes (a JsonBytes writer's), it is kept as those bytes and made a string only when asked for:
+ * an answer that goes to a file is written from its bytes (shared/http/answer-files.ts), so a 27 MB history
+ * is not decoded to a string and encoded back (issue 27 point 3).
+ */
 export class JsonText {
-  constructor(readonly text: string) {}
+  #text: string | undefined;
+  /** The text's bytes when it was written as bytes (ASCII only: each byte is one character). */
+  readonly bytes: Buffer | undefined;
+
+  constructor(text: string | Buffer) {
+    if (typeof text === 'string') this.#text = text;
+    else this.bytes = text;
+  }
+
+  get text(): string {
+    this.#text ??= (this.bytes as Buffer).toString('latin1');
+    return this.#text;
+  }
 }
 
 /** An answer body as JSON text. */

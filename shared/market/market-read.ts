@@ -131,12 +131,51 @@ export interface Envelope {
 const ASCII = /^[\x20-\x7e]*$/;
 
 /**
+ * Writes `key`'s elements of `periods` (each at its cursor, keys ascending), oldest first and comma-separated,
+ * and moves the cursors past them.
+ */
+function writeElements(out: JsonBytes, periods: readonly PeriodBytes[], cur: Int32Array, key: number): void {
+  let any = false;
+  for (let i = 0; i < periods.length; i++) {
+    const p = periods[i];
+    const at = cur[i];
+    if (at >= p.keys.length || p.keys[at] !== key) continue;
+    if (any) out.byte(COMMA);
+    any = true;
+    out.span(p.data, at === 0 ? 0 : p.ends[at - 1], p.ends[at]);
+    cur[i] = at + 1;
+  }
+}
+
+/**
+ * Consecutive periods joined into one: per item, its elements of every period, comma-separated, as an answer
+ * lists them. An answer written with the joined period in their place is the same text: writeItems copies one
+ * span per item instead of one per item and period (a 30-day history: 20000 instead of 600000 spans).
+ */
+export function joinPeriods(periods: readonly PeriodBytes[]): PeriodBytes {
+  let keys: Float64Array = new Float64Array(0);
+  let size = 0;
+  for (const p of periods) {
+    keys = unionSorted(keys, p.keys);
+    size += p.data.length + p.keys.length;
+  }
+  const out = new JsonBytes(Math.max(256, size));
+  const ends = new Int32Array(keys.length);
+  const cur = new Int32Array(periods.length);
+  for (let k = 0; k < keys.length; k++) {
+    writeElements(out, periods, cur, keys[k]);
+    ends[k] = out.length;
+  }
+  return { keys, ends, data: Buffer.from(out.view()), seq: FINAL };
+}
+
+/**
  * Writes `[item, [elements…], [elements…]?]` per item of any period, items ascending: `lists` are the
  * element lists per item (each a run of periods, oldest first); inside `around` when given.
  */
-function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>, around?: Envelope): string {
+function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>, around?: Envelope): JsonText {
   // The writer is ASCII only: any other text is joined as text.
-  if (around && !(ASCII.test(around.head) && ASCII.test(around.tail))) return around.head + writeItems(lists) + around.tail;
+  if (around && !(ASCII.test(around.head) && ASCII.test(around.tail))) return new JsonText(around.head + writeItems(lists).text + around.tail);
   let keys: Float64Array = new Float64Array(0);
   let size = 2;
   for (const periods of lists) {
@@ -156,24 +195,15 @@ function writeItems(lists: ReadonlyArray<readonly PeriodBytes[]>, around?: Envel
     out.int(key);
     lists.forEach((periods, l) => {
       out.ascii(',[');
-      let any = false;
-      const cur = cursors[l];
-      for (let i = 0; i < periods.length; i++) {
-        const p = periods[i];
-        const at = cur[i];
-        if (at >= p.keys.length || p.keys[at] !== key) continue;
-        if (any) out.byte(COMMA);
-        any = true;
-        out.span(p.data, at === 0 ? 0 : p.ends[at - 1], p.ends[at]);
-        cur[i] = at + 1;
-      }
+      writeElements(out, periods, cursors[l], key);
       out.byte(CLOSE);
     });
     out.byte(CLOSE);
   }
   out.byte(CLOSE);
   if (around) out.ascii(around.tail);
-  return out.text();
+  // Kept as bytes: an answer past the spill size goes to its file without becoming a string (json-bytes.ts).
+  return new JsonText(out.view());
 }
 
 /**
@@ -198,21 +228,22 @@ export async function marketHistory(src: ReadSources, market: string, from: numb
     build: async () =>
       kind === 'c' ? writePeriod(await src.store.candlePage(market, 'd1', d), dayCandle(d)) : writePeriod(await src.store.volumePage(market, d), dayVolume(d)),
   });
+  // The final days as one period (issue 27 point 3, cold history like warm): they never change again, so a
+  // fresh instance reads them as one stored fragment per kind and copies one span per item (runOf).
+  const finals = days.filter((d) => d <= lastFinal).length;
+  const specsOf = (kind: 'c' | 'v'): PeriodSpec[] => {
+    const each = days.map((d) => day(kind, d));
+    if (finals < 2) return each;
+    const run = runOf(src, market, `d1${kind}|${days[0]}-${days[finals - 1]}`, each.slice(0, finals), STORED_DAY_WINDOWS.includes(today - from));
+    return [run, ...each.slice(finals)];
+  };
   const [candles, volume, soFar] = await Promise.all([
-    periodsBytes(
-      src,
-      market,
-      days.map((d) => day('c', d)),
-    ),
-    periodsBytes(
-      src,
-      market,
-      (opts.withVolume ? days : []).map((d) => day('v', d)),
-    ),
+    periodsBytes(src, market, specsOf('c')),
+    periodsBytes(src, market, opts.withVolume ? specsOf('v') : []),
     opts.cut !== undefined && from <= today ? daySoFar(src, market, opts.cut) : Promise.resolve<CandlePage>(new Map()),
   ]);
   if (soFar.size > 0) candles.push(writePeriod(soFar, dayCandle(today)));
-  return new JsonText(writeItems([candles, volume], opts.around));
+  return writeItems([candles, volume], opts.around);
 }
 
 /**
@@ -224,24 +255,53 @@ export async function marketIntraday(src: ReadSources, market: string, from: num
   const hours = await periodsWithScans(src, market, 'h1', from, toHour);
   const now = src.clock.now();
   const lastFinal = finalHour(now);
-  const periods = await periodsBytes(
-    src,
-    market,
-    hours.map((h) => ({
+  const each = hours.map(
+    (h): PeriodSpec => ({
       id: `h1|${h}`,
       reachedBy: (bookAt: number) => hourOf(bookAt) === h,
       final: h <= lastFinal,
       // Spec Retention deletes an hour's pages once it is before hour − 336.
       storeUntil: h <= lastFinal ? (h + RETAINED_HOURS + 1) * HOUR_MS : now + 2 * DAY_MS,
       build: async () => writePeriod(await src.store.candlePage(market, 'h1', h), hourPoint(h)),
-    })),
+    }),
   );
-  return new JsonText(writeItems([periods], around));
+  // Every hour but the newest as one period (runOf): nearly every merge reaches the newest, hardly any an
+  // earlier one, so a fresh instance in the same hour reads the rest as one fragment. Named by its first and
+  // last hour and how many hours with scans it holds.
+  const n = each.length - 1;
+  const specs = n < 2 ? each : [runOf(src, market, `h1|${hours[0]}-${hours[n - 1]}|${n}`, each.slice(0, n), toHour - from === STORED_HOUR_WINDOW), each[n]];
+  return writeItems([await periodsBytes(src, market, specs)], around);
+}
+
+/**
+ * The windows whose runs are stored (days back from today: the default 30 and the plans' 7 and 90; the
+ * default 24 hours of intraday). A run of any other window is kept in memory only: a caller choosing `from`
+ * freely must not make the store hold a copy of the market's history per `from`.
+ */
+const STORED_DAY_WINDOWS = [7, 30, 90];
+const STORED_HOUR_WINDOW = 24;
+
+/**
+ * Consecutive periods as one (issue 27 point 3: kept in the form they are answered in): their elements joined
+ * per item (joinPeriods), built from the periods' own elements (kept, stored or read from their pages, each
+ * checked as usual), so it holds exactly what they hold. It is final when they all are; otherwise it is checked
+ * as any period is: stale once a merge after the seq it was built at (read before its periods were) carried a
+ * book read in any of them. Stored (when `stored`) no longer than the first of them would be.
+ */
+function runOf(src: ReadSources, market: string, id: string, specs: readonly PeriodSpec[], stored: boolean): PeriodSpec {
+  const until = specs.map((s) => s.storeUntil);
+  return {
+    id,
+    reachedBy: (bookAt) => specs.some((s) => s.reachedBy(bookAt)),
+    final: specs.every((s) => s.final),
+    storeUntil: !stored || until.includes(null) ? null : Math.min(...(until as number[])),
+    build: async () => joinPeriods(await periodsBytes(src, market, specs)),
+  };
 }
 
 /** One period of a whole-market answer: how to build its elements and how long they hold. */
 interface PeriodSpec {
-  /** Names the period within the market (`d1c|<day>`, `d1v|<day>`, `h1|<hour>`). */
+  /** Names the period within the market (`d1c|<day>`, `d1v|<day>`, `h1|<hour>`; runs `d1c|<first>-<last>`, `h1|<first>-<last>|<hours>`). */
   id: string;
   /** Whether a merge of a book read at `bookAt` writes this period's page. */
   reachedBy: (bookAt: number) => boolean;

@@ -5,13 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gunzip, gunzipSync, gzipSync } from 'node:zlib';
+import { gunzip, gunzipSync, gzip, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { HOUR_MS, hourOf } from '../clock';
 import type { AnswerStore } from '../ports/market';
 import { isConditionFailure } from './identity-items';
 import { fragmentPk, spilledAnswerKey, viewAnswerPk } from './keys';
-import { queryPages } from './query';
 import type { Table } from './table';
 
 /** Chunk sort keys: an answer's are `0`, `1`, … (its head `0`); a fragment's `f0`, `f1`, … so nothing counting answers' heads counts them. */
@@ -21,6 +20,7 @@ const FRAGMENT = 'f';
 const CHUNK_BYTES = 350_000;
 
 const gunzipAsync = promisify(gunzip);
+const gzipAsync = promisify(gzip);
 /** Past any fragment's size (a whole-market day is ~0.5 MB inflated): a damaged trailer cannot ask for more. */
 const MAX_INFLATED = 64 * 1024 * 1024;
 
@@ -63,24 +63,27 @@ export class DynamoAnswers implements AnswerStore {
   }
 
   async writeFragment(key: string, data: Uint8Array, expiresAt: number): Promise<void> {
-    await this.writeChunks(fragmentPk(key), FRAGMENT, gzipSync(data, { level: 1 }), Math.ceil(expiresAt / 1000));
+    // Off the main thread, as reads inflate: a run of 30 final days is ~20 MB to compress, which would hold the
+    // event loop while the answer's other fragments and pages wait.
+    await this.writeChunks(fragmentPk(key), FRAGMENT, await gzipAsync(data, { level: 1 }), Math.ceil(expiresAt / 1000));
   }
 
-  /** The chunks under `pk` joined, or null when absent, expired or incomplete. */
+  /**
+   * The chunks under `pk` joined, or null when absent, expired or incomplete. The head first (it names the
+   * count and the write), then every other chunk at once: a Query would page through them one megabyte at a
+   * time, one round trip after another (a 30-day run of final days is ~15 chunks, ~7 pages).
+   */
   private async readChunks(pk: string, sk: string, now: number): Promise<Buffer | null> {
-    const chunks: StoredChunk[] = [];
-    for await (const out of queryPages(this.t.ddb, {
-      TableName: this.t.name,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-    })) {
-      for (const item of out.Items ?? []) chunks.push(item as StoredChunk);
-    }
-    const head = chunks.find((c) => c.sk === `${sk}0`);
+    const chunk = async (i: number) =>
+      (await this.t.ddb.send(new GetCommand({ TableName: this.t.name, Key: { pk, sk: `${sk}${i}` } }))).Item as StoredChunk | undefined;
+    const head = await chunk(0);
     if (!head || typeof head.n !== 'number' || head.ttl * 1000 <= now) return null;
-    const parts = chunks.filter((c) => c.id === head.id).sort((a, b) => Number(a.sk.slice(sk.length)) - Number(b.sk.slice(sk.length)));
-    if (parts.length !== head.n) return null;
-    return Buffer.concat(parts.map((c) => Buffer.from(c.d)));
+    const rest = await Promise.all(Array.from({ length: head.n - 1 }, (_, i) => chunk(i + 1)));
+    const parts = [head, ...rest];
+    // A chunk of another write (a concurrent writer's) or a missing one: incomplete.
+    if (parts.some((c) => c?.id !== head.id)) return null;
+    // One copy: the chunks' own bytes joined (copying each first doubled it).
+    return Buffer.concat(parts.map((c) => (c as StoredChunk).d));
   }
 
   /** Writes `packed` in chunks under `pk`, the head last (with the count and this write's `id`). */

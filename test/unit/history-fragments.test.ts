@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, dayOf, HOUR_MS, hourOf, ManualClock } from '../../shared/clock';
-import { compactHistories } from '../../shared/market/history-compaction';
+import { compactHistories, finalDay } from '../../shared/market/history-compaction';
 import { marketHistory, marketIntraday } from '../../shared/market/market-read';
 import { retainMarket } from '../../shared/market/market-retention';
 import { packPeriod, unpackPeriod } from '../../shared/market/period-fragment';
@@ -153,6 +153,161 @@ describe('finished days kept as answered (issue 27 point 3)', () => {
     expect(again.text).toBe(await expectedIntraday(market.latest, from, hourOf(now)));
     expect(again.text).toContain(`[${hourOf(late)},77,1]`);
     expect([...reads.hours]).toEqual([hourOf(late)]);
+  });
+
+  it('a fresh instance reads the final days as one stored fragment per kind, the same answer byte for byte', async () => {
+    const { clock, svc } = await filled(40);
+    const now = clock.now();
+    const from = dayOf(now) - 30;
+    const first = await marketHistory(readSources(svc), M, from, now, { withVolume: true });
+    clearReadCaches();
+    const src = readSources(svc);
+    const fragments = src.fragments as NonNullable<ReadSources['fragments']>;
+    const asked: string[] = [];
+    const counting: ReadSources = {
+      ...src,
+      fragments: {
+        readFragment: (key, at) => {
+          asked.push(key);
+          return fragments.readFragment(key, at);
+        },
+        writeFragment: (...a) => fragments.writeFragment(...a),
+      },
+    };
+    const again = await marketHistory(counting, M, from, now, { withVolume: true });
+    expect(again.text).toBe(first.text);
+    expect(again.text).toBe(await expected(src.store, from, dayOf(now), true));
+    // The final days (from..finalDay) one fragment per kind; each non-final stored day (the ones a book can
+    // still reach, today excepted) one per kind.
+    const nonFinal = dayOf(now) - 1 - finalDay(now);
+    expect(asked).toHaveLength(2 + 2 * nonFinal);
+    expect(asked.filter((k) => k.endsWith(`|${from}-${finalDay(now)}`))).toHaveLength(2);
+  });
+
+  it('stores a run only for a default window: a run of any other `from` is kept in memory only', async () => {
+    const { clock, market, svc } = await filled(40);
+    const now = clock.now();
+    const written: string[] = [];
+    const src = readSources(svc);
+    const fragments = src.fragments as NonNullable<ReadSources['fragments']>;
+    const writing: ReadSources = {
+      ...src,
+      fragments: {
+        readFragment: (...a) => fragments.readFragment(...a),
+        writeFragment: (key, data, until) => {
+          written.push(key);
+          return fragments.writeFragment(key, data, until);
+        },
+      },
+    };
+    for (const back of [11, 29, 30]) {
+      const from = dayOf(now) - back;
+      const out = await marketHistory(writing, M, from, now, { withVolume: true });
+      expect(out.text).toBe(await expected(market.latest, from, dayOf(now), true));
+    }
+    expect(written.filter((k) => /\|d1[cv]\|\d+-\d+$/.test(k))).toEqual([
+      `v1|${M}|d1c|${dayOf(now) - 30}-${finalDay(now)}`,
+      `v1|${M}|d1v|${dayOf(now) - 30}-${finalDay(now)}`,
+    ]);
+  });
+
+  it('never serves stale days across a new merge, a late book, a retention run and a redelivered merge between two fresh reads', async () => {
+    const { clock, market, svc } = await filled(40);
+    const retentionSvc = { ...svc, uploads: { quarantinedBefore: async () => [] }, log: () => undefined } as unknown as Services;
+    const from = () => dayOf(clock.now()) - 30;
+    const fresh = async () => {
+      clearReadCaches();
+      const now = clock.now();
+      const out = await marketHistory(readSources(svc), M, from(), now, { withVolume: true });
+      expect(out.text).toBe(await expected(market.latest, from(), dayOf(now), true));
+      return out.text;
+    };
+    await fresh();
+    const steps: Array<() => Promise<unknown>> = [
+      // A new merge of today, another read between its writes.
+      () => mergeWrites(M, market, clock.now(), clock.now(), [[16, 901]], async () => void (await fresh())),
+      // A late book (read 20 hours ago) merged now.
+      () => mergeWrites(M, market, clock.now() - 20 * HOUR_MS, clock.now(), [[528, 902]], async () => undefined),
+      () => retainMarket(retentionSvc, M, clock.now()),
+      // The same book delivered again (a redelivered merge), then a day later, when more days are final.
+      () => mergeWrites(M, market, clock.now() - 20 * HOUR_MS, clock.now(), [[528, 902]], async () => undefined),
+      async () => clock.advance(DAY_MS),
+      () => mergeWrites(M, market, clock.now() - 23 * HOUR_MS, clock.now(), [[17, 903]], async () => void (await fresh())),
+      () => retainMarket(retentionSvc, M, clock.now()),
+    ];
+    for (const step of steps) {
+      await step();
+      clock.advance(60_000);
+      await fresh();
+      // A warm instance answers the same.
+      const now = clock.now();
+      expect((await marketHistory(readSources(svc), M, from(), now, { withVolume: true })).text).toBe(await expected(market.latest, from(), dayOf(now), true));
+    }
+    const last = await fresh();
+    expect(last).toContain(',901,');
+    expect(last).toContain(',902,');
+    expect(last).toContain(',903,');
+  });
+
+  it('a fresh instance reads intraday hours but the newest as one stored fragment; a late book into one of them is never served stale', async () => {
+    const clock = new ManualClock(START);
+    const market = memoryMarket(clock);
+    const svc = { clock, market } as unknown as Services;
+    for (let h = 0; h < 30; h++) {
+      await mergeWrites(
+        M,
+        market,
+        clock.now(),
+        clock.now(),
+        [
+          [16, 10 + h],
+          [528, 20 + h],
+        ],
+        async () => undefined,
+      );
+      clock.advance(HOUR_MS);
+    }
+    await mergeWrites(M, market, clock.now(), clock.now(), [[16, 99]], async () => undefined);
+    const now = clock.now();
+    const from = intradayFrom(now, undefined);
+    const first = await marketIntraday(readSources(svc), M, from, hourOf(now));
+    const fresh = async () => {
+      clearReadCaches();
+      const src = readSources(svc);
+      const fragments = src.fragments as NonNullable<ReadSources['fragments']>;
+      const asked: string[] = [];
+      const reads = counted(src.store);
+      const out = await marketIntraday(
+        {
+          ...src,
+          store: reads.store,
+          fragments: {
+            readFragment: (key, at) => {
+              asked.push(key);
+              return fragments.readFragment(key, at);
+            },
+            writeFragment: (...a) => fragments.writeFragment(...a),
+          },
+        },
+        M,
+        from,
+        hourOf(now),
+      );
+      expect(out.text).toBe(await expectedIntraday(market.latest, from, hourOf(now)));
+      return { text: out.text, asked, hours: [...reads.hours] };
+    };
+    const again = await fresh();
+    expect(again.text).toBe(first.text);
+    expect(again.asked).toHaveLength(2);
+    expect(again.hours).toEqual([]);
+    // A late book (read 5 hours ago) merged after the run was stored: the run is built again from its hours.
+    const late = (hourOf(now) - 5) * HOUR_MS + 60_000;
+    await mergeWrites(M, market, late, clock.now(), [[32, 77]], async () => undefined);
+    const after = await fresh();
+    expect(after.text).toContain(`[${hourOf(late)},77,1]`);
+    expect(after.hours).toEqual([hourOf(late)]);
+    // ...and stored again: the next fresh instance reads it as one fragment.
+    expect((await fresh()).asked).toHaveLength(2);
   });
 
   it('a fragment that is not one this code wrote is ignored and the day is read from its pages', async () => {

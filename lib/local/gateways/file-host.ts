@@ -9,6 +9,8 @@
  * object's own bytes names a key.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FileSource } from './file-source';
 import { sendJson } from './http-events';
 
@@ -60,12 +62,25 @@ export class FileHost {
     }
     if (obj === 'missing') return missing();
     if (obj === 'denied') return refuse(403, 'AccessDenied', 'Access Denied');
-    const headers: Record<string, string> = { ...cors, 'content-length': String(obj.body.length) };
+    const headers: Record<string, string> = { ...cors, 'content-length': String(obj.length) };
     if (obj.contentType) headers['content-type'] = obj.contentType;
     if (obj.contentEncoding) headers['content-encoding'] = obj.contentEncoding;
     if (obj.cacheControl) headers['cache-control'] = obj.cacheControl;
     if (obj.etag) headers.etag = obj.etag;
     res.writeHead(200, headers);
-    res.end(req.method === 'HEAD' ? undefined : obj.body);
+    const { body } = obj;
+    if (!(body instanceof Readable)) {
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return;
+    }
+    if (req.method === 'HEAD') {
+      body.destroy();
+      res.end();
+      return;
+    }
+    // Streamed as CloudFront does: a 27 MB answer file reaches the client while it is still being read, and is not
+    // copied whole first. A read that breaks after the head was sent can only cut the answer short (the client
+    // sees it shorter than its length).
+    await pipeline(body, res).catch(() => res.destroy());
   }
 }

@@ -4,13 +4,15 @@
  * the bucket's own (a preview stage's `filesPrefix` included), so `/cdn/<key>` names the same object either way.
  */
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { StoredHeaders } from '../../../shared/ports/files';
 import type { MemoryFiles } from '../../../shared/store/memory/files';
 
-/** An object as the bucket serves it: its bytes and the headers it was stored with. */
+/** An object as the bucket serves it: its bytes (streamed from s3rver, as CloudFront streams), their length and the headers it was stored with. */
 export interface ServedObject extends StoredHeaders {
-  body: Buffer;
+  body: Buffer | Readable;
+  length: number;
   etag?: string;
 }
 
@@ -33,8 +35,10 @@ export function s3FileSource(s3: S3Client, bucket: string): FileSource {
     async read(key) {
       try {
         const obj = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-        const body = Buffer.from(await obj.Body!.transformToByteArray());
-        return { body, contentType: obj.ContentType ?? '', contentEncoding: obj.ContentEncoding, cacheControl: obj.CacheControl, etag: obj.ETag };
+        // The length is the object's (S3 never inflates a stored encoding).
+        const body = obj.Body as Readable;
+        const length = obj.ContentLength ?? 0;
+        return { body, length, contentType: obj.ContentType ?? '', contentEncoding: obj.ContentEncoding, cacheControl: obj.CacheControl, etag: obj.ETag };
       } catch (err) {
         const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
         if (status === 404) return 'missing';
@@ -70,7 +74,7 @@ export function memoryFileSource(files: MemoryFiles, filesPrefix: string): FileS
       const path = key.slice(filesPrefix.length);
       const body = await files.get(path);
       if (!body) return 'missing';
-      return { ...headersOf(path), body, etag: etagOf(body) };
+      return { ...headersOf(path), body, length: body.length, etag: etagOf(body) };
     },
     async list(prefix) {
       const out: ListedObject[] = [];
