@@ -87,8 +87,8 @@ describe('npm start -- --memory: the whole service with no Java', () => {
     const run = startProcess(process.execPath, [...ENTRY_ARGS, '--memory', '--demo'], { PATH: noJava, PORT: '0', LOG: 'quiet' });
     try {
       const [, base] = await run.waitFor(/^ready (http:\/\/127\.0\.0\.1:\d+)$/m, 150_000);
-      const [, key] = await run.waitFor(/^ {2}API key {2}(ak_\S+)$/m, 10_000);
-      const [, item, market] = await run.waitFor(/^ {2}item {5}(\d+) \(.*\) on (\S+)$/m, 10_000);
+      const [, key] = await run.waitFor(/^ {2}API key {2}(ak_\S+)$/m, 60_000);
+      const [, item, market] = await run.waitFor(/^ {2}item {5}(\d+) \(.*\) on (\S+)$/m, 60_000);
       const read = await fetch(`${base}/api/v1/ah/${market}/${item}`, { headers: { authorization: `Bearer ${key}` } });
       expect(read.status).toBe(200);
       expect(await read.json()).toMatchObject({ market, item: Number(item), live: true });
