@@ -73,6 +73,12 @@ export const SERVICE_FILES: readonly string[] = [
   'store-limits',
 ].map((name) => `test/integration/${name}.test.ts`);
 
+/** The spec's acceptance files, which run on both backends (issue 25, "Done when": the acceptance-style spec tests
+ * pass on both modes): in the service tier on the memory backend, and in the engines tier on the engines. */
+export const BOTH_BACKENDS_FILES: readonly string[] = ['spec-account', 'spec-files-live', 'spec-reads', 'spec-settings', 'spec-uploads'].map(
+  (name) => `test/integration/${name}.test.ts`,
+);
+
 /** Every file the engines project runs: the rest of test/integration and test/contract. */
 export const ENGINE_GLOBS: readonly string[] = ['test/integration/**/*.test.ts', 'test/contract/**/*.test.ts'];
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import config from '../../vitest.config';
 import { importsOf, ROOT, sourceFiles } from '../support/imports';
-import { OFFLINE_FILES, SERVICE_FILES } from '../tiers';
+import { BOTH_BACKENDS_FILES, OFFLINE_FILES, SERVICE_FILES } from '../tiers';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
@@ -42,7 +42,7 @@ const ENGINE_ONLY: Array<[string, RegExp]> = [
   ['an engine process', /\b(startDynamoDbLocal|startS3rver)\b/],
 ];
 
-const projects = (config.test?.projects ?? []) as Array<{ test: { name: string; include?: string[]; globalSetup?: string[] } }>;
+const projects = (config.test?.projects ?? []) as Array<{ test: { name: string; include?: string[]; exclude?: string[]; globalSetup?: string[] } }>;
 
 describe('test tiers', () => {
   const offline = [...sourceFiles('test/infra').filter((f) => f.endsWith('.test.ts')), ...OFFLINE_FILES];
@@ -52,6 +52,17 @@ describe('test tiers', () => {
     const all = [...OFFLINE_FILES, ...SERVICE_FILES];
     expect(new Set(all).size).toBe(all.length);
     expect(offline.filter((f) => SERVICE_FILES.includes(f))).toEqual([]);
+  });
+
+  it('runs the spec acceptance files on both backends: the service tier (memory) and the engines tier', () => {
+    const project = (name: string) => projects.find((p) => p.test.name === name)!.test;
+    const specs = sourceFiles('test/integration').filter((f) => /\/spec-[^/]+\.test\.ts$/.test(f));
+    expect(specs.length).toBeGreaterThanOrEqual(5);
+    expect([...BOTH_BACKENDS_FILES].sort()).toEqual(specs.sort());
+    for (const f of specs) {
+      expect(project('service').include, f).toContain(f);
+      expect(project('engines').exclude ?? [], f).not.toContain(f);
+    }
   });
 
   it('keeps the offline files off the engines, the local runtime and the engines’ provided values', () => {
