@@ -57,6 +57,7 @@ export const SERVICE_FILES: readonly string[] = [
   'local-failed-runs',
   'local-limits',
   'local-memory',
+  'merge-books',
   'names-inert',
   'pages-chart-browser',
   'pages-history',
