@@ -58,6 +58,7 @@ export const SERVICE_FILES: readonly string[] = [
   'local-limits',
   'local-memory',
   'merge-books',
+  'merge-watch',
   'names-inert',
   'pages-chart-browser',
   'pages-history',
