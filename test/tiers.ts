@@ -74,6 +74,7 @@ export const SERVICE_FILES: readonly string[] = [
   'spec-uploads',
   'store-limits',
   'upload-credit',
+  'upload-errors',
 ].map((name) => `test/integration/${name}.test.ts`);
 
 /** The spec's acceptance files, which run on both backends (issue 25, "Done when": the acceptance-style spec tests
