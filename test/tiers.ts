@@ -65,6 +65,7 @@ export const SERVICE_FILES: readonly string[] = [
   'reads-hourly',
   'reads-large',
   'reference-page',
+  'retention-market',
   'settings-routes',
   'site',
   'spec-account',
