@@ -67,6 +67,7 @@ export const SERVICE_FILES: readonly string[] = [
   'reads-large',
   'reference-page',
   'retention-market',
+  'settings-push',
   'settings-routes',
   'site',
   'spec-account',
