@@ -78,6 +78,7 @@ export const SERVICE_FILES: readonly string[] = [
   'store-limits',
   'upload-credit',
   'upload-errors',
+  'upload-retries',
 ].map((name) => `test/integration/${name}.test.ts`);
 
 /** The spec's acceptance files, which run on both backends (issue 25, "Done when": the acceptance-style spec tests
