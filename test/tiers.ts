@@ -59,6 +59,7 @@ export const SERVICE_FILES: readonly string[] = [
   'local-limits',
   'local-memory',
   'merge-books',
+  'merge-redelivery',
   'merge-watch',
   'names-inert',
   'pages-chart-browser',
