@@ -46,6 +46,7 @@ export const SERVICE_FILES: readonly string[] = [
   'identity-me',
   'identity-pairing',
   'identity-pairing-spray',
+  'identity-rate',
   'items-routes',
   'key-scopes',
   'live-closes',
