@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchFor, RateMeter } from '../../shared/auth/rate-meter';
 import { type Local, startLocal } from '../support/local';
 import { services } from '../support/operator';
-
-const MINUTE = 60_000;
+import { count, MINUTE, rateCalls } from '../support/rate-calls';
 
 /** Integration: `apiPerMinute` per API key, device, session user or anonymous IP, across all /api/v1/ routes. */
 describe('rate limits', () => {
@@ -11,32 +10,7 @@ describe('rate limits', () => {
   let ipSeq = 0;
   const freshIp = () => `100.64.0.${++ipSeq}`;
 
-  /** Sends `n` requests at once (the counter is atomic); answers the statuses. */
-  /**
-   * `n` requests in waves of 50 at once: concurrent enough that the counter must be atomic, few enough that a
-   * loaded 2-core machine answers each well within the gateway's limits (the manual clock holds the minute).
-   */
-  const burst = async (n: number, path: string, headers: Record<string, string>) => {
-    const statuses: number[] = [];
-    for (let sent = 0; sent < n; sent += 50) {
-      const wave = Math.min(50, n - sent);
-      statuses.push(...(await Promise.all(Array.from({ length: wave }, async () => (await fetch(`${local.base}${path}`, { headers })).status))));
-    }
-    return statuses;
-  };
-  const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
-  /** The next request on `headers` is refused as the spec says: 429 `rate_limited`, `Retry-After: 60`. */
-  const expectRefused = async (path: string, headers: Record<string, string>) => {
-    const res = await fetch(`${local.base}${path}`, { headers });
-    expect(res.status).toBe(429);
-    expect(res.headers.get('retry-after')).toBe('60');
-    expect(await res.json()).toMatchObject({ error: 'rate_limited' });
-  };
-  /** Starts each test at the top of a fresh minute, so no counter is shared with another test. */
-  const nextMinute = async () => {
-    const now = await local.now();
-    await local.setClock((Math.floor(now / MINUTE) + 1) * MINUTE);
-  };
+  const { burst, expectRefused, nextMinute } = rateCalls(() => local);
   const pairDevice = async (session: string) => {
     const ip = freshIp();
     const p = (await local.api('POST', '/api/v1/devices/pair', { body: { name: 'd' }, headers: { 'x-forwarded-for': ip } })).body;
@@ -157,39 +131,6 @@ describe('rate limits', () => {
       expect(admitted, `limit ${limit}`).toBeLessThanOrEqual(limit);
       expect(count(statuses, 429), `limit ${limit}`).toBeGreaterThan(0);
       await expectRefused('/api/v1/me', headers);
-    }
-  });
-
-  it('writes the shared counter in batches, not once a request: 100 requests of a minute cost at most 6 counter writes', async () => {
-    // Issue 15 point 6: the counter write was one write unit per API read. The function counts a caller's
-    // requests and reserves places 20 at a time (a tenth of the premium limit, rate-meter.ts), exact near the limit.
-    const u = await local.user({ plan: 'premium' });
-    const headers = { authorization: `Bearer ${await local.session(u.id)}` };
-    await nextMinute();
-    let writes = 0;
-    const ddb = services().ddb;
-    const name = `countRateWrites${++ipSeq}`;
-    ddb.middlewareStack.add(
-      (next, context) => async (args) => {
-        // The document client's input, marshalled or not by this step.
-        const pk = (args.input as { Key?: { pk?: string | { S?: string } } }).Key?.pk;
-        const key = typeof pk === 'string' ? pk : pk?.S;
-        if (/^Update(Item)?Command$/.test(context.commandName ?? '') && key?.startsWith('RATE#')) writes++;
-        return next(args);
-      },
-      { step: 'initialize', name },
-    );
-    try {
-      const statuses: number[] = [];
-      for (let i = 0; i < 100; i++) statuses.push((await fetch(`${local.base}/api/v1/me`, { headers })).status);
-      expect(count(statuses, 200)).toBe(100);
-      expect(writes).toBeGreaterThan(0);
-      expect(writes).toBeLessThanOrEqual(6);
-      // The rest of the allowance, then the limit holds exactly.
-      expect(count(await burst(502, '/api/v1/me', headers), 200)).toBe(500);
-      await expectRefused('/api/v1/me', headers);
-    } finally {
-      ddb.middlewareStack.remove(name);
     }
   });
 });

@@ -1,10 +1,7 @@
 import { gzipSync } from 'node:zlib';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemKey, petKey } from '../../shared/domain/item-key';
 import type { Row } from '../../shared/domain/merge';
-import { MarketStore } from '../../shared/store/market-store';
 import { observeKeys } from '../support/books';
 import { type Local, startLocal } from '../support/local';
 
@@ -249,10 +246,7 @@ describe('item data', () => {
 
   describe('unknown keys', () => {
     it('lists keys with a row in any market and no name, ascending', async () => {
-      const doc = DynamoDBDocumentClient.from(
-        new DynamoDBClient({ region: 'us-east-1', endpoint: inject('dynamodbEndpoint'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-      );
-      const store = new MarketStore(doc, local.runtime.tableName);
+      const store = local.runtime.operator.market.latest;
       const now = await local.now();
       const row = (price: number | null): Row => ({ price, quantity: price === null ? 0 : 5, at: now, reader: 'r', changedAt: now });
       const rows = (keys: number[]) => new Map(keys.map((k) => [k, row(k === 555 ? null : 100)]));

@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
-import { BookLog } from '../../shared/store/book-log';
-import { MarketStore } from '../../shared/store/market-store';
-import { MergeLog } from '../../shared/store/merge-log';
-import { ScanLog } from '../../shared/store/scan-log';
+import type { MarketPages } from '../../shared/ports/market';
 import { cdnJson, listFiles, makeBook, uploadBook, withEntries } from '../support/books';
 import { type Local, startLocal } from '../support/local';
 
 /** Integration: what merges of books do to a market (spec Market rules; files: change files and checkpoints). */
 describe('merging books', () => {
   let local: Local;
-  let store: MarketStore;
+  let store: MarketPages;
   let now: number;
   const key = async () => local.apiKey((await local.user()).id);
   /** A file's rows by item (the spec sets no order for them). */
@@ -19,7 +16,7 @@ describe('merging books', () => {
   beforeAll(async () => {
     local = await startLocal();
     now = await local.now();
-    store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
+    store = local.runtime.operator.market.latest;
   });
   afterAll(() => local.close());
 
@@ -62,7 +59,7 @@ describe('merging books', () => {
     expect(volume.get(1000)).toEqual([1, 2, 0]);
     expect(volume.get(1119)).toEqual([0, 1, 0]);
 
-    const records = await new MergeLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName).after(market, 0, now);
+    const records = await local.runtime.operator.market.merges.after(market, 0, now);
     expect(records.map((r) => [r.seq, r.at, r.bookAt])).toEqual([
       [1, t1, t1],
       [2, t2, t2],
@@ -91,7 +88,7 @@ describe('merging books', () => {
       expect(r.changePath).toMatch(new RegExp(`^live/v1/forever\\.normal\\.alliance\\.us/${i + 1}-[A-Za-z0-9_-]{22}\\.json\\.gz$`));
     expect(live.every((f) => f.contentEncoding === 'gzip' && f.cacheControl === 'public, max-age=31536000, immutable')).toBe(true);
 
-    const scans = await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, 0, now);
+    const scans = await local.runtime.operator.market.scans.between(market, 0, now);
     expect(scans.map((s) => [s.at, s.items, s.complete])).toEqual([
       [t1, 120, true],
       [t3, 10, false],
@@ -99,7 +96,7 @@ describe('merging books', () => {
       [t4, 0, true],
     ]);
     expect(new Set(scans.map((s) => s.uploader)).size).toBe(4);
-    const books = await new BookLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, 0, now);
+    const books = await local.runtime.operator.market.books.between(market, 0, now);
     expect(books.map((b) => b.at)).toEqual([t4, t2, t3, t1]);
     expect(books[1]).toMatchObject({ complete: true, auctions: 100, entries: 100, path: expect.stringMatching(/^books\/v1\//) });
   });
@@ -123,7 +120,7 @@ describe('merging books', () => {
     await local.settle();
     const meta = await store.meta(market);
     expect(meta.seq).toBe(10);
-    const records = await new MergeLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName).after(market, 0, now);
+    const records = await local.runtime.operator.market.merges.after(market, 0, now);
     expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect((await store.rows(market)).size).toBe(50);
   });

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
-import type { MarketMeta } from '../../shared/ports/market';
-import { MarketStore } from '../../shared/store/market-store';
-import { MergeLog } from '../../shared/store/merge-log';
-import { ScanLog } from '../../shared/store/scan-log';
+import type { MarketMeta, MarketPages } from '../../shared/ports/market';
 import { cdnJson, listFiles, makeBook, uploadBook } from '../support/books';
 import { type Local, startLocal } from '../support/local';
 
@@ -18,20 +15,26 @@ const CRASH_BEFORE_COMMIT = 'forever.rp.alliance.us';
  */
 describe('redelivered merges', () => {
   let local: Local;
-  let store: MarketStore;
+  let store: MarketPages;
+  /**
+   * The prototype of the market pages behind every function's port: the DynamoDB adapter on the engines, the
+   * memory fake on the memory mode (a port decorator is a Proxy, which answers its target's prototype). Patching
+   * it makes one call of whichever backend runs fail or hang.
+   */
+  const pagesOfBackend = (): MarketPages => Object.getPrototypeOf(local.runtime.operator.market.latest);
   let now: number;
 
   beforeAll(async () => {
     local = await startLocal();
     now = await local.now();
-    store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
+    store = local.runtime.operator.market.latest;
   });
   afterAll(() => local.close());
 
   /** Everything a merge leaves behind, with market-specific paths and caps taken out. */
   async function stateOf(market: string, at: number) {
     const meta: MarketMeta = await store.meta(market);
-    const records = await new MergeLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName).after(market, 0, now);
+    const records = await local.runtime.operator.market.merges.after(market, 0, now);
     const pages: Record<string, unknown> = {};
     for (const [res, ms] of [
       ['m1', MINUTE_MS],
@@ -53,7 +56,7 @@ describe('redelivered merges', () => {
       records: records.map((r) => ({ seq: r.seq, at: r.at, mergedAt: r.mergedAt, bookAt: r.bookAt, checkpoint: r.checkpointPath !== undefined })),
       changes: await Promise.all(records.map(async (r) => (await cdnJson(local, r.changePath)).rows)),
       files: (await listFiles(local, `live/v1/${market}/`)).length,
-      scans: (await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, 0, now)).map((s) => ({
+      scans: (await local.runtime.operator.market.scans.between(market, 0, now)).map((s) => ({
         ...s,
         market: undefined,
       })),
@@ -76,9 +79,9 @@ describe('redelivered merges', () => {
     await local.faults({ merge: 'crash-once' });
     expect((await uploadBook(local, key, second(CRASH_FIRST_WRITE))).status).toBe(200);
     await local.settle();
-    const commit = MarketStore.prototype.commitMeta;
+    const commit = pagesOfBackend().commitMeta;
     let armed = true;
-    MarketStore.prototype.commitMeta = async function (next, expected) {
+    pagesOfBackend().commitMeta = async function (next, expected) {
       if (armed && next.market === CRASH_BEFORE_COMMIT) {
         armed = false;
         throw new Error('crashed before the seq commit');
@@ -89,7 +92,7 @@ describe('redelivered merges', () => {
       expect((await uploadBook(local, key, second(CRASH_BEFORE_COMMIT))).status).toBe(200);
       await local.settle();
     } finally {
-      MarketStore.prototype.commitMeta = commit;
+      pagesOfBackend().commitMeta = commit;
     }
     expect(armed).toBe(false);
     expect(local.runtime.queues.deadLetters).toEqual([]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MarketStore } from '../../shared/store/market-store';
+import type { MarketPages } from '../../shared/ports/market';
 import { makeBook, uploadBook } from '../support/books';
 import { type Local, startLocal } from '../support/local';
 import { bookOf, HOUR, MINUTE } from '../support/market-books';
@@ -27,14 +27,14 @@ const counted = (lines: string[], name: string) =>
  */
 describe('the merge watches books that blank a market or replay the hourly snapshot', () => {
   let local: Local;
-  let store: MarketStore;
+  let store: MarketPages;
   const heard: string[] = [];
   const uploader = async () => local.apiKey((await local.user({ plan: 'free' })).id);
 
   beforeAll(async () => {
     // A quarter past an hour, so a book and the next hour's snapshot are apart.
     local = await startLocal({ clockStart: Date.UTC(2026, 10, 2, 10, 15) });
-    store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
+    store = local.runtime.operator.market.latest;
     local.runtime.tapLog((line) => heard.push(line));
   });
   afterAll(() => local.close());

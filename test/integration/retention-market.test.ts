@@ -1,11 +1,7 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/clock';
 import { runRetention } from '../../shared/market/market-retention';
-import { historyMarkKey } from '../../shared/store/keys';
-import { RetentionStore } from '../../shared/store/market-retention';
-import { MarketStore } from '../../shared/store/market-store';
-import { ScanLog } from '../../shared/store/scan-log';
+import type { MarketPages } from '../../shared/ports/market';
 import { listFiles, makeBook, uploadBook } from '../support/books';
 import { type Local, startLocal } from '../support/local';
 
@@ -18,11 +14,11 @@ const MARKET = 'forever.normal.alliance.us';
  */
 describe('market retention', () => {
   let local: Local;
-  let store: MarketStore;
+  let store: MarketPages;
 
   beforeAll(async () => {
     local = await startLocal();
-    store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
+    store = local.runtime.operator.market.latest;
   });
   afterAll(() => local.close());
 
@@ -35,7 +31,7 @@ describe('market retention', () => {
     await local.advance(6 * HOUR_MS);
     expect(await local.tick()).toContain('retention');
     const now = await local.now();
-    expect(await new RetentionStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName).mark(MARKET)).toMatchObject({ ranAt: now });
+    expect(await local.runtime.operator.market.retention.mark(MARKET)).toMatchObject({ ranAt: now });
     expect((await runRetention(local.runtime.operator)).some((r) => r.ran)).toBe(false);
   });
 
@@ -68,9 +64,7 @@ describe('market retention', () => {
       [day + 5, { candles: new Map([[1000, candle(tA + 5 * DAY_MS)]]), volume: new Map() }],
     ]);
     await store.writeHistories(MARKET, new Map([[1000 % 512, history]]));
-    await local.runtime.operator.ddb.send(
-      new PutCommand({ TableName: local.runtime.operator.config.tableName, Item: { ...historyMarkKey(MARKET), through: day + 5 } }),
-    );
+    await store.putHistoryMark(MARKET, day + 5, await local.now());
 
     // Retention runs every 6 hours in production; three of its runs stand in for them here.
     await local.advance(4 * DAY_MS);
@@ -87,11 +81,7 @@ describe('market retention', () => {
     expect([...(await store.rows(MARKET)).keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => 1000 + i));
     expect([await pageCount('d1', tA), (await store.volumePage(MARKET, day)).size]).toEqual([120, 120]);
     expect([...(await store.historyOf(MARKET, 1000)).keys()]).toEqual([day, day + 5]);
-    const scans = await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(
-      MARKET,
-      0,
-      await local.now(),
-    );
+    const scans = await local.runtime.operator.market.scans.between(MARKET, 0, await local.now());
     expect(scans.map((s) => s.at)).toEqual([tB]);
 
     // 91 days on: the day's candles (day points), volume and history go; the later history day stays.

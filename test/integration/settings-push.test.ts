@@ -1,8 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AlertMergeInput, evaluateAlerts } from '../../shared/alerts/evaluate';
 import type { DayClose, RowReading } from '../../shared/domain/alerts';
-import { alertFiredPk } from '../../shared/store/keys';
 import { type Local, startLocal } from '../support/local';
 import { browserKeys, type PushReceiver, startPushReceiver } from '../support/push-receiver';
 
@@ -153,10 +151,10 @@ describe('Web Push routes, alert evaluation and delivery', () => {
 
       const listed = (await local.api('GET', '/api/v1/market/alerts', { token: u.token })).body.alerts;
       expect(listed).toEqual([{ ...alert, armed: false, last: { at: now, hits: [[2589, 15050, 12]] } }]);
-      const records = await svc.ddb.send(
-        new QueryCommand({ TableName: svc.config.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': alertFiredPk(MARKET) } }),
-      );
-      expect(records.Items?.find((r) => r.userId === u.id)).toMatchObject({ kind: 'alert', userId: u.id, market: MARKET, at: now, alert: listed[0] });
+      // The live fan-out's record of the firing, as the settings port reads it. Its stored form (the item's `kind`
+      // that the stream decodes into an `alert-fired` event) is held by test/contract/changes.contract.test.ts.
+      const records = await svc.settings.firedAt(MARKET, now);
+      expect(records.find((r) => r.userId === u.id)).toMatchObject({ userId: u.id, market: MARKET, at: now, alert: listed[0] });
 
       // Still holding an hour later but not re-armed: nothing more fires.
       await local.advance(3_600_000);

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MarketStore } from '../../shared/store/market-store';
-import { ScanLog } from '../../shared/store/scan-log';
+import type { MarketPages } from '../../shared/ports/market';
 import { cdnJson, listFiles, makeBook, uploadBook } from '../support/books';
 import { pairDevice } from '../support/devices';
 import { type Local, startLocal } from '../support/local';
@@ -12,7 +11,7 @@ const DAY = 86_400_000;
 describe('POST /api/v1/ah/books outcomes', () => {
   let local: Local;
   let now: number;
-  let store: MarketStore;
+  let store: MarketPages;
   const seqOf = async (market: string) => (await store.meta(market)).seq;
   const account = async (input: Record<string, unknown> = {}) => {
     const user = await local.user(input);
@@ -23,7 +22,7 @@ describe('POST /api/v1/ah/books outcomes', () => {
   beforeAll(async () => {
     local = await startLocal();
     now = await local.now();
-    store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
+    store = local.runtime.operator.market.latest;
   });
   afterAll(() => local.close());
 
@@ -109,9 +108,7 @@ describe('POST /api/v1/ah/books outcomes', () => {
     const [q] = await listFiles(local, `quarantine/${market}/`);
     expect(q.key).toMatch(new RegExp(`^quarantine/${market.replace(/\./g, '\\.')}/${wild.at}-[A-Za-z0-9_-]{22}\\.json\\.gz$`));
     expect(q.cacheControl).toBe('private, no-store');
-    expect(
-      await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(market, wild.at, wild.at),
-    ).toEqual([]);
+    expect(await local.runtime.operator.market.scans.between(market, wild.at, wild.at)).toEqual([]);
     expect(await contributions(b.session)).toEqual([{ market, at: wild.at, kind: 'book', items: 30, complete: true, credited: false, reason: 'disagrees' }]);
     // An account's own readings are never held against it: the same prices from the first account merge.
     await local.advance(5 * MINUTE);

@@ -1,6 +1,5 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MarketStore } from '../../shared/store/market-store';
 import { listFiles, makeBook, OTHER_MARKET, rawUpload, uploadBook, withEntries } from '../support/books';
 import { pairDevice } from '../support/devices';
 import { type Local, startLocal } from '../support/local';
@@ -174,7 +173,7 @@ describe('POST /api/v1/ah/books refusals', () => {
       await local.faults({ storage: 'up' });
     }
     await local.settle();
-    const store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
+    const store = local.runtime.operator.market.latest;
     expect((await store.meta(market)).seq).toBe(0);
     expect(await listFiles(local, `books/v1/${market}/`)).toEqual([]);
     expect(await listFiles(local, `quarantine/${market}/`)).toEqual([]);

@@ -3,9 +3,9 @@
  * get that answer, not 409 `too_soon`, and change nothing; different books raced by one caller still meet the
  * 5-minute limit; a first attempt that dies between its claim and its answer does not wedge its repeats.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MarketStore } from '../../shared/store/market-store';
-import { ScanLog } from '../../shared/store/scan-log';
+import type { MarketPages } from '../../shared/ports/market';
 import { listFiles, makeBook, uploadBook } from '../support/books';
 import { pairDevice } from '../support/devices';
 import { type Local, startLocal } from '../support/local';
@@ -14,11 +14,17 @@ const MINUTE = 60_000;
 
 describe('concurrent retries follow the retry rule', () => {
   let local: Local;
-  let store: MarketStore;
+  let store: MarketPages;
+  /**
+   * The prototype of the market pages behind every function's port: the DynamoDB adapter on the engines, the
+   * memory fake on the memory mode (a port decorator is a Proxy, which answers its target's prototype). Patching
+   * it makes one call of whichever backend runs fail or hang.
+   */
+  const pagesOfBackend = (): MarketPages => Object.getPrototypeOf(local.runtime.operator.market.latest);
 
   beforeAll(async () => {
     local = await startLocal();
-    store = new MarketStore(local.runtime.operator.ddb, local.runtime.operator.config.tableName);
+    store = local.runtime.operator.market.latest;
   });
   afterAll(() => local.close());
 
@@ -28,11 +34,7 @@ describe('concurrent retries follow the retry rule', () => {
   async function expectOneMerge(market: string, at: number): Promise<void> {
     await local.settle();
     expect((await store.meta(market)).seq).toBe(1);
-    const scans = await new ScanLog(local.runtime.operator.ddb, local.runtime.operator.config.tableName, local.runtime.clock).between(
-      market,
-      0,
-      await local.now(),
-    );
+    const scans = await local.runtime.operator.market.scans.between(market, 0, await local.now());
     expect(scans.map((s) => s.at)).toEqual([at]);
     expect(await listFiles(local, `books/v1/${market}/`)).toHaveLength(1);
     expect(local.runtime.queues.deadLetters).toEqual([]);
@@ -86,9 +88,9 @@ describe('concurrent retries follow the retry rule', () => {
     const book = makeBook((await local.now()) - 2 * MINUTE, { market });
     // The first attempt stores and enqueues the book, then never answers (its function died).
     local.runtime.queues.autoRun = false;
-    const meta = MarketStore.prototype.meta;
+    const meta = pagesOfBackend().meta;
     let hung = false;
-    MarketStore.prototype.meta = function (m: string) {
+    pagesOfBackend().meta = function (m: string) {
       if (m === market && !hung) {
         hung = true;
         return new Promise(() => undefined);
@@ -109,7 +111,7 @@ describe('concurrent retries follow the retry rule', () => {
       abort.abort();
       await first;
     } finally {
-      MarketStore.prototype.meta = meta;
+      pagesOfBackend().meta = meta;
       local.runtime.queues.autoRun = true;
     }
     // Once the first attempt's lease is over, a repeat takes its place, and the book still merges once.
