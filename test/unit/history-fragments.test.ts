@@ -61,6 +61,28 @@ function counted(store: MarketPages): { store: MarketPages; days: Set<number>; h
   return { store: wrapped, days, hours };
 }
 
+/** A market merged once an hour for 30 hours (two keys), the clock an hour past the last merge. */
+async function hourly() {
+  const clock = new ManualClock(START);
+  const market = memoryMarket(clock);
+  const svc = { clock, market } as unknown as Services;
+  for (let h = 0; h < 30; h++) {
+    await mergeWrites(
+      M,
+      market,
+      clock.now(),
+      clock.now(),
+      [
+        [16, 10 + h],
+        [528, 20 + h],
+      ],
+      async () => undefined,
+    );
+    clock.advance(HOUR_MS);
+  }
+  return { clock, market, svc };
+}
+
 async function filled(days: number) {
   const clock = new ManualClock(START);
   const market = memoryMarket(clock);
@@ -123,23 +145,7 @@ describe('finished days kept as answered (issue 27 point 3)', () => {
   });
 
   it('a fresh instance answers intraday hours from their stored fragments; an hour a later merge reached is read again', async () => {
-    const clock = new ManualClock(START);
-    const market = memoryMarket(clock);
-    const svc = { clock, market } as unknown as Services;
-    for (let h = 0; h < 30; h++) {
-      await mergeWrites(
-        M,
-        market,
-        clock.now(),
-        clock.now(),
-        [
-          [16, 10 + h],
-          [528, 20 + h],
-        ],
-        async () => undefined,
-      );
-      clock.advance(HOUR_MS);
-    }
+    const { clock, market, svc } = await hourly();
     const now = clock.now();
     const from = intradayFrom(now, undefined);
     const first = await marketIntraday(readSources(svc), M, from, hourOf(now));
@@ -250,23 +256,7 @@ describe('finished days kept as answered (issue 27 point 3)', () => {
   });
 
   it('a fresh instance reads intraday hours but the newest as one stored fragment; a late book into one of them is never served stale', async () => {
-    const clock = new ManualClock(START);
-    const market = memoryMarket(clock);
-    const svc = { clock, market } as unknown as Services;
-    for (let h = 0; h < 30; h++) {
-      await mergeWrites(
-        M,
-        market,
-        clock.now(),
-        clock.now(),
-        [
-          [16, 10 + h],
-          [528, 20 + h],
-        ],
-        async () => undefined,
-      );
-      clock.advance(HOUR_MS);
-    }
+    const { clock, market, svc } = await hourly();
     await mergeWrites(M, market, clock.now(), clock.now(), [[16, 99]], async () => undefined);
     const now = clock.now();
     const from = intradayFrom(now, undefined);

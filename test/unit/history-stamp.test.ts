@@ -72,6 +72,16 @@ function market(clock: ManualClock, sides: (base: MarketPort) => { latest: Marke
   return { base, market: { ...base, ...sides(base) } };
 }
 
+/** A market whose eventually consistent side answers each history shard one write late, its strong side's reads counted. */
+function laggingMarket(clock: ManualClock) {
+  let strong: ReturnType<typeof counting> | undefined;
+  const made = market(clock, (b) => {
+    strong = counting(b.latest);
+    return { latest: strong.store, pages: laggingReplica(b.pages) };
+  });
+  return { ...made, strong };
+}
+
 describe('history shards stamped by compaction (issue 27 point 4)', () => {
   it('a fresh instance reads the item history shard eventually consistent when its stamp shows the mark, and answers as an uncached read', async () => {
     const clock = new ManualClock(START);
@@ -100,11 +110,7 @@ describe('history shards stamped by compaction (issue 27 point 4)', () => {
 
   it('a replica holding the shard of the previous compaction is never served: the shard is read again strongly consistent', async () => {
     const clock = new ManualClock(START);
-    let strong: ReturnType<typeof counting> | undefined;
-    const { base, market: m } = market(clock, (b) => {
-      strong = counting(b.latest);
-      return { latest: strong.store, pages: laggingReplica(b.pages) };
-    });
+    const { base, market: m, strong } = laggingMarket(clock);
     await mergeDays(base, clock, 6, 10);
     const first = await compactHistories({ clock, market: m }, M, dayOf(clock.now()));
     await mergeDays(base, clock, 4, 40);
@@ -148,11 +154,7 @@ describe('history shards stamped by compaction (issue 27 point 4)', () => {
 
   it('an uncached read given the first compaction’s mark beside no shard at all (a replica that missed its first write) reads the shard again strongly consistent', async () => {
     const clock = new ManualClock(START);
-    let strong: ReturnType<typeof counting> | undefined;
-    const { base, market: m } = market(clock, (b) => {
-      strong = counting(b.latest);
-      return { latest: strong.store, pages: laggingReplica(b.pages) };
-    });
+    const { base, market: m, strong } = laggingMarket(clock);
     await mergeDays(base, clock, 6, 10);
     const { through } = await compactHistories({ clock, market: m }, M, dayOf(clock.now()));
     expect(await m.pages.historyShard(M, KEY % 512)).toEqual({ parts: [], through: null });
